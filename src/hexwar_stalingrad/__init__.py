@@ -1,0 +1,1 @@
+"""hexwar_stalingrad: the board game «Сталинград» (Stalingrad, 1942) on the hexwar engine."""
