@@ -7,7 +7,10 @@ A :class:`Hex` is an axial coordinate ``(q, r)`` with the cube coordinate
 
 With pointy-topped hexes this is east, north-east, north-west, west, south-west,
 south-east: counter-clockwise, starting east. Direction ``i + 3`` is the opposite
-of direction ``i``.
+of direction ``i``. Bad input (a negative radius, hexes that are not adjacent) raises
+:class:`GeometryError`. Offset/doubled coordinates and map labels are in
+:mod:`hexwar.coords`, pixels in :mod:`hexwar.layout`, hexsides, vertices and facing in
+:mod:`hexwar.edges`; ``docs/coordinates.md`` is the user's guide.
 
 >>> a = Hex(0, 0)
 >>> a.neighbor(0)
@@ -20,18 +23,34 @@ Hex(q=1, r=0)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Final
 
 import attrs
 
+from hexwar.errors import HexwarError
+
 __all__ = [
     "DIAGONALS",
     "DIRECTIONS",
+    "ORIGIN",
     "FractionalHex",
+    "GeometryError",
     "Hex",
     "hex_round",
 ]
+
+
+class GeometryError(HexwarError):
+    """Bad geometric input: a negative radius, hexes that are not adjacent, a bad label, ..."""
+
+
+# The nudge Red Blob's line drawing adds to both ends of a line, in cube coordinates
+# (q, r, s). It is not parallel to any hexside, so a sample point that falls exactly on a
+# hexside is pushed off it, always to the same side (see :meth:`Hex.line_to`).
+_NUDGE_Q: Final = 1e-6
+_NUDGE_R: Final = 2e-6  # so s is nudged by -3e-6
 
 
 @attrs.frozen(order=True, cache_hash=True, repr=False)
@@ -59,12 +78,18 @@ class Hex:
 
     # -- arithmetic -------------------------------------------------------------
     def __add__(self, other: Hex) -> Hex:
+        if not isinstance(other, Hex):
+            return NotImplemented
         return Hex(self.q + other.q, self.r + other.r)
 
     def __sub__(self, other: Hex) -> Hex:
+        if not isinstance(other, Hex):
+            return NotImplemented
         return Hex(self.q - other.q, self.r - other.r)
 
     def __mul__(self, k: int) -> Hex:
+        if not isinstance(k, int):
+            return NotImplemented
         return Hex(self.q * k, self.r * k)
 
     __rmul__ = __mul__
@@ -98,11 +123,10 @@ class Hex:
         >>> Hex(0, 0).direction_to(Hex(0, 1))
         5
         """
-        delta = other - self
         try:
-            return DIRECTIONS.index(delta)
-        except ValueError:
-            raise ValueError(f"{other!r} is not adjacent to {self!r}") from None
+            return _DIRECTION_INDEX[(other.q - self.q, other.r - self.r)]
+        except KeyError:
+            raise GeometryError(f"{other!r} is not adjacent to {self!r}") from None
 
     # -- metric -----------------------------------------------------------------
     def length(self) -> int:
@@ -128,7 +152,7 @@ class Hex:
         18
         """
         if radius < 0:
-            raise ValueError(f"ring radius must be >= 0, got {radius}")
+            raise GeometryError(f"ring radius must be >= 0, got {radius}")
         if radius == 0:
             return [self]
         results: list[Hex] = []
@@ -142,7 +166,7 @@ class Hex:
     def spiral(self, radius: int) -> list[Hex]:
         """The centre, then ring 1, ring 2, ... up to ``radius``: ``1 + 3R(R+1)`` hexes."""
         if radius < 0:
-            raise ValueError(f"spiral radius must be >= 0, got {radius}")
+            raise GeometryError(f"spiral radius must be >= 0, got {radius}")
         results = [self]
         for k in range(1, radius + 1):
             results.extend(self.ring(k))
@@ -151,7 +175,7 @@ class Hex:
     def within(self, radius: int) -> Iterator[Hex]:
         """All hexes at distance <= ``radius``, in ``(q, r)`` order."""
         if radius < 0:
-            raise ValueError(f"radius must be >= 0, got {radius}")
+            raise GeometryError(f"radius must be >= 0, got {radius}")
         for dq in range(-radius, radius + 1):
             for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
                 yield Hex(self.q + dq, self.r + dr)
@@ -160,26 +184,31 @@ class Hex:
     def line_to(self, other: Hex) -> list[Hex]:
         """The hexes on the straight line from ``self`` to ``other``, both included.
 
-        Red Blob's line drawing: sample ``distance + 1`` points evenly on the
-        segment between the centres and round each to a hex. Both ends are nudged by
-        ``(+1e-6, +1e-6, -2e-6)`` in cube space, so a line that runs exactly along a
-        hexside (through hex corners) resolves its ties consistently: of the two hexes
-        sharing that hexside it takes the one with the larger ``q`` (then larger
-        ``r``) side of the nudge. The line is symmetric in distance but not
-        necessarily in which hexes it picks when reversed.
+        Red Blob's line drawing: sample ``distance + 1`` evenly spaced points on the
+        segment between the two centres and round each to its hex, so the line has
+        ``distance + 1`` hexes and consecutive hexes are adjacent.
+
+        A line along hexsides (e.g. toward a :meth:`diagonal`) has sample points exactly
+        on a hexside. Both ends are nudged by ``(+1e-6, +2e-6, -3e-6)`` in cube
+        coordinates ``(q, r, s)`` (Red Blob's nudge), which is parallel to no hexside, so
+        such a tie always goes to the same side: **the hex with the smaller** ``s``, **or
+        with the larger** ``r`` **if** ``s`` **is equal** -- of two hexes across a
+        hexside, the one in direction 0, 4 or 5 from the other (E, SW or SE with
+        pointy tops). The tie rule depends only on the point, so the line from ``b``
+        to ``a`` is the reverse of the line from ``a`` to ``b``. (Verified exact for lines
+        up to 2 * 10**4 hexes long; much longer lines could let the nudge move a point.)
 
         >>> Hex(0, 0).line_to(Hex(2, -1))
         [Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=-1)]
+        >>> Hex(0, 0).line_to(Hex(1, 1))  # ties between Hex(1, 0) and Hex(0, 1)
+        [Hex(q=0, r=0), Hex(q=0, r=1), Hex(q=1, r=1)]
         """
         n = self.distance(other)
         if n == 0:
             return [self]
-        eps_q, eps_r = 1e-6, 1e-6
-        aq, ar = self.q + eps_q, self.r + eps_r
-        bq, br = other.q + eps_q, other.r + eps_r
-        step = 1.0 / n
-        dq, dr = (bq - aq) * step, (br - ar) * step
-        return [hex_round(aq + dq * i, ar + dr * i) for i in range(n + 1)]
+        aq, ar = self.q + _NUDGE_Q, self.r + _NUDGE_R
+        dq, dr = other.q - self.q, other.r - self.r
+        return [hex_round(aq + dq * i / n, ar + dr * i / n) for i in range(n + 1)]
 
     # -- transforms -------------------------------------------------------------
     def rotate_left(self, center: Hex | None = None, times: int = 1) -> Hex:
@@ -230,17 +259,24 @@ class FractionalHex:
 
     @property
     def s(self) -> float:
+        """The third cube coordinate, ``-q - r``."""
         return -self.q - self.r
 
     def round(self) -> Hex:
+        """The hex containing this point (see :func:`hex_round`)."""
         return hex_round(self.q, self.r)
 
     def lerp(self, other: FractionalHex, t: float) -> FractionalHex:
+        """The point a fraction ``t`` of the way from ``self`` to ``other``."""
         return FractionalHex(self.q + (other.q - self.q) * t, self.r + (other.r - self.r) * t)
 
 
 def hex_round(q: float, r: float) -> Hex:
-    """Round fractional axial coordinates to the containing hex (cube rounding).
+    """Round fractional axial coordinates to the containing hex (Red Blob's cube rounding).
+
+    Each cube coordinate is rounded half up; the one that moved most is then recomputed
+    from the other two. A point exactly on a hexside or vertex goes to one of the hexes
+    that touch it.
 
     >>> hex_round(0.4, 0.4)
     Hex(q=0, r=1)
@@ -248,13 +284,13 @@ def hex_round(q: float, r: float) -> Hex:
     Hex(q=-1, r=0)
     """
     s = -q - r
-    rq, rr, rs = round(q), round(r), round(s)
+    rq, rr, rs = math.floor(q + 0.5), math.floor(r + 0.5), math.floor(s + 0.5)
     dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
     if dq > dr and dq > ds:
         rq = -rr - rs
     elif dr > ds:
         rr = -rq - rs
-    return Hex(int(rq), int(rr))
+    return Hex(rq, rr)
 
 
 ORIGIN: Final = Hex(0, 0)
@@ -277,3 +313,7 @@ DIAGONALS: Final[tuple[Hex, ...]] = (
     Hex(1, 1),
 )
 """Diagonal ``i`` lies across the vertex between directions ``i`` and ``i + 1``."""
+
+_DIRECTION_INDEX: Final[dict[tuple[int, int], int]] = {
+    (d.q, d.r): i for i, d in enumerate(DIRECTIONS)
+}
