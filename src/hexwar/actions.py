@@ -1,0 +1,204 @@
+"""Actions, the decisions they answer, seats and outcomes: the small values of a game.
+
+An :class:`Action` is a frozen, ordered value with a short text form that parses back to
+the same action (like python-chess's ``Move.uci()`` / ``Move.from_uci()``): a *kind*
+followed by argument tokens, separated by single spaces.
+
+>>> a = Action.of("move", "5TA", "0912", "1013")
+>>> str(a)
+'move 5TA 0912 1013'
+>>> Action.parse("move 5TA 0912 1013") == a
+True
+>>> sorted([Action.of("roll", 4), Action.of("end"), Action.of("roll", 2)])
+[Action(kind='end', args=()), Action(kind='roll', args=('2',)), Action(kind='roll', args=('4',))]
+
+Actions compare as ``(kind, args)`` tuples of strings, so sorting is deterministic and
+independent of ``PYTHONHASHSEED``.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Final, TypeAlias
+
+import attrs
+
+from hexwar.errors import HexwarError, IllegalAction
+
+__all__ = [
+    "CHANCE",
+    "END",
+    "TERMINAL",
+    "Action",
+    "ActionSyntaxError",
+    "Decision",
+    "GameOverError",
+    "NotLegalNow",
+    "NothingToUndo",
+    "Outcome",
+    "Seat",
+    "Value",
+]
+
+#: A state value: JSON-able and immutable (tuples, not lists), so copies can be shallow.
+Value: TypeAlias = "bool | int | str | tuple[Value, ...] | None"
+
+#: ``current_player()`` of a state waiting for a chance event (a roll, a draw, a shuffle).
+CHANCE: Final = "*chance*"
+#: ``current_player()`` of a finished game.
+TERMINAL: Final = "*terminal*"
+
+_TOKEN_RE: Final = re.compile(r"^\S+$")
+_KIND_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
+
+
+class ActionSyntaxError(HexwarError):
+    """A text that is not the text form of any action."""
+
+
+class NotLegalNow(IllegalAction):
+    """The action is not among the legal actions of the state (the reason says why)."""
+
+
+class GameOverError(IllegalAction):
+    """An action was applied to a finished game."""
+
+
+class NothingToUndo(HexwarError):
+    """``undo()`` on a state with no undoable action."""
+
+
+def _tokens(_inst: object, _attr: attrs.Attribute[tuple[str, ...]], value: object) -> None:
+    if not isinstance(value, tuple) or not all(
+        isinstance(t, str) and _TOKEN_RE.match(t) for t in value
+    ):
+        raise ActionSyntaxError(f"action arguments must be non-empty tokens: {value!r}")
+
+
+def _kind(_inst: object, _attr: attrs.Attribute[str], value: object) -> None:
+    if not isinstance(value, str) or not _KIND_RE.match(value):
+        raise ActionSyntaxError(f"bad action kind {value!r}: a letter, then letters/digits/_/-")
+
+
+@attrs.frozen(order=True, cache_hash=True)
+class Action:
+    """One move of a game: ``kind`` plus string tokens (no whitespace inside a token)."""
+
+    kind: str = attrs.field(validator=_kind)
+    args: tuple[str, ...] = attrs.field(default=(), validator=_tokens)
+
+    @classmethod
+    def of(cls, kind: str, *args: object) -> Action:
+        """Build an action, turning each argument into its ``str`` form.
+
+        >>> Action.of("attack", "red", 3)
+        Action(kind='attack', args=('red', '3'))
+        """
+        return cls(kind, tuple(str(a) for a in args))
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse the text form: the inverse of :func:`str`.
+
+        >>> Action.parse("roll  4")
+        Traceback (most recent call last):
+        ...
+        hexwar.actions.ActionSyntaxError: bad action text 'roll  4': one space between tokens
+        """
+        if not isinstance(text, str) or not text:
+            raise ActionSyntaxError(f"bad action text {text!r}: empty")
+        parts = text.split(" ")
+        if any(not p for p in parts) or any(not _TOKEN_RE.match(p) for p in parts):
+            raise ActionSyntaxError(f"bad action text {text!r}: one space between tokens")
+        return cls(parts[0], tuple(parts[1:]))
+
+    def int_arg(self, index: int) -> int:
+        """Argument ``index`` as an int (raises :class:`ActionSyntaxError` if it is not one)."""
+        try:
+            return int(self.args[index])
+        except (IndexError, ValueError):
+            raise ActionSyntaxError(f"{self}: argument {index} is not an integer") from None
+
+    def __str__(self) -> str:
+        return " ".join((self.kind, *self.args))
+
+
+#: The engine's own action: end the current phase (every interactive phase offers it).
+END: Final = Action("end")
+
+
+def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction], ...]) -> None:
+    for item in value:
+        if (
+            not isinstance(item, tuple)
+            or len(item) != 2
+            or not isinstance(item[0], Action)
+            or not isinstance(item[1], Fraction)
+        ):
+            raise HexwarError(f"chance outcomes must be (Action, Fraction) pairs: {item!r}")
+
+
+@attrs.frozen
+class Decision:
+    """A pending decision: who decides (a side, or :data:`CHANCE`) and what about.
+
+    Decisions stack in the state; the top one is answered before play goes on. Out-of-turn
+    choices (S8.4: the attacker picks the retreat hex, the defender picks which attacker
+    takes an AL loss) and rolls are both decisions.
+
+    - ``kind`` names the decision for the ruleset (``"retreat"``, ``"roll"``);
+    - ``params`` carries what the ruleset needs to resolve it (unit ids, odds, ...);
+    - ``outcomes`` lists a chance event's ``(action, probability)`` pairs;
+    - ``choices`` optionally fixes the legal answers (else the ruleset lists them);
+    - ``private``: the answer is seen only by this side (a card drawn into a hand).
+    """
+
+    kind: str
+    side: str
+    params: tuple[Value, ...] = ()
+    outcomes: tuple[tuple[Action, Fraction], ...] = attrs.field(default=(), validator=_outcomes)
+    choices: tuple[Action, ...] = ()
+    private: str | None = None
+
+    @classmethod
+    def chance(
+        cls,
+        kind: str,
+        outcomes: tuple[tuple[Action, Fraction], ...],
+        *,
+        params: tuple[Value, ...] = (),
+        private: str | None = None,
+    ) -> Decision:
+        """A chance node: ``outcomes`` as ``(action, exact probability)``."""
+        return cls(kind, CHANCE, params, tuple(outcomes), (), private)
+
+    @property
+    def is_chance(self) -> bool:
+        """True for a chance event."""
+        return self.side == CHANCE
+
+
+@attrs.frozen
+class Seat:
+    """A player who controls part of a side (S3.1): actions tagged with any of ``tags``.
+
+    An empty ``tags`` controls every action of the side. Untagged actions (such as
+    :data:`END`) belong to every seat of the side.
+    """
+
+    name: str
+    side: str
+    tags: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class Outcome:
+    """How a game ended: the ``winner`` (a side, or ``None`` for a draw) and why.
+
+    >>> Outcome("red", "blue unit destroyed")
+    Outcome(winner='red', reason='blue unit destroyed')
+    """
+
+    winner: str | None
+    reason: str

@@ -1,0 +1,558 @@
+"""Game state and rulesets: the OpenSpiel-shaped API every hexwar game is played through.
+
+A game subclasses :class:`Ruleset` (its sides, its :class:`~hexwar.sequencer.TurnSequence`,
+the actions of each phase and what they do, hook implementations). A :class:`State`
+holds *all* mutable data of one game in a few flat containers:
+
+- ``tables``: named flat mappings ``key -> Value`` (``Value`` is JSON-able and immutable),
+  e.g. ``units: {"5TA": ("0912", "full")}``;
+- the sequencer cursor, the stack of pending decisions, the active effects and the
+  outcome: immutable values;
+- an undo log of the changes each action made (inverse operations), shared by clones.
+
+So :meth:`State.clone` copies a few dicts, :meth:`State.undo` is exact, and the whole
+state serializes to JSON (:mod:`hexwar.records`).
+
+Rules code reads with :meth:`State.get` / :meth:`State.table` and writes only through
+:meth:`State.put`, :meth:`State.delete`, :meth:`State.push`, :meth:`State.add_effect`,
+:meth:`State.hide` and :meth:`State.end_game`; each write is journaled for undo.
+Hidden information is marked per entry (:meth:`State.hide`) and masked by
+:meth:`State.observation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, ClassVar, Final
+
+from hexwar import sequencer
+from hexwar.actions import (
+    CHANCE,
+    END,
+    TERMINAL,
+    Action,
+    Decision,
+    GameOverError,
+    NothingToUndo,
+    NotLegalNow,
+    Outcome,
+    Seat,
+    Value,
+)
+from hexwar.errors import HexwarError
+from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
+from hexwar.sequencer import Cursor, TurnSequence
+
+__all__ = ["HIDDEN", "Ruleset", "State"]
+
+#: What :meth:`State.observation` shows instead of a value hidden from the observer.
+HIDDEN: Final = "?"
+_HIDDEN_TABLE: Final = "$hidden"
+_MISSING: Final = object()
+_EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
+
+
+class Ruleset:
+    """The rules of one game. Subclass it and override what the game needs.
+
+    Required: ``name``, ``sides``, ``sequence``, :meth:`setup`, :meth:`phase_actions`,
+    :meth:`play`; and :meth:`decision_actions` / :meth:`decide` if the game pushes
+    decisions, :meth:`final_outcome` if the sequence has a turn limit.
+
+    Static hooks are methods named ``hook_<point>(state, value, **context)`` (see
+    :mod:`hexwar.hooks`); ``effect_rules`` maps effect kinds to hook contributions.
+    """
+
+    name: ClassVar[str] = "game"
+    sides: ClassVar[tuple[str, ...]] = ()
+    sequence: TurnSequence = TurnSequence(stages=())
+    effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = {}
+    hook_points: ClassVar[Mapping[str, HookPoint]] = {}
+
+    # -- set-up ------------------------------------------------------------------------
+
+    def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+        """Fill a fresh state's tables for ``scenario``; may push chance decisions."""
+
+    def new_state(
+        self, scenario: str = "default", options: Mapping[str, Value] | None = None
+    ) -> State:
+        """A new game: set up, then advanced to the first decision."""
+        state = State(self, scenario, dict(options or {}))
+        self.setup(state, scenario, state.options)
+        state._start()
+        return state
+
+    # -- what may be done --------------------------------------------------------------
+
+    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
+        """The actions ``side`` may take in the current phase (without :data:`END`)."""
+        return ()
+
+    def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
+        """The answers to a pending non-chance decision without fixed ``choices``."""
+        return ()
+
+    def explain(self, state: State, action: Action) -> tuple[str, str | None]:
+        """Why ``action`` is illegal now: ``(reason, rule)``. Override to cite rules."""
+        who = state.current_player()
+        where = state.phase or (state.pending[-1].kind if state.pending else "-")
+        return f"{action} is not a legal action now ({where}, {who} to act)", None
+
+    def action_tags(self, state: State, action: Action) -> frozenset[str]:
+        """Tags deciding which seats control ``action`` (by arm, by front, ...; S3.1)."""
+        return frozenset()
+
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats; by default one per side, named like the side."""
+        return tuple(Seat(side, side) for side in self.sides)
+
+    # -- what happens ------------------------------------------------------------------
+
+    def play(self, state: State, action: Action) -> None:
+        """Carry out a legal phase action (not :data:`END`)."""
+        raise NotImplementedError
+
+    def decide(self, state: State, decision: Decision, action: Action) -> None:
+        """Carry out the answer to ``decision`` (already popped from the stack)."""
+        raise NotImplementedError
+
+    def final_outcome(self, state: State) -> Outcome:
+        """The outcome when the turn limit is reached (S3.4, S11)."""
+        return Outcome(None, "turn limit reached")
+
+    # -- hooks -------------------------------------------------------------------------
+
+    def static_hook(self, name: str) -> Any:
+        """The bound ``hook_<name>`` method, or ``None`` (cached per ruleset)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_hook_cache", {})
+        if name not in cache:
+            hook_point(name, self.hook_points)
+            cache[name] = getattr(self, "hook_" + name, None)
+        return cache[name]
+
+
+# Undo log node: (action, changes or None if not undoable, private side, parent, length).
+_Node = tuple[Action, "tuple[tuple[Any, ...], ...] | None", "str | None", Any, int]
+
+
+class State:
+    """All mutable data of one game, and the API to play it.
+
+    >>> # see docs/architecture.md and tests/toy_game.py for a complete game
+    """
+
+    __slots__ = (
+        "_cursor",
+        "_effects",
+        "_frame",
+        "_log",
+        "_outcome",
+        "_pending",
+        "_serial",
+        "_tables",
+        "options",
+        "ruleset",
+        "scenario",
+    )
+
+    def __init__(self, ruleset: Ruleset, scenario: str, options: dict[str, Value]) -> None:
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.options: Mapping[str, Value] = MappingProxyType(options)
+        self._tables: dict[str, dict[str, Value]] = {}
+        self._cursor = Cursor(ruleset.sequence.first_turn)
+        self._pending: tuple[Decision, ...] = ()
+        self._effects: tuple[Effect, ...] = ()
+        self._outcome: Outcome | None = None
+        self._serial = 0
+        self._log: _Node | None = None
+        self._frame: list[tuple[Any, ...]] | None = None
+
+    def _start(self) -> None:
+        sequencer.settle(self)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def get(self, table: str, key: str, default: Value = None) -> Value:
+        """The value at ``table[key]``, or ``default``."""
+        t = self._tables.get(table)
+        return default if t is None else t.get(key, default)
+
+    def table(self, name: str) -> Mapping[str, Value]:
+        """A read-only view of a table (empty if it does not exist)."""
+        t = self._tables.get(name)
+        return _EMPTY if t is None else MappingProxyType(t)
+
+    @property
+    def cursor(self) -> Cursor:
+        """The sequencer's position."""
+        return self._cursor
+
+    @property
+    def turn(self) -> int:
+        """The current turn number."""
+        return self._cursor.turn
+
+    @property
+    def stage(self) -> str | None:
+        """The current stage's name, or ``None`` between turns."""
+        stage = sequencer.current_stage(self)
+        return None if stage is None else stage.name
+
+    @property
+    def phase(self) -> str | None:
+        """The current phase's name, or ``None``."""
+        phase = sequencer.current_phase(self)
+        return None if phase is None else phase.name
+
+    @property
+    def token(self) -> str | None:
+        """The token of the current dynamic-segment activation, or ``None``."""
+        return self._cursor.token
+
+    @property
+    def pending(self) -> tuple[Decision, ...]:
+        """The stack of pending decisions (the last one is answered first)."""
+        return self._pending
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """The active effects, in the order they apply."""
+        return self._effects
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        return self._outcome
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied since the initial state, oldest first."""
+        out: list[Action] = []
+        node = self._log
+        while node is not None:
+            out.append(node[0])
+            node = node[3]
+        out.reverse()
+        return tuple(out)
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self._outcome is not None
+
+    def current_player(self) -> str:
+        """The side to act, :data:`CHANCE` for a chance node, :data:`TERMINAL` at the end."""
+        if self._outcome is not None:
+            return TERMINAL
+        if self._pending:
+            return self._pending[-1].side
+        side = sequencer.phase_side(self)
+        if side is None:  # pragma: no cover - settle() never stops here
+            raise HexwarError(f"no side to act at {self._cursor}")
+        return side
+
+    def legal_actions(self, seat: str | None = None) -> list[Action]:
+        """The legal actions, sorted; the one legality source.
+
+        With ``seat`` (a seat or side name), only the actions that seat controls (S3.1):
+        nothing unless the seat's side is the current player.
+        """
+        if self._outcome is not None:
+            return []
+        if self._pending:
+            decision = self._pending[-1]
+            if decision.is_chance:
+                actions: Iterable[Action] = (a for a, _ in decision.outcomes)
+            elif decision.choices:
+                actions = decision.choices
+            else:
+                actions = self.ruleset.decision_actions(self, decision)
+            side = decision.side
+        else:
+            side = self.current_player()
+            actions = [*self.ruleset.phase_actions(self, side), END]
+        legal = sorted(set(actions))
+        if seat is None:
+            return legal
+        return [a for a in legal if self._seat_controls(seat, side, a)]
+
+    def _seat_controls(self, seat: str, side: str, action: Action) -> bool:
+        if seat == side:
+            return True
+        for s in self.ruleset.seats():
+            if s.name == seat:
+                if s.side != side:
+                    return False
+                tags = self.ruleset.action_tags(self, action)
+                return not s.tags or not tags or bool(s.tags & tags)
+        return False
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """The pending chance event's ``(action, probability)`` pairs, sorted by action."""
+        if self._outcome is not None or not self._pending or not self._pending[-1].is_chance:
+            return []
+        return sorted(self._pending[-1].outcomes)
+
+    def is_chance_node(self) -> bool:
+        """True when a chance event is pending."""
+        return self.current_player() == CHANCE
+
+    # -- playing ------------------------------------------------------------------------
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is among :meth:`legal_actions`."""
+        return action in self.legal_actions()
+
+    def apply(self, action: Action | str, *, check: bool = True) -> None:
+        """Apply an action (or its text form), checked against :meth:`legal_actions`.
+
+        Atomic: an illegal action raises :class:`~hexwar.actions.NotLegalNow` (or
+        :class:`~hexwar.actions.GameOverError`) and changes nothing; an exception raised
+        by the rules half-way rolls every change back.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if check:
+            if self._outcome is not None:
+                raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
+            if not self.is_legal(action):
+                reason, rule = self.ruleset.explain(self, action)
+                raise NotLegalNow(reason, rule=rule)
+        self._apply(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """The fast path for trusted callers (bots, replays): no legality check."""
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        frame: list[tuple[Any, ...]] = []
+        self._frame = frame
+        private = None
+        try:
+            if self._pending:
+                decision = self._pending[-1]
+                private = decision.private
+                self._set("_pending", self._pending[:-1])
+                if decision.kind == sequencer.TOKEN:
+                    sequencer.take_token(self, action)
+                else:
+                    self.ruleset.decide(self, decision, action)
+            elif action == END:
+                sequencer.end_phase(self)
+            else:
+                self.ruleset.play(self, action)
+            sequencer.settle(self)
+        except BaseException:
+            self._frame = None
+            self._rollback(frame)
+            raise
+        self._frame = None
+        length = 1 if self._log is None else self._log[4] + 1
+        self._log = (action, tuple(frame), private, self._log, length)
+
+    def can_undo(self) -> bool:
+        """True when the last action can be undone."""
+        return self._log is not None and self._log[1] is not None
+
+    def undo(self) -> Action:
+        """Take back the last action exactly; returns it."""
+        node = self._log
+        if node is None or node[1] is None:
+            raise NothingToUndo("no action to undo")
+        self._rollback(node[1])
+        self._log = node[3]
+        return node[0]
+
+    def _rollback(self, changes: Iterable[tuple[Any, ...]]) -> None:
+        for change in reversed(list(changes)):
+            if change[0] == "t":
+                _, table, key, old = change
+                t = self._tables.setdefault(table, {})
+                if old is _MISSING:
+                    t.pop(key, None)
+                else:
+                    t[key] = old
+            else:
+                object.__setattr__(self, change[1], change[2])
+
+    def clone(self) -> State:
+        """An independent copy (sharing only immutable data, the undo log included)."""
+        new = State.__new__(State)
+        new.ruleset = self.ruleset
+        new.scenario = self.scenario
+        new.options = self.options
+        new._tables = {name: t.copy() for name, t in self._tables.items()}
+        new._cursor = self._cursor
+        new._pending = self._pending
+        new._effects = self._effects
+        new._outcome = self._outcome
+        new._serial = self._serial
+        new._log = self._log
+        new._frame = None
+        return new
+
+    # -- writing (for rules code) -------------------------------------------------------
+
+    def _set(self, field: str, value: Any) -> None:
+        if self._frame is not None:
+            self._frame.append(("f", field, getattr(self, field)))
+        object.__setattr__(self, field, value)
+
+    def put(self, table: str, key: str, value: Value) -> None:
+        """Set ``table[key] = value`` (journaled)."""
+        t = self._tables.get(table)
+        if t is None:
+            t = self._tables[table] = {}
+        if self._frame is not None:
+            self._frame.append(("t", table, key, t.get(key, _MISSING)))
+        t[key] = value
+
+    def delete(self, table: str, key: str) -> None:
+        """Remove ``table[key]`` if present (journaled)."""
+        t = self._tables.get(table)
+        if t is None or key not in t:
+            return
+        if self._frame is not None:
+            self._frame.append(("t", table, key, t[key]))
+        del t[key]
+
+    def push(self, decision: Decision) -> None:
+        """Push a pending decision: it is answered before anything else."""
+        if decision.is_chance:
+            total = sum((p for _, p in decision.outcomes), Fraction(0))
+            actions = [a for a, _ in decision.outcomes]
+            if (
+                total != 1
+                or len(set(actions)) != len(actions)
+                or any(p <= 0 for _, p in decision.outcomes)
+            ):
+                raise HexwarError(f"malformed chance event {decision.kind!r}: {decision.outcomes}")
+        self._set("_pending", (*self._pending, decision))
+
+    def add_effect(
+        self,
+        kind: str,
+        params: Mapping[str, Value] | None = None,
+        *,
+        expiry: Expiry = Expiry.TURN,
+        precedence: int = 0,
+        owner: str | None = None,
+        source: str | None = None,
+    ) -> Effect:
+        """Put an effect in force (a card played, an event); see :mod:`hexwar.hooks`."""
+        if kind not in self.ruleset.effect_rules:
+            raise HexwarError(f"unknown effect kind {kind!r} for {self.ruleset.name}")
+        effect = Effect(
+            precedence,
+            self._serial,
+            kind,
+            tuple(sorted((params or {}).items())),
+            Expiry(expiry),
+            owner,
+            source,
+        )
+        self._set("_serial", self._serial + 1)
+        self._set("_effects", tuple(sorted((*self._effects, effect))))
+        return effect
+
+    def remove_effect(self, effect: Effect) -> None:
+        """Take an effect out of force."""
+        self._set("_effects", tuple(e for e in self._effects if e != effect))
+
+    def _expire(self, expiry: Expiry) -> None:
+        if any(e.expiry == expiry for e in self._effects):
+            self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
+
+    def _set_cursor(self, cursor: Cursor) -> None:
+        self._set("_cursor", cursor)
+
+    def end_game(self, outcome: Outcome) -> None:
+        """End the game with ``outcome`` (a victory condition was met)."""
+        self._set("_outcome", outcome)
+
+    def hide(self, table: str, key: str, side: str | None) -> None:
+        """Mark ``table[key]`` as known only to ``side`` (a held card, a hidden set-up);
+        ``None`` hides it from every side (the order of a shuffled deck)."""
+        self.put(_HIDDEN_TABLE, f"{table}/{key}", side)
+
+    def reveal(self, table: str, key: str) -> None:
+        """Make ``table[key]`` public again (a card is played)."""
+        self.delete(_HIDDEN_TABLE, f"{table}/{key}")
+
+    # -- hooks --------------------------------------------------------------------------
+
+    def hook(self, name: str, value: Any, **context: Any) -> Any:
+        """Fold hook point ``name`` over the ruleset's static hook and the active effects."""
+        static = self.ruleset.static_hook(name)
+        if static is not None:
+            value = static(self, value, **context)
+        if self._effects:
+            rules = self.ruleset.effect_rules
+            for effect in self._effects:
+                contribution = rules[effect.kind].get(name)
+                if contribution is not None:
+                    value = contribution(self, effect, value, **context)
+        return value
+
+    # -- views ----------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole state as canonical JSON-able data (see :mod:`hexwar.records`)."""
+        from hexwar.records import state_to_data
+
+        return state_to_data(self)
+
+    def observation(self, side: str) -> dict[str, Any]:
+        """What ``side`` may know: hidden entries of other sides and private actions masked."""
+        hidden = self._tables.get(_HIDDEN_TABLE, {})
+        tables: dict[str, dict[str, Any]] = {}
+        for name in sorted(self._tables):
+            if name == _HIDDEN_TABLE or not self._tables[name]:
+                continue
+            tables[name] = {
+                key: (HIDDEN if hidden.get(f"{name}/{key}", side) != side else _to_json(value))
+                for key, value in sorted(self._tables[name].items())
+            }
+        history: list[str] = []
+        node = self._log
+        while node is not None:
+            history.append(str(node[0]) if node[2] in (None, side) else HIDDEN)
+            node = node[3]
+        history.reverse()
+        top = self._pending[-1] if self._pending else None
+        return {
+            "side": side,
+            "turn": self.turn,
+            "stage": self.stage,
+            "phase": self.phase,
+            "to_act": self.current_player(),
+            "decision": None if top is None else top.kind,
+            "tables": tables,
+            "effects": [[e.kind, e.owner, e.expiry.value] for e in self._effects],
+            "outcome": None
+            if self._outcome is None
+            else [self._outcome.winner, self._outcome.reason],
+            "history": history,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.ruleset is other.ruleset and self.to_data() == other.to_data()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<State {self.ruleset.name} turn {self.turn} {self.stage}/{self.phase} "
+            f"to act: {self.current_player()}>"
+        )
+
+
+def _to_json(value: Value) -> Any:
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    return value

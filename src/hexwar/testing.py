@@ -1,0 +1,292 @@
+"""The verification kit: check *your* ruleset the way OpenSpiel checks its games.
+
+- :func:`check_random_games` plays random games of any ruleset and checks at every step
+  that only the current player has legal actions; legal actions are sorted, their text
+  forms unique and round-tripping; a clone behaves like the original under the same
+  action; the state serializes and loads back equal; chance outcomes are distinct with
+  probabilities in (0, 1] summing to exactly 1; ``history`` equals the actions applied;
+  undo walks back exactly; terminal states have an outcome; plus your own invariants.
+- :func:`random_states` is a hypothesis strategy of states reached by random legal play.
+- :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
+- :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
+  set ``new_state``, add ``@invariant`` methods.
+
+Requires ``hypothesis`` (the ``test`` extra). See ``docs/architecture.md`` for a worked
+example.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from hexwar.actions import CHANCE, TERMINAL, Action
+from hexwar.errors import IllegalAction
+from hexwar.records import dumps, loads
+from hexwar.state import State
+
+__all__ = [
+    "RulesStateMachine",
+    "RulesViolation",
+    "SimulationReport",
+    "Violation",
+    "check_random_games",
+    "check_rejects",
+    "check_step",
+    "random_states",
+]
+
+#: An invariant: returns ``None`` (or raises ``AssertionError``) when it holds, else a message.
+Invariant = Callable[[State], "str | None"]
+
+
+class RulesViolation(AssertionError):
+    """A check of the kit failed (raised with ``raise_on_first``)."""
+
+
+@attrs.frozen
+class Violation:
+    """One failed check: which game and step, which check, and the actions leading there."""
+
+    game: int
+    step: int
+    check: str
+    message: str
+    history: tuple[str, ...]
+
+
+@attrs.define
+class SimulationReport:
+    """The result of :func:`check_random_games`."""
+
+    games: int = 0
+    steps: int = 0
+    terminal: int = 0
+    violations: list[Violation] = attrs.Factory(list)
+
+    @property
+    def ok(self) -> bool:
+        """True when no check failed."""
+        return not self.violations
+
+
+def _pick(state: State, rng: random.Random) -> Action:
+    if state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        den = 1
+        for _, p in outcomes:
+            den = den * p.denominator // _gcd(den, p.denominator)
+        k = rng.randrange(den)
+        for action, p in outcomes:
+            k -= int(p * den)
+            if k < 0:
+                return action
+    return rng.choice(state.legal_actions())
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def check_step(state: State, seats: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """The per-state checks (no action applied): a list of ``(check, message)`` failures."""
+    fails: list[tuple[str, str]] = []
+    player = state.current_player()
+    legal = state.legal_actions()
+    if state.is_terminal():
+        if state.outcome is None or player != TERMINAL:
+            fails.append(("terminal", "terminal state without outcome"))
+        if legal:
+            fails.append(("terminal", f"terminal state has legal actions {legal[:3]}"))
+        return fails
+    if not legal:
+        fails.append(("legal", f"{player} to act but no legal action"))
+    if legal != sorted(set(legal)):
+        fails.append(("legal", "legal actions not sorted and unique"))
+    texts = [str(a) for a in legal]
+    if len(set(texts)) != len(texts):
+        fails.append(("text", "text forms not unique"))
+    for action, text in zip(legal, texts, strict=True):
+        if Action.parse(text) != action:
+            fails.append(("text", f"{text!r} does not parse back"))
+    for seat in seats:
+        mine = state.legal_actions(seat)
+        side = next((s.side for s in state.ruleset.seats() if s.name == seat), seat)
+        if mine and side != player:
+            fails.append(("seat", f"seat {seat} of {side} has actions while {player} acts"))
+        if not set(mine) <= set(legal):
+            fails.append(("seat", f"seat {seat} has actions outside legal_actions"))
+    if player != CHANCE and seats:
+        covered = set().union(*(state.legal_actions(s) for s in seats))
+        if covered != set(legal):
+            fails.append(("seat", f"actions no seat controls: {sorted(set(legal) - covered)}"))
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        actions = [a for a, _ in outcomes]
+        if sorted(actions) != legal or len(set(actions)) != len(actions):
+            fails.append(("chance", "chance outcomes differ from legal actions or repeat"))
+        if any(not isinstance(p, Fraction) or not 0 < p <= 1 for _, p in outcomes):
+            fails.append(("chance", f"probability outside (0, 1]: {outcomes}"))
+        if sum((p for _, p in outcomes), Fraction(0)) != 1:
+            fails.append(("chance", "probabilities do not sum to 1"))
+    elif state.chance_outcomes():
+        fails.append(("chance", "chance outcomes at a non-chance node"))
+    return fails
+
+
+def check_random_games(
+    new_state: Callable[[], State],
+    *,
+    games: int = 100,
+    seed: int = 0,
+    max_steps: int = 2000,
+    invariants: Sequence[Invariant] = (),
+    raise_on_first: bool = False,
+    check_serialization: bool = True,
+) -> SimulationReport:
+    """Play ``games`` random games (reproducible from ``seed``), checking every step."""
+    rng = random.Random(seed)
+    report = SimulationReport()
+    for game in range(games):
+        state = new_state()
+        seats = [s.name for s in state.ruleset.seats()]
+        snapshots = [state.to_data()]
+        applied: list[Action] = list(state.history)
+
+        def fail(
+            step: int,
+            check: str,
+            message: str,
+            game: int = game,
+            applied: list[Action] = applied,
+        ) -> None:
+            v = Violation(game, step, check, message, tuple(str(a) for a in applied))
+            report.violations.append(v)
+            if raise_on_first:
+                raise RulesViolation(f"{check}: {message} (game {game}, step {step})")
+
+        for step in range(max_steps + 1):
+            for check, message in check_step(state, seats):
+                fail(step, check, message)
+            for inv in invariants:
+                try:
+                    found = inv(state)
+                except AssertionError as exc:
+                    found = str(exc) or repr(exc)
+                if found:
+                    fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
+            if list(state.history) != applied:
+                fail(step, "history", "history differs from the actions applied")
+            if check_serialization:
+                try:
+                    if loads(state.ruleset, dumps(state)) != state:
+                        fail(step, "serialize", "state does not load back equal")
+                except Exception as exc:
+                    fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+            if state.is_terminal() or step == max_steps:
+                break
+            action = _pick(state, rng)
+            twin = state.clone()
+            try:
+                state.apply(action)
+            except Exception as exc:
+                fail(step, "apply", f"legal action {action} raised {type(exc).__name__}: {exc}")
+                break
+            twin.apply(action)
+            applied.append(action)
+            try:
+                snapshot = state.to_data()
+                same = twin.to_data() == snapshot
+            except Exception as exc:
+                fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+                break
+            if not same:
+                fail(step, "clone", f"clone differs after {action}")
+            snapshots.append(snapshot)
+            report.steps += 1
+        report.terminal += state.is_terminal()
+        for i in range(len(snapshots) - 1, 0, -1):
+            state.undo()
+            if state.to_data() != snapshots[i - 1]:
+                fail(i, "undo", f"undo of action {i} is not exact")
+                break
+        report.games += 1
+    return report
+
+
+def check_rejects(state: State, action: Action) -> IllegalAction:
+    """Assert ``state`` refuses ``action`` with a specific reason and stays unchanged."""
+    before = dumps(state)
+    try:
+        state.apply(action)
+    except IllegalAction as exc:
+        if not exc.reason:
+            raise RulesViolation(f"{action}: refused without a reason") from exc
+        if dumps(state) != before:
+            raise RulesViolation(f"{action}: refused but the state changed") from exc
+        return exc
+    raise RulesViolation(f"{action} was accepted at {state!r}")
+
+
+def random_states(
+    new_state: Callable[[], State], *, max_steps: int = 60
+) -> st.SearchStrategy[State]:
+    """States reached from ``new_state()`` by up to ``max_steps`` random legal actions."""
+
+    @st.composite
+    def build(draw: Any) -> State:
+        state = new_state()
+        for _ in range(draw(st.integers(0, max_steps))):
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state.apply(legal[draw(st.integers(0, len(legal) - 1))])
+        return state
+
+    return build()
+
+
+class RulesStateMachine(RuleBasedStateMachine):
+    """A rules state machine: random legal actions, undo and clone checks, your invariants.
+
+    Subclass, set ``new_state`` (a callable returning a fresh state) and add
+    ``@invariant()`` methods reading ``self.state``.
+    """
+
+    new_state: Callable[[], State]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = type(self).new_state()
+        self.snapshots = [dumps(self.state)]
+
+    @precondition(lambda self: not self.state.is_terminal())
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        legal = self.state.legal_actions()
+        action = data.draw(st.sampled_from(legal), label="action")
+        twin = self.state.clone()
+        self.state.apply(action)
+        twin.apply(action)
+        assert twin == self.state, f"clone differs after {action}"
+        self.snapshots.append(dumps(self.state))
+
+    @precondition(lambda self: self.state.can_undo())
+    @rule()
+    def undo(self) -> None:
+        self.state.undo()
+        self.snapshots.pop()
+        assert dumps(self.state) == self.snapshots[-1], "undo is not exact"
+
+    @invariant()
+    def kit_checks(self) -> None:
+        fails = check_step(self.state, [s.name for s in self.state.ruleset.seats()])
+        assert not fails, fails

@@ -1,0 +1,126 @@
+"""Hook points and active effects: fold order, precedence, expiry, undo/clone/serialize."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import pytest
+
+from hexwar.actions import Action
+from hexwar.errors import HexwarError
+from hexwar.hooks import HOOK_POINTS, Effect, EffectRule, Expiry, hook_point
+from hexwar.records import dumps, loads
+from hexwar.state import State
+from toy_game import Duel
+
+
+def plus(state: State, effect: Effect, value: int, **context: Any) -> int:
+    return value + int(effect.param("n", 1))  # type: ignore[arg-type]
+
+
+def double(state: State, effect: Effect, value: int, **context: Any) -> int:
+    return value * 2
+
+
+class Cards(Duel):
+    """Duel with two more card kinds on the movement allowance."""
+
+    effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = {
+        **Duel.effect_rules,
+        "plus": {"movement_allowance": plus},
+        "double": {"movement_allowance": double},
+    }
+
+    def hook_movement_allowance(self, state: State, value: int, *, unit: str) -> int:
+        return value - 1 if unit == "blue" else value  # a static rule: blue is slow
+
+
+def started() -> State:
+    state = Cards().new_state()
+    state.apply("deal dud")
+    state.apply("deal dud")
+    return state
+
+
+def test_standard_hook_points_are_documented() -> None:
+    for name in (
+        "movement_allowance",
+        "combat_strength",
+        "odds_shift",
+        "die_modifier",
+        "may_enter",
+        "replacement_points",
+        "weather",
+        "phase_start",
+        "phase_end",
+        "victory_check",
+    ):
+        assert HOOK_POINTS[name].signature.startswith("(state, value")
+        assert HOOK_POINTS[name].doc
+    with pytest.raises(KeyError):
+        hook_point("no_such_point")
+    with pytest.raises(KeyError):
+        started().hook("no_such_point", 0)
+
+
+def test_static_hook_then_effects_in_precedence_order() -> None:
+    state = started()
+    assert state.hook("movement_allowance", 2, unit="blue") == 1
+    state.add_effect("double", precedence=20)
+    state.add_effect("plus", {"n": 3}, precedence=10)  # added later, applies first
+    assert [e.kind for e in state.effects] == ["plus", "double"]
+    assert state.hook("movement_allowance", 2, unit="red") == (2 + 3) * 2
+    assert state.hook("movement_allowance", 2, unit="blue") == (1 + 3) * 2
+
+
+def test_equal_precedence_applies_in_order_of_arrival() -> None:
+    state = started()
+    state.add_effect("double")
+    state.add_effect("plus")
+    assert state.hook("movement_allowance", 2, unit="red") == 2 * 2 + 1
+
+
+def test_effects_change_legal_actions() -> None:
+    state = started()
+    assert Action.of("move", "red", 3) not in state.legal_actions()
+    state.add_effect("plus")
+    assert Action.of("move", "red", 3) in state.legal_actions()
+
+
+def test_expiry_phase_turn_game() -> None:
+    state = started()
+    for expiry in Expiry:
+        state.add_effect("plus", expiry=expiry, source=expiry.value)
+    state.apply("end")  # red's move phase ends; fire is skipped
+    assert sorted(str(e.source) for e in state.effects) == ["game", "turn"]
+    state.apply("end")  # blue's move: the turn ends
+    assert [e.source for e in state.effects] == ["game"]
+    assert state.turn == 2
+
+
+def test_unknown_effect_kind_is_refused() -> None:
+    with pytest.raises(HexwarError, match="unknown effect kind"):
+        started().add_effect("teleport")
+
+
+def test_effects_are_covered_by_undo_clone_and_serialization() -> None:
+    state = Duel().new_state()
+    for text in ("deal ambush", "deal dud", "move red 2", "move blue 4", "move red 3"):
+        state.apply(text)
+    twin = state.clone()
+    state.apply("play red ambush")
+    assert [e.kind for e in state.effects] == ["ambush"]
+    assert twin.effects == ()
+    assert state.effects[0].expiry is Expiry.PHASE
+    assert state.effects[0].owner == "red"
+    loaded = loads(state.ruleset, dumps(state))
+    assert loaded.effects == state.effects
+    # the card is +2 to red's roll: 2 + 2 hits
+    state.apply("attack red")
+    state.apply("roll 2")
+    assert state.pending[-1].kind == "hit"
+    state.undo()
+    state.undo()
+    state.undo()
+    assert state == twin

@@ -1,0 +1,204 @@
+"""Game records and state files: round trips, replay in other processes, bad files refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hexwar.actions import CHANCE
+from hexwar.dice import SeededDriver
+from hexwar.records import (
+    FORMAT_VERSION,
+    GameRecord,
+    RecordError,
+    dumps,
+    loads,
+    record_of,
+    replay,
+)
+from hexwar.state import State
+from toy_game import Duel
+
+RULES = Duel()
+TESTS = Path(__file__).parent
+
+SCRIPT = """
+import random, sys
+sys.path.insert(0, sys.argv[1])
+from toy_game import Duel
+from hexwar.actions import CHANCE
+from hexwar.dice import SeededDriver
+from hexwar.records import dumps, record_of
+seed = int(sys.argv[2])
+driver, rng = SeededDriver(seed), random.Random(seed)
+state = Duel().new_state()
+while not state.is_terminal():
+    if state.current_player() == CHANCE:
+        state.apply(driver.pick(state.chance_outcomes()))
+    else:
+        state.apply(rng.choice(state.legal_actions()))
+print(record_of(state, seed=seed).to_json())
+print(dumps(state))
+"""
+
+
+def seeded_game(seed: int, stop: int | None = None) -> State:
+    driver, rng = SeededDriver(seed), random.Random(seed)
+    state = RULES.new_state()
+    while not state.is_terminal() and (stop is None or len(state.history) < stop):
+        if state.current_player() == CHANCE:
+            state.apply(driver.pick(state.chance_outcomes()))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def reseal(envelope: dict[str, Any]) -> str:
+    body = json.dumps(envelope["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    envelope["digest"] = hashlib.sha256(body.encode()).hexdigest()
+    return json.dumps(envelope)
+
+
+def test_state_file_round_trips_and_play_continues_identically() -> None:
+    state = seeded_game(5, stop=8)
+    text = dumps(state)
+    loaded = loads(RULES, text)
+    assert loaded == state
+    assert dumps(loaded) == text
+    assert loaded.history == state.history
+    assert not loaded.can_undo()  # the undo log is not saved
+    for action in seeded_game(5).history[8:]:
+        state.apply(action)
+        loaded.apply(action)
+        assert loaded == state
+
+
+def test_record_replays_to_the_same_state() -> None:
+    state = seeded_game(11)
+    record = record_of(state, seed=11)
+    again = GameRecord.from_json(RULES, record.to_json())
+    assert again == record
+    assert replay(RULES, again) == state
+
+
+def test_replay_is_identical_under_different_hash_seeds(tmp_path: Path) -> None:
+    outputs = []
+    for hash_seed in ("1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        proc = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(TESTS), "7"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+            timeout=120,
+        )
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    record_text, state_text = outputs[0].splitlines()
+    record = GameRecord.from_json(RULES, record_text)
+    assert record.seed == 7
+    assert dumps(replay(RULES, record)) == state_text == dumps(seeded_game(7))
+
+
+def test_replay_of_an_illegal_action_names_its_index() -> None:
+    record = GameRecord("duel", "default", (), None, ("deal dud", "deal dud", "move red 6"))
+    with pytest.raises(RecordError, match=r"actions\[2\]"):
+        replay(RULES, record)
+    with pytest.raises(RecordError, match="not 'duel'"):
+        replay(RULES, GameRecord("chess", "default", (), None, ()))
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda t: t[: len(t) // 2], "not valid JSON"),
+        (lambda t: "[1, 2]", "not a hexwar-state file"),
+        (lambda t: t.replace('"version":1', '"version":99'), "format version 99"),
+        (lambda t: t.replace('"game":"duel"', '"game":"chess"'), "game 'chess'"),
+        (lambda t: t.replace('"units":{"blue":[', '"units":{"blue":[0,'), "digest mismatch"),
+    ],
+)
+def test_bad_state_files_are_refused(mutate: Any, message: str) -> None:
+    text = dumps(seeded_game(3, stop=6))
+    with pytest.raises(RecordError, match=message):
+        loads(RULES, mutate(text), source="save.json")
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "entry"),
+    [
+        (("cursor",), [1, 0, 9, "enter", None, []], "state.cursor"),
+        (("cursor",), [1, 0, 0, "bogus", None, []], "state.cursor"),
+        (("tables", "units", "red"), {"q": 1}, "state.tables.units.red"),
+        (("tables", "units", "red"), 1.5, "state.tables.units.red"),
+        (("history",), [["move  red", None]], "state.history[0]"),
+        (("outcome",), "red", "state.outcome"),
+        (("serial",), "x", "state.serial"),
+        (("effects",), [{"kind": "teleport"}], "state.effects[0]"),
+        (
+            ("pending",),
+            [
+                {
+                    "kind": "roll",
+                    "side": CHANCE,
+                    "params": [],
+                    "choices": [],
+                    "private": None,
+                    "outcomes": [["roll 1", "1/2"]],
+                }
+            ],
+            "state.pending[0]",
+        ),
+        (
+            ("pending",),
+            [
+                {
+                    "kind": "roll",
+                    "side": CHANCE,
+                    "params": [],
+                    "choices": [],
+                    "private": None,
+                    "outcomes": [["roll 1", "0/1"]],
+                }
+            ],
+            "state.pending[0]",
+        ),
+        (("junk",), 1, "state"),
+    ],
+)
+def test_tampered_but_resealed_files_fail_validation(
+    path: tuple[str, ...], value: Any, entry: str
+) -> None:
+    envelope = json.loads(dumps(seeded_game(3, stop=6)))
+    target = envelope["state"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(RecordError, match="^" + re.escape(f"save.json: {entry}")):
+        loads(RULES, reseal(envelope), source="save.json")
+
+
+def test_bad_records_are_refused() -> None:
+    good = json.loads(record_of(seeded_game(2), seed=2).to_json())
+    assert good["version"] == FORMAT_VERSION
+    for key, value in (("actions", "deal dud"), ("seed", "x"), ("options", []), ("scenario", 3)):
+        bad = {**good, key: value}
+        with pytest.raises(RecordError, match=key):
+            GameRecord.from_json(RULES, json.dumps(bad))
+
+
+def test_options_and_scenario_are_kept() -> None:
+    state = Duel().new_state("default", {"hill": False})
+    loaded = loads(RULES, dumps(state))
+    assert dict(loaded.options) == {"hill": False}
+    assert record_of(state).options == (("hill", False),)
