@@ -1,0 +1,331 @@
+"""ZOC-aware movement (S6, S2): hand-made rule cases and a brute-force cross-check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hexwar.geometry import Hex
+from hexwar.grid import HEX_GRID, SQUARE_GRID, Square
+from hexwar.maps import GameMap, build_map, hexagon, square_rectangle
+from hexwar.movement import MoveRules, compiled_adjacency, find_path, reachable
+from hexwar.strategies import game_maps, placements
+from hexwar.terrain import UnknownMovementClassError, chart_from_dict
+from hexwar.zoc import OffMapError, zoc_cells
+from movement_reference import brute_force_reach, path_is_legal
+
+CHART = chart_from_dict(
+    {
+        "terrain": {"clear": {}, "forest": {}, "lake": {"impassable": True}},
+        "hexside": {
+            "river": {},
+            "ford": {},
+            "wall": {"blocks_zoc": True},
+            "bridge": {"negates": ["river"]},
+        },
+        "linear": {"road": {}, "rail": {}},
+        "movement": {
+            "foot": {
+                "terrain": {"clear": 1, "forest": 2},
+                "hexside": {"river": 2, "ford": "stop", "wall": "impassable"},
+                "along": {"road": 1},
+            },
+            "train": {"only": ["rail"], "along": {"rail": 1}},
+        },
+    }
+)
+
+
+def open_map(radius: int = 4, **kw: Any) -> GameMap[Hex]:
+    return build_map(CHART, dict.fromkeys(hexagon(radius), "clear"), **kw)
+
+
+ORIGIN = Hex(0, 0)
+
+
+# -- S6.1/S6.2: allowance, enemy and friendly cells ----------------------------------------
+def test_s6_1_allowance_on_open_ground_is_the_hex_disc() -> None:
+    reach = reachable(open_map(), ORIGIN, "foot", 3)
+    assert set(reach.costs) == set(ORIGIN.within(3))
+    assert all(reach.costs[h] == ORIGIN.distance(h) for h in reach.costs)
+
+
+def test_s6_2_never_enters_enemy_cells_and_may_not_end_on_friends() -> None:
+    m = open_map()
+    reach = reachable(m, ORIGIN, "foot", 2, friends=[Hex(1, 0)], enemies={Hex(-2, 0): ["foe"]})
+    assert Hex(-2, 0) not in reach
+    assert Hex(1, 0) not in reach  # occupied by a friend: no ending there
+    # ... but the mover passes through it (the cell beyond costs 2, not 3).
+    assert reach.costs[Hex(2, 0)] == 2
+    assert reach.path_to(Hex(2, 0)) == [ORIGIN, Hex(1, 0), Hex(2, 0)]
+
+
+def test_s6_3_entering_enemy_zoc_stops_whatever_allowance_is_left() -> None:
+    m = open_map()
+    enemy = Hex(2, 0)
+    reach = reachable(m, ORIGIN, "foot", 6, enemies=[enemy])
+    # Hex(1, 0) is in the enemy ZOC: reachable, and nothing is reached *through* it.
+    assert reach.costs[Hex(1, 0)] == 1
+    for h, cost in reach.costs.items():
+        path = reach.path_to(h)
+        assert all(p not in zoc_cells(m, [enemy]) for p in path[1:-1])
+        assert len(path) - 1 == cost
+    # Hex(3, 0) lies behind the enemy: the way round costs more than the straight line.
+    assert reach.costs[Hex(3, 0)] > 3
+
+
+def test_s6_4_may_leave_enemy_zoc_but_stops_in_the_next_zoc_cell() -> None:
+    m = open_map()
+    enemy = Hex(1, 0)
+    # The start is in the enemy ZOC: leaving it is allowed and costs normally.
+    reach = reachable(m, ORIGIN, "foot", 3, enemies=[enemy])
+    assert reach.costs[Hex(-3, 0)] == 3
+    # Hex(1, -1) is also in the enemy ZOC: the unit can enter it but not go beyond.
+    assert reach.costs[Hex(1, -1)] == 1
+    assert reach.costs[Hex(1, -2)] == 2  # via Hex(0, -1), which is not in the ZOC
+    assert Hex(1, -1) not in reach.path_to(Hex(1, -2))
+
+
+def test_corner_case_friend_in_enemy_zoc_can_be_neither_passed_nor_joined() -> None:
+    # A corridor of width 1: start - friend - beyond, with an enemy next to the friend.
+    cells = [Square(c, 0) for c in range(4)] + [Square(1, 2)]
+    m = build_map(CHART, dict.fromkeys(cells, "clear"), topology=SQUARE_GRID)
+    friend, enemy = Square(1, 0), Square(2, 0)
+    reach = reachable(m, Square(0, 0), "foot", 5, friends=[friend], enemies=[enemy])
+    assert friend not in reach
+    assert Square(3, 0) not in reach
+    # Without the enemy the mover passes through the friend.
+    assert reachable(m, Square(0, 0), "foot", 5, friends=[friend]).costs[Square(2, 0)] == 2
+
+
+def test_zoc_can_be_switched_off_for_scripted_moves() -> None:
+    m = open_map()
+    enemies = [Hex(1, 0), Hex(-1, 0)]
+    reach = reachable(m, ORIGIN, "foot", 3, enemies=enemies, rules=MoveRules(zoc=False))
+    assert reach.costs[Hex(2, -1)] == 2  # through Hex(1, -1), in both ZOCs
+    # With ZOC every neighbour of the start is in an enemy ZOC: one step, then stop.
+    with_zoc = reachable(m, ORIGIN, "foot", 3, enemies=enemies)
+    assert set(with_zoc.costs) == set(ORIGIN.within(1)) - set(enemies)
+
+
+def test_s2_1_only_units_that_exert_zoc_stop_the_mover() -> None:
+    m = open_map()
+    rules = MoveRules(exerts_zoc=lambda unit: unit != "air")
+    reach = reachable(m, ORIGIN, "foot", 4, enemies={Hex(2, 0): ["air"]}, rules=rules)
+    assert reach.costs[Hex(3, -1)] == 3
+    reach = reachable(m, ORIGIN, "foot", 4, enemies={Hex(2, 0): ["tank"]}, rules=rules)
+    assert reach.costs[Hex(3, -1)] > 3
+
+
+# -- S2.3: ZOC across rivers, blocking hexsides, impassable terrain -------------------------
+def test_s2_3_zoc_extends_across_rivers_by_default() -> None:
+    m = open_map(hexsides={(Hex(1, 0), Hex(2, 0)): {"river"}})
+    assert Hex(1, 0) in zoc_cells(m, [Hex(2, 0)])
+
+
+def test_s2_3_a_zoc_blocking_hexside_feature_stops_zoc() -> None:
+    m = open_map(hexsides={(Hex(1, 0), Hex(2, 0)): {"wall"}})
+    assert Hex(1, 0) not in zoc_cells(m, [Hex(2, 0)])
+    assert Hex(1, 1) in zoc_cells(m, [Hex(2, 0)])
+
+
+def test_s2_3_impassable_cells_are_in_no_zoc() -> None:
+    m = build_map(CHART, dict.fromkeys(hexagon(2), "clear") | {Hex(1, 0): "lake"})
+    assert Hex(1, 0) not in zoc_cells(m, [Hex(2, 0)])
+    assert Hex(1, 0) not in reachable(m, ORIGIN, "foot", 5)
+
+
+# -- costs: hexside features, must-stop, roads, rail-only ---------------------------------
+def test_s6_6_river_costs_extra_and_a_bridge_negates_it() -> None:
+    river = open_map(hexsides={(ORIGIN, Hex(1, 0)): {"river"}})
+    assert river.cost(ORIGIN, Hex(1, 0), "foot").cost == 3  # type: ignore[union-attr]
+    bridged = open_map(hexsides={(ORIGIN, Hex(1, 0)): {"river", "bridge"}})
+    assert bridged.cost(ORIGIN, Hex(1, 0), "foot").cost == 1  # type: ignore[union-attr]
+
+
+def test_must_stop_hexside_ends_the_move_in_the_entered_cell() -> None:
+    m = open_map(hexsides={(ORIGIN, Hex(1, 0)): {"ford"}})
+    reach = reachable(m, ORIGIN, "foot", 5)
+    assert reach.costs[Hex(1, 0)] == 1
+    assert reach.costs[Hex(2, 0)] == 3  # the straight line crosses the ford: go round
+    assert reach.path_to(Hex(2, 0))[1] != Hex(1, 0)
+
+
+def test_cheapest_arrival_may_stop_while_a_dearer_one_goes_on() -> None:
+    """The search state is (cell, stopped?): a cheap stopping arrival must not hide a
+    dearer arrival that can continue."""
+    # Squares: (0,0) -> (1,0) over a ford costs 1 but stops; (0,0) -> (0,1) -> (1,0)
+    # diagonally costs 2 and may go on to (2,0). (1,1) and (2,1) are lakes.
+    terrain = {Square(0, 0): "clear", Square(1, 0): "clear", Square(2, 0): "clear"}
+    terrain |= {Square(0, 1): "clear", Square(1, 1): "lake", Square(2, 1): "lake"}
+    m = build_map(
+        CHART,
+        terrain,
+        topology=SQUARE_GRID,
+        hexsides={(Square(0, 0), Square(1, 0)): {"ford"}},
+    )
+    reach = reachable(m, Square(0, 0), "foot", 4)
+    assert reach.costs[Square(1, 0)] == 1  # the cheap, stopping arrival
+    assert reach.costs[Square(2, 0)] == 3  # via (0, 1) then (1, 0): the dearer, free arrival
+    assert reach.path_to(Square(2, 0)) == [Square(0, 0), Square(0, 1), Square(1, 0), Square(2, 0)]
+    assert brute_force_reach(m, Square(0, 0), "foot", 4) == reach.costs
+
+
+def test_roads_give_the_cheaper_cost_along_them() -> None:
+    m = build_map(
+        CHART, dict.fromkeys(hexagon(3), "forest"), paths=[("road", [ORIGIN, Hex(1, 0), Hex(2, 0)])]
+    )
+    reach = reachable(m, ORIGIN, "foot", 2)
+    assert reach.costs[Hex(2, 0)] == 2
+    assert reach.costs[Hex(0, 1)] == 2
+
+
+def test_rail_only_class_moves_only_along_the_railway() -> None:
+    line = [ORIGIN, Hex(1, 0), Hex(2, -1), Hex(3, -1)]
+    m = open_map(paths=[("rail", line)])
+    reach = reachable(m, ORIGIN, "train", 9)
+    assert set(reach.costs) == set(line)
+
+
+def test_stacking_is_a_pluggable_predicate() -> None:
+    m = open_map()
+    up_to_three = MoveRules(can_end=lambda mover, friends: len(friends) < 3)
+    friends = {Hex(1, 0): ["a", "b"], Hex(2, 0): ["a", "b", "c"]}
+    reach = reachable(m, ORIGIN, "foot", 3, friends=friends, rules=up_to_three)
+    assert Hex(1, 0) in reach
+    assert Hex(2, 0) not in reach
+    assert Hex(3, 0) in reach
+
+
+def test_find_path_returns_a_cheapest_legal_path_or_none() -> None:
+    m = open_map(hexsides={(ORIGIN, Hex(1, 0)): {"river"}})
+    path = find_path(m, ORIGIN, Hex(2, 0), "foot")
+    assert path is not None
+    assert path.cost == 3
+    assert path.cells[0] == ORIGIN
+    assert path.cells[-1] == Hex(2, 0)
+    assert find_path(m, ORIGIN, Hex(2, 0), "foot", 2) is None
+    assert find_path(m, ORIGIN, Hex(1, 0), "foot", enemies=[Hex(1, 0)]) is None
+
+
+def test_errors_name_what_is_wrong() -> None:
+    m = open_map(2)
+    with pytest.raises(OffMapError, match="start"):
+        reachable(m, Hex(9, 9), "foot", 2)
+    with pytest.raises(OffMapError, match="enemy"):
+        reachable(m, ORIGIN, "foot", 2, enemies=[Hex(9, 9)])
+    with pytest.raises(UnknownMovementClassError, match="'ski'"):
+        reachable(m, ORIGIN, "ski", 2)
+    with pytest.raises(OffMapError):
+        reachable(m, ORIGIN, "foot", 1).path_to(Hex(2, 0))
+
+
+def test_compiled_adjacency_is_cached_per_movement_class() -> None:
+    m = open_map(2)
+    assert compiled_adjacency(m, "foot") is compiled_adjacency(m, "foot")
+    assert compiled_adjacency(m, "foot") is not compiled_adjacency(m, "train")
+
+
+# -- the brute-force cross-check ---------------------------------------------------------
+def _even(u: Any) -> bool:
+    return bool(u % 2 == 0)
+
+
+RULESETS: list[dict[str, Any]] = [
+    {},
+    {"zoc": False},
+    {"can_end": lambda mover, friends: len(friends) < 2},
+    {"exerts_zoc": _even, "enemy_blocks": lambda mover, foes: foes[0] > 3},
+    {
+        "can_pass": lambda mover, friends: 9 not in friends,
+        "can_end": lambda mover, friends: not friends or friends == [9],
+    },
+]
+
+
+def _ref_kwargs(rules: dict[str, Any]) -> dict[str, Any]:
+    names = {"exerts_zoc": "exerts"}
+    return {names.get(k, k): v for k, v in rules.items()}
+
+
+def _check(m: GameMap[Any], data: st.DataObject) -> None:
+    start, friends, enemies = data.draw(placements(m), label="placement")
+    cls = data.draw(st.sampled_from(["foot", "foot", "foot", "roadbound"]), label="class")
+    allowance = data.draw(st.sampled_from([0, 1, 2, 3, 4, 5, 2.5]), label="allowance")
+    rules = data.draw(st.sampled_from(RULESETS), label="rules")
+    mover = data.draw(st.integers(1, 9), label="mover")
+    reach = reachable(
+        m,
+        start,
+        cls,
+        allowance,
+        mover=mover,
+        friends=friends,
+        enemies=enemies,
+        rules=MoveRules(**rules),
+    )
+    expected = brute_force_reach(
+        m,
+        start,
+        cls,
+        allowance,
+        mover=mover,
+        friends=friends,
+        enemies=enemies,
+        **_ref_kwargs(rules),
+    )
+    assert reach.costs == expected
+    for cell, cost in reach.costs.items():
+        path = reach.path_to(cell)
+        assert path[0] == start
+        assert path[-1] == cell
+        legal_cost = path_is_legal(
+            m,
+            path,
+            cls,
+            allowance,
+            mover=mover,
+            friends=friends,
+            enemies=enemies,
+            **_ref_kwargs(rules),
+        )
+        assert legal_cost == cost
+    target = data.draw(st.sampled_from(list(m.indexed_cells())), label="target")
+    found = find_path(
+        m,
+        start,
+        target,
+        cls,
+        allowance,
+        mover=mover,
+        friends=friends,
+        enemies=enemies,
+        rules=MoveRules(**rules),
+    )
+    if target in expected:
+        assert found is not None
+        assert found.cost == expected[target]
+    else:
+        assert found is None
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_s6_reachable_matches_brute_force_on_hex_maps(data: st.DataObject) -> None:
+    _check(data.draw(game_maps(topology=HEX_GRID), label="map"), data)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_s6_reachable_matches_brute_force_on_square_maps(data: st.DataObject) -> None:
+    _check(data.draw(game_maps(topology=SQUARE_GRID), label="map"), data)
+
+
+def test_square_grid_moves_diagonally() -> None:
+    m = build_map(CHART, dict.fromkeys(square_rectangle(10, 15), "clear"), topology=SQUARE_GRID)
+    reach = reachable(m, Square(0, 0), "foot", 3)
+    assert reach.costs[Square(3, 3)] == 3
+    assert len(reach) == 16
