@@ -1,0 +1,76 @@
+"""The combat results table and the bombardment table (S9), loaded through the core.
+
+>>> crt = load_crt()
+>>> crt.resolve(19, 6, roll=4).code, crt.resolve(19, 6, roll=2).code   # W2
+('DR', 'EX')
+>>> air = air_crt()
+>>> air.column_for(14, 6), air.column_for(14, 21)                      # W3, W4
+('2:1', '1:1')
+>>> load_bombardment().resolve(2, roll=4).code                          # W8
+'2Lo'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+import attrs
+
+from hexwar.crt import Distribution, OddsTable, Result, StrengthTable, load_table
+from hexwar.errors import DataError
+from hexwar_stalingrad._checks import data_path
+
+__all__ = [
+    "RESULT_ORDER",
+    "air_crt",
+    "defender_loss",
+    "expected_defender_loss",
+    "load_bombardment",
+    "load_crt",
+]
+
+RESULT_ORDER: Final = ("AL", "NE", "EX", "DR", "DRL", "DE")
+"""S9.1b: ground/air results from worst to best for the attacker (the tables' ranks)."""
+
+
+def _path(path: str | Path | None) -> Path:
+    return Path(path) if path is not None else data_path("tables.toml")
+
+
+def load_crt(path: str | Path | None = None) -> OddsTable:
+    """The combat results table (S9.1), ground odds rounded down (S8.2)."""
+    table = load_table(_path(path), key="crt")
+    if not isinstance(table, OddsTable):
+        raise DataError("the [crt] table must be kind = 'odds'", source=str(path), entry="crt")
+    return table
+
+
+def air_crt(path: str | Path | None = None) -> OddsTable:
+    """The same CRT for air combat: odds rounded to the nearest column, < 0.5 refused (S10.5)."""
+    return attrs.evolve(
+        load_crt(path), rounding="nearest", refuse_below=Fraction(1, 2), rule="S10.5"
+    )
+
+
+def load_bombardment(path: str | Path | None = None) -> StrengthTable:
+    """The bombardment table (S9.2), columns ½, 1 and 2 bombs."""
+    table = load_table(_path(path), key="bombardment")
+    if not isinstance(table, StrengthTable):
+        raise DataError(
+            "the [bombardment] table must be kind = 'strength'",
+            source=str(path),
+            entry="bombardment",
+        )
+    return table
+
+
+def defender_loss(result: Result) -> int:
+    """Steps a full defender loses: destruction counts as both steps (S1.3)."""
+    return 2 if result.eliminated else result.defender_steps
+
+
+def expected_defender_loss(dist: Distribution) -> Fraction:
+    """The expected defender loss of a column, in steps (S9.1c)."""
+    return dist.expect(defender_loss)
