@@ -188,7 +188,7 @@ def _mutated(change: Any) -> dict[str, Any]:
     [
         (lambda d: d["cells"][0].update(at="0909"), "cells[0].at", "off the map"),
         (lambda d: d["cells"][0].update(at=[40, 0]), "cells[0].at", "off the map"),
-        (lambda d: d["cells"][0].update(at="09x9"), "cells[0].at", "malformed label"),
+        (lambda d: d["cells"][0].update(at="09x9"), "cells[0].at", "bad map label"),
         (lambda d: d["cells"][0].update(terrain="swamp"), "cells[0].terrain", "unknown terrain"),
         (lambda d: d["cells"][1]["cells"].append("0302"), "cells[1]", "duplicate cell"),
         (lambda d: d["cells"][1].update(name="x"), "cells[1].name", "single cell"),

@@ -1,11 +1,118 @@
 """hexwar: a rules library for hex-and-counter wargames.
 
-The core is game-agnostic: geometry (:mod:`hexwar.geometry`), maps and terrain,
-ZOC-aware movement, combat tables, dice as chance events, a phase sequencer and rule
-hooks. Games live in their own packages (``hexwar_stalingrad`` is the first).
+The core is game-agnostic; each concept has its own module:
+
+- geometry and coordinates: :mod:`hexwar.geometry`, :mod:`hexwar.coords`,
+  :mod:`hexwar.layout`, :mod:`hexwar.edges`;
+- maps and movement: :mod:`hexwar.grid`, :mod:`hexwar.terrain`, :mod:`hexwar.maps`,
+  :mod:`hexwar.zoc`, :mod:`hexwar.movement`;
+- combat and chance: :mod:`hexwar.crt`, :mod:`hexwar.dice`;
+- the engine: :mod:`hexwar.actions`, :mod:`hexwar.state`, :mod:`hexwar.sequencer`,
+  :mod:`hexwar.hooks`, :mod:`hexwar.records`;
+- optional extras: :mod:`hexwar.render` (SVG), :mod:`hexwar.testing` and
+  :mod:`hexwar.strategies` (need ``hypothesis``, the ``test`` extra).
+
+The most used names are re-exported here. Games live in their own packages
+(``hexwar_stalingrad`` is the first); the core never imports them.
+
+>>> from hexwar import Hex
+>>> Hex(0, 0).distance(Hex(3, -1))
+3
 """
 
-from hexwar.geometry import DIAGONALS, DIRECTIONS, FractionalHex, Hex, hex_round
+from hexwar.actions import (
+    CHANCE,
+    END,
+    TERMINAL,
+    Action,
+    Decision,
+    GameOverError,
+    NotLegalNow,
+    Outcome,
+    Seat,
+)
+from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
+from hexwar.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
+from hexwar.dice import D6, D10, Dice, FixedDriver, SeededDriver
+from hexwar.edges import Facing, FacingStyle, Hexside, Vertex
+from hexwar.errors import DataError, HexwarError, IllegalAction
+from hexwar.geometry import DIAGONALS, DIRECTIONS, ORIGIN, FractionalHex, Hex, hex_round
+from hexwar.grid import HEX_GRID, SQUARE_GRID, Square
+from hexwar.hooks import Effect, Expiry
+from hexwar.layout import FLAT, POINTY, Layout
+from hexwar.maps import GameMap, build_map, load_map
+from hexwar.movement import MoveRules, Reach, find_path, reachable
+from hexwar.records import GameRecord, dumps, loads, record_of, replay
+from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
+from hexwar.state import Ruleset, State
+from hexwar.terrain import TerrainChart, load_chart
+from hexwar.zoc import zoc_cells
 
-__all__ = ["DIAGONALS", "DIRECTIONS", "FractionalHex", "Hex", "hex_round"]
+__all__ = [
+    "CHANCE",
+    "D6",
+    "D10",
+    "DIAGONALS",
+    "DIRECTIONS",
+    "END",
+    "FLAT",
+    "HEX_GRID",
+    "ORIGIN",
+    "POINTY",
+    "SQUARE_GRID",
+    "TERMINAL",
+    "Action",
+    "AttackRefused",
+    "DataError",
+    "Decision",
+    "Dice",
+    "Effect",
+    "Expiry",
+    "Facing",
+    "FacingStyle",
+    "FixedDriver",
+    "FractionalHex",
+    "GameMap",
+    "GameOverError",
+    "GameRecord",
+    "Hex",
+    "Hexside",
+    "HexwarError",
+    "IllegalAction",
+    "Layout",
+    "MapLabels",
+    "MoveRules",
+    "NotLegalNow",
+    "OddsTable",
+    "OffsetKind",
+    "Outcome",
+    "Phase",
+    "Reach",
+    "Result",
+    "Ruleset",
+    "Seat",
+    "SeededDriver",
+    "Segment",
+    "Square",
+    "Stage",
+    "State",
+    "StrengthTable",
+    "TerrainChart",
+    "TurnSequence",
+    "Vertex",
+    "build_map",
+    "dumps",
+    "find_path",
+    "hex_round",
+    "hex_to_offset",
+    "load_chart",
+    "load_map",
+    "load_table",
+    "loads",
+    "offset_to_hex",
+    "reachable",
+    "record_of",
+    "replay",
+    "zoc_cells",
+]
 __version__ = "0.1.0.dev0"

@@ -28,6 +28,7 @@ from typing import Any, Final, Generic, TypeVar, cast
 import attrs
 import networkx as nx
 
+from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.errors import DataError
 from hexwar.geometry import Hex
 from hexwar.grid import HEX_GRID, SQUARE_GRID, Square, Topology
@@ -55,37 +56,32 @@ _EMPTY: Final[frozenset[str]] = frozenset()
 # -- shapes and offset coordinates (Red Blob's conversions) -------------------------------
 
 
+def _offset_kind(offset: str) -> OffsetKind:
+    try:
+        return OffsetKind(offset)
+    except ValueError:
+        raise ValueError(
+            f"unknown offset layout {offset!r} (use one of {OFFSET_LAYOUTS})"
+        ) from None
+
+
 def offset_to_axial(col: int, row: int, offset: str = "odd-q") -> Hex:
     """The hex at offset ``(col, row)`` in layout ``offset`` (``"odd-q"`` etc.).
+
+    A convenience over :func:`hexwar.coords.offset_to_hex` taking the layout by name.
 
     >>> offset_to_axial(1, 1, "odd-q"), offset_to_axial(1, 1, "odd-r")
     (Hex(q=1, r=1), Hex(q=1, r=1))
     >>> offset_to_axial(2, 3, "even-q")
     Hex(q=2, r=2)
     """
-    if offset == "odd-r":
-        return Hex(col - (row - (row & 1)) // 2, row)
-    if offset == "even-r":
-        return Hex(col - (row + (row & 1)) // 2, row)
-    if offset == "odd-q":
-        return Hex(col, row - (col - (col & 1)) // 2)
-    if offset == "even-q":
-        return Hex(col, row - (col + (col & 1)) // 2)
-    raise ValueError(f"unknown offset layout {offset!r} (use one of {OFFSET_LAYOUTS})")
+    return offset_to_hex(col, row, _offset_kind(offset))
 
 
 def axial_to_offset(h: Hex, offset: str = "odd-q") -> tuple[int, int]:
     """The offset ``(col, row)`` of ``h``; inverse of :func:`offset_to_axial`."""
-    q, r = h.q, h.r
-    if offset == "odd-r":
-        return q + (r - (r & 1)) // 2, r
-    if offset == "even-r":
-        return q + (r + (r & 1)) // 2, r
-    if offset == "odd-q":
-        return q, r + (q - (q & 1)) // 2
-    if offset == "even-q":
-        return q, r + (q + (q & 1)) // 2
-    raise ValueError(f"unknown offset layout {offset!r} (use one of {OFFSET_LAYOUTS})")
+    oc = hex_to_offset(h, _offset_kind(offset))
+    return oc.col, oc.row
 
 
 def rectangle(columns: int, rows: int, offset: str = "odd-q") -> list[Hex]:
@@ -172,23 +168,20 @@ class GameMap(Generic[C]):
         )
 
     # -- labels ----------------------------------------------------------------------
-    def _offset_of(self, cell: C) -> tuple[int, int] | None:
-        if isinstance(cell, Square):
-            return cell.col, cell.row
-        if isinstance(cell, Hex) and self.offset is not None:
-            return axial_to_offset(cell, self.offset)
-        return None
-
     def label(self, cell: C) -> str:
-        """The printed label: column then row, from 1, zero-padded (``"0912"``)."""
-        cr = self._offset_of(cell)
-        if cr is None:
+        """The printed label: column then row, from 1, zero-padded (``"0912"``).
+
+        Hex maps use :class:`hexwar.coords.MapLabels` with ``first=1`` in the map's
+        offset layout; square maps number their columns and rows the same way.
+        """
+        if isinstance(cell, Hex) and self.offset is not None:
+            return _labels(self.offset, self.label_digits).label(cell)
+        if not isinstance(cell, Square):
             raise ValueError("this map has no labels (no offset layout)")
-        col, row = cr
-        if col < 0 or row < 0:
-            raise ValueError(f"{cell!r} has no label (negative offset coordinates)")
+        if cell.col < 0 or cell.row < 0:
+            raise ValueError(f"{cell!r} has no label (negative coordinates)")
         d = self.label_digits
-        return f"{col + 1:0{d}d}{row + 1:0{d}d}"
+        return f"{cell.col + 1:0{d}d}{cell.row + 1:0{d}d}"
 
     def cell_at(self, label: str) -> C:
         """The cell with printed ``label``; a ``ValueError`` if malformed or off the map."""
@@ -213,17 +206,21 @@ class GameMap(Generic[C]):
         return cast(dict[C, int], self._cache["index"])
 
 
+def _labels(offset: str, digits: int) -> MapLabels:
+    return MapLabels(_offset_kind(offset), col_digits=digits, row_digits=digits, first=1)
+
+
 def _parse_label(label: str, grid: str, offset: str | None, digits: int) -> Hashable:
+    if not grid.startswith("square"):
+        if offset is None:
+            raise ValueError("this map has no labels (no offset layout)")
+        return _labels(offset, digits).parse(label)
     if len(label) != 2 * digits or not label.isdigit():
-        raise ValueError(f"malformed label {label!r} (expected {2 * digits} digits)")
+        raise ValueError(f"bad map label {label!r}: expected {digits} + {digits} digits")
     col, row = int(label[:digits]) - 1, int(label[digits:]) - 1
     if col < 0 or row < 0:
-        raise ValueError(f"malformed label {label!r} (numbers start at 1)")
-    if grid.startswith("square"):
-        return Square(col, row)
-    if offset is None:
-        raise ValueError("this map has no labels (no offset layout)")
-    return offset_to_axial(col, row, offset)
+        raise ValueError(f"bad map label {label!r}: numbers start at 1")
+    return Square(col, row)
 
 
 def build_map(
