@@ -40,6 +40,7 @@ from hexwar.actions import (
     Outcome,
     Seat,
     Value,
+    action_key,
 )
 from hexwar.errors import HexwarError
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
@@ -274,7 +275,7 @@ class State:
         else:
             side = self.current_player()
             actions = [*self.ruleset.phase_actions(self, side), END]
-        legal = sorted(set(actions))
+        legal = sorted(set(actions), key=action_key)
         if seat is None:
             return legal
         return [a for a in legal if self._seat_controls(seat, side, a)]

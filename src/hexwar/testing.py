@@ -26,7 +26,7 @@ import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from hexwar.actions import CHANCE, TERMINAL, Action
+from hexwar.actions import CHANCE, TERMINAL, Action, action_key
 from hexwar.errors import IllegalAction
 from hexwar.records import dumps, loads
 from hexwar.state import State
@@ -109,7 +109,7 @@ def check_step(state: State, seats: Sequence[str] = ()) -> list[tuple[str, str]]
         return fails
     if not legal:
         fails.append(("legal", f"{player} to act but no legal action"))
-    if legal != sorted(set(legal)):
+    if legal != sorted(set(legal), key=action_key):
         fails.append(("legal", "legal actions not sorted and unique"))
     texts = [str(a) for a in legal]
     if len(set(texts)) != len(texts):

@@ -1,0 +1,377 @@
+"""«Бой отрядов» (1930) on the hexwar core: the example's rules, cited by seed section."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from examples.boy_otryadov.bot import Bot, play
+from examples.boy_otryadov.data import DATA, game_data_from_dict, load_game_data
+from examples.boy_otryadov.rules import BoyOtryadov, fire_result
+
+from hexwar.actions import END, Action
+from hexwar.errors import DataError
+from hexwar.records import dumps, loads
+from hexwar.state import HIDDEN, State
+from hexwar.terrain import read_data_file
+from hexwar.testing import check_random_games, check_rejects
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = BoyOtryadov()
+
+
+def position(figures: dict[str, tuple[str, str]], scenario: str = "skirmish") -> State:
+    """A state at turn 1, blue to act, holding exactly ``figures`` (id -> (arm, label))."""
+    state = RULES.new_state(scenario)
+    while state.pending:
+        state.apply(state.legal_actions()[0])
+    for uid in sorted(state.table("units")):
+        state.delete("units", uid)
+    for uid, (arm, label) in figures.items():
+        c = RULES.board.cells[label]
+        state.put("units", uid, (arm, c.col, c.row))
+    return state
+
+
+def moves(state: State, uid: str) -> set[str]:
+    return {a.args[1] for a in state.legal_actions() if a.kind == "move" and a.args[0] == uid}
+
+
+def fires(state: State, uid: str) -> set[str]:
+    return {a.args[1] for a in state.legal_actions() if a.kind == "fire" and a.args[0] == uid}
+
+
+# -- I: the map and the data ----------------------------------------------------------------
+
+
+def test_map_has_the_seed_square_counts_i() -> None:
+    board = RULES.board
+    field = [c for c in board.map if c not in board.zone]
+    counts = Counter(board.terrain(c) for c in field)
+    assert len(board.map) == 210
+    assert len(field) == 150
+    assert (counts["strong"], counts["weak"], counts["masking"]) == (23, 88, 19)
+    assert counts["marsh"] + counts["lake"] == 20
+    assert {board.terrain(c) for c in board.zone} == {"weak"}  # 30 white squares each
+    assert board.labels[board.rear["red"]] == "К-IIIr"
+    assert board.terrain(board.cells["К2"]) != "weak"
+
+
+def test_bad_rules_file_names_the_file_and_entry(tmp_path: Path) -> None:
+    raw, _ = read_data_file(DATA / "rules.toml")
+    raw["arms"]["tank"]["movement"] = "hover"
+    with pytest.raises(DataError, match=r"rules\.toml: arms\.tank\.movement: unknown movement"):
+        game_data_from_dict(raw, load_game_data().game_map, str(tmp_path / "rules.toml"))
+    raw, _ = read_data_file(DATA / "rules.toml")
+    raw["effects"][0]["result"] = "vaporise"
+    with pytest.raises(DataError, match=r"effects\[0\]"):
+        game_data_from_dict(raw, load_game_data().game_map, "rules.toml")
+
+
+# -- III, IV, IX, XV: movement per arm ------------------------------------------------------
+
+
+def test_mounted_cavalry_goes_round_blue_square_2k_iii() -> None:
+    state = position({"b01": ("cavalry", "К1"), "r01": ("rifle", "А1")})
+    reach = moves(state, "b01")
+    assert "К4" in reach
+    assert "К2" not in reach
+    assert "К5" not in reach  # IV: three squares at most
+    state.apply("dismount b01")  # IV note: dismounting is the figure's move
+    assert moves(state, "b01") == set()
+
+
+def test_dismounted_figures_move_one_square_iv() -> None:
+    state = position({"b01": ("cavalry_dismounted", "Д8"), "r01": ("rifle", "А1")})
+    assert moves(state, "b01") == {"Г7", "Г8", "Г9", "Е8", "Е9"}  # Д7, Е7, Д9 are blue
+
+
+def test_armoured_car_follows_the_road_iii_b() -> None:
+    state = position({"b01": ("armoured_car", "И4"), "r01": ("rifle", "А1")})
+    reach = moves(state, "b01")
+    assert "З7" in reach  # III b: 4И, 4К, 5К, 6К, 7К, 7И, 7З — six road squares
+    assert "И8" not in reach  # a seventh road square is beyond its move
+    assert "З4" not in reach
+    assert "И5" not in reach
+
+
+def test_enemies_block_friends_do_not_iii() -> None:
+    state = position(
+        {"b01": ("armoured_car", "И4"), "b02": ("rifle", "К5"), "r01": ("rifle", "К6")}
+    )
+    reach = moves(state, "b01")  # through the friend on К5 (full), never into the enemy on К6
+    assert reach == {"К4", "И3", "И2", "И1", "И-Ir", "И-IIr", "И-IIIr"}
+
+
+def test_tank_moves_three_anywhere_but_blue_iv() -> None:
+    state = position({"b01": ("tank", "Б10"), "r01": ("rifle", "К1")})
+    reach = moves(state, "b01")
+    assert "Б7" in reach
+    assert "Б13" in reach
+    assert "Б6" not in reach
+    assert not {"Б6", "В6", "В5", "Б5"} & reach  # no blue squares
+
+
+def test_armoured_train_rail_only_and_cut_by_enemy_foot_xv() -> None:
+    state = position({"b01": ("armoured_train", "А-Ib"), "r01": ("tank", "Б10")})
+    reach = moves(state, "b01")
+    assert reach
+    assert all(label.startswith("А") for label in reach)
+    assert "А1" in reach  # a tank does not cut the line
+    state = position({"b01": ("armoured_train", "А-Ib"), "r01": ("rifle", "Б10")})
+    reach = moves(state, "b01")
+    assert "А12" in reach
+    assert "А11" not in reach
+    assert "А1" not in reach
+
+
+def test_guns_stay_behind_their_forward_figures_ix() -> None:
+    state = position({"b01": ("field_gun", "Б14"), "b02": ("rifle", "Д14"), "r01": ("rifle", "К1")})
+    assert moves(state, "b01") == {"А14", "А15", "Б15", "В14", "В15"}  # not to row 13
+
+
+def test_attack_strip_lets_two_figures_act_per_turn_x4() -> None:
+    state = position(
+        {"b01": ("rifle", "Б11"), "b02": ("rifle", "Г11"), "b03": ("rifle", "Е11"),
+         "b04": ("rifle", "Д14"), "r01": ("rifle", "К1")}
+    )  # fmt: skip
+    state.apply("move b01 Б10")
+    state.apply("move b02 Г10")
+    assert moves(state, "b03") == set()  # a third figure in the attack strip may not move
+    assert moves(state, "b04")  # the approach strip is free
+
+
+# -- V, VI, IX: fire ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("square", "n", "expected"),
+    [("weak", 1, "pin"), ("weak", 2, "retreat"), ("weak", 3, "destroy"),
+     ("strong", 1, None), ("strong", 2, "pin"), ("strong", 3, "retreat"),
+     ("strong", 4, "destroy"), ("masking", 4, "destroy")],
+)  # fmt: skip
+def test_fire_on_foot_by_square_class_vi(square: str, n: int, expected: str | None) -> None:
+    data = load_game_data()
+    rifle = data.arms["rifle"]
+    assert fire_result(data.effects, rifle, square, [(rifle, 2)] * n) == expected
+
+
+def test_fire_on_horse_armour_tanks_and_guns_v_vi_ix() -> None:
+    data = load_game_data()
+    a, gun = data.arms, data.arms["field_gun"]
+    rifle = a["rifle"]
+
+    def result(target: str, shots: list[tuple[str, int]], square: str = "weak") -> str | None:
+        return fire_result(data.effects, a[target], square, [(a[s], d) for s, d in shots])
+
+    assert result("cavalry", [("rifle", 2)]) == "dismount"
+    assert result("cavalry", [("field_gun", 6), ("rifle", 2)]) == "retreat"
+    assert result("cavalry", [("field_gun", 6), ("rifle", 2), ("hmg", 3)]) == "destroy"
+    assert result("cavalry", [("field_gun", 2)]) == "destroy"  # direct fire at 800 m
+    assert result("armoured_car", [("rifle", 1)] * 3) is None
+    assert result("armoured_car", [("field_gun", 5), ("hmg", 1)]) == "retreat"
+    assert result("tank", [("hmg", 1)] * 5) is None  # V g: small arms do not hurt tanks
+    assert result("tank", [("field_gun", 6)]) is None
+    assert result("tank", [("field_gun", 4)]) == "retreat"
+    assert result("tank", [("field_gun", 2)]) == "destroy"
+    assert result("field_gun", [("field_gun", 8)]) == "retreat"
+    assert result("field_gun", [("field_gun", 8)] * 2) == "neutralise"
+    assert result("field_gun", [("field_gun", 8)] * 3) == "destroy"
+    assert fire_result(data.effects, gun, "weak", [(rifle, 2)] * 3) == "destroy"
+
+
+def test_ranges_lines_of_fire_and_green_squares_v() -> None:
+    state = position(
+        {"b01": ("rifle", "В13"), "b02": ("hmg", "Б10"), "b03": ("field_gun", "Г15"),
+         "r01": ("rifle", "В11"), "r02": ("rifle", "Б8"), "r03": ("rifle", "В10")}
+    )  # fmt: skip
+    terrain = {lb: RULES.board.terrain(RULES.board.cells[lb]) for lb in ("В12", "Б10", "Б9", "В10")}
+    assert terrain == {"В12": "strong", "Б10": "strong", "Б9": "strong", "В10": "masking"}
+    assert fires(state, "b01") == set()  # V a: strong В12 blocks the squad; the rest is too far
+    assert fires(state, "b02") == {"В11", "Б8"}  # V b: from strong Б10 over strong Б9; not green
+    assert fires(state, "b03") == {"В11", "Б8", "В10"}  # V c: guns over everything, into green
+
+
+def test_three_fires_destroy_a_figure_on_a_weak_square_vi2() -> None:
+    state = position(
+        {"b01": ("rifle", "Г13"), "b02": ("rifle", "В12"), "b03": ("hmg", "Б11"),
+         "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    for uid in ("b01", "b02"):
+        state.apply(f"fire {uid} Г11")
+    snapshot = state.clone()
+    snapshot.apply(END)  # two fires: the red squad must fall back (red decides where)
+    assert snapshot.pending[-1].kind == "retreat"
+    assert snapshot.current_player() == "red"
+    assert {a.args[1] for a in snapshot.legal_actions()} == {"В10", "Г10", "Д10"}
+    state.apply("fire b03 Г11")
+    state.apply(END)
+    assert "r01" not in state.table("units")
+
+
+def test_pinned_figure_may_fire_but_not_move_vi() -> None:
+    state = position(
+        {"b01": ("rifle", "Г13"), "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    state.apply("fire b01 Г11")
+    state.apply(END)  # one fire on a weak square: fire only (VI.2)
+    assert state.current_player() == "red"
+    assert moves(state, "r01") == set()
+    assert fires(state, "r01") == {"Г13"}
+    state.apply(END)
+    state.apply(END)  # red's next turn: the pin has lapsed
+    assert state.current_player() == "red"
+    assert moves(state, "r01")
+
+
+def test_assault_takes_a_weak_square_under_fire_viii() -> None:
+    state = position(
+        {"b01": ("rifle", "Г13"), "b02": ("rifle", "Д12"), "r01": ("rifle", "Г11"),
+         "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    assert "Г11" not in moves(state, "b02")
+    state.apply("fire b01 Г11")
+    state.apply("move b02 Г11")
+    assert "r01" not in state.table("units")
+
+
+# -- X.2: hidden set-up; X.1 blue first ------------------------------------------------------
+
+
+def test_set_up_is_hidden_until_the_screens_are_lifted_x2() -> None:
+    state = RULES.new_state("skirmish")
+    assert state.current_player() == "blue"  # X.1
+    while state.current_player() == "blue":
+        state.apply(Bot(3).choose(state))
+    red_view, blue_view = state.observation("red"), state.observation("blue")
+    blue_ids = [k for k in state.table("units") if k.startswith("b")]
+    assert blue_ids
+    assert all(red_view["tables"]["units"][k] == HIDDEN for k in blue_ids)
+    assert set(red_view["history"]) == {HIDDEN}
+    assert all(blue_view["tables"]["units"][k] != HIDDEN for k in blue_ids)
+    while state.pending:
+        state.apply(Bot(4).choose(state))
+    red_view = state.observation("red")
+    assert all(red_view["tables"]["units"][k] != HIDDEN for k in blue_ids)  # X.3
+    assert state.turn == 1
+    assert state.current_player() == "blue"
+
+
+def test_set_up_limits_per_row_x2() -> None:
+    state = RULES.new_state("company1941")
+    seen: dict[str, set[str]] = {}
+    while state.pending:
+        legal = state.legal_actions()
+        arm = str(state.pending[-1].params[0]).split(":")[1]
+        seen.setdefault(arm, set()).update(a.args[1] for a in legal)
+        state.apply(legal[-1])
+    assert all(label.split("-")[1][:-1] == "III" for label in seen["field_gun"] | seen["tank"])
+    assert seen["armoured_train"] == {"А-Ib", "А-IIb", "А-IIIb", "А-Ir", "А-IIr", "А-IIIr"}
+    for side in ("blue", "red"):
+        units = RULES.units(state, side)
+        rows = Counter(RULES.board.roman[c] for _, c in units.values())
+        assert rows["I"] <= 2
+        assert rows["II"] <= len(units) // 2
+        assert max(Counter(c for _, c in units.values()).values()) <= 2
+
+
+# -- XIII: the raid; X: the end -------------------------------------------------------------
+
+
+def test_raid_on_k_iii_trades_the_raider_for_two_figures_xiii() -> None:
+    state = position(
+        {"b01": ("rifle", "И-IIIr"), "b02": ("rifle", "А15"),
+         "r01": ("rifle", "А1"), "r02": ("hmg", "Б1"), "r03": ("field_gun", "В1")}
+    )  # fmt: skip
+    state.apply("move b01 К-IIIr")
+    assert "b01" not in state.table("units")
+    assert state.current_player() == "blue"
+    assert state.pending[-1].kind == "raid"
+    state.apply("remove r03")
+    state.apply("remove r02")
+    assert sorted(RULES.units(state, "red")) == ["r01"]
+    assert not state.pending
+
+
+def test_tanks_do_not_raid_xiii() -> None:
+    state = position({"b01": ("tank", "И-IIr"), "r01": ("rifle", "А1"), "r02": ("rifle", "Б1")})
+    state.apply("move b01 К-IIIr")
+    assert "b01" in state.table("units")
+    assert not state.pending
+
+
+def test_destroying_every_figure_wins_x() -> None:
+    state = position({"b01": ("tank", "В13"), "r01": ("armoured_car", "Г12")}, "company")
+    state.apply("fire b01 Г12")
+    state.apply("move b01 Г12")  # VIII b: tanks assault any open square under fire
+    assert state.outcome is not None
+    assert state.outcome.winner == "blue"
+    assert "destroyed" in state.outcome.reason
+
+
+@pytest.mark.parametrize(("red_left", "winner"), [(2, "blue"), (8, None)])
+def test_withdrawal_into_the_neutral_zone_x(red_left: int, winner: str | None) -> None:
+    figures = {
+        f"r{i:02d}": ("rifle", f"{'АБВГДЕЖЗИК'[i % 10]}-II{'I' * (i // 10)}r")
+        for i in range(red_left)
+    }
+    state = position({"b01": ("rifle", "А12"), **figures})  # skirmish: 8 figures a side
+    for _ in range(6):  # turns 1-3 pass with nobody moving
+        state.apply(END)
+    assert state.outcome is not None
+    assert state.outcome.winner == winner
+    assert ("success" if winner else "draw") in state.outcome.reason
+
+
+def test_illegal_actions_are_refused_with_the_rule() -> None:
+    state = position({"b01": ("rifle", "В13"), "r01": ("rifle", "В11")})
+    err = check_rejects(state, Action.parse("move b01 В10"))
+    assert err.rule == "III, IV, X.4"
+
+
+# -- the whole game ------------------------------------------------------------------------
+
+
+def test_random_games_from_the_set_up_pass_the_kit() -> None:
+    report = check_random_games(lambda: RULES.new_state("skirmish", {"turns": 2}), games=40, seed=7)
+    assert report.ok, report.violations[:3]
+    assert report.terminal == report.games == 40
+
+
+def test_random_games_in_contact_pass_the_kit() -> None:
+    start = play("skirmish", seed=11, turns=40)
+    assert start.is_terminal()
+    # Rebuild a mid-game position from the bot's record, then play randomly from there.
+    fired = [i for i, a in enumerate(start.history) if a.kind == "fire"]
+    prefix = start.history[: fired[len(fired) // 2]]  # just before a fire move mid-game
+    base = RULES.new_state("skirmish", {"turns": 40})
+    for action in prefix:
+        base.apply(action)
+    text = dumps(base)
+    assert any(a.kind == "fire" for a in base.legal_actions())  # in contact
+    report = check_random_games(lambda: loads(RULES, text), games=10, seed=3, max_steps=120)
+    assert report.ok, report.violations[:3]
+    assert report.steps > 400
+
+
+def test_bot_games_end_and_are_reproducible() -> None:
+    a, b = play("company1941", seed=5), play("company1941", seed=5)
+    assert a.is_terminal()
+    assert a.history == b.history
+    assert a.outcome == b.outcome
+    kinds = Counter(x.kind for x in a.history)
+    assert kinds["fire"] > 0
+    assert kinds["move"] > 0
+
+
+def test_main_prints_a_summary() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "examples.boy_otryadov", "--scenario", "skirmish", "--seed", "2"],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=120,
+    ).stdout  # fmt: skip
+    assert "outcome:" in out
+    assert "figures left" in out
+    assert "К" in out
