@@ -1,0 +1,658 @@
+"""Air operations (S10, stage 3 of S4) and air replacements (S4.1).
+
+State (``docs/stalingrad/air.md``):
+
+- ``air[unit] = (where, step)``: ``where`` is ``"pool"`` (not arrived), ``"dead"``
+  (destroyed, rebuildable, S4.1 / S10.7), an airfield label (based) or ``"aloft"``;
+- ``sky[unit] = (hex, target)``: an aloft unit's hex; ``target`` is the ground unit a
+  bomber strikes (``""`` for a fighter);
+- ``air_plan["<side>:<role>"]``: a side's committed placements ``((unit, hex, target), ...)``,
+  hidden from the other side until both sides are in (ruling S10.2);
+- ``air_spent[unit] = True``: attacked (a fighter) or struck (a bomber) this turn (S10.4).
+
+The stage's phases: ``bombers`` and ``fighters`` (hidden placements as private decisions,
+RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S10.3),
+``combat_rkka`` then ``combat_wehrmacht`` (S10.5: RKKA fighters attack first), ``return``
+(S10.6: fighters land, bombers strike, bombers land; S10.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from itertools import combinations
+from typing import Final
+
+from hexwar.actions import END, Action, Decision
+from hexwar.crt import OddsTable, Result
+from hexwar.dice import D6
+from hexwar.sequencer import Phase, Stage
+from hexwar.state import State
+from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, SIDES, enemy, static, unit_at
+from hexwar_stalingrad.board import take_loss as ground_loss
+from hexwar_stalingrad.board import where as ground_where
+from hexwar_stalingrad.tables import air_crt
+
+__all__ = [
+    "ALOFT",
+    "DECISIONS",
+    "air_odds",
+    "air_step",
+    "air_strength",
+    "air_where",
+    "airfield_is_free",
+    "aloft",
+    "based",
+    "decide",
+    "decision_actions",
+    "declare_air_attack",
+    "explain",
+    "free_airfields",
+    "is_air_action",
+    "phase_actions",
+    "play_replacement",
+    "replacement_actions",
+    "stage",
+]
+
+ALOFT: Final = "aloft"
+BOMBER: Final = "bomber"
+FIGHTER: Final = "fighter"
+#: Decision kinds of the air rules (dispatched by the ruleset to :func:`decide`).
+DECISIONS: Final = frozenset({"air_place", "air_roll", "air_home", "air_advance", "air_loss"})
+#: The die of air combat (S10.5) and air strikes (S10.6).
+_ROLLS: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
+#: S4.1: replacement costs (same as ground units): restore 1, rebuild reduced 1 / full 2.
+REPLACEMENT_COST: Final = {"restore": 1, REDUCED: 1, FULL: 2}
+#: Air combat / air strikes in the ``die_modifier`` hook's ``combat`` context.
+AIR_COMBAT: Final = "air"
+AIR_STRIKE: Final = "air_strike"
+
+
+# -- reading the air tables ------------------------------------------------------------------------
+
+
+def _entry(state: State, unit: str) -> tuple[str, str]:
+    value = state.get("air", unit)
+    assert isinstance(value, tuple), unit
+    assert len(value) == 2, unit
+    w, s = value
+    assert isinstance(w, str)
+    assert isinstance(s, str)
+    return w, s
+
+
+def air_where(state: State, unit: str) -> str:
+    """``"pool"``, ``"dead"``, ``"aloft"`` or the airfield label the unit stands on."""
+    return _entry(state, unit)[0]
+
+
+def air_step(state: State, unit: str) -> str:
+    """``"full"``, ``"reduced"`` or ``"gone"``."""
+    return _entry(state, unit)[1]
+
+
+def _side(state: State, unit: str) -> str:
+    return static(state).air[unit].side
+
+
+def _role(state: State, unit: str) -> str:
+    return static(state).air[unit].role
+
+
+def sky_hex(state: State, unit: str) -> str | None:
+    """The hex an aloft unit flies over, or ``None``."""
+    v = state.get("sky", unit)
+    return str(v[0]) if isinstance(v, tuple) else None
+
+
+def _target(state: State, unit: str) -> str:
+    v = state.get("sky", unit)
+    assert isinstance(v, tuple)
+    return str(v[1])
+
+
+def aloft(state: State, side: str | None = None, role: str | None = None) -> list[str]:
+    """Aloft air units (of ``side``, of ``role``), sorted."""
+    air = static(state).air
+    return sorted(
+        u
+        for u in state.table("sky")
+        if (side is None or air[u].side == side) and (role is None or air[u].role == role)
+    )
+
+
+def based(state: State, side: str, role: str | None = None) -> list[str]:
+    """Air units of ``side`` standing on an airfield (may take off), sorted."""
+    air = static(state).air
+    return sorted(
+        u
+        for u, info in air.items()
+        if info.side == side
+        and (role is None or info.role == role)
+        and air_where(state, u) not in (POOL, DEAD, ALOFT)
+    )
+
+
+def air_strength(state: State, unit: str) -> int:
+    """Air-to-air strength of the side the counter shows (S1.4), after cards (S5.4)."""
+    info = static(state).air[unit]
+    base = info.strength.full if air_step(state, unit) == FULL else info.strength.reduced
+    value = state.hook("air_strength", base, unit=unit, side=info.side, role=info.role)
+    return max(0, int(value))
+
+
+def strike_bombs(state: State, unit: str) -> Fraction:
+    """Bombs of a bomber's showing side (ruling S1.4: reduced = one step less)."""
+    info = static(state).air[unit]
+    bombs = info.bombs if air_step(state, unit) == FULL else info.reduced_bombs
+    assert bombs is not None, unit
+    return bombs
+
+
+# -- airfields (ruling S10.7) ----------------------------------------------------------------------
+
+
+def airfields(state: State, side: str) -> tuple[str, ...]:
+    """The side's own airfields (map tag ``airfield:<side>``), sorted."""
+    return static(state).tagged(f"airfield:{side}")
+
+
+def _occupied(state: State) -> set[str]:
+    return {w for w, _ in (_entry(state, u) for u in state.table("air"))}
+
+
+def airfield_is_free(state: State, label: str, side: str) -> bool:
+    """Ruling S10.7: no air unit on it, no enemy ground unit on it or next to it."""
+    if label in _occupied(state):
+        return False
+    data = static(state)
+    ground = data.ground
+    for h in (label, *data.neighbors[label]):
+        u = unit_at(state, h)
+        if u is not None and ground[u].side != side:
+            return False
+    return True
+
+
+def free_airfields(state: State, side: str) -> list[str]:
+    """The side's free airfields (ruling S10.7), sorted; an airfield that is the base of a
+    unit still to arrive (S3.2, S4.2) is kept for it."""
+    data = static(state)
+    reserved = {
+        data.place(info.base)
+        for u, info in data.air.items()
+        if info.side == side and air_where(state, u) == POOL
+    }
+    return [
+        a for a in airfields(state, side) if a not in reserved and airfield_is_free(state, a, side)
+    ]
+
+
+def _set_air(state: State, unit: str, where: str, step: str | None = None) -> None:
+    state.put("air", unit, (where, step or air_step(state, unit)))
+
+
+def destroy(state: State, unit: str) -> None:
+    """An air unit is destroyed (S8.4 as applied by S10.5, S10.7); it may be rebuilt (S4.1)."""
+    state.delete("sky", unit)
+    _set_air(state, unit, DEAD, GONE)
+
+
+def air_loss(state: State, unit: str) -> bool:
+    """One loss (S1.3 applied to air units, S10.5): full → reduced → destroyed."""
+    if air_step(state, unit) == FULL:
+        _set_air(state, unit, air_where(state, unit), REDUCED)
+        return False
+    destroy(state, unit)
+    return True
+
+
+# -- the stage (S4 stage 3) ------------------------------------------------------------------------
+
+
+def stage(skip: Callable[[State], bool]) -> Stage:
+    """Stage 3 of S4: placements (S10.2, S10.3), air combat (S10.5), return (S10.6)."""
+    return Stage(
+        "air",
+        (
+            Phase("bombers", on_enter=_begin_bombers, on_exit=_reveal(BOMBER)),
+            Phase("fighters", on_enter=_begin_fighters, on_exit=_reveal(FIGHTER)),
+            Phase("combat_rkka", side="rkka"),
+            Phase("combat_wehrmacht", side="wehrmacht"),
+            Phase("return", on_enter=continue_return),
+        ),
+        skip=skip,
+        on_enter=_clear_spent,
+    )
+
+
+def _clear_spent(state: State) -> None:
+    for key in sorted(state.table("air_spent")):
+        state.delete("air_spent", key)
+
+
+# -- placement (S10.2, S10.3): hidden, RKKA's first, revealed together -----------------------------
+
+
+def _plan_key(side: str, role: str) -> str:
+    return f"{side}:{role}"
+
+
+def _plan(state: State, side: str, role: str) -> tuple[tuple[str, str, str], ...]:
+    value = state.get("air_plan", _plan_key(side, role), ())
+    assert isinstance(value, tuple)
+    out = []
+    for entry in value:
+        assert isinstance(entry, tuple)
+        unit, label, target = (str(x) for x in entry)
+        out.append((unit, label, target))
+    return tuple(out)
+
+
+def placement_actions(state: State, side: str, role: str) -> list[Action]:
+    """``fly UNIT HEX`` for the side's based units of ``role`` not yet placed, sorted.
+
+    Bombers: onto an enemy ground unit's hex not already targeted by the side (S10.2;
+    ruling: one air unit of a side per hex). Fighters: onto a hex next to a placed bomber
+    of either side, not holding a bomber (S10.3; ruling: only the hexes where a fighter can
+    attack or cover, which keeps the action space finite).
+    """
+    plan = _plan(state, side, role)
+    placed = {u for u, _, _ in plan}
+    taken = {h for _, h, _ in plan}
+    units = [u for u in based(state, side, role) if u not in placed]
+    if not units:
+        return []
+    data = static(state)
+    if role == BOMBER:
+        hexes = sorted(
+            lab
+            for lab, u in state.table("at").items()
+            if isinstance(u, str) and data.ground[u].side != side and lab not in taken
+        )
+    else:
+        bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
+        near = {n for h in bomber_hexes for n in data.neighbors[h]}
+        hexes = sorted(near - bomber_hexes - taken)
+    return [Action("fly", (u, h)) for u in units for h in hexes]
+
+
+def _ask_placement(state: State, side: str, role: str) -> None:
+    key = _plan_key(side, role)
+    if state.get("air_plan", key) is None:
+        state.put("air_plan", key, ())
+        state.hide("air_plan", key, side)
+    if placement_actions(state, side, role):
+        state.push(Decision("air_place", side, (role,), private=side))
+    else:
+        _placement_done(state, side, role)
+
+
+def _placement_done(state: State, side: str, role: str) -> None:
+    if side == SIDES[0]:
+        _ask_placement(state, SIDES[1], role)
+
+
+def _begin_bombers(state: State) -> None:
+    _ask_placement(state, SIDES[0], BOMBER)
+
+
+def _begin_fighters(state: State) -> None:
+    _ask_placement(state, SIDES[0], FIGHTER)
+
+
+def _reveal(role: str) -> Callable[[State], None]:
+    def reveal(state: State) -> None:
+        """Both sides are in: reveal the placements, the units take off (S10.2)."""
+        for side in SIDES:
+            key = _plan_key(side, role)
+            for unit, label, target in _plan(state, side, role):
+                state.put("sky", unit, (label, target))
+                _set_air(state, unit, ALOFT)
+            state.reveal("air_plan", key)
+            state.delete("air_plan", key)
+
+    return reveal
+
+
+def _decide_placement(state: State, decision: Decision, action: Action) -> None:
+    side, role = decision.side, str(decision.params[0])
+    if action == END:
+        _placement_done(state, side, role)
+        return
+    unit, label = action.args
+    target = unit_at(state, label) if role == BOMBER else ""
+    plan = tuple(sorted((*_plan(state, side, role), (unit, label, target or ""))))
+    state.put("air_plan", _plan_key(side, role), plan)
+    if placement_actions(state, side, role):
+        state.push(decision)
+    else:
+        _placement_done(state, side, role)
+
+
+# -- air combat (S10.4, S10.5) ---------------------------------------------------------------------
+
+
+def _adjacent(state: State, a: str, b: str) -> bool:
+    return static(state).distance(a, b) == 1
+
+
+def supporters(state: State, defender: str) -> list[str]:
+    """The defender's fighters adjacent to it (S10.5); supporting spends nothing (S10.4)."""
+    here = sky_hex(state, defender)
+    assert here is not None
+    side = _side(state, defender)
+    return [
+        f
+        for f in aloft(state, side, FIGHTER)
+        if f != defender and _adjacent(state, here, sky_hex(state, f) or here)
+    ]
+
+
+def air_table(state: State) -> OddsTable:
+    """The CRT with nearest rounding and refusal below 0.5 (S10.5; cached per ruleset)."""
+    data = static(state)
+    table: OddsTable | None = data._cache.get("air_crt")
+    if table is None:
+        table = data._cache["air_crt"] = air_crt()
+    return table
+
+
+def air_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[int, int, str | None]:
+    """``(attack, defence, column)``: S10.5 odds = attackers' sum ÷ (defender + its adjacent
+    fighters), nearest column, capped at 6:1; column ``None`` below 0.5 (no attack)."""
+    attack = sum(air_strength(state, a) for a in attackers)
+    defence = air_strength(state, defender) + sum(
+        air_strength(state, f) for f in supporters(state, defender)
+    )
+    table = air_table(state)
+    if attack == 0 or Fraction(attack, max(defence, 1)) < table.threshold:
+        return attack, defence, None
+    return attack, defence, table.column_for(attack, max(defence, 1))
+
+
+def _may_attack(state: State, unit: str) -> bool:
+    return not state.get("air_spent", unit)
+
+
+def air_attack_actions(state: State, side: str) -> list[Action]:
+    """``intercept DEFENDER F1 [F2 ...]``: unspent own fighters adjacent to an aloft enemy
+    air unit, at 0.5 or better (S10.4, S10.5); sorted."""
+    out: list[Action] = []
+    fighters = [f for f in aloft(state, side, FIGHTER) if _may_attack(state, f)]
+    if not fighters:
+        return out
+    for defender in aloft(state, enemy(side)):
+        here = sky_hex(state, defender)
+        assert here is not None
+        near = [f for f in fighters if _adjacent(state, here, sky_hex(state, f) or here)]
+        for k in range(1, len(near) + 1):
+            for group in combinations(near, k):
+                if air_odds(state, defender, group)[2] is not None:
+                    out.append(Action("intercept", (defender, *group)))
+    return sorted(out)
+
+
+def declare_air_attack(state: State, action: Action) -> None:
+    """Spend the attackers (S10.4) and roll (S10.5)."""
+    defender, *attackers = action.args
+    _, _, column = air_odds(state, defender, attackers)
+    assert column is not None
+    for a in attackers:
+        state.put("air_spent", a, True)
+    params = ("combat", defender, column, *attackers)
+    state.push(Decision.chance("air_roll", _ROLLS, params=params))
+
+
+def combat_result(state: State, column: str, attacker_side: str, roll: int) -> Result:
+    """The CRT result (S9.1 shared by air combat, S10.5), with card die modifiers."""
+    modifier = int(state.hook("die_modifier", 0, side=attacker_side, combat=AIR_COMBAT))
+    return air_table(state).result_at(column, roll, modifier=modifier)
+
+
+def apply_air_result(
+    state: State, defender: str, attackers: tuple[str, ...], result: Result
+) -> None:
+    """S10.5: DR (home; one attacker takes the hex), DRL, DE, AL (attacker's choice), EX."""
+    code = result.code
+    origin = sky_hex(state, defender)
+    assert origin is not None
+    side = _side(state, attackers[0])
+    if code == "NE":
+        return
+    if code == "AL":
+        _ask_loss(state, side, attackers, "AL")
+        return
+    if code == "EX":
+        air_loss(state, defender)
+        _ask_loss(state, side, attackers, "EX")
+        return
+    # DR, DRL, DE: the defender leaves its hex; one attacking fighter takes it.
+    destroyed = result.eliminated
+    for _ in range(result.defender_steps):
+        if not destroyed:
+            destroyed = air_loss(state, defender)
+    if destroyed:
+        destroy(state, defender)
+    elif result.retreat or code == "DR":
+        send_home(state, defender, "combat")
+    _ask_advance(state, origin, attackers)
+
+
+def _ask(state: State, decision: Decision) -> None:
+    if len(decision.choices) == 1:
+        decide(state, decision, decision.choices[0])
+    elif decision.choices:
+        state.push(decision)
+
+
+def _ask_loss(state: State, side: str, attackers: tuple[str, ...], code: str) -> None:
+    live = [a for a in attackers if sky_hex(state, a) is not None]
+    choices = tuple(Action("loss", (a,)) for a in sorted(live))
+    _ask(state, Decision("air_loss", side, (code,), choices=choices))
+
+
+def _ask_advance(state: State, origin: str, attackers: tuple[str, ...]) -> None:
+    live = [a for a in attackers if sky_hex(state, a) is not None]
+    if not live:
+        return
+    side = _side(state, live[0])
+    choices = tuple(Action("advance", (a,)) for a in sorted(live))
+    _ask(state, Decision("air_advance", side, (origin,), choices=choices))
+
+
+def send_home(state: State, unit: str, context: str) -> None:
+    """The unit lands on a free own airfield of its owner's choice; none: destroyed (S10.7)."""
+    side = _side(state, unit)
+    free = free_airfields(state, side)
+    if not free:
+        destroy(state, unit)
+        if context == "return":
+            continue_return(state)
+        return
+    choices = tuple(Action("land", (unit, a)) for a in free)
+    _ask(state, Decision("air_home", side, (context,), choices=choices))
+
+
+# -- return and strikes (S10.6) --------------------------------------------------------------------
+
+
+def continue_return(state: State) -> None:
+    """S10.6: fighters land, then bombers strike, then bombers land; one step at a time."""
+    fighters = aloft(state, role=FIGHTER)
+    if fighters:
+        send_home(state, fighters[0], "return")
+        return
+    for bomber in aloft(state, role=BOMBER):
+        if not state.get("air_spent", bomber):
+            state.put("air_spent", bomber, True)
+            target = _target(state, bomber)
+            if target and ground_where(state, target) == sky_hex(state, bomber):
+                params = ("strike", bomber, target)
+                state.push(Decision.chance("air_roll", _ROLLS, params=params))
+                return
+    bombers = aloft(state, role=BOMBER)
+    if bombers:
+        send_home(state, bombers[0], "return")
+
+
+def strike_result(state: State, bomber: str, roll: int) -> Result:
+    """The bombardment table (S9.2) for the bomber's bombs, with card die modifiers."""
+    data = static(state)
+    modifier = int(state.hook("die_modifier", 0, side=_side(state, bomber), combat=AIR_STRIKE))
+    return data.bombardment.resolve(strike_bombs(state, bomber), roll=roll, modifier=modifier)
+
+
+def apply_strike(state: State, target: str, result: Result) -> int:
+    """Apply an air strike to ``target`` (S10.6); returns the losses inflicted.
+
+    Ruling S9.3: air strikes ignore the fortification exemption of ``Lo``; the tank
+    exemption (``not_tanks``) still applies.
+    """
+    if result.defender_steps == 0:
+        return 0
+    if result.has("not_tanks") and static(state).ground[target].arm == "tank":
+        return 0
+    losses = 0
+    for _ in range(result.defender_steps):
+        losses += 1
+        if ground_loss(state, target):
+            break
+    return losses
+
+
+# -- decisions -------------------------------------------------------------------------------------
+
+
+def decision_actions(state: State, decision: Decision) -> list[Action]:
+    """Answers to an ``air_place`` decision: ``fly UNIT HEX`` and ``end`` (sorted)."""
+    if decision.kind != "air_place":
+        return list(decision.choices)
+    return sorted([*placement_actions(state, decision.side, str(decision.params[0])), END])
+
+
+def decide(state: State, decision: Decision, action: Action) -> None:
+    """Carry out the answer to an air decision."""
+    kind = decision.kind
+    if kind == "air_place":
+        _decide_placement(state, decision, action)
+    elif kind == "air_roll":
+        roll = action.int_arg(0)
+        if decision.params[0] == "strike":
+            _, bomber, target = (str(p) for p in decision.params)
+            apply_strike(state, target, strike_result(state, bomber, roll))
+            continue_return(state)
+        else:
+            _, defender, column, *rest = (str(p) for p in decision.params)
+            attackers = tuple(rest)
+            result = combat_result(state, column, _side(state, attackers[0]), roll)
+            apply_air_result(state, defender, attackers, result)
+    elif kind == "air_home":
+        unit, label = action.args
+        state.delete("sky", unit)
+        _set_air(state, unit, label)
+        if decision.params[0] == "return":
+            continue_return(state)
+    elif kind == "air_advance":
+        unit = action.args[0]
+        state.put("sky", unit, (str(decision.params[0]), _target(state, unit)))
+    elif kind == "air_loss":
+        air_loss(state, action.args[0])
+    else:  # pragma: no cover - the ruleset dispatches only DECISIONS
+        raise AssertionError(decision)
+
+
+# -- phase actions, explanations -------------------------------------------------------------------
+
+
+def phase_actions(state: State, side: str) -> list[Action]:
+    """The air stage's phase actions of ``side`` (sorted): air attacks in its combat phase."""
+    if state.phase == f"combat_{side}":
+        return air_attack_actions(state, side)
+    return []
+
+
+def explain(state: State, action: Action) -> tuple[str, str] | None:
+    """Why an air action is illegal now (S10.x), or ``None`` if it is not an air action."""
+    data = static(state)
+    if action.kind == "intercept":
+        if len(action.args) < 2:
+            return f"{action}: name the enemy air unit and at least one fighter", "S10.5"
+        defender, *attackers = action.args
+        side = state.current_player()
+        if not str(state.phase).startswith("combat_"):
+            return f"{action}: air combat only in the air combat phases", "S10.5"
+        if defender not in data.air or sky_hex(state, defender) is None:
+            return f"{action}: {defender} is not an aloft air unit", "S10.5"
+        for a in attackers:
+            if a not in data.air or data.air[a].role != FIGHTER or data.air[a].side != side:
+                return f"{action}: {a} is not one of your fighters", "S10.5"
+            if state.get("air_spent", a):
+                return f"{action}: {a} has already attacked this turn", "S10.4"
+            if not _adjacent(state, sky_hex(state, defender) or "", sky_hex(state, a) or ""):
+                return f"{action}: {a} is not adjacent to {defender}", "S10.5"
+        a_, d_, column = air_odds(state, defender, attackers)
+        if column is None:
+            return f"{action}: odds {a_}:{d_} are below 0.5", "S10.5"
+        return None
+    if action.kind == "fly":
+        return f"{action}: not a based unit of the placing side, or not a legal hex", "S10.2"
+    if action.kind in ("restore", "rebuild") and action.args and action.args[0] in data.air:
+        return f"{action}: not affordable, or not a free own airfield", "S4.1"
+    return None
+
+
+# -- replacements of air units (S4.1) --------------------------------------------------------------
+
+
+def _points(state: State, side: str) -> int:
+    v = state.get("game", f"rp:{side}", 0)
+    return v if isinstance(v, int) else 0
+
+
+def replacement_actions(state: State, side: str) -> list[Action]:
+    """``restore AIR`` (a reduced unit on an airfield, 1 point) and ``rebuild AIR AIRFIELD
+    full|reduced`` (a destroyed unit onto a free own airfield, 2 / 1 points), S4.1."""
+    points = _points(state, side)
+    if points <= 0:
+        return []
+    data = static(state)
+    out = []
+    mine = sorted(u for u, info in data.air.items() if info.side == side)
+    for u in mine:
+        w, s = _entry(state, u)
+        if s == REDUCED and w not in (POOL, DEAD, ALOFT) and points >= REPLACEMENT_COST["restore"]:
+            out.append(Action("restore", (u,)))
+    fields = free_airfields(state, side)
+    for u in mine:
+        if air_where(state, u) != DEAD:
+            continue
+        for level in (FULL, REDUCED):
+            if points >= REPLACEMENT_COST[level]:
+                out.extend(Action("rebuild", (u, a, level)) for a in fields)
+    return out
+
+
+def play_replacement(state: State, side: str, action: Action) -> None:
+    """Carry out an air ``restore`` / ``rebuild`` (S4.1)."""
+    unit = action.args[0]
+    if action.kind == "restore":
+        cost = REPLACEMENT_COST["restore"]
+        _set_air(state, unit, air_where(state, unit), FULL)
+    else:
+        _, label, level = action.args
+        cost = REPLACEMENT_COST[level]
+        _set_air(state, unit, label, level)
+    state.put("game", f"rp:{side}", _points(state, side) - cost)
+
+
+def is_air_action(state: State, action: Action) -> bool:
+    """Whether ``action`` concerns air units (for seat tags, S3.1)."""
+    if action.kind in ("fly", "intercept", "land", "advance", "loss") and action.args:
+        return action.args[0] in static(state).air
+    return (
+        action.kind in ("restore", "rebuild")
+        and bool(action.args)
+        and (action.args[0] in static(state).air)
+    )

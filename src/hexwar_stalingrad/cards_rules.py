@@ -1,0 +1,301 @@
+"""Action cards in play (S5): decks, the common event, secret draws, playing, effects.
+
+Every effect kind of the card vocabulary (:data:`hexwar_stalingrad.cards.EFFECT_KINDS`) is
+an entry of :data:`EFFECT_RULES`: the hook points it contributes to (ruling S5.4). A card's
+effects become :class:`hexwar.hooks.Effect` values in the state (kind, the card's
+parameters, expiry from the effect's ``duration``; owner = the side that played it, ``None``
+for a common event; source = the card id), so clone, undo and saving cover them.
+
+Cards table (``cards``): ``deck:<deck>`` = card ids, top first (hidden from every side);
+``hand:<side>`` = the side's held cards (hidden from the opponent, S5.4); ``common`` = the
+common event face up (S5.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from hexwar.actions import Action, Decision, Value
+from hexwar.dice import draw_outcomes
+from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint
+from hexwar.state import State
+from hexwar_stalingrad.board import static
+from hexwar_stalingrad.cards import Card
+
+__all__ = [
+    "DECK_ORDER",
+    "EFFECT_RULES",
+    "HOOK_POINTS",
+    "NOBODY",
+    "card_actions",
+    "deal",
+    "play_card",
+    "shuffle_step",
+    "start_shuffle",
+    "turn_common_event",
+]
+
+#: Decks shuffled at set-up, in this order (S3.3).
+DECK_ORDER: Final = ("rkka", "wehrmacht", "common")
+#: ``private`` marker of chance events no side may see (the order of a shuffled deck).
+NOBODY: Final = "*nobody*"
+_EXPIRY: Final = {"phase": Expiry.PHASE, "turn": Expiry.TURN, "game": Expiry.GAME}
+#: Usage marks (S1.5): these go face down under their deck once played (S5.3).
+RETURNS_TO_DECK: Final = frozenset({"1", "!"})
+MUST_PLAY: Final = "1"
+
+
+# -- effect matching -----------------------------------------------------------------------------
+
+
+def _side_matches(effect: Effect, side: str) -> bool:
+    s = effect.param("side")
+    return s in (None, "both", side)
+
+
+def _unit_matches(state: State, effect: Effect, unit: str) -> bool:
+    info = static(state).ground[unit]
+    if not _side_matches(effect, info.side):
+        return False
+    arms = effect.param("arms")
+    if isinstance(arms, tuple) and info.arm not in arms:
+        return False
+    group = effect.param("group")
+    return not (isinstance(group, str) and group not in info.groups)
+
+
+def _int(effect: Effect, name: str) -> int:
+    v = effect.param(name)
+    assert isinstance(v, int), (effect, name)
+    return v
+
+
+# -- effect kinds → hook contributions (S5.4) --------------------------------------------------
+
+
+def _movement_bonus(state: State, effect: Effect, value: int, *, unit: str, **_: Any) -> int:
+    return value + _int(effect, "amount") if _unit_matches(state, effect, unit) else value
+
+
+def _odds_shift(
+    state: State, effect: Effect, value: int, *, attacker: tuple[str, ...], defender: str, **_: Any
+) -> int:
+    units = attacker if effect.param("on") == "attack" else (defender,)
+    if any(_unit_matches(state, effect, u) for u in units):
+        return value + _int(effect, "shift")
+    return value
+
+
+def _die_modifier(state: State, effect: Effect, value: int, **context: Any) -> int:
+    side, combat = context.get("side"), context.get("combat")
+    if isinstance(side, str) and _side_matches(effect, side) and effect.param("combat") == combat:
+        return value + _int(effect, "amount")
+    return value
+
+
+def _replacement_points(state: State, effect: Effect, value: int, **context: Any) -> int:
+    side = context.get("side")
+    if (
+        isinstance(side, str)
+        and _side_matches(effect, side)
+        and effect.param("group") == context.get("group")
+    ):
+        return value + _int(effect, "delta")
+    return value
+
+
+def _weather(state: State, effect: Effect, value: str, **_: Any) -> str:
+    return "non_flying" if effect.param("non_flying") else value
+
+
+def _air_strength(state: State, effect: Effect, value: int, **context: Any) -> int:
+    side, role = context.get("side"), context.get("role")
+    if (
+        isinstance(side, str)
+        and _side_matches(effect, side)
+        and effect.param("role") in (None, role)
+    ):
+        return value + _int(effect, "amount")
+    return value
+
+
+def _no_exploitation(state: State, effect: Effect, value: bool, *, unit: str, **_: Any) -> bool:
+    return False if _unit_matches(state, effect, unit) else value
+
+
+def _no_retreat(state: State, effect: Effect, value: bool, *, unit: str, **_: Any) -> bool:
+    return False if _unit_matches(state, effect, unit) else value
+
+
+def _terrain_cost(state: State, effect: Effect, value: Any, **_: Any) -> Any:
+    return value  # read by ground.terrain_overrides: a whole-map change, not a per-query hook
+
+
+EFFECT_RULES: Final[Mapping[str, Mapping[str, EffectRule]]] = {
+    "movement_bonus": {"movement_allowance": _movement_bonus},
+    "odds_shift": {"odds_shift": _odds_shift},
+    "die_modifier": {"die_modifier": _die_modifier},
+    "replacement_points": {"replacement_points": _replacement_points},
+    "weather": {"weather": _weather},
+    "air_strength": {"air_strength": _air_strength},
+    "no_exploitation": {"may_exploit": _no_exploitation},
+    "no_retreat": {"may_retreat": _no_retreat},
+    "terrain_cost": {"terrain_cost": _terrain_cost},
+}
+"""Card effect kind → hook point → contribution."""
+
+HOOK_POINTS: Final[Mapping[str, HookPoint]] = {
+    p.name: p
+    for p in (
+        HookPoint(
+            "may_exploit",
+            "(state, value: bool, *, unit: str) -> bool",
+            "Whether a unit of an exploiting arm may move in exploitation (S6.5).",
+        ),
+        HookPoint(
+            "may_retreat",
+            "(state, value: bool, *, unit: str) -> bool",
+            "Whether a defender may retreat; if not it takes a loss in place (S8.4).",
+        ),
+        HookPoint(
+            "bombard_strength",
+            "(state, value: Fraction, *, unit: str) -> Fraction",
+            "Bombs an artillery unit strikes with (S7.2).",
+        ),
+        HookPoint(
+            "air_strength",
+            "(state, value: int, *, unit: str, side: str, role: str) -> int",
+            "An air unit's air-to-air strength (S10.5).",
+        ),
+        HookPoint(
+            "terrain_cost",
+            "(state, value: None) -> None",
+            "Marker point of terrain_cost effects (read as map variants, S6.6).",
+        ),
+    )
+}
+"""Stalingrad's own hook points (beyond :data:`hexwar.hooks.HOOK_POINTS`)."""
+
+
+# -- decks (S3.3, S5.1, S5.2) ---------------------------------------------------------------------
+
+
+def _ids(value: Value) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, tuple) else []
+
+
+def deck_cards(state: State, deck: str) -> list[Card]:
+    """The cards of ``deck`` in the scenario, sorted by id."""
+    return sorted((c for c in static(state).cards.values() if c.deck == deck), key=lambda c: c.id)
+
+
+def start_shuffle(state: State, deck: str) -> None:
+    """Push the first draw of ``deck``'s shuffle (a chance event per card, S3.3)."""
+    unplaced = [c.id for c in deck_cards(state, deck)]
+    state.put("cards", f"deck:{deck}", ())
+    state.hide("cards", f"deck:{deck}", None)
+    _push_draw(state, deck, unplaced)
+
+
+def _push_draw(state: State, deck: str, unplaced: list[str]) -> None:
+    outcomes = tuple((Action("shuffle", (deck, c)), p) for c, p in draw_outcomes(unplaced))
+    state.push(
+        Decision.chance("shuffle", outcomes, params=(deck, *sorted(unplaced)), private=NOBODY)
+    )
+
+
+def shuffle_step(state: State, decision: Decision, action: Action) -> None:
+    """The next card of a shuffle goes under the deck; then the next deck (S3.3)."""
+    deck, card = action.args
+    order = _ids(state.get("cards", f"deck:{deck}"))
+    state.put("cards", f"deck:{deck}", (*order, card))
+    unplaced = [str(c) for c in decision.params[1:] if c != card]
+    if unplaced:
+        _push_draw(state, deck, unplaced)
+        return
+    i = DECK_ORDER.index(deck)
+    if i + 1 < len(DECK_ORDER):
+        start_shuffle(state, DECK_ORDER[i + 1])
+
+
+def _take_top(state: State, deck: str) -> str | None:
+    order = _ids(state.get("cards", f"deck:{deck}"))
+    if not order:
+        return None
+    state.put("cards", f"deck:{deck}", tuple(order[1:]))
+    return order[0]
+
+
+def _under(state: State, deck: str, card: str) -> None:
+    order = _ids(state.get("cards", f"deck:{deck}"))
+    state.put("cards", f"deck:{deck}", (*order, card))
+
+
+def hand(state: State, side: str) -> list[str]:
+    """The cards ``side`` holds (secret, S5.2)."""
+    return _ids(state.get("cards", f"hand:{side}"))
+
+
+def _set_hand(state: State, side: str, cards: list[str]) -> None:
+    state.put("cards", f"hand:{side}", tuple(sorted(cards)))
+    state.hide("cards", f"hand:{side}", side)
+
+
+def _apply_effects(state: State, card: Card, owner: str | None) -> None:
+    for effect in card.effects:
+        params: dict[str, Value] = {}
+        for k, v in effect.params.items():
+            if isinstance(v, float) and v.is_integer():
+                v = int(v)
+            params[k] = tuple(v) if isinstance(v, list) else v
+        state.add_effect(
+            effect.kind, params, expiry=_EXPIRY[effect.duration], owner=owner, source=card.id
+        )
+
+
+def turn_common_event(state: State) -> None:
+    """S5.1: turn the next common event face up; it replaces the previous one."""
+    previous = state.get("cards", "common")
+    if isinstance(previous, str):
+        card = static(state).cards[previous]
+        for e in state.effects:
+            if e.source == previous and e.expiry != Expiry.GAME:
+                state.remove_effect(e)
+        if card.mark in RETURNS_TO_DECK:
+            _under(state, "common", previous)
+    top = _take_top(state, "common")
+    state.put("cards", "common", top)
+    if top is not None:
+        _apply_effects(state, static(state).cards[top], None)
+
+
+def deal(state: State) -> None:
+    """S5.2: each side draws the top card of its deck, kept secret."""
+    for side in ("rkka", "wehrmacht"):
+        top = _take_top(state, side)
+        if top is not None:
+            _set_hand(state, side, [*hand(state, side), top])
+
+
+def card_actions(state: State, side: str) -> list[Action]:
+    """``play CARD`` for each card ``side`` holds (S5.3)."""
+    return [Action("play", (c,)) for c in hand(state, side)]
+
+
+def play_card(state: State, side: str, card_id: str) -> None:
+    """S5.3: reveal the card and put its effects in force; ``1``/``!`` go under the deck."""
+    card = static(state).cards[card_id]
+    held = hand(state, side)
+    held.remove(card_id)
+    _set_hand(state, side, held)
+    _apply_effects(state, card, side)
+    if card.mark in RETURNS_TO_DECK:
+        _under(state, card.deck, card_id)
+
+
+def force_must_play(state: State, side: str) -> None:
+    """S5.3: a ``1`` card still held at the end of the side's ground stage is played now."""
+    for card_id in hand(state, side):
+        if static(state).cards[card_id].mark == MUST_PLAY:
+            play_card(state, side, card_id)

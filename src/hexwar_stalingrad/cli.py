@@ -1,0 +1,347 @@
+"""The command line: ``python -m hexwar_stalingrad`` (``hexwar-stalingrad``).
+
+- ``demo``: a seeded heuristic-vs-heuristic game, a turn-by-turn summary, the game record
+  (JSON) and an SVG of the final position;
+- ``replay RECORD [--turn N --svg FILE]``: replay and check a record, draw any turn;
+- ``odds ATTACK DEFENCE [--air]``: the exact result probabilities on the CRT (S9.1, S10.5);
+- ``simulate --games N --bots A,B --length short|long``: win rates with Wilson intervals,
+  on all cores (``concurrent.futures.ProcessPoolExecutor``), deterministic per seed.
+
+See ``docs/stalingrad/cli.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+from typing import Final, TextIO
+
+from hexwar.actions import Action
+from hexwar.crt import AttackRefused, CombatError, OddsTable
+from hexwar.errors import HexwarError
+from hexwar.records import GameRecord, RecordError, record_of
+from hexwar.state import State
+from hexwar_stalingrad import air, victory
+from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
+from hexwar_stalingrad.bots import Bot, RandomBot
+from hexwar_stalingrad.heuristic import HeuristicBot, play
+from hexwar_stalingrad.render import position_svg
+from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
+from hexwar_stalingrad.tables import air_crt, load_crt
+
+__all__ = ["BOTS", "main", "simulate", "wilson"]
+
+#: Bot names for ``simulate --bots``.
+BOTS: Final = ("random", "heuristic")
+_Z95: Final = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A bot by name (``random`` or ``heuristic``), seeded."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "heuristic":
+        return HeuristicBot(seed)
+    raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+
+
+def wilson(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion.
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# -- summaries -----------------------------------------------------------------------------------
+
+
+def _steps(state: State, side: str) -> int:
+    """Steps on the map and in the air (full 2, reduced 1): losses are their decrease."""
+    data = static(state)
+    total = 0
+    for unit, info in data.ground.items():
+        value = state.get("units", unit)
+        if info.side == side and isinstance(value, tuple) and value[0] != "pool":
+            total += {FULL: 2, REDUCED: 1}.get(str(value[1]), 0)
+    for unit, a in data.air.items():
+        if a.side == side and air.air_where(state, unit) not in ("pool", DEAD):
+            total += {FULL: 2, REDUCED: 1}.get(air.air_step(state, unit), 0)
+    return total
+
+
+class _Summary:
+    """Collects the turn-by-turn summary of a game as it is played."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.turn = 0
+        self.serial = -1
+        self.cards: list[str] = []
+        self.losses = dict.fromkeys(SIDES, 0)
+        self.prev: dict[str, int] = {}
+
+    def _collect(self, state: State) -> None:
+        for e in state.effects:
+            if e.serial > self.serial and e.source is not None:
+                who = e.owner or "event"
+                text = f"{who}: {e.source}"
+                if text not in self.cards:
+                    self.cards.append(text)
+        self.serial = max([self.serial, *(e.serial for e in state.effects)])
+        now = {s: _steps(state, s) for s in SIDES}
+        for s in SIDES:
+            if s in self.prev and now[s] < self.prev[s]:
+                self.losses[s] += self.prev[s] - now[s]
+        self.prev = now
+
+    def step(self, state: State, action: Action) -> None:
+        if state.turn != self.turn:
+            if self.turn:
+                self._line(state)
+            self.turn = state.turn
+        self._collect(state)
+
+    def _line(self, state: State) -> None:
+        ring = "closed" if victory.encircled(state) else "open"
+        cards = "; ".join(self.cards) or "-"
+        print(
+            f"turn {self.turn:2d}  losses rkka {self.losses['rkka']:2d} "
+            f"wehrmacht {self.losses['wehrmacht']:2d}  ring {ring:6s}  cards: {cards}",
+            file=self.out,
+        )
+        self.cards, self.losses = [], dict.fromkeys(SIDES, 0)
+
+    def finish(self, state: State) -> None:
+        self._collect(state)
+        self._line(state)
+
+
+# -- commands --------------------------------------------------------------------------------------
+
+
+def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    rules = StalingradRules(length=args.length)
+    bots: dict[str, Bot] = {s: HeuristicBot(args.seed * 2 + i) for i, s in enumerate(SIDES)}
+    summary = _Summary(out)
+    start = time.perf_counter()
+    print(f"«Сталинград» ({args.length} game), heuristic vs heuristic, seed {args.seed}", file=out)
+    state = play(rules, bots, args.seed, options={"length": args.length}, on_step=summary.step)
+    summary.finish(state)
+    elapsed = time.perf_counter() - start
+    assert state.outcome is not None
+    print(f"result: {state.outcome.winner} — {state.outcome.reason}", file=out)
+    print(f"{len(state.history)} actions in {elapsed:.1f} s", file=out)
+    folder = Path(args.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"stalingrad-{args.length}-seed{args.seed}"
+    record_path = folder / f"{stem}.json"
+    svg_path = folder / f"{stem}.svg"
+    record_path.write_text(record_of(state, seed=args.seed).to_json(), encoding="utf-8")
+    title = f"Stalingrad, end of the {args.length} game (seed {args.seed})"
+    svg_path.write_text(position_svg(state, title=title), encoding="utf-8")
+    print(f"record: {record_path}", file=out)
+    print(f"final position: {svg_path}", file=out)
+    return 0
+
+
+def load_record(path: str) -> tuple[StalingradRules, GameRecord]:
+    """The ruleset (game length from the record's options) and the record."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        options = json.loads(text).get("options", {})
+    except (json.JSONDecodeError, AttributeError):
+        raise RecordError("not a JSON game record", source=path) from None
+    length = options.get("length", "long") if isinstance(options, dict) else "long"
+    if length not in GAME_LENGTHS:
+        raise RecordError(f"unknown game length {length!r}", source=path, entry="options.length")
+    rules = StalingradRules(length=length)
+    return rules, GameRecord.from_json(rules, text, source=path)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    rules, record = load_record(args.record)
+    state = rules.new_state(record.scenario, dict(record.options))
+    for i, text in enumerate(record.actions):
+        if args.turn is not None and state.turn > args.turn:
+            break
+        try:
+            state.apply(Action.parse(text))
+        except HexwarError as exc:
+            raise RecordError(
+                f"{text!r}: {exc}", source=args.record, entry=f"actions[{i}]"
+            ) from None
+    where = "the end" if args.turn is None else f"turn {min(args.turn, state.turn)}"
+    print(f"replayed {len(state.history)} of {len(record.actions)} actions: all legal", file=out)
+    if state.outcome is not None:
+        print(f"result: {state.outcome.winner} — {state.outcome.reason}", file=out)
+    print(f"6th Army encircled: {victory.encircled(state)}", file=out)
+    if args.svg:
+        title = f"Stalingrad, {where} (record {Path(args.record).name})"
+        Path(args.svg).write_text(position_svg(state, title=title), encoding="utf-8")
+        print(f"position at {where}: {args.svg}", file=out)
+    return 0
+
+
+def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
+    table: OddsTable = air_crt() if args.air else load_crt()
+    rule = "S10.5, nearest column" if args.air else "S8.2, rounded down"
+    try:
+        column = table.column_for(args.attack, args.defence)
+        dist = table.distribution(args.attack, args.defence)
+    except (AttackRefused, CombatError) as exc:
+        print(f"no attack: {exc}", file=out)
+        return 1
+    print(f"{args.attack} vs {args.defence}: column {column} ({rule})", file=out)
+    for result, p in dist:
+        print(f"  {result.code:4s} {p!s:>5s}  {float(p) * 100:6.2f} %", file=out)
+    return 0
+
+
+def _play_one(job: tuple[int, str, str, str]) -> str | None:
+    """One simulated game (a top-level function so worker processes can run it)."""
+    seed, rkka, wehrmacht, length = job
+    rules = _rules(length)
+    bots = {"rkka": make_bot(rkka, seed * 2), "wehrmacht": make_bot(wehrmacht, seed * 2 + 1)}
+    state = play(rules, bots, seed)
+    return None if state.outcome is None else state.outcome.winner
+
+
+_RULES: dict[str, StalingradRules] = {}
+
+
+def _rules(length: str) -> StalingradRules:
+    if length not in _RULES:
+        _RULES[length] = StalingradRules(length=length)
+    return _RULES[length]
+
+
+def _progress(done: int, total: int, err: TextIO) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=err)
+    if done == total:
+        print(file=err)
+
+
+def simulate(
+    games: int,
+    bots: tuple[str, str],
+    length: str,
+    seed: int = 0,
+    workers: int = 1,
+    err: TextIO | None = None,
+) -> list[str | None]:
+    """The winners of ``games`` games, game ``i`` played with seed ``seed + i`` (so the
+    result does not depend on ``workers``)."""
+    jobs = [(seed + i, bots[0], bots[1], length) for i in range(games)]
+    winners: list[str | None] = []
+    if err is not None:
+        _progress(0, games, err)
+    if workers <= 1:
+        for job in jobs:
+            winners.append(_play_one(job))
+            if err is not None:
+                _progress(len(winners), games, err)
+        return winners
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for winner in pool.map(_play_one, jobs):  # results come back in job order
+            winners.append(winner)
+            if err is not None:
+                _progress(len(winners), games, err)
+    return winners
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    names = tuple(args.bots.split(","))
+    if len(names) != 2 or any(n not in BOTS for n in names):
+        print(
+            f"--bots takes two of {', '.join(BOTS)} (RKKA first), e.g. heuristic,random",
+            file=sys.stderr,
+        )
+        return 2
+    workers = args.workers or os.cpu_count() or 1
+    start = time.perf_counter()
+    winners = simulate(
+        args.games, (names[0], names[1]), args.length, args.seed, workers, sys.stderr
+    )
+    elapsed = time.perf_counter() - start
+    print(
+        f"{args.games} {args.length} games, rkka={names[0]} vs wehrmacht={names[1]}, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}, {workers} workers, {elapsed:.1f} s",
+        file=out,
+    )
+    for side in (*SIDES, None):
+        wins = sum(1 for w in winners if w == side)
+        lo, hi = wilson(wins, len(winners))
+        name = side or "draw"
+        rate = wins / len(winners) if winners else 0.0
+        print(f"  {name:10s} {wins:5d}  {rate:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]", file=out)
+    return 0
+
+
+def _fraction(text: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a strength is not negative: {text!r}")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``hexwar-stalingrad``."""
+    p = argparse.ArgumentParser(
+        prog="hexwar-stalingrad", description="«Сталинград» (Stalingrad 1942) on hexwar"
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="play a seeded heuristic-vs-heuristic game")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--length", choices=sorted(GAME_LENGTHS), default="long")
+    demo.add_argument("--out", default="out", help="output folder (default ./out)")
+    rep = sub.add_parser("replay", help="replay and check a game record; draw a turn")
+    rep.add_argument("record")
+    rep.add_argument("--turn", type=int, default=None, help="stop at the end of this turn")
+    rep.add_argument("--svg", default=None, help="write the position as SVG")
+    odds = sub.add_parser("odds", help="exact result probabilities on the CRT")
+    odds.add_argument("attack", type=_fraction)
+    odds.add_argument("defence", type=_fraction)
+    odds.add_argument("--air", action="store_true", help="air combat: nearest column (S10.5)")
+    sim = sub.add_parser("simulate", help="win rates of two bots over many games")
+    sim.add_argument("--games", type=int, default=20)
+    sim.add_argument("--bots", default="heuristic,heuristic", help="RKKA,Wehrmacht")
+    sim.add_argument("--length", choices=sorted(GAME_LENGTHS), default="short")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    commands = {"demo": cmd_demo, "replay": cmd_replay, "odds": cmd_odds, "simulate": cmd_simulate}
+    try:
+        return commands[args.command](args, stream)
+    except (HexwarError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,492 @@
+"""Ground forces: movement (S6), artillery (S7) and ground attacks (S8).
+
+Each function pair lists the legal actions of a phase and carries one out; the ruleset
+(:mod:`hexwar_stalingrad.rules`) dispatches to them. Rule questions that cards may change
+go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shift``,
+``die_modifier``, ``may_exploit``, ``may_retreat``, ``bombard_strength``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Final
+
+from hexwar.actions import Action, Decision, Value
+from hexwar.crt import Result
+from hexwar.dice import D6
+from hexwar.movement import reachable
+from hexwar.state import State
+from hexwar_stalingrad.board import (
+    FULL,
+    enemy,
+    on_map,
+    place,
+    remove,
+    static,
+    step,
+    strength,
+    take_loss,
+    unit_at,
+    where,
+)
+from hexwar_stalingrad.units import EXPLOITING_ARMS
+
+__all__ = [
+    "ARTILLERY_ARMS",
+    "attack_actions",
+    "attack_odds",
+    "bombard_actions",
+    "declare_attack",
+    "declare_bombard",
+    "move_actions",
+    "resolve",
+    "zoc_of_side",
+]
+
+#: Arms that bombard (S7.1), cover (S7.3), are helpless in close combat (S7.4) and do not
+#: attack (ruling S7.4). The Katyusha is a rocket-artillery unit.
+ARTILLERY_ARMS: Final = frozenset({"artillery", "katyusha"})
+#: S7.2: a Katyusha strikes at double strength.
+BOMB_FACTOR: Final = {"katyusha": 2}
+#: S7.1: artillery bombards exactly two hexes away.
+ARTILLERY_RANGE: Final = 2
+#: S7.4: a ground attack on artillery is resolved at this column.
+HELPLESS_COLUMN: Final = "6:1"
+_ROLLS: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
+_CACHE_LIMIT: Final = 200_000
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def zoc_of_side(state: State, side: str) -> set[str]:
+    """Labels in the ZOC of ``side``'s ground units (S2.1)."""
+    zoc_of = static(state).zoc_of
+    out: set[str] = set()
+    for label, _ in on_map(state, side):
+        out.update(zoc_of[label])
+    return out
+
+
+def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]:
+    """``terrain_cost`` effects in force, as ``(class, terrain, cost)`` (card effects)."""
+    if not state.effects:
+        return ()
+    classes = sorted(static(state).game_map.chart.movement_classes)
+    out: dict[tuple[str, str], float | None] = {}
+    for e in state.effects:
+        if e.kind != "terrain_cost":
+            continue
+        terrain, cost, mclass = e.param("terrain"), e.param("cost"), e.param("movement_class")
+        assert isinstance(terrain, str)
+        value = None if cost == "impassable" else cost
+        for c in classes if mclass is None else [mclass]:
+            assert isinstance(c, str)
+            assert value is None or isinstance(value, int | float)
+            out[c, terrain] = value
+    return tuple((c, t, v) for (c, t), v in sorted(out.items()))
+
+
+def allowance(state: State, unit: str) -> int:
+    """Movement points this phase (S6.1), after card effects."""
+    info = static(state).ground[unit]
+    base = info.movement.full if step(state, unit) == FULL else info.movement.reduced
+    return max(0, int(state.hook("movement_allowance", base, unit=unit)))
+
+
+def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
+    """Whether ``unit`` may move in this phase (S6.5 for exploitation)."""
+    if state.get("moved", unit):
+        return False
+    if not exploitation:
+        return True
+    arm = static(state).ground[unit].arm
+    return arm in EXPLOITING_ARMS[side] and bool(state.hook("may_exploit", True, unit=unit))
+
+
+# -- movement (S6) -----------------------------------------------------------------------------
+
+
+def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
+    """``move UNIT HEX`` for every unit that may move and every hex it may end in (S6)."""
+    data = static(state)
+    cache: dict[Any, tuple[Action, ...]] = state.ruleset.__dict__.setdefault("_reach_cache", {})
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+    overrides = terrain_overrides(state)
+    game_map = data.map_with(overrides)
+    at_get = state.table("at").get
+    made = data.move_action
+    cells, label_of = data.cells, data.labels
+    mine = on_map(state, side)
+    friends: set[Any] | None = None
+    enemies: set[Any] | None = None
+    out: list[Action] = []
+    for label, unit in mine:
+        if not may_move_now(state, unit, side, exploitation):
+            continue
+        points = allowance(state, unit)
+        if points <= 0:
+            continue
+        near = data.disk(label, points + 1)
+        key = (unit, label, points, overrides, tuple([at_get(c) for c in near]))
+        actions = cache.get(key)
+        if actions is None:
+            if friends is None:
+                friends = {cells[lab] for lab, _ in mine}
+                enemies = {cells[lab] for lab, _ in on_map(state, enemy(side))}
+            start = cells[label]
+            info = data.ground[unit]
+            reach = reachable(
+                game_map,
+                start,
+                info.movement_class,
+                points,
+                friends=friends - {start},
+                enemies=enemies,
+            )
+            labels = sorted([label_of[c] for c in reach.costs if c != start])
+            actions = tuple(made(unit, lab) for lab in labels)
+            cache[key] = actions
+        out.extend(actions)
+    return out
+
+
+def play_move(state: State, action: Action) -> None:
+    """Carry out ``move UNIT HEX``."""
+    unit, label = action.args
+    place(state, unit, label)
+    state.put("moved", unit, True)
+
+
+# -- artillery (S7) ----------------------------------------------------------------------------
+
+
+def _ring(state: State, label: str, radius: int) -> list[str]:
+    data = static(state)
+    cache: dict[tuple[str, int], list[str]] = data._cache.setdefault("ring", {})
+    key = (label, radius)
+    if key not in cache:
+        centre = data.cell(label)
+        cache[key] = sorted(data.label(h) for h in centre.ring(radius) if h in data.game_map)
+    return cache[key]
+
+
+def bombs(state: State, unit: str) -> Fraction:
+    """Bombs the artillery unit strikes with now (S1.4, S7.2), after card effects."""
+    info = static(state).ground[unit]
+    base = info.bombs if step(state, unit) == FULL else info.reduced_bombs
+    assert base is not None, unit
+    value = base * BOMB_FACTOR.get(info.arm, 1)
+    out: Fraction = state.hook("bombard_strength", value, unit=unit)
+    return out
+
+
+def bombard_actions(state: State, side: str) -> list[Action]:
+    """``bombard ART TARGET``: an enemy unit exactly two hexes away, once per turn (S7.1)."""
+    ground = static(state).ground
+    out = []
+    for label, unit in on_map(state, side):
+        if ground[unit].arm not in ARTILLERY_ARMS or state.get("fired", unit):
+            continue
+        for target_hex in _ring(state, label, ARTILLERY_RANGE):
+            target = unit_at(state, target_hex)
+            if target is not None and ground[target].side != side:
+                out.append(Action("bombard", (unit, target)))
+    return out
+
+
+def declare_bombard(state: State, action: Action) -> None:
+    """Spend the artillery unit and roll on the bombardment table (S7.1, S7.2)."""
+    unit, target = action.args
+    state.put("fired", unit, True)
+    state.push(Decision.chance("roll", _ROLLS, params=("bombard", unit, target)))
+
+
+def bombard_result(state: State, unit: str, target: str, roll: int) -> Result:
+    """The bombardment table's result for ``roll`` (modifiers from cards, S5.4)."""
+    data = static(state)
+    side = data.ground[unit].side
+    modifier = int(state.hook("die_modifier", 0, side=side, combat="bombardment"))
+    return data.bombardment.resolve(bombs(state, unit), roll=roll, modifier=modifier)
+
+
+def apply_bombardment(state: State, target: str, result: Result, *, from_air: bool = False) -> int:
+    """Apply a bombardment result to ``target`` (S9.2); returns the losses inflicted.
+
+    ``Lo`` results (flags ``outside_fortifications``, ``not_tanks``) spare tanks and units
+    in fortifications; air strikes (``from_air``) ignore the fortification exemption,
+    artillery does not (ruling S9.3).
+    """
+    data = static(state)
+    if result.defender_steps == 0:
+        return 0
+    fortified = where(state, target) in data.fortified and not from_air
+    if result.has("outside_fortifications") and fortified:
+        return 0
+    if result.has("not_tanks") and data.ground[target].arm == "tank":
+        return 0
+    losses = 0
+    for _ in range(result.defender_steps):
+        losses += 1
+        if take_loss(state, target):
+            break
+    return losses
+
+
+# -- ground attacks (S8) -----------------------------------------------------------------------
+
+
+def _may_attack(state: State, unit: str) -> bool:
+    return static(state).ground[unit].arm not in ARTILLERY_ARMS and not state.get("attacked", unit)
+
+
+def attack_strength(state: State, attackers: Iterable[str]) -> int:
+    """Sum of the attackers' strengths (S8.2), after card effects."""
+    return sum(
+        int(state.hook("combat_strength", strength(state, u), unit=u, role="attack"))
+        for u in attackers
+    )
+
+
+def defence_strength(state: State, defender: str) -> int:
+    """Defender's strength plus covering artillery adjacent to it (S7.3)."""
+    data = static(state)
+    side = data.ground[defender].side
+    total = int(
+        state.hook("combat_strength", strength(state, defender), unit=defender, role="defend")
+    )
+    for n in data.neighbors[where(state, defender)]:
+        u = unit_at(state, n)
+        info = None if u is None or u == defender else data.ground[u]
+        if info is not None and info.side == side and info.arm in ARTILLERY_ARMS:
+            assert u is not None
+            total += int(state.hook("combat_strength", strength(state, u), unit=u, role="cover"))
+    return total
+
+
+def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[str | None, int]:
+    """``(column, shift)`` of an attack, or ``(None, 0)`` when refused (below 1:1, S8.2).
+
+    Artillery attacked in close combat: 6:1 whatever the strengths (S7.4).
+    """
+    data = static(state)
+    attackers = tuple(attackers)
+    if data.ground[defender].arm in ARTILLERY_ARMS:
+        column: str | None = HELPLESS_COLUMN
+    else:
+        attack, defence = attack_strength(state, attackers), defence_strength(state, defender)
+        ratio = Fraction(attack, max(defence, 1))
+        if ratio < data.crt.threshold:
+            return None, 0
+        column = data.crt.column_for(attack, max(defence, 1))
+    shift = int(state.hook("odds_shift", 0, attacker=attackers, defender=defender))
+    return column, shift
+
+
+def attack_actions(state: State, side: str) -> list[Action]:
+    """``attack DEFENDER A1 [A2 ...]``: every group of adjacent attackers at 1:1 or better."""
+    data = static(state)
+    ground = data.ground
+    out = []
+    for label, defender in on_map(state, enemy(side)):
+        near = [
+            u
+            for n in data.neighbors[label]
+            if (u := unit_at(state, n)) is not None
+            and ground[u].side == side
+            and _may_attack(state, u)
+        ]
+        near.sort()
+        for k in range(1, len(near) + 1):
+            for group in combinations(near, k):
+                column, _ = attack_odds(state, defender, group)
+                if column is not None:
+                    out.append(Action("attack", (defender, *group)))
+    return out
+
+
+def explain_attack(state: State, action: Action) -> tuple[str, str] | None:
+    """Why an ``attack`` action is illegal (S8.1, S8.2, S7.4), or ``None``."""
+    if len(action.args) < 2:
+        return f"{action}: name the defender and at least one attacker", "S8.1"
+    data = static(state)
+    defender, *attackers = action.args
+    for u in (defender, *attackers):
+        if u not in data.ground or where(state, u) not in data.neighbors:
+            return f"{action}: {u} is not a ground unit on the map", "S8.1"
+    for u in attackers:
+        if data.ground[u].arm in ARTILLERY_ARMS:
+            return f"{action}: artillery {u} does not take part in ground attacks", "S7.4"
+        if state.get("attacked", u):
+            return f"{action}: {u} has already attacked this turn", "S8.1"
+        if where(state, defender) not in data.neighbors[where(state, u)]:
+            return f"{action}: {u} is not adjacent to {defender}", "S8.1"
+    column, _ = attack_odds(state, defender, attackers)
+    if column is None:
+        a, d = attack_strength(state, attackers), defence_strength(state, defender)
+        return f"{action}: odds {a}:{d} are below 1:1", "S8.2"
+    return None
+
+
+def declare_attack(state: State, action: Action) -> None:
+    """Spend the attackers (once per turn, S8.1) and roll the die (S8.3)."""
+    defender, *attackers = action.args
+    column, shift = attack_odds(state, defender, attackers)
+    assert column is not None
+    for u in attackers:
+        state.put("attacked", u, True)
+    params: tuple[Value, ...] = ("attack", defender, column, shift, *attackers)
+    state.push(Decision.chance("roll", _ROLLS, params=params))
+
+
+def attack_result(
+    state: State, defender: str, column: str, shift: int, attackers: tuple[str, ...], roll: int
+) -> Result:
+    """The CRT result for ``roll`` (S8.3), with card die modifiers."""
+    data = static(state)
+    side = data.ground[attackers[0]].side
+    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
+    return data.crt.result_at(column, roll, shift=shift, modifier=modifier)
+
+
+def resolve(state: State, decision: Decision, action: Action) -> None:
+    """Carry out a die roll for an attack or a bombardment."""
+    kind = decision.params[0]
+    roll = action.int_arg(0)
+    if kind == "bombard":
+        _, unit, target = decision.params
+        assert isinstance(unit, str)
+        assert isinstance(target, str)
+        apply_bombardment(state, target, bombard_result(state, unit, target, roll))
+        return
+    _, defender, column, shift, *rest = decision.params
+    assert isinstance(defender, str)
+    assert isinstance(column, str)
+    assert isinstance(shift, int)
+    attackers = tuple(str(a) for a in rest)
+    result = attack_result(state, defender, column, shift, attackers, roll)
+    apply_attack_result(state, defender, attackers, result)
+
+
+# -- results (S8.4) ------------------------------------------------------------------------------
+
+
+def ask(state: State, decision: Decision) -> None:
+    """Push an out-of-turn decision, or take its only choice at once."""
+    if len(decision.choices) == 1:
+        state.ruleset.decide(state, decision, decision.choices[0])
+    else:
+        state.push(decision)
+
+
+def apply_attack_result(
+    state: State, defender: str, attackers: tuple[str, ...], result: Result
+) -> None:
+    """S8.4: NE, DR, DRL, AL, DE, EX."""
+    code = result.code
+    origin = where(state, defender)
+    if code == "NE":
+        return
+    if code == "DE" or result.eliminated:
+        remove(state, defender)
+        offer_advance(state, origin, attackers)
+        return
+    if code == "AL":
+        live = tuple(a for a in attackers if where(state, a) in static(state).neighbors)
+        choices = tuple(Action("loss", (a,)) for a in live)
+        ask(
+            state,
+            Decision("al_loss", static(state).ground[defender].side, attackers, choices=choices),
+        )
+        return
+    if code == "EX":
+        destroyed = take_loss(state, defender)
+        arm = static(state).ground[defender].arm
+        same = [a for a in attackers if static(state).ground[a].arm == arm]
+        pool = same or list(attackers)
+        side = static(state).ground[attackers[0]].side
+        choices = tuple(Action("loss", (a,)) for a in sorted(pool))
+        params = (origin if destroyed else "", *attackers)
+        ask(state, Decision("ex_loss", side, params, choices=choices))
+        return
+    # DR / DRL
+    for _ in range(result.defender_steps):
+        if take_loss(state, defender):
+            offer_advance(state, origin, attackers)
+            return
+    if result.retreat:
+        retreat(state, defender, attackers)
+
+
+def retreat_hexes(state: State, defender: str) -> list[str]:
+    """S8.5: adjacent, empty, passable for the unit, not in an enemy ZOC."""
+    data = static(state)
+    here = where(state, defender)
+    info = data.ground[defender]
+    game_map = data.map_with(terrain_overrides(state))
+    zoc = zoc_of_side(state, enemy(info.side))
+    out = []
+    for n in data.neighbors[here]:
+        if n in zoc or unit_at(state, n) is not None or n not in data.passable:
+            continue
+        if game_map.cost(data.cell(here), data.cell(n), info.movement_class) is None:
+            continue
+        out.append(n)
+    return out
+
+
+def retreat(state: State, defender: str, attackers: tuple[str, ...]) -> None:
+    """The attacker picks the retreat hex (S8.5); no hex: the defender surrenders (S8.4).
+
+    A card may forbid retreat (``may_retreat`` hook): the defender takes a loss in place.
+    """
+    origin = where(state, defender)
+    if not state.hook("may_retreat", True, unit=defender):
+        if take_loss(state, defender):
+            offer_advance(state, origin, attackers)
+        return
+    hexes = retreat_hexes(state, defender)
+    if not hexes:
+        remove(state, defender)  # surrender
+        offer_advance(state, origin, attackers)
+        return
+    side = static(state).ground[attackers[0]].side
+    choices = tuple(Action("retreat", (h,)) for h in hexes)
+    state.push(Decision("retreat", side, (defender, *attackers), choices=choices))
+
+
+def offer_advance(state: State, vacated: str, attackers: tuple[str, ...]) -> None:
+    """One surviving attacker may occupy the vacated hex (attacker's choice, may decline)."""
+    data = static(state)
+    live = [a for a in attackers if where(state, a) in data.neighbors]
+    if not live or unit_at(state, vacated) is not None:
+        return
+    side = data.ground[live[0]].side
+    choices = (Action("advance", ("none",)), *(Action("advance", (a,)) for a in sorted(live)))
+    state.push(Decision("advance", side, (vacated, *attackers), choices=choices))
+
+
+def decide_combat(state: State, decision: Decision, action: Action) -> None:
+    """Answers to ``retreat``, ``advance``, ``al_loss`` and ``ex_loss`` decisions."""
+    kind = decision.kind
+    if kind == "retreat":
+        defender, *rest = (str(p) for p in decision.params)
+        origin = where(state, defender)
+        place(state, defender, action.args[0])
+        offer_advance(state, origin, tuple(rest))
+    elif kind == "advance":
+        vacated = str(decision.params[0])
+        if action.args[0] != "none":
+            place(state, action.args[0], vacated)
+    elif kind == "al_loss":
+        take_loss(state, action.args[0])
+    elif kind == "ex_loss":
+        take_loss(state, action.args[0])
+        vacated, *rest = (str(p) for p in decision.params)
+        if vacated:
+            offer_advance(state, vacated, tuple(rest))
+    else:  # pragma: no cover - the ruleset dispatches only these
+        raise AssertionError(decision)

@@ -1,0 +1,194 @@
+"""Replacements (S4.1), turn-6 reserves (S4.2) and the arrival of aviation (S3.2, S10.1).
+
+Replacement points live in ``game``: ``rp:<side>`` (points left this phase) and
+``rpg:<side>:<group>`` (a group-scoped change from a card: positive = extra points only
+that group's units may use, negative = that group may use that many fewer).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hexwar.actions import Action, Decision
+from hexwar.state import State
+from hexwar_stalingrad.board import (
+    DEAD,
+    FULL,
+    POOL,
+    REDUCED,
+    enemy,
+    on_map,
+    place,
+    set_step,
+    static,
+    step,
+    unit_at,
+    where,
+)
+from hexwar_stalingrad.ground import zoc_of_side
+from hexwar_stalingrad.units import GROUPS
+
+__all__ = [
+    "AIR_ARRIVAL_TURN",
+    "REPLACEMENT_COST",
+    "REPLACEMENT_POINTS",
+    "RESERVE_TURN",
+    "air_arrival",
+    "begin_replacements",
+    "end_replacements",
+    "place_reserves",
+    "play_replacement",
+    "replacement_actions",
+]
+
+#: S4.1: points per side and turn; cost of restoring / rebuilding reduced / full.
+REPLACEMENT_POINTS: Final = 2
+REPLACEMENT_COST: Final = {"restore": 1, REDUCED: 1, FULL: 2}
+#: S4.2: the turn the reserves arrive; S10.1: the first turn of aviation.
+RESERVE_TURN: Final = 6
+AIR_ARRIVAL_TURN: Final = 3
+
+
+def _int(state: State, key: str) -> int:
+    v = state.get("game", key, 0)
+    assert isinstance(v, int)
+    return v
+
+
+def begin_replacements(state: State, side: str) -> None:
+    """S4.1: the side receives its points (card effects via ``replacement_points``)."""
+    base = int(state.hook("replacement_points", REPLACEMENT_POINTS, side=side, group=None))
+    state.put("game", f"rp:{side}", max(0, base))
+    for group in sorted(GROUPS):
+        delta = int(state.hook("replacement_points", 0, side=side, group=group))
+        if delta:
+            state.put("game", f"rpg:{side}:{group}", delta)
+
+
+def end_replacements(state: State, side: str) -> None:
+    """S4.1: unused points are lost."""
+    state.delete("game", f"rp:{side}")
+    for group in sorted(GROUPS):
+        state.delete("game", f"rpg:{side}:{group}")
+
+
+def _available(state: State, side: str, unit: str) -> int:
+    general = _int(state, f"rp:{side}")
+    for group in sorted(static(state).ground[unit].groups):
+        general += _int(state, f"rpg:{side}:{group}")
+    return general
+
+
+def _spend(state: State, side: str, unit: str, cost: int) -> None:
+    for group in sorted(static(state).ground[unit].groups):
+        key = f"rpg:{side}:{group}"
+        bonus = _int(state, key)
+        if bonus > 0:
+            used = min(bonus, cost)
+            state.put("game", key, bonus - used)
+            cost -= used
+    state.put("game", f"rp:{side}", _int(state, f"rp:{side}") - cost)
+
+
+def replacement_actions(state: State, side: str) -> list[Action]:
+    """``restore UNIT`` and ``rebuild UNIT HEX full|reduced`` the side can pay for (S4.1)."""
+    data = static(state)
+    if _int(state, f"rp:{side}") <= 0 and not any(
+        _int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS
+    ):
+        return []
+    zoc = zoc_of_side(state, enemy(side))
+    out: list[Action] = []
+    restores = [
+        Action("restore", (unit,))
+        for label, unit in on_map(state, side)
+        if step(state, unit) == REDUCED
+        and label not in zoc
+        and _available(state, side, unit) >= REPLACEMENT_COST["restore"]
+    ]
+    trucks = [t for t in data.tagged(f"truck:{side}") if unit_at(state, t) is None and t not in zoc]
+    if trucks:
+        for unit in sorted(u for u, info in data.ground.items() if info.side == side):
+            if where(state, unit) != DEAD:
+                continue
+            for level in (FULL, REDUCED):
+                if _available(state, side, unit) >= REPLACEMENT_COST[level]:
+                    out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
+    return out + restores  # sorted: rebuild < restore
+
+
+def play_replacement(state: State, side: str, action: Action) -> None:
+    """Carry out ``restore`` / ``rebuild`` (S4.1)."""
+    unit = action.args[0]
+    if action.kind == "restore":
+        _spend(state, side, unit, REPLACEMENT_COST["restore"])
+        set_step(state, unit, FULL)
+    else:
+        _, label, level = action.args
+        _spend(state, side, unit, REPLACEMENT_COST[level])
+        place(state, unit, label, level)
+
+
+# -- reserves (S4.2) ----------------------------------------------------------------------------
+
+
+def reserve_hexes(state: State, unit: str) -> list[str]:
+    """Where a reserve unit may be placed: its start hex, else the nearest empty hexes not in
+    an enemy ZOC (ruling S4.2; several at the same distance: the player chooses)."""
+    data = static(state)
+    info = data.ground[unit]
+    home = data.start_hex(info.side, info.start)
+    assert home is not None, unit
+    if unit_at(state, home) is None:
+        return [home]
+    zoc = zoc_of_side(state, enemy(info.side))
+    seen = {home}
+    frontier = [home]
+    while frontier:
+        nxt = sorted({n for h in frontier for n in data.neighbors[h]} - seen)
+        seen.update(nxt)
+        ok = [n for n in nxt if n in data.passable and unit_at(state, n) is None and n not in zoc]
+        if ok:
+            return ok
+        frontier = nxt
+    return []
+
+
+def place_reserves(state: State) -> None:
+    """S4.2: place every turn-6 reserve still in the pool; ties become decisions."""
+    data = static(state)
+    if state.turn < RESERVE_TURN:
+        return
+    for unit in sorted(data.ground):
+        info = data.ground[unit]
+        if info.arrives != RESERVE_TURN or where(state, unit) != POOL:
+            continue
+        hexes = reserve_hexes(state, unit)
+        if len(hexes) == 1:
+            place(state, unit, hexes[0])
+        elif hexes:
+            choices = tuple(Action("place", (unit, h)) for h in hexes)
+            state.push(Decision("reserve", info.side, (unit,), choices=choices))
+            return
+
+
+def decide_reserve(state: State, action: Action) -> None:
+    """The player's choice of hex for a reserve unit (S4.2); then the next reserves."""
+    unit, label = action.args
+    place(state, unit, label)
+    place_reserves(state)
+
+
+# -- aviation arrives (S3.2, S10.1) -------------------------------------------------------------
+
+
+def air_arrival(state: State) -> None:
+    """Air units whose turn has come go to their base airfields (``air`` table)."""
+    data = static(state)
+    for unit in sorted(data.air):
+        info = data.air[unit]
+        value = state.get("air", unit)
+        if info.arrives > state.turn or not isinstance(value, tuple) or value[0] != POOL:
+            continue
+        base = data.place(info.base) or POOL
+        state.put("air", unit, (base, value[1]))

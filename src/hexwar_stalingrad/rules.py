@@ -1,0 +1,371 @@
+"""The rules of «Сталинград» (Stalingrad) as a :class:`hexwar.state.Ruleset`.
+
+>>> rules = StalingradRules()
+>>> state = rules.new_state()
+>>> state.current_player()          # set-up: the decks are shuffled card by card (S3.3)
+'*chance*'
+
+The sequence of play (S4) is data: five stages per turn — ``cards`` (S5), ``replacements``
+(S4.1, not on turn 1), ``air`` (S10, skipped before turn 3 and in non-flying weather; its
+phases are filled in by the air rules), ``rkka`` and ``wehrmacht`` (movement, artillery,
+attack, exploitation: S6-S8). State layout, action texts and decisions:
+``docs/stalingrad/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Final
+
+from hexwar.actions import Action, Decision, Outcome, Seat, Value
+from hexwar.hooks import EffectRule, HookPoint
+from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.state import Ruleset, State
+from hexwar_stalingrad import air, cards_rules, ground, reinforce, victory
+from hexwar_stalingrad.board import FULL, POOL, SIDES, place, static
+from hexwar_stalingrad.static import Static, load_static
+
+__all__ = ["GAME_LENGTHS", "GROUND_PHASES", "SEATS", "StalingradRules", "weather"]
+
+#: S3.4: the short game (Uranus only) and the long game.
+GAME_LENGTHS: Final = {"short": 5, "long": 10}
+#: S4 stages 4 and 5: the four phases of a side's ground forces.
+GROUND_PHASES: Final = ("movement", "artillery", "attack", "exploitation")
+#: S10.1: aviation operates only from this turn.
+FIRST_AIR_TURN: Final = 3
+NON_FLYING: Final = "non_flying"
+
+_G, _A = frozenset({"ground"}), frozenset({"air"})
+
+
+def _fronts(*fronts: str) -> frozenset[str]:
+    return frozenset(f"front:{f}" for f in fronts)
+
+
+#: S3.1: seats per number of players (a seat controls actions carrying any of its tags).
+SEATS: Final[Mapping[int, tuple[Seat, ...]]] = {
+    2: (Seat("rkka", "rkka"), Seat("wehrmacht", "wehrmacht")),
+    3: (
+        Seat("rkka-ground", "rkka", _G),
+        Seat("rkka-air", "rkka", _A),
+        Seat("wehrmacht", "wehrmacht"),
+    ),
+    4: (
+        Seat("rkka-ground", "rkka", _G),
+        Seat("rkka-air", "rkka", _A),
+        Seat("wehrmacht-ground", "wehrmacht", _G),
+        Seat("wehrmacht-air", "wehrmacht", _A),
+    ),
+    5: (
+        Seat("rkka-north", "rkka", _fronts("sw_front", "don_front")),
+        Seat("rkka-south", "rkka", _fronts("stalingrad_front")),
+        Seat("rkka-air", "rkka", _A),
+        Seat("wehrmacht-ground", "wehrmacht", _G),
+        Seat("wehrmacht-air", "wehrmacht", _A),
+    ),
+    6: (
+        Seat("rkka-north", "rkka", _fronts("sw_front", "don_front")),
+        Seat("rkka-south", "rkka", _fronts("stalingrad_front")),
+        Seat("rkka-air", "rkka", _A),
+        Seat("wehrmacht-b", "wehrmacht", _fronts("army_group_b")),
+        Seat("wehrmacht-don", "wehrmacht", _fronts("army_group_don")),
+        Seat("wehrmacht-air", "wehrmacht", _A),
+    ),
+}
+
+#: Every table the phase actions may depend on (the memo key of ``phase_actions``).
+_STATE_TABLES: Final = (
+    "units",
+    "at",
+    "air",
+    "moved",
+    "fired",
+    "attacked",
+    "cards",
+    "game",
+    "sky",
+    "air_spent",
+)
+_MEMO_LIMIT: Final = 4096
+_UNIT_ACTIONS: Final = frozenset({"move", "bombard", "restore", "rebuild", "place"})
+
+
+def _action_key(action: Action) -> tuple[str, tuple[str, ...]]:
+    return action.kind, action.args
+
+
+def weather(state: State) -> str:
+    """The weather of the current turn: the turn track (S1.2), then card effects."""
+    turns = static(state).turns
+    track = turns[state.turn - 1].weather if 1 <= state.turn <= len(turns) else "fair"
+    out: str = state.hook("weather", track)
+    return out
+
+
+def _no_air(state: State) -> bool:
+    """S10.1 / S4 stage 3: no air operations before turn 3 or in non-flying weather."""
+    return state.turn < FIRST_AIR_TURN or weather(state) == NON_FLYING
+
+
+def _clear(table: str) -> Any:
+    def clear(state: State) -> None:
+        for key in sorted(state.table(table)):
+            state.delete(table, key)
+
+    return clear
+
+
+def _turn_start(state: State) -> None:
+    _clear("fired")(state)
+    _clear("attacked")(state)
+    reinforce.air_arrival(state)
+    reinforce.place_reserves(state)
+
+
+def _events(state: State) -> None:
+    cards_rules.turn_common_event(state)
+    cards_rules.deal(state)
+
+
+def _replacements_start(side: str) -> Callable[[State], None]:
+    return lambda state: reinforce.begin_replacements(state, side)
+
+
+def _replacements_end(side: str) -> Callable[[State], None]:
+    return lambda state: reinforce.end_replacements(state, side)
+
+
+def _has_cards(side: str) -> Any:
+    return lambda state: not cards_rules.hand(state, side)
+
+
+class StalingradRules(Ruleset):
+    """«Сталинград»: ``length`` ``"short"`` (5 turns) or ``"long"`` (10, S3.4); ``players``
+    2-6 (seats, S3.1); ``sudden_death``: the S11.2 check after every Wehrmacht ground stage
+    of turns 6-10."""
+
+    name = "stalingrad"
+    sides = SIDES
+    effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
+    hook_points: ClassVar[Mapping[str, HookPoint]] = cards_rules.HOOK_POINTS
+
+    def __init__(
+        self,
+        length: str = "long",
+        players: int = 2,
+        *,
+        sudden_death: bool = False,
+        data: Static | None = None,
+    ) -> None:
+        if length not in GAME_LENGTHS:
+            raise ValueError(
+                f"S3.4: game length must be one of {sorted(GAME_LENGTHS)}, not {length!r}"
+            )
+        if players not in SEATS:
+            raise ValueError(f"S3.1: 2 to 6 players, not {players}")
+        self.length = length
+        self.players = players
+        self.sudden_death = sudden_death
+        self.data = data or load_static()
+        self.sequence = TurnSequence(
+            stages=(
+                Stage(
+                    "cards",
+                    (
+                        Phase("events", on_enter=_events),
+                        *(Phase(s, side=s, skip=_has_cards(s)) for s in SIDES),
+                    ),
+                ),
+                Stage(
+                    "replacements",
+                    tuple(
+                        Phase(
+                            s,
+                            side=s,
+                            on_enter=_replacements_start(s),
+                            on_exit=_replacements_end(s),
+                        )
+                        for s in SIDES
+                    ),
+                    skip=lambda st: st.turn == 1,
+                ),
+                self.air_stage(),
+                *(self._ground_stage(s) for s in SIDES),
+            ),
+            turn_limit=GAME_LENGTHS[length],
+            on_turn_start=_turn_start,
+        )
+
+    # -- the sequence (S4) ---------------------------------------------------------------------
+
+    def air_stage(self) -> Stage:
+        """Stage 3 (S4, S10): the air rules (:mod:`hexwar_stalingrad.air`)."""
+        return air.stage(skip=_no_air)
+
+    def _ground_stage(self, side: str) -> Stage:
+        clear_moved = _clear("moved")
+
+        def on_exit(state: State) -> None:
+            cards_rules.force_must_play(state, side)
+            if (
+                side == "wehrmacht"
+                and self.sudden_death
+                and state.turn >= reinforce.RESERVE_TURN
+                and victory.relief_contact(state)
+            ):
+                state.end_game(victory.long_game_outcome(state))
+
+        return Stage(
+            side,
+            tuple(
+                Phase(
+                    p,
+                    side=side,
+                    on_enter=clear_moved if p in ("movement", "exploitation") else None,
+                )
+                for p in GROUND_PHASES
+            ),
+            on_exit=on_exit,
+        )
+
+    # -- set-up (S3) -----------------------------------------------------------------------------
+
+    def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+        """S3.2: ground units on their start hexes, reserves and aviation set aside; S3.3."""
+        data = self.data
+        for unit in sorted(data.ground):
+            info = data.ground[unit]
+            state.put("units", unit, (POOL, FULL))
+            if info.arrives == 1:
+                label = data.start_hex(info.side, info.start)
+                if label is None:
+                    raise ValueError(f"S3.2: no start hex {info.side}:{info.start} for {unit}")
+                place(state, unit, label)
+        for unit in sorted(data.air):
+            state.put("air", unit, (POOL, FULL))
+        cards_rules.start_shuffle(state, cards_rules.DECK_ORDER[0])
+
+    def seats(self) -> tuple[Seat, ...]:
+        return SEATS[self.players]
+
+    def action_tags(self, state: State, action: Action) -> frozenset[str]:
+        if air.is_air_action(state, action):
+            return frozenset({"air"})
+        ground_units = self.data.ground
+        if action.kind in _UNIT_ACTIONS and action.args and action.args[0] in ground_units:
+            return frozenset({"ground", f"front:{ground_units[action.args[0]].front}"})
+        if action.kind == "attack":
+            return frozenset(
+                {
+                    "ground",
+                    *(
+                        f"front:{ground_units[u].front}"
+                        for u in action.args[1:]
+                        if u in ground_units
+                    ),
+                }
+            )
+        return frozenset()
+
+    # -- what may be done ------------------------------------------------------------------------
+
+    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
+        """The phase's actions, built sorted by (kind, args) so the engine's sort is cheap.
+
+        Memoised on the full content of the state (cursor, effects, every table), so
+        asking again for the same position (the sequencer, then a player) costs a lookup.
+        """
+        key = (
+            state.cursor,
+            side,
+            state.effects,
+            tuple(tuple(state.table(t).items()) for t in _STATE_TABLES),
+        )
+        memo = self.__dict__.setdefault("_actions_memo", {})
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = tuple(self._phase_actions(state, side))
+        return list(found)
+
+    def _phase_actions(self, state: State, side: str) -> list[Action]:
+        stage, phase = state.stage, state.phase
+        cards = cards_rules.card_actions(state, side)
+        if stage == "replacements":
+            found = cards + reinforce.replacement_actions(state, side)
+            return sorted(found + air.replacement_actions(state, side), key=_action_key)
+        if stage == "air":
+            return sorted(air.phase_actions(state, side) + cards, key=_action_key)
+        if stage != side:
+            return cards
+        if phase in ("movement", "exploitation"):
+            return ground.move_actions(state, side, exploitation=phase == "exploitation") + cards
+        if phase == "artillery":
+            return sorted(ground.bombard_actions(state, side), key=_action_key) + cards
+        if phase == "attack":
+            return sorted(ground.attack_actions(state, side), key=_action_key) + cards
+        return cards
+
+    def explain(self, state: State, action: Action) -> tuple[str, str | None]:
+        phase = state.phase
+        found_air = air.explain(state, action)
+        if found_air is not None:
+            return found_air
+        if not state.pending and action.kind == "attack" and phase == "attack":
+            found = ground.explain_attack(state, action)
+            if found is not None:
+                return found
+        if not state.pending and action.kind == "move" and phase in ("movement", "exploitation"):
+            return f"{action}: not a hex the unit may end its move in this phase", "S6"
+        if not state.pending and action.kind == "bombard":
+            return f"{action}: needs unspent artillery exactly two hexes from an enemy unit", "S7.1"
+        if action.kind in ("restore", "rebuild"):
+            return f"{action}: not affordable, not a free truck hex, or in an enemy ZOC", "S4.1"
+        return super().explain(state, action)
+
+    # -- what happens ------------------------------------------------------------------------------
+
+    def play(self, state: State, action: Action) -> None:
+        kind = action.kind
+        if kind == "move":
+            ground.play_move(state, action)
+        elif kind == "attack":
+            ground.declare_attack(state, action)
+        elif kind == "bombard":
+            ground.declare_bombard(state, action)
+        elif kind == "play":
+            cards_rules.play_card(state, state.current_player(), action.args[0])
+        elif kind in ("restore", "rebuild") and action.args[0] in self.data.air:
+            air.play_replacement(state, state.current_player(), action)
+        elif kind in ("restore", "rebuild"):
+            reinforce.play_replacement(state, state.current_player(), action)
+        elif kind == "intercept":
+            air.declare_air_attack(state, action)
+        else:  # pragma: no cover - legal_actions offers nothing else
+            raise AssertionError(action)
+
+    def decide(self, state: State, decision: Decision, action: Action) -> None:
+        kind = decision.kind
+        if kind == "shuffle":
+            cards_rules.shuffle_step(state, decision, action)
+        elif kind == "roll":
+            ground.resolve(state, decision, action)
+        elif kind in ("retreat", "advance", "al_loss", "ex_loss"):
+            ground.decide_combat(state, decision, action)
+        elif kind == "reserve":
+            reinforce.decide_reserve(state, action)
+        elif kind in air.DECISIONS:
+            air.decide(state, decision, action)
+        else:  # pragma: no cover
+            raise AssertionError(decision)
+
+    def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
+        """Answers to decisions without fixed choices: the hidden air placements (S10.2)."""
+        return air.decision_actions(state, decision)
+
+    def final_outcome(self, state: State) -> Outcome:
+        """S11.1 after turn 5 of the short game, S11.2 after turn 10 of the long game."""
+        if self.length == "short":
+            return victory.short_game_outcome(state)
+        return victory.long_game_outcome(state)

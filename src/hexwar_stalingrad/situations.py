@@ -1,0 +1,85 @@
+"""Build exact game situations for tests, examples and analysis.
+
+:func:`ready` plays the set-up (deck shuffles, S3.3) with a seeded driver;
+:func:`situation` then clears the board and the cards and puts the given units where the
+example needs them, at a given turn, stage and phase (e.g. the RKKA attack phase of turn 1).
+
+>>> from hexwar_stalingrad.rules import StalingradRules
+>>> state = situation(StalingradRules(), {"r-1ga": "1010", "w-xi-ak": "1110"},
+...                   stage="rkka", phase="attack")
+>>> state.stage, state.phase, state.current_player()
+('rkka', 'attack', 'rkka')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hexwar.actions import END
+from hexwar.dice import SeededDriver
+from hexwar.state import State
+from hexwar_stalingrad.board import FULL, POOL, place, remove, static
+from hexwar_stalingrad.rules import StalingradRules
+
+__all__ = ["SituationError", "ready", "situation"]
+
+
+class SituationError(ValueError):
+    """The requested situation cannot be reached (the phase would be skipped)."""
+
+
+def ready(rules: StalingradRules, seed: int = 0) -> State:
+    """A new game with the set-up chance events (shuffles) decided by ``SeededDriver(seed)``."""
+    state = rules.new_state()
+    driver = SeededDriver(seed)
+    while state.is_chance_node():
+        state.apply(driver.pick(state.chance_outcomes()))
+    return state
+
+
+def _clear_cards(state: State) -> None:
+    for effect in state.effects:
+        state.remove_effect(effect)
+    for side in state.ruleset.sides:
+        state.put("cards", f"hand:{side}", ())
+
+
+def situation(
+    rules: StalingradRules,
+    units: Mapping[str, str | tuple[str, str]],
+    *,
+    turn: int = 1,
+    stage: str = "rkka",
+    phase: str = "attack",
+    seed: int = 0,
+    keep_cards: bool = False,
+) -> State:
+    """Only ``units`` on the map (``id -> label`` or ``id -> (label, step)``), no cards or
+    effects in force (unless ``keep_cards``), play advanced to ``turn``/``stage``/``phase``.
+
+    Every other ground unit is set aside (``pool``). Phases on the way are ended.
+    """
+    state = ready(rules, seed)
+    if not keep_cards:
+        _clear_cards(state)
+    for unit in sorted(static(state).ground):
+        remove(state, unit)
+        state.put("units", unit, (POOL, FULL))
+    for unit, spec in sorted(units.items()):
+        label, unit_step = (spec, FULL) if isinstance(spec, str) else spec
+        place(state, unit, label, unit_step)
+    for table in ("moved", "fired", "attacked"):
+        for key in sorted(state.table(table)):
+            state.delete(table, key)
+    target = (turn, stage, phase)
+    for _ in range(10_000):
+        if (state.turn, state.stage, state.phase) == target and not state.pending:
+            if not keep_cards:
+                _clear_cards(state)
+            return state
+        if state.is_terminal() or state.turn > turn:
+            break
+        if state.pending and END not in state.legal_actions():
+            raise SituationError(f"a decision is pending on the way: {state.pending[-1].kind}")
+        state.apply(END)  # end a phase, or decline a decision that may be declined (air)
+    raise SituationError(f"phase {target} is skipped or unreachable in this situation")

@@ -1,0 +1,83 @@
+"""Victory (S11): the ring around the 6th Army, Stalingrad, Manstein's relief.
+
+:func:`encircled` answers ruling S11.1 at any moment as a networkx connectivity query:
+the 6th Army is encircled when none of its ground units can trace a path of passable
+hexes to a Wehrmacht supply source (``supply:wehrmacht`` cells) without entering a hex
+that holds an RKKA ground unit or lies in an RKKA ZOC.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import networkx as nx
+
+from hexwar.actions import Outcome
+from hexwar.state import State
+from hexwar_stalingrad.board import on_map, static
+from hexwar_stalingrad.ground import zoc_of_side
+
+__all__ = [
+    "RELIEF",
+    "SIXTH_ARMY",
+    "SUPPLY_TAG",
+    "encircled",
+    "long_game_outcome",
+    "relief_contact",
+    "rkka_in_city",
+    "short_game_outcome",
+]
+
+SIXTH_ARMY: Final = "6th_army"
+RELIEF: Final = "relief_group"
+SUPPLY_TAG: Final = "supply:wehrmacht"
+
+
+def _group_cells(state: State, group: str) -> list[str]:
+    ground = static(state).ground
+    return [lab for lab, u in on_map(state, "wehrmacht") if group in ground[u].groups]
+
+
+def encircled(state: State) -> bool:
+    """Ruling S11.1: no 6th Army unit can reach a supply source (vacuously true if none)."""
+    data = static(state)
+    sixth = _group_cells(state, SIXTH_ARMY)
+    if not sixth:
+        return True
+    blocked = {lab for lab, _ in on_map(state, "rkka")} | zoc_of_side(state, "rkka")
+    open_cells = {data.cell(lab) for lab in data.passable - blocked}
+    starts = {data.cell(lab) for lab in sixth}
+    graph = data.game_map.graph.subgraph(open_cells | starts)
+    sources = [data.cell(lab) for lab in data.tagged(SUPPLY_TAG)]
+    reached: set[object] = set()
+    for s in sources:
+        if s in graph and s not in reached:
+            reached |= nx.node_connected_component(graph, s)
+    return not any(c in reached for c in starts)
+
+
+def rkka_in_city(state: State) -> bool:
+    """S11.1: at least one RKKA ground unit in a Stalingrad city hex."""
+    city = static(state).city
+    return any(lab in city for lab, _ in on_map(state, "rkka"))
+
+
+def relief_contact(state: State) -> bool:
+    """S11.2: a relief-group (Manstein) unit adjacent to a 6th Army (Paulus) unit."""
+    neighbors = static(state).neighbors
+    sixth = set(_group_cells(state, SIXTH_ARMY))
+    return any(sixth.intersection(neighbors[lab]) for lab in _group_cells(state, RELIEF))
+
+
+def short_game_outcome(state: State) -> Outcome:
+    """S11.1, the 5-turn game."""
+    if rkka_in_city(state) and encircled(state):
+        return Outcome("rkka", "S11.1: RKKA in Stalingrad and the 6th Army encircled")
+    return Outcome("wehrmacht", "S11.1: the ring around the 6th Army is not closed")
+
+
+def long_game_outcome(state: State) -> Outcome:
+    """S11.2, the 10-turn game."""
+    if relief_contact(state):
+        return Outcome("wehrmacht", "S11.2: Manstein's relief has reached the 6th Army")
+    return Outcome("rkka", "S11.2: the relief did not reach the 6th Army")

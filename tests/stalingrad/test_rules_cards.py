@@ -1,0 +1,248 @@
+"""Action cards (S5): decks, draws, marks, and every effect kind as a hook (S5.4)."""
+
+from __future__ import annotations
+
+from hexwar.hooks import Expiry
+from hexwar.state import HIDDEN, State
+from hexwar_stalingrad import cards_rules, ground, reinforce
+from hexwar_stalingrad.board import static, step, where
+from hexwar_stalingrad.cards import EFFECT_KINDS
+from hexwar_stalingrad.rules import StalingradRules, weather
+from hexwar_stalingrad.situations import ready, situation
+
+RULES = StalingradRules()
+TRENCH = "2016"
+RING = ("2116", "2115", "2015", "1916", "2017", "2117")
+
+
+def advance_to_turn(state: State, turn: int) -> None:
+    """End phases (and decline optional decisions) until ``turn`` starts."""
+    while state.turn < turn:
+        state.apply("end")
+
+
+def test_every_effect_kind_of_the_vocabulary_has_a_hook() -> None:
+    assert set(EFFECT_KINDS) == set(cards_rules.EFFECT_RULES)
+
+
+# -- set-up, draws, marks ---------------------------------------------------------------------
+
+
+def test_s3_3_decks_are_shuffled_by_chance_events_hidden_from_both_sides() -> None:
+    state = RULES.new_state()
+    assert state.is_chance_node()
+    assert state.pending[-1].kind == "shuffle"
+    state = ready(RULES, seed=1)
+    decks = {d: list(state.get("cards", f"deck:{d}") or ()) for d in cards_rules.DECK_ORDER}
+    held = {s: cards_rules.hand(state, s) for s in RULES.sides}
+    for d in cards_rules.DECK_ORDER:
+        all_ids = {c.id for c in cards_rules.deck_cards(state, d)}
+        in_play = set(decks[d]) | set(held.get(d, [])) | {state.get("cards", "common")}
+        assert all_ids <= in_play
+    obs = state.observation("rkka")
+    assert obs["tables"]["cards"]["deck:rkka"] == HIDDEN
+    assert all(h == HIDDEN for h in obs["history"][:10])  # the shuffle draws
+
+
+def test_s5_2_each_side_draws_a_secret_card_s5_4_hidden_from_the_opponent() -> None:
+    state = ready(RULES, seed=2)
+    for side, other in (("rkka", "wehrmacht"), ("wehrmacht", "rkka")):
+        assert len(cards_rules.hand(state, side)) == 1
+        assert state.observation(other)["tables"]["cards"][f"hand:{side}"] == HIDDEN
+        assert state.observation(side)["tables"]["cards"][f"hand:{side}"] != HIDDEN
+
+
+def test_s5_1_the_newest_common_event_replaces_the_previous() -> None:
+    state = ready(RULES, seed=3)
+    first = state.get("cards", "common")
+    assert isinstance(first, str)
+    assert any(e.source == first for e in state.effects)
+    advance_to_turn(state, 2)
+    second = state.get("cards", "common")
+    assert second != first
+    mark = static(state).cards[first].mark
+    lasting = [e for e in state.effects if e.source == first]
+    assert bool(lasting) == (mark == "∞")
+    if mark != "∞":
+        assert list(state.get("cards", "deck:common") or ())[-1] == first  # under the deck
+
+
+def _with_card(card: str) -> State:
+    state = situation(RULES, {"r-26tc": "1010", "w-xi-ak": "3030"}, phase="movement")
+    deck = tuple(c for c in state.get("cards", "deck:rkka") or () if c != card)
+    state.put("cards", "deck:rkka", deck)  # as if just drawn
+    state.put("cards", "hand:rkka", (card,))
+    return state
+
+
+def test_s5_3_a_bang_card_is_played_later_and_goes_under_its_deck() -> None:
+    state = _with_card("rkka-into-the-breach")  # "!": movement +1 for tanks, this turn
+    before = ground.allowance(state, "r-26tc")
+    state.apply("play rkka-into-the-breach")
+    assert ground.allowance(state, "r-26tc") == before + 1
+    assert cards_rules.hand(state, "rkka") == []
+    assert list(state.get("cards", "deck:rkka") or ())[-1] == "rkka-into-the-breach"
+    assert "play rkka-into-the-breach" in state.observation("wehrmacht")["history"]  # revealed
+
+
+def test_s5_3_an_infinity_card_stays_in_force_for_the_game() -> None:
+    state = _with_card("rkka-stavka-reserves")
+    state.apply("play rkka-stavka-reserves")
+    assert "rkka-stavka-reserves" not in (state.get("cards", "deck:rkka") or ())
+    advance_to_turn(state, 3)
+    assert any(
+        e.source == "rkka-stavka-reserves" and e.expiry == Expiry.GAME for e in state.effects
+    )
+
+
+def test_s5_3_a_one_card_still_held_is_played_when_the_ground_stage_ends() -> None:
+    state = _with_card("rkka-filippov-raid")
+    while state.stage == "rkka":
+        state.apply("end")
+    assert cards_rules.hand(state, "rkka") == []
+    assert list(state.get("cards", "deck:rkka") or ())[-1] == "rkka-filippov-raid"
+
+
+# -- each effect kind: its effect and its expiry (S5.4) ----------------------------------------
+
+
+def test_movement_bonus_applies_to_its_arms_and_lapses_with_the_phase() -> None:
+    state = situation(
+        RULES, {"r-26tc": "1010", "r-1ga": "0505", "w-xi-ak": "3030"}, phase="movement"
+    )
+    state.add_effect(
+        "movement_bonus", {"side": "rkka", "arms": ("tank",), "amount": 2}, expiry=Expiry.PHASE
+    )
+    assert ground.allowance(state, "r-26tc") == 6
+    assert ground.allowance(state, "r-1ga") == 3
+    state.apply("end")
+    assert ground.allowance(state, "r-26tc") == 4
+
+
+def test_odds_shift_on_attack_and_on_defence_lapses_with_the_turn() -> None:
+    state = situation(RULES, {"r-1ga": RING[0], "r-21a-a": RING[1], "w-xi-ak": TRENCH})
+    state.add_effect("odds_shift", {"side": "rkka", "shift": 1, "on": "attack"})
+    state.add_effect(
+        "odds_shift", {"side": "wehrmacht", "shift": -2, "on": "defence", "arms": ("tank",)}
+    )  # not a tank: no effect
+    assert ground.attack_odds(state, "w-xi-ak", ["r-1ga", "r-21a-a"]) == ("2:1", 1)
+    while state.turn == 1:
+        state.apply("end")
+    assert not state.effects or all(e.kind != "odds_shift" for e in state.effects)
+
+
+def test_die_modifier_changes_the_bombardment_roll() -> None:
+    data = static(situation(RULES, {"r-1ga": "1010"}, phase="movement"))
+    target = next(h for h in data.disk("1010", 2) if data.distance(h, "1010") == 2)
+    state = situation(RULES, {"r-swf-art": target, "w-xi-ak": "1010"}, phase="artillery")
+    assert ground.bombard_result(state, "r-swf-art", "w-xi-ak", 3).code == "Lo"
+    state.add_effect(
+        "die_modifier", {"side": "rkka", "combat": "bombardment", "amount": -1}, expiry=Expiry.PHASE
+    )
+    assert ground.bombard_result(state, "r-swf-art", "w-xi-ak", 3).code == "NE"
+    state.add_effect("die_modifier", {"side": "rkka", "combat": "ground", "amount": 5})
+    assert ground.bombard_result(state, "r-swf-art", "w-xi-ak", 3).code == "NE"  # other combat
+
+
+def test_replacement_points_general_and_group_scoped() -> None:
+    state = situation(
+        RULES,
+        {"w-xi-ak": ("1010", "reduced"), "w-rom-i": ("3030", "reduced")},
+        turn=2,
+        stage="replacements",
+        phase="wehrmacht",
+    )
+    assert state.get("game", "rp:wehrmacht") == 2
+    state.add_effect("replacement_points", {"side": "wehrmacht", "delta": -1})
+    state.add_effect("replacement_points", {"side": "wehrmacht", "delta": 1, "group": "6th_army"})
+    reinforce.begin_replacements(state, "wehrmacht")
+    assert state.get("game", "rp:wehrmacht") == 1
+    assert state.get("game", "rpg:wehrmacht:6th_army") == 1
+    state.apply("restore w-xi-ak")  # 6th Army: paid from its own extra point
+    assert state.get("game", "rp:wehrmacht") == 1
+    state.apply("restore w-rom-i")
+    assert step(state, "w-rom-i") == "full"
+    assert state.get("game", "rp:wehrmacht") is None
+
+
+def test_weather_grounds_aviation_for_the_turn() -> None:
+    state = situation(
+        RULES, {"r-1ga": "1010", "w-xi-ak": "3030"}, turn=3, stage="rkka", phase="movement"
+    )
+    assert weather(state) != "non_flying"
+    state.add_effect("weather", {"non_flying": True})
+    assert weather(state) == "non_flying"
+    advance_to_turn(state, 4)
+    assert all(e.kind != "weather" or e.source is not None for e in state.effects)  # lapsed
+
+
+def test_air_strength_hook_for_the_air_rules() -> None:
+    state = situation(RULES, {"r-1ga": "1010"}, phase="movement")
+    state.add_effect("air_strength", {"side": "rkka", "role": "fighter", "amount": 1})
+    assert state.hook("air_strength", 6, unit="ra-lagg3", side="rkka", role="fighter") == 7
+    assert state.hook("air_strength", 6, unit="ra-x", side="rkka", role="bomber") == 6
+    assert state.hook("air_strength", 6, unit="wa-x", side="wehrmacht", role="fighter") == 6
+
+
+def test_no_exploitation_keeps_the_group_in_place() -> None:
+    state = situation(
+        RULES,
+        {"w-16pz": "1010", "w-rom-1ad": "0505", "r-1ga": "3030"},
+        stage="wehrmacht",
+        phase="exploitation",
+    )
+    state.add_effect("no_exploitation", {"side": "wehrmacht", "group": "6th_army"})
+    movers = {a.args[0] for a in state.legal_actions() if a.kind == "move"}
+    assert movers == {"w-rom-1ad"}
+
+
+def test_no_retreat_turns_a_retreat_into_a_loss_in_place() -> None:
+    state = situation(
+        RULES, {"r-1ga": RING[0], "r-26tc": RING[1], "r-21a-a": RING[2], "w-xi-ak": TRENCH}
+    )
+    state.add_effect("no_retreat", {"side": "wehrmacht"})
+    state.apply("attack w-xi-ak r-1ga r-21a-a r-26tc")
+    crt = static(state).crt
+    state.apply(f"roll {next(d for d in range(1, 7) if crt.result_at('3:1', d).code == 'DR')}")
+    assert where(state, "w-xi-ak") == TRENCH
+    assert step(state, "w-xi-ak") == "reduced"
+
+
+def test_terrain_cost_closes_and_opens_the_volga_crossing() -> None:
+    state = situation(RULES, {"r-1ga": "2816", "w-xi-ak": "1010"}, phase="movement")
+    ends = {a.args[1] for a in state.legal_actions() if a.kind == "move"}
+    assert "2815" in ends  # a Volga crossing
+    state.add_effect(
+        "terrain_cost", {"terrain": "volga_crossing", "cost": "impassable"}, expiry=Expiry.PHASE
+    )
+    ends = {a.args[1] for a in state.legal_actions() if a.kind == "move"}
+    assert "2815" not in ends
+    state.apply("end")
+    assert not state.effects
+
+
+SAMPLE_PARAMS = {
+    "movement_bonus": {"side": "rkka", "amount": 1},
+    "odds_shift": {"side": "rkka", "shift": 1, "on": "attack"},
+    "die_modifier": {"side": "rkka", "combat": "ground", "amount": 1},
+    "replacement_points": {"side": "rkka", "delta": 1},
+    "weather": {"non_flying": True},
+    "air_strength": {"side": "rkka", "amount": 1},
+    "no_exploitation": {"side": "rkka"},
+    "no_retreat": {"side": "rkka"},
+    "terrain_cost": {"terrain": "volga_crossing", "cost": 1},
+}
+
+
+def test_every_effect_kind_lapses_by_its_expiry() -> None:
+    """S5.3/S5.4: ``turn`` effects end with the turn, ``game`` (``∞``) effects never."""
+    assert set(SAMPLE_PARAMS) == set(EFFECT_KINDS)
+    state = situation(RULES, {"r-1ga": "1010", "w-xi-ak": "3030"}, phase="movement")
+    for kind, params in sorted(SAMPLE_PARAMS.items()):
+        state.add_effect(kind, params, expiry=Expiry.TURN, source=f"t-{kind}")
+        state.add_effect(kind, params, expiry=Expiry.GAME, source=f"g-{kind}")
+    advance_to_turn(state, 2)
+    sources = {e.source for e in state.effects}
+    for kind in SAMPLE_PARAMS:
+        assert f"t-{kind}" not in sources
+        assert f"g-{kind}" in sources

@@ -1,0 +1,132 @@
+"""Random full games on the real rules, checked by the core's verification kit.
+
+Invariants (S2, S3.2, S6.2, S10.1, S4.2): one ground unit per hex, ``units`` and ``at``
+agree, no unit on an impassable hex, valid step states, no turn-6 reserve on the map
+before turn 6, no air unit off its pool before turn 3.
+
+Cost: the kit's full checks (clone, serialization, undo at every step) make a 10-turn
+game of ~1 000 steps take seconds, so CI runs a few fully checked games and many games
+with the cheaper setting (``check_serialization=False``), plus bot games with the
+invariants checked at every step.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from hexwar.state import State
+from hexwar.testing import check_random_games
+from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, static
+from hexwar_stalingrad.bots import fast_legal_actions, play_game
+from hexwar_stalingrad.reinforce import AIR_ARRIVAL_TURN, RESERVE_TURN
+from hexwar_stalingrad.rules import StalingradRules
+
+
+def one_unit_per_hex(state: State) -> str | None:
+    """S6.2 and table consistency: ``at`` and ``units`` describe the same placement."""
+    at = state.table("at")
+    for label, unit in at.items():
+        value = state.get("units", str(unit))
+        if not isinstance(value, tuple) or value[0] != label:
+            return f"at[{label}] = {unit} but units[{unit}] = {value}"
+    placed = [
+        v[0]
+        for v in state.table("units").values()
+        if isinstance(v, tuple) and v[0] not in (POOL, DEAD)
+    ]
+    if len(placed) != len(set(placed)) or len(placed) != len(at):
+        return "two ground units share a hex"
+    return None
+
+
+def legal_hexes_and_steps(state: State) -> str | None:
+    """No unit on an impassable hex (S6.6) or an unknown cell; steps valid (S1.3)."""
+    data = static(state)
+    for unit, value in state.table("units").items():
+        assert isinstance(value, tuple)
+        where, step = value
+        if where == DEAD:
+            if step != GONE:
+                return f"dead {unit} shows step {step}"
+        elif step not in (FULL, REDUCED):
+            return f"{unit} has step {step}"
+        elif where != POOL and where not in data.passable:
+            return f"{unit} on impassable or unknown hex {where}"
+    return None
+
+
+def reserves_and_air_on_time(state: State) -> str | None:
+    """Turn-6 reserves absent before turn 6 (S4.2); no air before turn 3 (S10.1)."""
+    data = static(state)
+    if state.turn < RESERVE_TURN:
+        for unit, info in data.ground.items():
+            if info.arrives == RESERVE_TURN and state.get("units", unit) != (POOL, FULL):
+                return f"reserve {unit} present on turn {state.turn}"
+    for unit, info in data.air.items():
+        value = state.get("air", unit)
+        if (state.turn < AIR_ARRIVAL_TURN or state.turn < info.arrives) and value != (POOL, FULL):
+            return f"air unit {unit} present on turn {state.turn}"
+    return None
+
+
+INVARIANTS = [one_unit_per_hex, legal_hexes_and_steps, reserves_and_air_on_time]
+
+
+def test_random_short_games_pass_every_kit_check() -> None:
+    """The full kit (clone, save/load, undo, seats...) on complete 5-turn games."""
+    rules = StalingradRules(length="short", players=6)
+    report = check_random_games(
+        rules.new_state, games=2, seed=11, max_steps=5000, invariants=INVARIANTS
+    )
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 2
+
+
+def test_random_long_games_pass_the_cheaper_kit_checks() -> None:
+    """Complete 10-turn games without the per-step serialization round trip."""
+    rules = StalingradRules(length="long", players=4)
+    report = check_random_games(
+        rules.new_state,
+        games=2,
+        seed=5,
+        max_steps=5000,
+        invariants=INVARIANTS,
+        check_serialization=False,
+    )
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 2
+
+
+@pytest.mark.parametrize("length", ["short", "long"])
+def test_bot_games_keep_the_invariants_at_every_step(length: str) -> None:
+    """Many seeded random-bot games; invariants after every action; fast path == legal."""
+    rules = StalingradRules(length=length)
+    games = 20 if length == "long" else 30
+    start = time.perf_counter()
+    for seed in range(games):
+        state = rules.new_state()
+        from hexwar.dice import SeededDriver
+        from hexwar_stalingrad.bots import RandomBot
+
+        driver, bot = SeededDriver(seed), RandomBot(seed)
+        steps = 0
+        while not state.is_terminal():
+            if steps % 97 == 0:
+                assert fast_legal_actions(state) == state.legal_actions()
+            for inv in INVARIANTS:
+                assert inv(state) is None, (seed, steps, inv(state))
+            action = driver.pick(state.chance_outcomes()) if state.is_chance_node() else bot(state)
+            state.apply_unchecked(action)
+            steps += 1
+        assert state.outcome is not None
+        assert state.outcome.winner in rules.sides
+    assert time.perf_counter() - start < 600
+
+
+def test_play_game_is_reproducible() -> None:
+    rules = StalingradRules(length="short")
+    a, b = play_game(rules, seed=4), play_game(rules, seed=4)
+    assert a.history == b.history
+    assert a.outcome == b.outcome
