@@ -33,7 +33,7 @@ from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
 from hexwar_stalingrad.bots import Bot, RandomBot
 from hexwar_stalingrad.heuristic import HeuristicBot, play
-from hexwar_stalingrad.render import position_svg
+from hexwar_stalingrad.render import map_svg, position_svg
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 from hexwar_stalingrad.tables import air_crt, load_crt
 
@@ -160,6 +160,14 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     svg_path.write_text(position_svg(state, title=title), encoding="utf-8")
     print(f"record: {record_path}", file=out)
     print(f"final position: {svg_path}", file=out)
+    return 0
+
+
+def cmd_map(args: argparse.Namespace, out: TextIO) -> int:
+    path = Path(args.out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(map_svg(units=not args.no_units, labels=not args.no_labels), encoding="utf-8")
+    print(f"map: {path}", file=out)
     return 0
 
 
@@ -318,6 +326,10 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--length", choices=sorted(GAME_LENGTHS), default="long")
     demo.add_argument("--out", default="out", help="output folder (default ./out)")
+    mp = sub.add_parser("map", help="draw the theatre map with the start set-up as SVG")
+    mp.add_argument("--out", default="docs/stalingrad/map.svg", help="the SVG file to write")
+    mp.add_argument("--no-units", action="store_true", help="the map without counters")
+    mp.add_argument("--no-labels", action="store_true", help="no hex labels")
     rep = sub.add_parser("replay", help="replay and check a game record; draw a turn")
     rep.add_argument("record")
     rep.add_argument("--turn", type=int, default=None, help="stop at the end of this turn")
@@ -339,7 +351,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
-    commands = {"demo": cmd_demo, "replay": cmd_replay, "odds": cmd_odds, "simulate": cmd_simulate}
+    commands = {
+        "map": cmd_map,
+        "demo": cmd_demo,
+        "replay": cmd_replay,
+        "odds": cmd_odds,
+        "simulate": cmd_simulate,
+    }
     try:
         return commands[args.command](args, stream)
     except (HexwarError, OSError) as exc:

@@ -16,7 +16,7 @@ from hexwar.render import MAJOR_RIVER, RIVER, CounterView, HexsideStyle, Style, 
 from hexwar.state import State
 from hexwar_stalingrad.board import FULL, on_map, static, step, strength
 
-__all__ = ["ARM_LABEL", "SIDE_COLOUR", "STYLE", "counters", "position_svg"]
+__all__ = ["ARM_LABEL", "SIDE_COLOUR", "STYLE", "counters", "map_svg", "position_svg"]
 
 #: Counter colours: RKKA red, Wehrmacht field grey.
 SIDE_COLOUR: Final = {"rkka": "#c8372d", "wehrmacht": "#6b7b8c"}
@@ -94,4 +94,24 @@ def position_svg(state: State, *, title: str | None = None, width: int | None = 
     data = static(state)
     return render_svg(
         data.game_map, counters=counters(state), style=STYLE, title=title, width=width
+    )
+
+
+def map_svg(*, units: bool = True, labels: bool = True, width: int | None = 1400) -> SvgImage:
+    """The theatre map (``docs/stalingrad/map.svg``): terrain, rivers, railways and roads,
+    place names, hex labels, and (``units=True``) the counters of the 19 November set-up.
+
+    Deterministic: the same data gives a byte-identical SVG.
+    """
+    from hexwar_stalingrad.rules import StalingradRules  # the rules import this module
+
+    state = StalingradRules(length="long").new_state()
+    title = "«Сталинград» / Stalingrad, 19 November 1942: the Don–Volga theatre"
+    return render_svg(
+        static(state).game_map,
+        counters=counters(state) if units else (),
+        style=STYLE,
+        labels=labels,
+        title=title,
+        width=width,
     )
