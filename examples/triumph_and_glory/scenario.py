@@ -1,0 +1,164 @@
+"""Scenario data for the Triumph & Glory example: units, groups, commanders, map (TOML).
+
+Every value is checked at load; a bad file raises :class:`hexwar.errors.DataError`
+naming the file and the entry (e.g. ``shevardino.toml: units.57L.arm: ...``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from hexwar.errors import DataError
+from hexwar.geometry import Hex
+from hexwar.maps import GameMap, load_map
+from hexwar.terrain import load_chart
+
+DATA: Final = Path(__file__).parent / "data"
+SIDES: Final = ("french", "russian")
+ARMS: Final = ("infantry", "cavalry", "artillery")
+
+
+@attrs.frozen
+class Unit:
+    """A combat unit's printed values (section 2: strength, allowance, cohesion; 6.21: brigade)."""
+
+    id: str
+    side: str
+    arm: str
+    group: str
+    brigade: str
+    strength: int
+    allowance: int
+    cohesion: int
+
+
+@attrs.frozen
+class Group:
+    """An activation group (5.31) with its marker's individual-order rating (5.28)."""
+
+    id: str
+    side: str
+    name: str
+    io_rating: int
+
+
+@attrs.frozen
+class Commander:
+    """A commander-in-chief's four ratings (5.61); ``delay`` is ``None`` for "no roll"."""
+
+    side: str
+    name: str
+    hex: Hex
+    order_rating: int
+    drm: int
+    delay: int | None
+    range: int
+
+
+@attrs.frozen
+class Scenario:
+    """Everything a game of the example starts from."""
+
+    name: str
+    game_map: GameMap[Hex]
+    turns: int
+    objective: Hex
+    first_facing: Mapping[str, int]
+    commanders: Mapping[str, Commander]
+    groups: Mapping[str, Group]
+    units: Mapping[str, Unit]
+    stacks: Mapping[Hex, tuple[str, ...]]  # top unit first (6.24)
+
+
+def load_scenario(name: str = "shevardino") -> Scenario:
+    """Load ``data/<name>.toml`` with the example's terrain chart and map."""
+    game_map = load_map(DATA / "map.toml", load_chart(DATA / "terrain.toml"))
+    path = DATA / f"{name}.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataError(str(exc), source=path.name) from None
+    return build_scenario(raw, game_map, path.name)
+
+
+def build_scenario(raw: dict[str, Any], game_map: GameMap[Hex], source: str) -> Scenario:
+    """Check parsed scenario data against ``game_map``; errors name ``source``."""
+
+    def fail(entry: str, reason: str) -> DataError:
+        return DataError(reason, source=source, entry=entry)
+
+    def get(table: Mapping[str, Any], key: str, entry: str, kind: type) -> Any:
+        value = table.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool) != (kind is bool):
+            raise fail(f"{entry}.{key}", f"expected {kind.__name__}, got {value!r}")
+        return value
+
+    def cell(label: object, entry: str) -> Hex:
+        try:
+            h = game_map.cell_at(str(label))
+        except ValueError as exc:
+            raise fail(entry, str(exc)) from None
+        if h not in game_map:
+            raise fail(entry, f"hex {label!r} is off the map")
+        return h
+
+    head = get(raw, "scenario", "", dict)
+    facing = get(head, "first_facing", "scenario", dict)
+    if sorted(facing) != sorted(SIDES) or any(facing[s] not in range(6) for s in SIDES):
+        raise fail("scenario.first_facing", "need a corner 0-5 for each side")
+    commanders = {}
+    for side in SIDES:
+        c = get(get(raw, "commanders", "", dict), side, "commanders", dict)
+        entry = f"commanders.{side}"
+        delay = c.get("delay")
+        if delay != "none" and (not isinstance(delay, int) or isinstance(delay, bool)):
+            raise fail(f"{entry}.delay", f"expected an int or 'none', got {delay!r}")
+        commanders[side] = Commander(
+            side,
+            get(c, "name", entry, str),
+            cell(c.get("hex"), f"{entry}.hex"),
+            get(c, "order_rating", entry, int),
+            get(c, "drm", entry, int),
+            None if delay == "none" else delay,
+            get(c, "range", entry, int),
+        )
+    groups = {}
+    for gid, g in sorted(get(raw, "groups", "", dict).items()):
+        entry = f"groups.{gid}"
+        side = get(g, "side", entry, str)
+        if side not in SIDES:
+            raise fail(f"{entry}.side", f"unknown side {side!r}")
+        groups[gid] = Group(gid, side, get(g, "name", entry, str), get(g, "io_rating", entry, int))
+    units: dict[str, Unit] = {}
+    stacks: dict[Hex, tuple[str, ...]] = {}
+    for uid, u in get(raw, "units", "", dict).items():  # file order: stack order (6.24)
+        entry = f"units.{uid}"
+        arm, gid = get(u, "arm", entry, str), get(u, "group", entry, str)
+        if arm not in ARMS:
+            raise fail(f"{entry}.arm", f"unknown arm {arm!r}; expected one of {ARMS}")
+        if gid not in groups:
+            raise fail(f"{entry}.group", f"unknown activation group {gid!r}")
+        values = [get(u, k, entry, int) for k in ("strength", "allowance", "cohesion")]
+        if min(values) < 1:
+            raise fail(entry, "strength, allowance and cohesion must be positive")
+        units[uid] = Unit(uid, groups[gid].side, arm, gid, get(u, "brigade", entry, str), *values)
+        h = cell(u.get("hex"), f"{entry}.hex")
+        stacks[h] = (*stacks.get(h, ()), uid)
+    objective = cell(head.get("objective"), "scenario.objective")
+    turns = get(head, "turns", "scenario", int)
+    return Scenario(
+        get(head, "name", "scenario", str),
+        game_map,
+        turns,
+        objective,
+        {s: facing[s] for s in SIDES},
+        commanders,
+        groups,
+        units,
+        stacks,
+    )

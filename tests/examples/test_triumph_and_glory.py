@@ -1,0 +1,289 @@
+"""The Triumph & Glory example: sections 3-6 of the seed, played on the hexwar core."""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from fractions import Fraction
+
+import pytest
+from examples.triumph_and_glory import TriumphAndGlory
+from examples.triumph_and_glory.__main__ import play
+from examples.triumph_and_glory.rules import LIMIT, attacked_in_rear, facing, stack, where
+from examples.triumph_and_glory.scenario import DATA, Unit, build_scenario
+
+from hexwar.actions import CHANCE, END, Action
+from hexwar.errors import DataError
+from hexwar.state import HIDDEN, State
+from hexwar.testing import check_random_games
+
+RULES = TriumphAndGlory()
+SHORT = TriumphAndGlory(turns=1)
+
+
+def start(french: str = "orders I V", russian: str = "orders N27") -> State:
+    state = RULES.new_state()
+    state.apply(french)  # 5.21: the French decide first, then the Russians
+    state.apply(russian)
+    return state
+
+
+def finish_activation(state: State) -> None:
+    """Decline everything until the next marker is decided."""
+    while state.pending == () or state.pending[-1].kind != "$token":
+        state.apply(END)
+
+
+def unit(uid: str, arm: str, brigade: str, strength: int = 3, group: str = "G") -> Unit:
+    """A French unit with just what 6.21 looks at."""
+    return Unit(uid, "french", arm, group, brigade, strength, 4, 6)
+
+
+# -- 4.0 initiative ---------------------------------------------------------------------
+
+
+def test_initiative_tie_gives_nobody_the_first_pick_4_0() -> None:
+    state = start()
+    assert state.pending[-1].kind == "initiative"
+    state.apply("roll 3")  # French 3 + rating 2 = 5
+    state.apply("roll 4")  # Russians 4 + rating 1 = 5: a tie
+    assert state.get("game", "initiative") is None
+    assert state.current_player() == CHANCE  # the first marker is drawn, nobody picks
+    odds = dict(state.chance_outcomes())
+    assert len(odds) == 5
+    assert odds[Action.of("draw", "I")] == Fraction(2, 10)
+
+
+def test_initiative_winner_picks_one_of_his_own_markers_first_3_0_b() -> None:
+    state = start()
+    state.apply("roll 1")  # French 3
+    state.apply("roll 9")  # Russians 10
+    assert state.get("game", "initiative") == "russian"
+    assert state.current_player() == "russian"
+    assert state.legal_actions() == [Action.of("pick", "C4"), Action.of("pick", "N27")]
+
+
+# -- 5.3 chit pull, 5.23 hidden orders ----------------------------------------------------
+
+
+def test_chit_pull_order_with_initiative_pick_5_31() -> None:
+    state = start()
+    state.apply("roll 9")
+    state.apply("roll 0")
+    assert state.legal_actions() == [Action.of("pick", g) for g in ("I", "RC", "V")]
+    state.apply("pick RC")
+    assert (state.token, state.current_player()) == ("RC", "french")
+    assert state.get("cup", "markers") == ("C4", "C4", "I", "I", "N27", "N27", "RC", "V", "V")
+    finish_activation(state)
+    assert state.current_player() == CHANCE
+    odds = {str(a): p for a, p in state.chance_outcomes()}
+    assert odds == {
+        "draw C4": Fraction(2, 9),
+        "draw I": Fraction(2, 9),
+        "draw N27": Fraction(2, 9),
+        "draw RC": Fraction(1, 9),
+        "draw V": Fraction(2, 9),
+    }
+    state.apply("draw N27")
+    assert state.token == "N27"
+    assert state.cursor.tokens == ("RC", "N27")
+
+
+def test_order_statuses_are_hidden_until_the_group_activates_5_23() -> None:
+    state = start()
+    seen = state.observation("russian")
+    assert seen["tables"]["orders"]["I"] == HIDDEN
+    assert seen["tables"]["orders"]["N27"] is True  # the Russians know their own
+    assert HIDDEN in seen["history"]  # the French orders decision is private
+    state.apply("roll 9")
+    state.apply("roll 0")
+    state.apply("pick I")
+    assert state.observation("russian")["tables"]["orders"]["I"] is True
+    assert state.observation("russian")["tables"]["orders"]["V"] == HIDDEN
+
+
+def test_order_rating_limits_groups_under_orders_5_22() -> None:
+    state = RULES.new_state()
+    assert max(len(a.args) for a in state.legal_actions()) == 2  # Napoleon: rating 2
+    with pytest.raises(ValueError, match=r"5\.22"):
+        state.apply("orders I RC V")
+
+
+def test_individual_order_uses_marker_rating_and_commander_drm_5_28() -> None:
+    state = start(french="orders")  # nothing under orders
+    state.apply("roll 9")
+    state.apply("roll 0")
+    state.apply("pick I")
+    assert state.phase == "individual-order"
+    state.apply("request")
+    # Davout's marker rates 6; Napoleon (drm 2) is within range 3 of the I Corps: 8 passes
+    state.apply("roll 8")
+    assert state.get("act", "status") == "orders-io"
+    assert state.phase == "arrange"
+
+
+def test_order_delay_roll_from_turn_two_5_29() -> None:
+    state = start()
+    state.apply("roll 9")
+    state.apply("roll 0")
+    while state.turn == 1:
+        legal = state.legal_actions()
+        state.apply(END if END in legal else legal[0])
+    # Napoleon never rolls; Bagration (delay 4) rolls 7: the Russian orders stand
+    assert [d.params for d in state.pending] == [("russian",)]
+    state.apply("roll 7")
+    assert state.get("delay", "russian") == 1
+    assert state.current_player() == "french"  # only the French issue new orders
+    state.apply("orders")
+    assert state.pending[-1].kind == "initiative"
+
+
+# -- 6.1 facing --------------------------------------------------------------------------
+
+
+def test_facing_arcs_rear_flank_and_all_round_6_11() -> None:
+    state = RULES.new_state()
+    cav = RULES.hexes["0802"]  # Kharkov / Chernigov, facing corner 3
+    f = facing(state, cav)
+    for h in f.flank():  # cavalry in good order: flank hexes count as front
+        assert not attacked_in_rear(state, h, cav)
+    for h in f.back():
+        assert attacked_in_rear(state, h, cav)
+    for h in f.front():
+        assert not attacked_in_rear(state, h, cav)
+    q, r, sp, _ = state.get("units", "Kharkov")  # type: ignore[misc]
+    state.put("units", "Kharkov", (q, r, sp, True))  # disordered: standard facing
+    assert all(attacked_in_rear(state, h, cav) for h in f.flank())
+    redoubt = RULES.hexes["0604"]  # infantry in a redoubt: all six hexes are front
+    assert not any(attacked_in_rear(state, h, redoubt) for h in redoubt.neighbors())
+
+
+# -- 6.2 stacking ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("units", "ok"),
+    [
+        ([unit("a", "infantry", "X"), unit("b", "cavalry", "X")], False),
+        ([unit("a", "infantry", "X"), unit("b", "infantry", "Y")], True),
+        (
+            [unit("a", "infantry", "X"), unit("b", "infantry", "Y"), unit("c", "infantry", "X")],
+            False,
+        ),
+        ([unit("a", "cavalry", "X"), unit("b", "cavalry", "X"), unit("c", "cavalry", "X")], True),
+        ([unit("a", "artillery", "A", 3), unit("b", "artillery", "B", 3)], True),
+        ([unit("a", "artillery", "A", 4), unit("b", "artillery", "B", 3)], False),
+        ([unit("a", "artillery", "A", 2), unit("b", "artillery", "B", 2, group="H")], False),
+        (
+            [unit("a", "artillery", "A"), unit("b", "artillery", "B"), unit("c", "infantry", "X")],
+            False,
+        ),
+        (
+            [unit("g", "artillery", "A"), unit("a", "infantry", "X"), unit("b", "infantry", "X")],
+            True,
+        ),
+        (
+            [unit("g", "artillery", "A"), unit("a", "infantry", "X"), unit("b", "infantry", "Y")],
+            False,
+        ),
+        ([unit(c, "cavalry", "X") for c in "abcd"], False),
+    ],
+)
+def test_stacking_limits_6_21(units: list[Unit], ok: bool) -> None:
+    reason = LIMIT(units)
+    assert (reason is None) == ok
+    if not ok:
+        assert reason is not None
+        assert reason.startswith("6.21")
+
+
+def test_mover_joins_the_bottom_and_full_stacks_are_refused_6_24() -> None:
+    state = start()
+    state.apply("roll 9")
+    state.apply("roll 0")
+    state.apply("pick I")
+    state.apply(END)  # arrange
+    assert state.phase == "move"
+    state.apply("move 25L 0303")  # 0303 is empty: 25L keeps its own facing
+    state.apply("move I-art 0203")  # onto 57L / 61L (one brigade): allowed, at the bottom
+    assert stack(state, RULES.hexes["0203"]) == ("57L", "61L", "I-art")
+    assert facing(state, RULES.hexes["0203"]).corner == 0
+    with pytest.raises(ValueError, match=r"6\.21"):  # three infantry of two brigades
+        state.apply("move 25L 0203")
+    assert where(state, "25L") == RULES.hexes["0303"]
+
+
+# -- whole games -------------------------------------------------------------------------
+
+
+def stacks_are_legal(state: State) -> str | None:
+    """6.21 holds wherever units stand (checked where moves and retreats end)."""
+    for label, uids in state.table("stacks").items():
+        reason = LIMIT([RULES.units[u] for u in uids])  # type: ignore[union-attr]
+        if reason is not None:
+            return f"{label}: {reason}"
+    return None
+
+
+def tables_agree(state: State) -> str | None:
+    """Every unit on the map is in exactly the stack of its hex."""
+    listed = sorted(u for uids in state.table("stacks").values() for u in uids)  # type: ignore[union-attr]
+    if listed != sorted(state.table("units")):
+        return f"stacks {listed} != units {sorted(state.table('units'))}"
+    bad = [u for u in listed if u not in stack(state, where(state, u))]
+    return f"units not in their hex's stack: {bad}" if bad else None
+
+
+def assaults_go_into_front_hexes(state: State) -> str | None:
+    """6.13: a unit may assault only an enemy in one of its two front hexes."""
+    for a in state.legal_actions():
+        if a.kind == "assault":
+            frm, to = RULES.hexes[a.args[0]], RULES.hexes[a.args[1]]
+            if to not in facing(state, frm).front():
+                return f"{a} is not into a front hex"
+    return None
+
+
+def test_random_games_pass_the_verification_kit() -> None:
+    began = time.perf_counter()
+    report = check_random_games(
+        lambda: SHORT.new_state(),
+        games=12,
+        seed=5,
+        invariants=[stacks_are_legal, tables_agree, assaults_go_into_front_hexes],
+    )
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 12
+    assert time.perf_counter() - began < 60
+
+
+def test_full_length_random_games_end_with_an_outcome() -> None:
+    report = check_random_games(
+        lambda: RULES.new_state(),
+        games=2,
+        seed=11,
+        invariants=[stacks_are_legal, tables_agree],
+        check_serialization=False,
+    )
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 2
+
+
+def test_bot_game_is_reproducible_and_finishes() -> None:
+    a, b = play(7), play(7)
+    assert a.is_terminal()
+    assert a.outcome is not None
+    assert a.history == b.history
+    assert a.turn == RULES.scenario.turns
+    assert any(x.kind == "assault" for x in a.history)
+
+
+def test_bad_scenario_data_names_file_and_entry() -> None:
+    raw = tomllib.loads((DATA / "shevardino.toml").read_text(encoding="utf-8"))
+    raw["units"]["57L"]["arm"] = "dragoons"
+    with pytest.raises(DataError, match=r"bad\.toml: units\.57L\.arm: unknown arm"):
+        build_scenario(raw, RULES.map, "bad.toml")
+    raw["units"]["57L"]["arm"] = "infantry"
+    raw["units"]["57L"]["hex"] = "9999"
+    with pytest.raises(DataError, match=r"units\.57L\.hex"):
+        build_scenario(raw, RULES.map, "bad.toml")
