@@ -91,7 +91,11 @@ def _spend(state: State, side: str, unit: str, cost: int) -> None:
 
 
 def replacement_actions(state: State, side: str) -> list[Action]:
-    """``restore UNIT`` and ``rebuild UNIT HEX full|reduced`` the side can pay for (S4.1)."""
+    """``restore UNIT`` and ``rebuild UNIT HEX full|reduced`` the side can pay for (S4.1).
+
+    ZOC affects replacements (S2.2): a reduced unit in enemy ZOC cannot be restored and a
+    truck hex in enemy ZOC receives no rebuilt unit (ruling S4.1).
+    """
     data = static(state)
     if _int(state, f"rp:{side}") <= 0 and not any(
         _int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS

@@ -40,7 +40,8 @@ def _path(path: str | Path | None) -> Path:
 
 
 def load_crt(path: str | Path | None = None) -> OddsTable:
-    """The combat results table (S9.1), ground odds rounded down (S8.2)."""
+    """The combat results table (S9.1), ground odds rounded down (S8.2); one d6 roll per
+    attack selects the row (S1.6, S8.3)."""
     table = load_table(_path(path), key="crt")
     if not isinstance(table, OddsTable):
         raise DataError("the [crt] table must be kind = 'odds'", source=str(path), entry="crt")
@@ -55,7 +56,7 @@ def air_crt(path: str | Path | None = None) -> OddsTable:
 
 
 def load_bombardment(path: str | Path | None = None) -> StrengthTable:
-    """The bombardment table (S9.2), columns ½, 1 and 2 bombs."""
+    """The bombardment table (S9.2), columns ½, 1 and 2 bombs; rows: one d6 roll (S1.6, S7.2)."""
     table = load_table(_path(path), key="bombardment")
     if not isinstance(table, StrengthTable):
         raise DataError(
