@@ -7,7 +7,7 @@ the file and the entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -15,9 +15,9 @@ from typing import Any
 
 import attrs
 
-from hexwar.errors import DataError
+from hexwar.datafile import Checker, read_data_file
 from hexwar.maps import GameMap, load_map
-from hexwar.terrain import load_chart, read_data_file
+from hexwar.terrain import load_chart
 
 DATA = Path(__file__).parent / "data"
 RESULTS = ("destroy", "retreat", "pin", "dismount", "neutralise")
@@ -85,11 +85,16 @@ class GameData:
         return Fraction(num, den)
 
 
-_ARM_TYPES: dict[str, type | tuple[type, ...]] = {
-    "movement": str, "move": int, "target": str, "range": int, "shots": int, "los": str,
-    "group": str, "retreat": str, "assault": str, "raider": bool, "cuts_rail": bool,
-    "fires_from_masking": bool, "free_in_front_row": bool, "behind_front": bool,
-    "setup_rows": list, "setup_on": str, "mount": str, "dismount": str, "name": str,
+Field = Callable[[Checker, object, str], Any]
+_ARM_FIELDS: dict[str, Field] = {
+    "movement": Checker.string, "move": Checker.integer, "target": Checker.string,
+    "range": Checker.integer, "shots": Checker.integer, "los": Checker.string,
+    "group": Checker.string, "retreat": Checker.string, "assault": Checker.string,
+    "raider": Checker.boolean, "cuts_rail": Checker.boolean,
+    "fires_from_masking": Checker.boolean, "free_in_front_row": Checker.boolean,
+    "behind_front": Checker.boolean, "setup_rows": Checker.str_list,
+    "setup_on": Checker.string, "mount": Checker.string, "dismount": Checker.string,
+    "name": Checker.string,
 }  # fmt: skip
 _CHOICES = {
     "los": ("direct", "overhead", "indirect"),
@@ -97,87 +102,87 @@ _CHOICES = {
     "retreat": ("back", "any"),
     "assault": ("weak", "open"),
 }
-_PARAMS = {
-    "attack_strip": list, "attack_strip_figures": int, "stack": int, "stack_masking": int,
-    "stack_setup": int, "front_row_others": int, "second_row_share": list,
-    "neutralised_turns": int, "raid_removes": int, "withdrawal_from_turn": int,
-    "draw_loss_share": list,
+ROWS = ("I", "II", "III")
+
+
+def _pair(ck: Checker, value: object, entry: str) -> list[int]:
+    return ck.int_list(value, entry, length=2)
+
+
+_PARAMS: dict[str, Field] = {
+    "attack_strip": _pair, "attack_strip_figures": Checker.integer, "stack": Checker.integer,
+    "stack_masking": Checker.integer, "stack_setup": Checker.integer,
+    "front_row_others": Checker.integer, "second_row_share": _pair,
+    "neutralised_turns": Checker.integer, "raid_removes": Checker.integer,
+    "withdrawal_from_turn": Checker.integer, "draw_loss_share": _pair,
 }  # fmt: skip
-
-
-def _typed(value: object, kind: type | tuple[type, ...], fail: Any, entry: str) -> Any:
-    bad = isinstance(value, bool) and kind is int
-    if bad or not isinstance(value, kind):
-        raise fail(entry, f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
-    return value
+_EFFECT_FIELDS: dict[str, Field] = {
+    "fire": Checker.integer,
+    "artillery": Checker.integer,
+    "within": Checker.integer,
+}
 
 
 def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: str) -> GameData:
     """Validate the parsed ``rules.toml`` against the map's chart."""
-
-    def fail(entry: str, reason: str) -> DataError:
-        return DataError(reason, source=source, entry=entry)
-
-    unknown = sorted(set(raw) - {"rules", "arms", "effects", "scenarios"})
-    if unknown:
-        raise fail(unknown[0], "unknown top-level key")
-    params = dict(_typed(raw.get("rules"), dict, fail, "rules"))
-    for key, kind in _PARAMS.items():
-        if key not in params:
-            raise fail(f"rules.{key}", "missing field")
-        _typed(params[key], kind, fail, f"rules.{key}")
-    for key in sorted(set(params) - set(_PARAMS)):
-        raise fail(f"rules.{key}", "unknown key")
+    ck = Checker(source)
+    top = ck.table(dict(raw), "top level")
+    ck.keys(top, required=("rules", "arms", "effects", "scenarios"))
+    params = dict(ck.table(top["rules"], "rules"))
+    ck.keys(params, required=_PARAMS, entry="rules")
+    for key, check in _PARAMS.items():
+        check(ck, params[key], f"rules.{key}")
     arms: dict[str, Arm] = {}
-    raw_arms = _typed(raw.get("arms"), dict, fail, "arms")
+    raw_arms = ck.table(top["arms"], "arms")
     for name in sorted(raw_arms):
         entry = f"arms.{name}"
-        spec = dict(_typed(raw_arms[name], dict, fail, entry))
+        spec = dict(ck.table(raw_arms[name], entry))
+        ck.keys(spec, ("movement", "move", "target"), _ARM_FIELDS, entry)
         for key in sorted(spec):
-            if key not in _ARM_TYPES:
-                raise fail(f"{entry}.{key}", "unknown key")
-            _typed(spec[key], _ARM_TYPES[key], fail, f"{entry}.{key}")
-        for key in ("movement", "move", "target"):
-            if key not in spec:
-                raise fail(f"{entry}.{key}", "missing field")
-        if spec["movement"] not in game_map.chart.movement_classes:
-            raise fail(f"{entry}.movement", f"unknown movement class {spec['movement']!r}")
+            _ARM_FIELDS[key](ck, spec[key], f"{entry}.{key}")
+        classes = game_map.chart.movement_classes
+        ck.choice(spec["movement"], classes, f"{entry}.movement", "movement class")
         for key, allowed in _CHOICES.items():
-            if spec.get(key, allowed[0]) not in allowed:
-                raise fail(f"{entry}.{key}", f"expected one of {allowed}")
-        if not set(spec.get("setup_rows", [])) <= {"I", "II", "III"}:
-            raise fail(f"{entry}.setup_rows", "rows are 'I', 'II', 'III'")
+            if key in spec:
+                ck.choice(spec[key], allowed, f"{entry}.{key}", key)
         title = spec.pop("name", name)
         if "setup_rows" in spec:
-            spec["setup_rows"] = tuple(spec["setup_rows"])
+            rows = spec["setup_rows"]
+            e = f"{entry}.setup_rows"
+            spec["setup_rows"] = tuple(
+                ck.choice(r, ROWS, f"{e}[{i}]", "row") for i, r in enumerate(rows)
+            )
         arms[name] = Arm(name, title, **spec)
     for arm in arms.values():
         for link in (arm.mount, arm.dismount):
             if link is not None and link not in arms:
-                raise fail(f"arms.{arm.name}", f"unknown arm {link!r}")
-    targets = {a.target for a in arms.values()}
+                raise ck.fail(f"arms.{arm.name}", f"unknown arm {link!r}")
+    targets = sorted({a.target for a in arms.values()})
     effects = []
-    for i, row in enumerate(_typed(raw.get("effects"), list, fail, "effects")):
+    for i, row in enumerate(ck.items(top, "effects")):
         entry = f"effects[{i}]"
-        row = dict(_typed(row, dict, fail, entry))
-        if row.get("target") not in targets or row.get("result") not in RESULTS:
-            raise fail(entry, f"unknown target or result (targets {sorted(targets)})")
-        squares = tuple(row.pop("square", SQUARES))
+        ck.keys(row, ("target", "result"), ("square", *_EFFECT_FIELDS), entry)
+        target = ck.choice(row["target"], targets, f"{entry}.target", "target")
+        result = ck.choice(row["result"], RESULTS, f"{entry}.result", "result")
+        squares = tuple(ck.str_list(row.get("square", list(SQUARES)), f"{entry}.square"))
         if not squares or not set(squares) <= set(SQUARES):
-            raise fail(f"{entry}.square", f"expected classes among {SQUARES}")
-        try:
-            effects.append(EffectRow(squares=squares, **row))
-        except TypeError as e:
-            raise fail(entry, str(e)) from None
+            raise ck.fail(f"{entry}.square", f"expected classes among {SQUARES}")
+        numbers = {
+            k: check(ck, row[k], f"{entry}.{k}") for k, check in _EFFECT_FIELDS.items() if k in row
+        }
+        effects.append(EffectRow(target, result, squares, **numbers))
     scenarios = {}
-    for name, spec in sorted(_typed(raw.get("scenarios"), dict, fail, "scenarios").items()):
+    raw_scenarios = ck.table(top["scenarios"], "scenarios")
+    for name in sorted(raw_scenarios):
         entry = f"scenarios.{name}"
-        figures = _typed(spec.get("figures"), dict, fail, f"{entry}.figures")
+        spec = ck.table(raw_scenarios[name], entry)
+        ck.keys(spec, ("figures", "turns"), ("name",), entry)
+        figures = ck.table(spec["figures"], f"{entry}.figures")
         for arm, n in figures.items():
-            if arm not in arms or _typed(n, int, fail, f"{entry}.figures.{arm}") < 1:
-                raise fail(f"{entry}.figures.{arm}", "unknown arm or count < 1")
-        turns = _typed(spec.get("turns"), int, fail, f"{entry}.turns")
-        title = _typed(spec.get("name", name), str, fail, f"{entry}.name")
+            ck.choice(arm, arms, f"{entry}.figures", "arm")
+            ck.integer(n, f"{entry}.figures.{arm}", minimum=1)
+        turns = ck.integer(spec["turns"], f"{entry}.turns", minimum=1)
+        title = ck.string(spec.get("name", name), f"{entry}.name")
         scenarios[name] = Scenario(name, title, turns, tuple(sorted(figures.items())))
     return GameData(game_map, arms, tuple(effects), scenarios, params)
 

@@ -6,14 +6,13 @@ naming the file and the entry (e.g. ``shevardino.toml: units.57L.arm: ...``).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
-from hexwar.errors import DataError
+from hexwar.datafile import Checker, read_data_file
 from hexwar.geometry import Hex
 from hexwar.maps import GameMap, load_map
 from hexwar.terrain import load_chart
@@ -78,25 +77,20 @@ class Scenario:
 def load_scenario(name: str = "shevardino") -> Scenario:
     """Load ``data/<name>.toml`` with the example's terrain chart and map."""
     game_map = load_map(DATA / "map.toml", load_chart(DATA / "terrain.toml"))
-    path = DATA / f"{name}.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(str(exc), source=path.name) from None
-    return build_scenario(raw, game_map, path.name)
+    raw, source = read_data_file(DATA / f"{name}.toml")
+    return build_scenario(raw, game_map, source)
 
 
 def build_scenario(raw: dict[str, Any], game_map: GameMap[Hex], source: str) -> Scenario:
     """Check parsed scenario data against ``game_map``; errors name ``source``."""
 
-    def fail(entry: str, reason: str) -> DataError:
-        return DataError(reason, source=source, entry=entry)
+    ck = Checker(source)
+    fail = ck.fail
 
     def get(table: Mapping[str, Any], key: str, entry: str, kind: type) -> Any:
-        value = table.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool) != (kind is bool):
-            raise fail(f"{entry}.{key}", f"expected {kind.__name__}, got {value!r}")
-        return value
+        where = f"{entry}.{key}" if entry else key
+        check = {dict: ck.table, str: ck.string, int: ck.integer}[kind]
+        return check(table.get(key), where)
 
     def cell(label: object, entry: str) -> Hex:
         try:
@@ -130,22 +124,16 @@ def build_scenario(raw: dict[str, Any], game_map: GameMap[Hex], source: str) -> 
     groups = {}
     for gid, g in sorted(get(raw, "groups", "", dict).items()):
         entry = f"groups.{gid}"
-        side = get(g, "side", entry, str)
-        if side not in SIDES:
-            raise fail(f"{entry}.side", f"unknown side {side!r}")
+        side = ck.choice(g.get("side"), SIDES, f"{entry}.side", "side")
         groups[gid] = Group(gid, side, get(g, "name", entry, str), get(g, "io_rating", entry, int))
     units: dict[str, Unit] = {}
     stacks: dict[Hex, tuple[str, ...]] = {}
     for uid, u in get(raw, "units", "", dict).items():  # file order: stack order (6.24)
         entry = f"units.{uid}"
-        arm, gid = get(u, "arm", entry, str), get(u, "group", entry, str)
-        if arm not in ARMS:
-            raise fail(f"{entry}.arm", f"unknown arm {arm!r}; expected one of {ARMS}")
-        if gid not in groups:
-            raise fail(f"{entry}.group", f"unknown activation group {gid!r}")
-        values = [get(u, k, entry, int) for k in ("strength", "allowance", "cohesion")]
-        if min(values) < 1:
-            raise fail(entry, "strength, allowance and cohesion must be positive")
+        arm = ck.choice(u.get("arm"), ARMS, f"{entry}.arm", "arm")
+        gid = ck.choice(u.get("group"), groups, f"{entry}.group", "activation group")
+        printed = ("strength", "allowance", "cohesion")
+        values = [ck.integer(u.get(k), f"{entry}.{k}", minimum=1) for k in printed]
         units[uid] = Unit(uid, groups[gid].side, arm, gid, get(u, "brigade", entry, str), *values)
         h = cell(u.get("hex"), f"{entry}.hex")
         stacks[h] = (*stacks.get(h, ()), uid)

@@ -22,9 +22,7 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -32,6 +30,7 @@ from typing import Any, Final, Literal, Self, TypeVar
 
 import attrs
 
+from hexwar.datafile import read_data_file
 from hexwar.dice import ChanceDriver, Dice
 from hexwar.errors import DataError, HexwarError, IllegalAction
 
@@ -717,23 +716,9 @@ def load_table(path: str | Path, *, key: str | None = None) -> OddsTable | Stren
 
     Bad data raises :class:`~hexwar.errors.DataError` naming the file and the entry.
     """
-    path = Path(path)
-    source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror}", source=source) from None
-    try:
-        if path.suffix == ".toml":
-            data: Any = tomllib.loads(text)
-        elif path.suffix == ".json":
-            data = json.loads(text)
-        else:
-            raise DataError("expected a .toml or .json file", source=source)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"not valid {path.suffix[1:].upper()}: {exc}", source=source) from None
+    data, source = read_data_file(path)
     if key is not None:
-        if not isinstance(data, Mapping) or key not in data:
+        if key not in data:
             raise DataError(f"no table {key!r} in the file", source=source, entry=key)
         return table_from_data(data[key], source=source, prefix=f"{key}.")
     return table_from_data(data, source=source)

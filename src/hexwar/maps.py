@@ -29,10 +29,11 @@ import attrs
 import networkx as nx
 
 from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
+from hexwar.datafile import Checker, read_data_file
 from hexwar.errors import DataError
 from hexwar.geometry import Hex
 from hexwar.grid import HEX_GRID, SQUARE_GRID, Square, Topology
-from hexwar.terrain import Step, TerrainChart, read_data_file
+from hexwar.terrain import Step, TerrainChart
 
 __all__ = [
     "OFFSET_LAYOUTS",
@@ -317,60 +318,27 @@ def map_from_dict(
     data: Mapping[str, Any], chart: TerrainChart, source: str = "<data>"
 ) -> GameMap[Any]:
     """Build and validate a map from the parsed file structure."""
+    ck = Checker(source)
+    fail = ck.fail
 
-    def fail(entry: str, reason: str) -> DataError:
-        return DataError(reason, source=source, entry=entry)
-
-    def table(v: object, entry: str) -> dict[str, Any]:
-        if not isinstance(v, dict):
-            raise fail(entry, f"expected a table, got {type(v).__name__}")
-        return v
-
-    def keys(v: dict[str, Any], allowed: Collection[str], entry: str) -> None:
-        unknown = sorted(set(v) - set(allowed))
-        if unknown:
-            raise fail(entry, f"unknown key {unknown[0]!r} (allowed: {sorted(allowed)})")
-
-    def integer(v: object, entry: str, minimum: int) -> int:
-        if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-            raise fail(entry, f"expected an integer >= {minimum}, got {v!r}")
-        return v
-
-    def string(v: object, entry: str) -> str:
-        if not isinstance(v, str):
-            raise fail(entry, f"expected a string, got {v!r}")
-        return v
-
-    def str_list(v: object, entry: str) -> list[str]:
-        if not isinstance(v, list):
-            raise fail(entry, f"expected a list, got {v!r}")
-        return [string(x, f"{entry}[{i}]") for i, x in enumerate(v)]
-
-    def items(v: object, entry: str) -> list[dict[str, Any]]:
-        if not isinstance(v, list):
-            raise fail(entry, f"expected an array of tables, got {type(v).__name__}")
-        return [table(x, f"{entry}[{i}]") for i, x in enumerate(v)]
-
-    top = table(dict(data), "top level")
-    keys(top, ("map", "cells", "hexsides", "paths"), "top level")
-    head = table(top.get("map", {}), "map")
-    keys(head, _MAP_KEYS, "map")
-    grid = string(head.get("grid", "hex"), "map.grid")
-    if grid not in ("hex", "square"):
-        raise fail("map.grid", f"unknown grid {grid!r} (use 'hex' or 'square')")
+    top = ck.table(dict(data), "top level")
+    ck.keys(top, optional=("map", "cells", "hexsides", "paths"), entry="top level")
+    head = ck.table(top.get("map", {}), "map")
+    ck.keys(head, optional=_MAP_KEYS, entry="map")
+    grid = ck.choice(head.get("grid", "hex"), ("hex", "square"), "map.grid", "grid")
     topology: Topology[Any] = HEX_GRID if grid == "hex" else SQUARE_GRID
-    shape = string(head.get("shape", "rectangle"), "map.shape")
-    digits = integer(head.get("label_digits", 2), "map.label_digits", 1)
+    shape = ck.string(head.get("shape", "rectangle"), "map.shape")
+    digits = ck.integer(head.get("label_digits", 2), "map.label_digits", minimum=1)
     offset: str | None = None
     if "offset" in head:
-        offset = string(head["offset"], "map.offset")
+        offset = ck.string(head["offset"], "map.offset")
         if offset not in OFFSET_LAYOUTS or grid != "hex":
             raise fail("map.offset", f"unknown offset layout {offset!r} for a {grid} grid")
 
     shape_cells: list[Any] | None
     if shape == "rectangle":
-        columns = integer(head.get("columns"), "map.columns", 1)
-        rows = integer(head.get("rows"), "map.rows", 1)
+        columns = ck.integer(head.get("columns"), "map.columns", minimum=1)
+        rows = ck.integer(head.get("rows"), "map.rows", minimum=1)
         if grid == "hex":
             offset = offset or "odd-q"
             shape_cells = rectangle(columns, rows, offset)
@@ -379,16 +347,16 @@ def map_from_dict(
     elif shape == "hexagon":
         if grid != "hex":
             raise fail("map.shape", "a hexagon needs a hex grid")
-        shape_cells = hexagon(integer(head.get("radius"), "map.radius", 0))
+        shape_cells = hexagon(ck.integer(head.get("radius"), "map.radius", minimum=0))
     elif shape == "cells":
         shape_cells = None
     else:
         raise fail("map.shape", f"unknown shape {shape!r} (rectangle, hexagon or cells)")
     default = None
     if "default_terrain" in head:
-        default = string(head["default_terrain"], "map.default_terrain")
-        if default not in chart.terrains:
-            raise fail("map.default_terrain", f"unknown terrain {default!r}")
+        default = ck.choice(
+            head["default_terrain"], chart.terrains, "map.default_terrain", "terrain"
+        )
 
     def locate(v: object, entry: str) -> Hashable:
         if isinstance(v, str):
@@ -413,9 +381,9 @@ def map_from_dict(
     names: dict[Any, str] = {}
     tags: dict[Any, frozenset[str]] = {}
     seen: dict[Any, str] = {}
-    for i, c in enumerate(items(top.get("cells", []), "cells")):
+    for i, c in enumerate(ck.items(top, "cells")):
         entry = f"cells[{i}]"
-        keys(c, ("at", "cells", "terrain", "name", "tags"), entry)
+        ck.keys(c, optional=("at", "cells", "terrain", "name", "tags"), entry=entry)
         if ("at" in c) == ("cells" in c):
             raise fail(entry, "give exactly one of 'at' and 'cells'")
         if "at" in c:
@@ -427,12 +395,13 @@ def map_from_dict(
             if "name" in c:
                 raise fail(f"{entry}.name", "a name needs a single cell ('at')")
             where = [locate(x, f"{entry}.cells[{k}]") for k, x in enumerate(raw)]
-        t = string(c["terrain"], f"{entry}.terrain") if "terrain" in c else default
-        if t is None:
+        if "terrain" in c:
+            t = ck.choice(c["terrain"], chart.terrains, f"{entry}.terrain", "terrain")
+        elif default is None:
             raise fail(entry, "missing field 'terrain' (and no map.default_terrain)")
-        if t not in chart.terrains:
-            raise fail(f"{entry}.terrain", f"unknown terrain {t!r}")
-        cell_tags = frozenset(str_list(c.get("tags", []), f"{entry}.tags"))
+        else:
+            t = default
+        cell_tags = frozenset(ck.str_list(c.get("tags", []), f"{entry}.tags"))
         for cell in where:
             if cell in seen:
                 raise fail(entry, f"duplicate cell {cell!r} (first in {seen[cell]})")
@@ -441,7 +410,7 @@ def map_from_dict(
             if cell_tags:
                 tags[cell] = cell_tags
             if "name" in c:
-                names[cell] = string(c["name"], f"{entry}.name")
+                names[cell] = ck.string(c["name"], f"{entry}.name")
     if shape_cells is not None:
         for cell in shape_cells:
             if cell not in terrain:
@@ -451,9 +420,9 @@ def map_from_dict(
 
     hexsides: dict[tuple[Any, Any], frozenset[str]] = {}
     seen_sides: dict[frozenset[Any], str] = {}
-    for i, h in enumerate(items(top.get("hexsides", []), "hexsides")):
+    for i, h in enumerate(ck.items(top, "hexsides")):
         entry = f"hexsides[{i}]"
-        keys(h, ("between", "features"), entry)
+        ck.keys(h, optional=("between", "features"), entry=entry)
         between = h.get("between")
         if not isinstance(between, list) or len(between) != 2:
             raise fail(f"{entry}.between", "expected two cells")
@@ -464,19 +433,18 @@ def map_from_dict(
         if side in seen_sides:
             raise fail(entry, f"duplicate hexside (first in {seen_sides[side]})")
         seen_sides[side] = entry
-        features = str_list(h.get("features"), f"{entry}.features")
-        for k, f in enumerate(features):
-            if f not in chart.hexside_features:
-                raise fail(f"{entry}.features[{k}]", f"unknown hexside feature {f!r}")
-        hexsides[a, b] = frozenset(features)
+        features = chart.hexside_features
+        hexsides[a, b] = ck.names(
+            h.get("features"), features, "hexside feature", f"{entry}.features"
+        )
 
     paths: list[tuple[str, list[Any]]] = []
-    for i, p in enumerate(items(top.get("paths", []), "paths")):
+    for i, p in enumerate(ck.items(top, "paths")):
         entry = f"paths[{i}]"
-        keys(p, ("feature", "cells"), entry)
-        feature = string(p.get("feature"), f"{entry}.feature")
-        if feature not in chart.linear_features:
-            raise fail(f"{entry}.feature", f"unknown linear feature {feature!r}")
+        ck.keys(p, optional=("feature", "cells"), entry=entry)
+        feature = ck.choice(
+            p.get("feature"), chart.linear_features, f"{entry}.feature", "linear feature"
+        )
         raw = p.get("cells")
         if not isinstance(raw, list) or len(raw) < 2:
             raise fail(f"{entry}.cells", "expected a list of at least two cells")
@@ -486,7 +454,7 @@ def map_from_dict(
                 raise fail(f"{entry}.cells[{k}]", f"{raw[k]!r} is not adjacent to {raw[k - 1]!r}")
         paths.append((feature, cells))
 
-    name = string(head["name"], "map.name") if "name" in head else None
+    name = ck.string(head["name"], "map.name") if "name" in head else None
     return build_map(
         chart,
         terrain,

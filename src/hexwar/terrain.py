@@ -26,16 +26,14 @@ True
 
 from __future__ import annotations
 
-import json
-import math
-import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from hexwar.errors import DataError, HexwarError
+from hexwar.datafile import Checker, read_data_file
+from hexwar.errors import HexwarError
 
 __all__ = [
     "HexsideEffect",
@@ -192,88 +190,19 @@ class TerrainChart:
 # -- loading ------------------------------------------------------------------------------
 
 
-def read_data_file(path: str | Path) -> tuple[dict[str, Any], str]:
-    """Read a TOML or JSON file (by extension) into a dict; return it and its name.
-
-    Raises :class:`DataError` naming the file if it cannot be read or parsed.
-    """
-    p = Path(path)
-    source = str(p)
-    try:
-        if p.suffix == ".toml":
-            with p.open("rb") as fh:
-                return tomllib.load(fh), source
-        if p.suffix == ".json":
-            data = json.loads(p.read_text(encoding="utf-8"))
-            if not isinstance(data, dict):
-                raise DataError("top level must be an object", source=source)
-            return data, source
-    except (OSError, tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise DataError(f"cannot read: {e}", source=source) from e
-    raise DataError(f"unknown extension {p.suffix!r} (use .toml or .json)", source=source)
-
-
 def load_chart(path: str | Path) -> TerrainChart:
     """Load and validate a terrain chart file (TOML or JSON)."""
     data, source = read_data_file(path)
     return chart_from_dict(data, source=source)
 
 
-class _Checker:
-    """Small helpers that raise :class:`DataError` naming the source and entry."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, entry: str | None, reason: str) -> DataError:
-        return DataError(reason, source=self.source, entry=entry)
-
-    def table(self, value: object, entry: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(entry, f"expected a table, got {type(value).__name__}")
-        return value
-
-    def keys(self, value: dict[str, Any], allowed: Collection[str], entry: str) -> None:
-        unknown = sorted(set(value) - set(allowed))
-        if unknown:
-            raise self.fail(entry, f"unknown key {unknown[0]!r} (allowed: {sorted(allowed)})")
-
-    def string(self, value: object, entry: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(entry, f"expected a string, got {type(value).__name__}")
-        return value
-
-    def boolean(self, value: object, entry: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(entry, f"expected true or false, got {value!r}")
-        return value
-
-    def cost(self, value: object, entry: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(entry, f"expected a number, got {value!r}")
-        if not math.isfinite(value) or value < 0:
-            raise self.fail(entry, f"cost must be a finite number >= 0, got {value!r}")
-        return value
-
-    def names(self, value: object, known: Collection[str], what: str, entry: str) -> frozenset[str]:
-        if not isinstance(value, list):
-            raise self.fail(entry, f"expected a list of {what} names")
-        out = []
-        for i, v in enumerate(value):
-            name = self.string(v, f"{entry}[{i}]")
-            if name not in known:
-                raise self.fail(f"{entry}[{i}]", f"unknown {what} {name!r}")
-            out.append(name)
-        return frozenset(out)
-
-
 def chart_from_dict(data: Mapping[str, Any], source: str = "<data>") -> TerrainChart:
     """Build and validate a chart from the parsed file structure (see ``docs/movement.md``)."""
-    ck = _Checker(source)
+    ck = Checker(source)
     top = ck.table(dict(data), "top level")
-    ck.keys(top, ("chart", "terrain", "hexside", "linear", "movement"), "top level")
+    ck.keys(top, optional=("chart", "terrain", "hexside", "linear", "movement"), entry="top level")
     header = ck.table(top.get("chart", {}), "chart")
-    ck.keys(header, ("name",), "chart")
+    ck.keys(header, optional=("name",), entry="chart")
     chart_name = ck.string(header["name"], "chart.name") if "name" in header else None
 
     raw_terrains = ck.table(top.get("terrain"), "terrain") if "terrain" in top else None
@@ -289,7 +218,7 @@ def chart_from_dict(data: Mapping[str, Any], source: str = "<data>") -> TerrainC
     for name in sorted(raw_terrains):
         entry = f"terrain.{name}"
         t = ck.table(raw_terrains[name], entry)
-        ck.keys(t, ("name", "impassable", "in_zoc"), entry)
+        ck.keys(t, optional=("name", "impassable", "in_zoc"), entry=entry)
         title = ck.string(t["name"], f"{entry}.name") if "name" in t else None
         impassable = ck.boolean(t.get("impassable", False), f"{entry}.impassable")
         in_zoc = ck.boolean(t.get("in_zoc", not impassable), f"{entry}.in_zoc")
@@ -299,7 +228,7 @@ def chart_from_dict(data: Mapping[str, Any], source: str = "<data>") -> TerrainC
     for name in sorted(raw_hexsides):
         entry = f"hexside.{name}"
         h = ck.table(raw_hexsides[name], entry)
-        ck.keys(h, ("name", "blocks_zoc", "negates"), entry)
+        ck.keys(h, optional=("name", "blocks_zoc", "negates"), entry=entry)
         title = ck.string(h["name"], f"{entry}.name") if "name" in h else None
         blocks = ck.boolean(h.get("blocks_zoc", False), f"{entry}.blocks_zoc")
         negates = ck.names(
@@ -313,7 +242,7 @@ def chart_from_dict(data: Mapping[str, Any], source: str = "<data>") -> TerrainC
     for name in sorted(raw_linear):
         entry = f"linear.{name}"
         lf = ck.table(raw_linear[name], entry)
-        ck.keys(lf, ("name",), entry)
+        ck.keys(lf, optional=("name",), entry=entry)
         title = ck.string(lf["name"], f"{entry}.name") if "name" in lf else None
         linear_features[name] = LinearFeature(name, title)
 
@@ -326,7 +255,7 @@ def chart_from_dict(data: Mapping[str, Any], source: str = "<data>") -> TerrainC
 
 
 def _movement_class(
-    ck: _Checker,
+    ck: Checker,
     name: str,
     raw: object,
     terrains: Mapping[str, Terrain],
@@ -335,7 +264,7 @@ def _movement_class(
 ) -> MovementClass:
     entry = f"movement.{name}"
     m = ck.table(raw, entry)
-    ck.keys(m, ("terrain", "hexside", "along", "only"), entry)
+    ck.keys(m, optional=("terrain", "hexside", "along", "only"), entry=entry)
     only = ck.names(m.get("only", []), linear_features, "linear feature", f"{entry}.only")
 
     terrain_costs: dict[str, float | None] = {}
@@ -363,7 +292,7 @@ def _movement_class(
         elif v == "stop":
             effects[f] = HexsideEffect(stop=True)
         elif isinstance(v, dict):
-            ck.keys(v, ("cost", "stop"), e)
+            ck.keys(v, optional=("cost", "stop"), entry=e)
             effects[f] = HexsideEffect(
                 cost=ck.cost(v.get("cost", 0), f"{e}.cost"),
                 stop=ck.boolean(v.get("stop", False), f"{e}.stop"),

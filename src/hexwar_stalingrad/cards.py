@@ -22,8 +22,9 @@ from typing import Any, Final
 
 import attrs
 
+from hexwar.datafile import Checker, read_data_file
 from hexwar.errors import DataError
-from hexwar_stalingrad._checks import Checker, data_path, read_toml
+from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.units import ARMS, GROUPS
 
 __all__ = ["DECKS", "DURATIONS", "EFFECT_KINDS", "MARKS", "Card", "Effect", "load_cards"]
@@ -157,7 +158,7 @@ def _effect(ck: Checker, raw: object, e: str) -> Effect:
 
 def load_cards(path: str | Path | None = None) -> tuple[Card, ...]:
     """Load and validate ``cards.toml`` (the shipped one by default)."""
-    data, source = read_toml(path if path is not None else data_path("cards.toml"))
+    data, source = read_data_file(path if path is not None else data_path("cards.toml"))
     return cards_from_dict(data, source)
 
 

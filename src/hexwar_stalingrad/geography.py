@@ -18,7 +18,8 @@ from typing import Final
 
 import attrs
 
-from hexwar_stalingrad._checks import Checker, data_path, read_toml
+from hexwar.datafile import Checker, read_data_file
+from hexwar_stalingrad._checks import data_path
 
 __all__ = ["PLACE_KINDS", "Geography", "Line", "Place", "load_geography"]
 
@@ -93,7 +94,7 @@ def _latlon(ck: Checker, lat: object, lon: object, entry: str) -> LatLon:
 
 def load_geography(path: str | Path | None = None) -> Geography:
     """Load and validate ``geography.toml`` (the shipped one by default)."""
-    data, source = read_toml(path if path is not None else data_path("geography.toml"))
+    data, source = read_data_file(path if path is not None else data_path("geography.toml"))
     ck = Checker(source)
     seen: set[str] = set()
 

@@ -31,9 +31,10 @@ from typing import Any, Final
 
 import attrs
 
+from hexwar.datafile import Checker, read_data_file
 from hexwar.geometry import Hex
 from hexwar.maps import axial_to_offset, offset_to_axial, rectangle
-from hexwar_stalingrad._checks import Checker, data_path, read_toml
+from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.geography import Geography, Line, load_geography
 from hexwar_stalingrad.projection import THEATRE, Projection
 
@@ -128,7 +129,7 @@ def load_features(
     path: str | Path | None = None, corrections_path: str | Path | None = None
 ) -> MapFeatures:
     """Load ``map_features.toml`` and ``map_corrections.toml`` (validated)."""
-    data, source = read_toml(path if path is not None else data_path("map_features.toml"))
+    data, source = read_data_file(path if path is not None else data_path("map_features.toml"))
     ck = Checker(source)
     geo = load_geography()
     head = ck.table(data.get("map"), "map")
@@ -199,7 +200,7 @@ def load_features(
 
 
 def _load_corrections(path: str | Path | None) -> tuple[Correction, ...]:
-    data, source = read_toml(path if path is not None else data_path("map_corrections.toml"))
+    data, source = read_data_file(path if path is not None else data_path("map_corrections.toml"))
     ck = Checker(source)
 
     def hex_at(v: object, entry: str) -> Hex:

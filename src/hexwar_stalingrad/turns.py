@@ -15,7 +15,8 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar_stalingrad._checks import Checker, data_path, read_toml
+from hexwar.datafile import Checker, read_data_file
+from hexwar_stalingrad._checks import data_path
 
 __all__ = ["OPERATION_TURNS", "WEATHER", "Turn", "load_turns"]
 
@@ -50,7 +51,7 @@ class Turn:
 
 def load_turns(path: str | Path | None = None) -> tuple[Turn, ...]:
     """Load and validate ``turns.toml``: turns 1..10, dates in order, operations per S1.2."""
-    data, source = read_toml(path if path is not None else data_path("turns.toml"))
+    data, source = read_data_file(path if path is not None else data_path("turns.toml"))
     return turns_from_dict(data, source)
 
 

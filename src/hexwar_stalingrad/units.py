@@ -17,7 +17,8 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar_stalingrad._checks import Checker, data_path, read_toml
+from hexwar.datafile import Checker, read_data_file
+from hexwar_stalingrad._checks import data_path
 
 __all__ = [
     "ARMS",
@@ -216,7 +217,7 @@ def load_oob(path: str | Path | None = None) -> OrderOfBattle:
 
     Raises :class:`hexwar.errors.DataError` naming the file and the counter.
     """
-    data, source = read_toml(path if path is not None else data_path("oob.toml"))
+    data, source = read_data_file(path if path is not None else data_path("oob.toml"))
     return oob_from_dict(data, source)
 
 
