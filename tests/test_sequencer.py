@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import pytest
 
@@ -234,3 +234,46 @@ def test_d10_initiative_style_chance_at_phase_start_is_resumable() -> None:
     assert (state.phase, state.get("rolls", "1")) == ("act", 0)
     state.apply("end")
     assert state.is_terminal()
+
+
+def test_sequencer_asks_has_phase_actions_to_skip_idle_phases() -> None:
+    """The sequencer asks ``has_phase_actions`` (not the full list) whether a phase is idle."""
+    asked: list[tuple[str | None, str]] = []
+
+    class Lazy(Ruleset):
+        name = "lazy"
+        sides = ("A",)
+        sequence = TurnSequence(
+            (Stage("s", (Phase("idle", side="A"), Phase("busy", side="A"))),), turn_limit=1
+        )
+
+        def phase_actions(self, state: State, side: str) -> list[Action]:
+            return [Action.of("act")] if state.phase == "busy" else []
+
+        def has_phase_actions(self, state: State, side: str) -> bool:
+            asked.append((state.phase, side))
+            return super().has_phase_actions(state, side)
+
+    state = Lazy().new_state()
+    assert state.phase == "busy"
+    assert asked == [("idle", "A"), ("busy", "A")]
+
+
+def test_default_has_phase_actions_matches_phase_actions() -> None:
+    """The default ``has_phase_actions`` is ``phase_actions`` non-empty, also for generators."""
+
+    class Gen(Ruleset):
+        name = "gen"
+        sides = ("A",)
+        sequence = TurnSequence((Stage("s", (Phase("p", side="A", end_when_idle=False),)),))
+        offer: tuple[Action, ...] = ()
+
+        def phase_actions(self, state: State, side: str) -> Iterable[Action]:
+            yield from self.offer
+
+    rules = Gen()
+    state = rules.new_state()
+    assert state.phase == "p"
+    assert rules.has_phase_actions(state, "A") is False
+    rules.offer = (Action.of("x"), Action.of("y"))
+    assert rules.has_phase_actions(state, "A") is True

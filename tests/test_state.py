@@ -247,3 +247,22 @@ def test_random_illegal_actions_are_refused_atomically(state: State, data: st.Da
     error = check_rejects(state, action)
     assert isinstance(error, NotLegalNow | GameOverError)
     assert error.reason
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["d6", "draw", "deal"]), st.integers(0, 20)),
+        min_size=1,
+        max_size=12,
+        unique=True,
+    )
+)
+def test_chance_outcomes_are_sorted_like_the_pairs_themselves(
+    picks: list[tuple[str, int]],
+) -> None:
+    """The keyed sort of chance outcomes gives the same order as sorting the pairs."""
+    outcomes = tuple((Action.of(k, n), Fraction(1, len(picks))) for k, n in picks)
+    state = RULES.new_state().clone()
+    state.push(Decision.chance("any", outcomes))
+    assert state.chance_outcomes() == sorted(outcomes)

@@ -182,12 +182,16 @@ def phase_side(state: State) -> str | None:
 
 
 def _waiting(state: State) -> bool:
+    """Whether a side must act in the current phase (it has actions, or may not idle).
+
+    Asks :meth:`~hexwar.state.Ruleset.has_phase_actions`, not the full list of actions.
+    """
     side = phase_side(state)
     if side is None:
         return False
-    return not current_phase(state).end_when_idle or bool(  # type: ignore[union-attr]
-        state.ruleset.phase_actions(state, side)
-    )
+    phase = current_phase(state)
+    assert phase is not None
+    return not phase.end_when_idle or state.ruleset.has_phase_actions(state, side)
 
 
 def settle(state: State) -> None:

@@ -92,6 +92,15 @@ class Ruleset:
         """The actions ``side`` may take in the current phase (without :data:`END`)."""
         return ()
 
+    def has_phase_actions(self, state: State, side: str) -> bool:
+        """Whether :meth:`phase_actions` offers ``side`` anything (besides :data:`END`).
+
+        The sequencer asks this to skip idle phases ("a phase with nothing to do is
+        skipped", S4). Override with a cheaper test that gives *exactly* the same answer
+        as ``bool(list(self.phase_actions(state, side)))``.
+        """
+        return next(iter(self.phase_actions(state, side)), None) is not None
+
     def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
         """The answers to a pending non-chance decision without fixed ``choices``."""
         return ()
@@ -295,7 +304,9 @@ class State:
         """The pending chance event's ``(action, probability)`` pairs, sorted by action."""
         if self._outcome is not None or not self._pending or not self._pending[-1].is_chance:
             return []
-        return sorted(self._pending[-1].outcomes)
+        # the actions of a chance event are unique (push checks), so sorting by the
+        # action's key gives the pairs' own order, without attrs' slow comparisons
+        return sorted(self._pending[-1].outcomes, key=_outcome_key)
 
     def is_chance_node(self) -> bool:
         """True when a chance event is pending."""
@@ -551,6 +562,10 @@ class State:
             f"<State {self.ruleset.name} turn {self.turn} {self.stage}/{self.phase} "
             f"to act: {self.current_player()}>"
         )
+
+
+def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
+    return action_key(outcome[0])
 
 
 def _to_json(value: Value) -> Any:

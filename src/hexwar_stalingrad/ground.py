@@ -8,10 +8,12 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, Final
+
+import attrs
 
 from hexwar.actions import Action, Decision, Value
 from hexwar.crt import Result
@@ -31,7 +33,7 @@ from hexwar_stalingrad.board import (
     unit_at,
     where,
 )
-from hexwar_stalingrad.units import EXPLOITING_ARMS
+from hexwar_stalingrad.units import EXPLOITING_ARMS, GroundUnit
 
 __all__ = [
     "ARTILLERY_ARMS",
@@ -55,7 +57,8 @@ ARTILLERY_RANGE: Final = 2
 #: S7.4: a ground attack on artillery is resolved at this column.
 HELPLESS_COLUMN: Final = "6:1"
 _ROLLS: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
-_CACHE_LIMIT: Final = 200_000
+#: Memo entries of the movement memo (a few KB each) before it is cleared.
+_CACHE_LIMIT: Final = 20_000
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -89,11 +92,26 @@ def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]
     return tuple((c, t, v) for (c, t), v in sorted(out.items()))
 
 
-def allowance(state: State, unit: str) -> int:
-    """Movement points this phase (S6.1), after card effects."""
+def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
+    """Movement points this phase (S6.1), after card effects.
+
+    ``hooked=False`` (see :func:`allowance_hooked`) skips the ``movement_allowance`` hook
+    when nothing would change the printed value.
+    """
     info = static(state).ground[unit]
     base = info.movement.full if step(state, unit) == FULL else info.movement.reduced
+    if not hooked:
+        return max(0, base)
     return max(0, int(state.hook("movement_allowance", base, unit=unit)))
+
+
+def allowance_hooked(state: State) -> bool:
+    """Whether anything contributes to the ``movement_allowance`` hook now (a static hook
+    of the ruleset or an effect in force, e.g. a ``movement_bonus`` card, S5)."""
+    rules = state.ruleset
+    if rules.static_hook("movement_allowance") is not None:
+        return True
+    return any("movement_allowance" in rules.effect_rules[e.kind] for e in state.effects)
 
 
 def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
@@ -110,48 +128,184 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
 
 
 def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
-    """``move UNIT HEX`` for every unit that may move and every hex it may end in (S6)."""
-    data = static(state)
-    cache: dict[Any, tuple[Action, ...]] = state.ruleset.__dict__.setdefault("_reach_cache", {})
-    if len(cache) > _CACHE_LIMIT:
-        cache.clear()
-    overrides = terrain_overrides(state)
-    game_map = data.map_with(overrides)
-    at_get = state.table("at").get
-    made = data.move_action
-    cells, label_of = data.cells, data.labels
-    mine = on_map(state, side)
-    friends: set[Any] | None = None
-    enemies: set[Any] | None = None
+    """``move UNIT HEX`` for every unit that may move and every hex it may end in (S6).
+
+    Sorted by unit, then hex.
+    """
     out: list[Action] = []
-    for label, unit in mine:
-        if not may_move_now(state, unit, side, exploitation):
-            continue
-        points = allowance(state, unit)
-        if points <= 0:
-            continue
-        near = data.disk(label, points + 1)
-        key = (unit, label, points, overrides, tuple([at_get(c) for c in near]))
-        actions = cache.get(key)
-        if actions is None:
-            if friends is None:
-                friends = {cells[lab] for lab, _ in mine}
-                enemies = {cells[lab] for lab, _ in on_map(state, enemy(side))}
-            start = cells[label]
-            info = data.ground[unit]
-            reach = reachable(
-                game_map,
-                start,
-                info.movement_class,
-                points,
-                friends=friends - {start},
-                enemies=enemies,
-            )
-            labels = sorted([label_of[c] for c in reach.costs if c != start])
-            actions = tuple(made(unit, lab) for lab in labels)
-            cache[key] = actions
+    for actions in _unit_moves(state, side, exploitation):
         out.extend(actions)
     return out
+
+
+def has_move_actions(state: State, side: str, exploitation: bool) -> bool:
+    """Whether :func:`move_actions` is not empty (stops at the first unit that may move)."""
+    return any(_unit_moves(state, side, exploitation))
+
+
+#: A memo entry of :func:`_unit_moves`: the hexes the search read, their occupants when
+#: the actions were built, the actions, the enemy units on those hexes when the search
+#: ran, the hexes the unit reaches when no friend is in the way (sorted) and their
+#: ``move`` actions, and the hexes read as a set.
+_Entry = tuple[
+    tuple[str, ...],
+    tuple[Value, ...],
+    tuple[Action, ...],
+    tuple[Value, ...],
+    tuple[str, ...],
+    tuple[Action, ...],
+    frozenset[str],
+]
+
+
+@attrs.define
+class _Occupancy:
+    """The ``at`` table last seen by :func:`_unit_moves` (generation ``gen``) and the hexes
+    whose occupant differs from generation ``gen - 1``.
+
+    A memo entry stamped with ``gen`` matches the ``at`` table of ``gen``; one stamped
+    ``gen - 1`` still matches if none of its hexes is in ``changed``. So after a move
+    each unit's memo is checked with one set test instead of a scan of its hexes.
+    """
+
+    gen: int = 0
+    at: dict[str, Value] = attrs.Factory(dict)
+    changed: frozenset[str] = frozenset()
+    _mine: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
+
+    def see(self, at: Mapping[str, Value]) -> None:
+        """Advance to the ``at`` table of the state being asked about."""
+        if self.at != at:
+            self.changed = frozenset([k for k, _ in self.at.items() ^ at.items()])
+            self.at = dict(at)
+            self.gen += 1
+            self._mine = {}
+
+    def units(self, side: str, ground_info: Mapping[str, GroundUnit]) -> list[tuple[str, str]]:
+        """``(unit, label)`` of ``side``'s units on the map, sorted (cached per ``gen``)."""
+        found = self._mine.get(side)
+        if found is None:
+            found = self._mine[side] = sorted(
+                [
+                    (u, lab)
+                    for lab, u in self.at.items()
+                    if isinstance(u, str) and ground_info[u].side == side
+                ]
+            )
+        return found
+
+
+def _unit_moves(state: State, side: str, exploitation: bool) -> Iterator[tuple[Action, ...]]:
+    """Per unit that may move now (sorted by unit): its ``move`` actions, sorted by hex.
+
+    Memoised per unit on the ruleset, keyed by ``(unit, hex, allowance, terrain effects)``.
+    Friendly units are passable and exert no ZOC (S6.2, S2.1), so they only decide where
+    the unit may *end*: the search result (the hexes reached, :func:`_search_region`)
+    depends only on the enemy units on the hexes it read, and is reused while those stay;
+    the actions are that region minus the occupied hexes, rebuilt when an occupant of
+    those hexes changes. After a friendly move, no search runs again.
+    """
+    memo = state.ruleset.__dict__
+    cache: dict[Any, _Entry] = memo.setdefault("_reach_cache", {})
+    stamps: dict[Any, int] = memo.setdefault("_reach_stamps", {})
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+        stamps.clear()
+    at = state.table("at")
+    seen_at: _Occupancy = memo.setdefault("_reach_occupancy", _Occupancy())
+    seen_at.see(at)
+    gen, changed = seen_at.gen, seen_at.changed
+    overrides = terrain_overrides(state)
+    at_get = at.get
+    data = static(state)
+    ground_info = data.ground
+    made = data.move_action
+    cells = data.cells
+    enemies: frozenset[Any] | None = None  # the enemy units' cells, built when needed
+    hooked = allowance_hooked(state)
+    for unit, label in seen_at.units(side, ground_info):
+        if not may_move_now(state, unit, side, exploitation):
+            continue
+        points = allowance(state, unit, hooked=hooked)
+        if points <= 0:
+            continue
+        key = (unit, label, points, overrides)
+        entry = cache.get(key)
+        if entry is not None:
+            deps, seen, actions, foes, region, region_moves, dep_set = entry
+            stamp = stamps.get(key)
+            if stamp == gen or (stamp == gen - 1 and changed.isdisjoint(dep_set)):
+                stamps[key] = gen
+                yield actions
+                continue
+            occupants = tuple(map(at_get, deps))
+            if occupants == seen:
+                stamps[key] = gen
+                yield actions
+                continue
+            if _enemies_on(occupants, side, ground_info) != foes:
+                entry = None
+        if entry is None:
+            if enemies is None:
+                enemies = frozenset(
+                    [
+                        cells[lab]
+                        for lab, u in at.items()
+                        if isinstance(u, str) and ground_info[u].side != side
+                    ]
+                )
+            hexes, deps = _search_region(state, unit, label, points, overrides, enemies)
+            region, region_moves = hexes, tuple([made(unit, lab) for lab in hexes])
+            occupants = tuple(map(at_get, deps))
+            foes = _enemies_on(occupants, side, ground_info)
+            dep_set = frozenset(deps)
+        actions = tuple(
+            [a for lab, a in zip(region, region_moves, strict=True) if at_get(lab) is None]
+        )
+        cache[key] = (deps, occupants, actions, foes, region, region_moves, dep_set)
+        stamps[key] = gen
+        yield actions
+
+
+def _enemies_on(occupants: tuple[Value, ...], side: str, ground_info: Any) -> tuple[Value, ...]:
+    """The occupants with friendly units (and the empty hexes) blanked out."""
+    return tuple(
+        u if isinstance(u, str) and ground_info[u].side != side else None for u in occupants
+    )
+
+
+def _search_region(
+    state: State,
+    unit: str,
+    label: str,
+    points: int,
+    overrides: tuple[Any, ...],
+    enemies: frozenset[Any],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The hexes ``unit`` reaches ignoring friendly units (sorted), and the hexes whose
+    enemy occupants decide them (S6.2-S6.4); ``enemies``: the enemy units' cells.
+
+    The search reads only the enemy occupants of the hexes it reaches and of their
+    neighbours (entering is blocked by an enemy, a ZOC source is a neighbour, S2.1): the
+    closed neighbourhood of the region. Friendly units pass and exert no ZOC, so with
+    them the search is the same and they only remove their hexes from the end hexes.
+    """
+    data = static(state)
+    ground_info = data.ground
+    cells, label_of = data.cells, data.labels
+    reach = reachable(
+        data.map_with(overrides),
+        cells[label],
+        ground_info[unit].movement_class,
+        points,
+        enemies=enemies,
+    )
+    region = sorted([label_of[c] for c in reach.costs])
+    neighbors = data.neighbors
+    deps = dict.fromkeys(region)  # insertion-ordered: a deterministic order, no sort
+    for lab in region:
+        deps.update(dict.fromkeys(neighbors[lab]))
+    return tuple(region), tuple(deps)
 
 
 def play_move(state: State, action: Action) -> None:

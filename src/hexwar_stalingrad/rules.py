@@ -273,8 +273,12 @@ class StalingradRules(Ruleset):
         """The phase's actions, built sorted by (kind, args) so the engine's sort is cheap.
 
         Memoised on the full content of the state (cursor, effects, every table), so
-        asking again for the same position (the sequencer, then a player) costs a lookup.
+        asking again for the same position costs a lookup; movement and exploitation are
+        memoised per unit instead (:func:`hexwar_stalingrad.ground.move_actions`), which
+        also serves the positions after each move.
         """
+        if state.stage == side and state.phase in ("movement", "exploitation"):
+            return self._phase_actions(state, side)  # memoised per unit (ground.py)
         key = (
             state.cursor,
             side,
@@ -288,6 +292,16 @@ class StalingradRules(Ruleset):
                 memo.clear()
             found = memo[key] = tuple(self._phase_actions(state, side))
         return list(found)
+
+    def has_phase_actions(self, state: State, side: str) -> bool:
+        """Whether :meth:`phase_actions` is not empty; in movement and exploitation it
+        stops at the first unit with a move (S4: an idle phase is skipped)."""
+        phase = state.phase
+        if state.stage == side and phase in ("movement", "exploitation"):
+            return bool(cards_rules.hand(state, side)) or ground.has_move_actions(
+                state, side, exploitation=phase == "exploitation"
+            )
+        return bool(self.phase_actions(state, side))
 
     def _phase_actions(self, state: State, side: str) -> list[Action]:
         stage, phase = state.stage, state.phase
