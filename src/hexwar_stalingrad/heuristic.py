@@ -9,15 +9,28 @@ What it does, phase by phase:
   destroyed unit at full strength, else at reduced strength;
 - air (S10): bombers onto the strongest non-tank enemy units (reduced ones first: one loss
   destroys them), fighters next to enemy bombers; attacks at the best odds, 2:1 or better;
-- movement and exploitation (S6): each unit moves only if that brings it closer to its
-  objective — RKKA armour and cavalry: the 6th Army (the ring, S11.1), one unit to the city;
-  RKKA infantry: the nearest enemy; Wehrmacht relief group: the 6th Army (S11.2); the 6th
-  Army toward the relief group once it is on the map; artillery: range 2 of an enemy (S7.1);
+- the ring (S11.1): once per RKKA movement/exploitation phase, :func:`ring_plan` runs a
+  max-flow query on :func:`hexwar_stalingrad.victory.encircled`'s graph (passable hexes
+  minus RKKA units and ZOC) from the 6th Army to the supply sources (and, in the long
+  game, to Manstein's relief group): the minimum cut nearest the supply sources gives the
+  *gaps* still to block (on the first turn: the Don bend at Kalach and Sovetsky), the
+  pocket behind it and the *wall* of ring hexes already held;
+- movement and exploitation (S6): RKKA units score a move by gaps newly blocked (its hex
+  and ZOC) minus ring hexes it alone held and would give up (the last unit in the city
+  stays), then by progress toward an objective: a hex that covers open gaps (greedy set
+  cover, matched to free units by turns to arrive; armour and cavalry arrive first), else
+  the nearest gap, else the 6th Army; one unit goes to the city if none is there.
+  Wehrmacht: the relief group heads for the 6th Army (S11.2), the 6th Army for the relief
+  once it is on the map, and before that the 6th Army's armour for the gaps (keeping a
+  corridor open); artillery of both sides: range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
-- ground attacks (S8): the best odds available, 2:1 or better (any odds on artillery,
-  S7.4), with the fewest attackers that reach that column;
-- decisions: the strongest attacker advances; the weakest takes an attacker's loss; the
-  defender (AL) hits a reduced attacker first; retreats go away from the defender's goals.
+- ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
+  expected step-loss balance (:class:`hexwar.crt.Distribution`) favours the attacker (any
+  odds on artillery, S7.4), with the fewest attackers; RKKA prefers 6th Army units on a gap;
+- decisions: the strongest attacker advances (RKKA: only a unit that keeps the ring held,
+  else none); the weakest takes an attacker's loss; the defender (AL) hits a reduced
+  attacker first; a retreating 6th Army unit is pushed away from its supply sources, any
+  other unit away from its goal.
 
 Ties are broken by a :class:`hexwar.dice.SeededDriver`, so a seed fixes every choice.
 
@@ -30,26 +43,47 @@ Ties are broken by a :class:`hexwar.dice.SeededDriver`, so a seed fixes every ch
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from typing import Final
 
+import attrs
+
 from hexwar.actions import END, Action, Value
+from hexwar.crt import Distribution
 from hexwar.dice import SeededDriver
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, ground
 from hexwar_stalingrad.board import FULL, REDUCED, enemy, on_map, static, step, strength, where
 from hexwar_stalingrad.bots import Bot, fast_legal_actions
 from hexwar_stalingrad.static import Static
+from hexwar_stalingrad.victory import RELIEF, SIXTH_ARMY, SUPPLY_TAG
 
-__all__ = ["ATTACK_THRESHOLD", "HeuristicBot", "play"]
+__all__ = [
+    "ATTACK_THRESHOLD",
+    "HeuristicBot",
+    "RingPlan",
+    "min_vertex_cut",
+    "objectives",
+    "play",
+    "ring_plan",
+    "ring_targets",
+]
 
 #: The lowest odds column the bot attacks at (ground S8.2, air S10.5), as an index: 2:1.
 ATTACK_THRESHOLD: Final = 1
 _MOBILE: Final = frozenset({"tank", "mechanized", "cavalry"})
-#: RKKA armour heads for hexes this many steps out from the 6th Army toward its supply.
-CUT_NEAR: Final = 2
-CUT_FAR: Final = 4
+SIXTH: Final = SIXTH_ARMY
+SUPPLY: Final = SUPPLY_TAG
+#: Score of one ring gap blocked (or one ring hex given up) by a move, against the one
+#: hex of progress toward a unit's objective (S11.1).
+RING_WEIGHT: Final = 10
+#: Ring hexes' worth of the last RKKA unit in Stalingrad (S11.1: it must stay there).
+CITY_WEIGHT: Final = 5
+#: Most disjoint escape paths the ring query follows before giving up (it never nears it).
+FLOW_LIMIT: Final = 400
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
 _CARD_PHASE: Final = {
     "movement_bonus": "movement",
@@ -64,6 +98,8 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._driver = SeededDriver(seed)
+        self._plan_key: object = None
+        self._plan_value: RingPlan | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
@@ -133,26 +169,63 @@ class HeuristicBot:
 
     # -- movement (S6) -------------------------------------------------------------------------
 
+    def _plan(self, state: State) -> RingPlan | None:
+        """The ring plan of this phase (computed once per phase: S11.1 max-flow query)."""
+        key = (state.turn, str(state.stage), str(state.phase), tuple(_group(state, SIXTH)))
+        if self._plan_key != key:
+            self._plan_key, self._plan_value = key, ring_plan(state)
+        return self._plan_value
+
+    def _ring_turn(self, state: State) -> RingPlan | None:
+        """This turn's last ring plan, if any (decisions reuse it rather than recompute)."""
+        key = self._plan_key
+        if isinstance(key, tuple) and key[0] == state.turn:
+            return self._plan_value
+        return None
+
+    def _advance_in_ring(self, state: State, actions: list[Action]) -> Action:
+        """RKKA advance after combat (S8.4): never with a unit that opens the ring."""
+        plan = self._ring_turn(state)
+        assert plan is not None
+        vacated = str(state.pending[-1].params[0])
+        mine = on_map(state, "rkka")
+        ring = _RingMoves(state, plan, mine)
+        scored: list[tuple[float, Action]] = [(0.0, END if END in actions else actions[0])]
+        for a in actions:
+            unit = a.args[0]
+            if unit == "none":
+                scored[0] = (0.0, a)
+                continue
+            new, lost = ring.change(unit, where(state, unit), vacated)
+            if lost == 0:
+                scored.append((1 + RING_WEIGHT * new + 0.01 * _power(state, unit), a))
+        return self._pick(scored)
+
     def _move(self, state: State, side: str, actions: list[Action]) -> Action:
         data = static(state)
-        goals = objectives(state, side)
+        plan = self._plan(state)
+        goals = objectives(state, side, plan)
         enemies = [lab for lab, _ in on_map(state, enemy(side))]
-        here = {u: lab for lab, u in on_map(state, side)}
-        scored: list[tuple[float, Action]] = []
+        mine = on_map(state, side)
+        here = {u: lab for lab, u in mine}
         dist = data.distance
+        ring = _RingMoves(state, plan, mine) if side == "rkka" and plan is not None else None
+        scored: list[tuple[float, Action]] = []
         for a in actions:
             if a.kind != "move":
                 continue
             unit, target = a.args
+            origin = here[unit]
             if data.ground[unit].arm in ground.ARTILLERY_ARMS:
-                gain = _range_gain(data, here[unit], target, enemies)
+                gain = _range_gain(data, origin, target, enemies)
             else:
                 goal = goals.get(unit)
-                if goal is None:
-                    continue
-                gain = dist(here[unit], goal) - dist(target, goal)
+                gain = 0.0 if goal is None else dist(origin, goal) - dist(target, goal)
+                if ring is not None:
+                    new, lost = ring.change(unit, origin, target)
+                    gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
             if gain > 0:
-                scored.append((gain - 0.01 * dist(here[unit], target), a))
+                scored.append((gain - 0.01 * dist(origin, target), a))
         return self._pick(scored) if scored else END
 
     # -- attacks (S8, S10.5) -------------------------------------------------------------------
@@ -173,12 +246,27 @@ class HeuristicBot:
                 shift, labels, helpless = 0, air.air_table(state).labels, False
             if column is None:
                 continue
-            index = min(labels.index(column) + shift, len(labels) - 1)
-            if index < ATTACK_THRESHOLD and not helpless:
+            index = min(max(labels.index(column) + shift, 0), len(labels) - 1)
+            balance = 0.0
+            if kind == "attack":
+                dist = data.crt.distribution_at(labels[index])
+                balance = float(_step_balance(state, defender, dist))
+                if index < ATTACK_THRESHOLD and balance <= 0 and not helpless:
+                    continue
+            elif index < ATTACK_THRESHOLD:
                 continue
             reduced_bonus = 0.5 if kind == "attack" and step(state, defender) == REDUCED else 0
-            scored.append((index + reduced_bonus - 0.1 * len(attackers), a))
+            bonus = self._ring_bonus(state, defender) if kind == "attack" else 0.0
+            scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
+
+    def _ring_bonus(self, state: State, defender: str) -> float:
+        """RKKA: a 6th Army unit on or next to a gap of the ring is worth hitting (S11.1)."""
+        plan = self._ring_turn(state)
+        data = static(state)
+        if plan is None or SIXTH not in data.ground[defender].groups:
+            return 0.0
+        return 1.0 if _disk(data, where(state, defender)) & plan.gaps else 0.0
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -187,6 +275,8 @@ class HeuristicBot:
         data = static(state)
         if kind == "air_place":
             return self._place(state, side, actions)
+        if kind == "advance" and side == "rkka" and self._ring_turn(state) is not None:
+            return self._advance_in_ring(state, actions)
         if kind in ("advance", "air_advance"):
             units = [a for a in actions if a.args[0] != "none"]
             return self._pick([(_power(state, a.args[0]), a) for a in units]) if units else END
@@ -201,6 +291,11 @@ class HeuristicBot:
             )
         if kind == "retreat":  # the attacker pushes the defender away from its goals
             defender = str(state.pending[-1].params[0])
+            supply = data.tagged(SUPPLY)
+            if SIXTH in data.ground[defender].groups and supply:  # deeper into the pocket
+                return self._pick(
+                    [(min(data.distance(a.args[0], t) for t in supply), a) for a in actions]
+                )
             goal = objectives(state, data.ground[defender].side).get(defender)
             if goal is not None:
                 return self._pick([(data.distance(a.args[0], goal), a) for a in actions])
@@ -230,6 +325,17 @@ class HeuristicBot:
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+def _step_balance(state: State, defender: str, dist: Distribution) -> Fraction:
+    """Expected defender step losses minus attacker step losses of an attack (S8.4, S9.1).
+
+    Destroying a defender counts both its steps; a reduced defender has one to lose.
+    """
+    left = 2 if step(state, defender) == FULL else 1
+    return dist.expect(lambda r: left if r.eliminated else min(r.defender_steps, left)) - (
+        dist.expected_attacker_steps
+    )
 
 
 def _power(state: State, unit: str) -> int:
@@ -262,16 +368,236 @@ def _range_gain(data: Static, here: str, there: str, enemies: list[str]) -> floa
     return badness(here) - badness(there)
 
 
-def objectives(state: State, side: str) -> dict[str, str]:
+def _group(state: State, group: str) -> list[str]:
+    """Sorted labels of the Wehrmacht ground units of ``group`` on the map."""
+    ground_units = static(state).ground
+    return sorted(lab for lab, u in on_map(state, "wehrmacht") if group in ground_units[u].groups)
+
+
+def _disk(data: Static, label: str) -> frozenset[str]:
+    """The hexes a ground unit on ``label`` blocks for the ring: its hex and its ZOC (S2.1)."""
+    key = ("heuristic-disk", label)
+    found: frozenset[str] | None = data._cache.get(key)
+    if found is None:
+        found = data._cache[key] = frozenset((label, *data.zoc_of[label]))
+    return found
+
+
+@attrs.frozen
+class RingPlan:
+    """Where the ring around the 6th Army is open (S11.1), from one max-flow query.
+
+    ``gaps``: a minimum set of hexes that RKKA units must still block (occupy or hold in
+    ZOC) so that no 6th Army unit can trace a path to a supply source (or, in the long
+    game, to Manstein's relief group, S11.2) — the cut nearest to the supply sources, so
+    the ring runs along the Don and Kalach rather than hugging the pocket;
+    ``pocket``: the open hexes on the 6th Army's side of that cut; ``wall``: the blocked
+    hexes next to the pocket (the ring already held).
+    """
+
+    gaps: frozenset[str]
+    pocket: frozenset[str]
+    wall: frozenset[str]
+
+
+def ring_plan(state: State) -> RingPlan | None:
+    """The :class:`RingPlan` of the position, or ``None`` if no 6th Army unit is on the map.
+
+    The graph is :func:`hexwar_stalingrad.victory.encircled`'s: passable hexes minus RKKA
+    units and RKKA ZOC, plus the 6th Army's own hexes (sources, never cut).
+    """
+    data = static(state)
+    sixth = set(_group(state, SIXTH))
+    if not sixth:
+        return None
+    blocked = {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
+    open_cells = (data.passable - blocked) | sixth
+    sinks = (set(data.tagged(SUPPLY)) | set(_group(state, RELIEF))) & open_cells
+    found = min_vertex_cut(data.neighbors, open_cells, sixth, sinks)
+    if found is None:
+        return None
+    gaps, outside = found
+    pocket = frozenset(open_cells - outside - gaps)
+    wall = (
+        frozenset(n for lab in pocket for n in data.neighbors[lab] if n not in open_cells)
+        & data.passable
+    )
+    return RingPlan(frozenset(gaps), pocket, frozenset(wall))
+
+
+def min_vertex_cut(
+    neighbors: Mapping[str, Sequence[str]],
+    open_cells: AbstractSet[str],
+    sources: AbstractSet[str],
+    sinks: AbstractSet[str],
+    limit: int = FLOW_LIMIT,
+) -> tuple[set[str], set[str]] | None:
+    """A minimum set of hexes whose removal separates ``sources`` from ``sinks``.
+
+    Unit vertex capacities (sources uncuttable) on the graph induced by ``open_cells``;
+    augmenting paths on the split graph (each hex an ``in`` and an ``out`` node), then the
+    cut nearest the sinks. Returns ``(cut, outside)`` — ``outside``: the hexes that still
+    reach a sink — or ``None`` past ``limit`` disjoint paths.
+
+    >>> nb = {"a": ("b",), "b": ("a", "c", "d"), "c": ("b",), "d": ("b",)}
+    >>> cut, outside = min_vertex_cut(nb, {"a", "b", "c", "d"}, {"a"}, {"c", "d"})
+    >>> sorted(cut), sorted(outside)
+    (['b'], ['c', 'd'])
+    """
+    used: set[str] = set()  # hexes carrying a path (their unit capacity is used)
+    flow: dict[tuple[str, str], int] = {}  # net flow out(u) -> in(v)
+    for _ in range(limit):
+        parent: dict[tuple[str, int], tuple[str, int] | None] = {}
+        queue: deque[tuple[str, int]] = deque()
+        for s in sorted(sources):
+            parent[s, 1] = None
+            queue.append((s, 1))
+        found = None
+        while queue:
+            node = queue.popleft()
+            v, out = node
+            if out:
+                if v in sinks and v not in sources:
+                    found = node
+                    break
+                nxt = [(w, 0) for w in neighbors[v] if w in open_cells]
+                if v in used and v not in sources:
+                    nxt.append((v, 0))
+            else:
+                nxt = [(v, 1)] if v in sources or v not in used else []
+                nxt.extend((u, 1) for u in neighbors[v] if flow.get((u, v), 0) > 0)
+            for n in nxt:
+                if n not in parent:
+                    parent[n] = node
+                    queue.append(n)
+        if found is None:
+            return _sink_side_cut(neighbors, open_cells, sources, sinks, used, flow)
+        node, prev = found, parent[found]
+        while prev is not None:
+            (a, a_out), b = prev, node[0]
+            if a == b:
+                (used.add if a_out == 0 else used.discard)(a)
+            else:  # out(a) -> in(b), or in(a) -> out(b) cancelling flow b -> a
+                flow[a, b] = flow.get((a, b), 0) + 1
+                flow[b, a] = flow.get((b, a), 0) - 1
+            node, prev = prev, parent[prev]
+    return None
+
+
+def _sink_side_cut(
+    neighbors: Mapping[str, Sequence[str]],
+    open_cells: AbstractSet[str],
+    sources: AbstractSet[str],
+    sinks: AbstractSet[str],
+    used: set[str],
+    flow: dict[tuple[str, str], int],
+) -> tuple[set[str], set[str]]:
+    """After a maximum flow: the nodes that still reach a sink in the residual graph."""
+    reach = {(v, 1) for v in sinks if v not in sources}
+    queue = deque(sorted(reach))
+    while queue:
+        v, out = queue.popleft()
+        if out:  # arcs into out(v): in(v) -> out(v); in(u) -> out(v) if flow v -> u
+            prev = [(v, 0)] if v in sources or v not in used else []
+            prev.extend((u, 0) for u in neighbors[v] if flow.get((v, u), 0) > 0)
+        else:  # arcs into in(v): out(u) -> in(v); out(v) -> in(v) if v carries a path
+            prev = [(u, 1) for u in neighbors[v] if u in open_cells]
+            if v in used and v not in sources:
+                prev.append((v, 1))
+        for n in prev:
+            if n not in reach:
+                reach.add(n)
+                queue.append(n)
+    cut = {v for v, out in reach if out and (v, 0) not in reach}
+    return cut, {v for v, _ in reach} - cut
+
+
+class _RingMoves:
+    """RKKA moves scored against a :class:`RingPlan`: gaps newly blocked, ring hexes lost."""
+
+    def __init__(self, state: State, plan: RingPlan, mine: Sequence[tuple[str, str]]) -> None:
+        self.data = data = static(state)
+        count: dict[str, int] = {}
+        for label, _ in mine:
+            for h in _disk(data, label):
+                count[h] = count.get(h, 0) + 1
+        self.count = count
+        self.open_gaps = frozenset(g for g in plan.gaps if not count.get(g))
+        self.important = plan.gaps | plan.wall
+        in_city = [u for lab, u in mine if lab in data.city]
+        self.last_in_city = in_city[0] if len(in_city) == 1 else None
+
+    def held(self, origin: str) -> frozenset[str]:
+        """Ring hexes only the unit on ``origin`` blocks."""
+        return frozenset(
+            h for h in _disk(self.data, origin) & self.important if self.count.get(h) == 1
+        )
+
+    def change(self, unit: str, origin: str, target: str) -> tuple[int, int]:
+        """``(gaps newly blocked, ring hexes given up)`` by ``move unit target``."""
+        disk = _disk(self.data, target)
+        new = len(self.open_gaps & disk)
+        lost = len(self.held(origin) - disk)
+        if unit == self.last_in_city and target not in self.data.city:
+            lost += CITY_WEIGHT
+        return new, lost
+
+
+def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str, str]:
+    """Assign hexes that block the open gaps to free RKKA ``units`` (S11.1).
+
+    Greedy set cover of the open gaps by unit positions (hex and ZOC), then a greedy
+    matching of the free units (those holding no ring hex alone) by turns to arrive.
+    """
+    data = static(state)
+    mine = on_map(state, "rkka")
+    moves = _RingMoves(state, plan, mine)
+    here = {u: lab for lab, u in mine}
+    open_gaps = set(moves.open_gaps)
+    anchors: list[str] = []
+    candidates = sorted(
+        {
+            n
+            for g in open_gaps
+            for n in _disk(data, g)
+            if n in data.passable and state.get("at", n) is None
+        }
+    )
+    while open_gaps and candidates:
+        best = max(
+            candidates, key=lambda c: (len(open_gaps & _disk(data, c)), c not in plan.pocket)
+        )
+        if not open_gaps & _disk(data, best):
+            break
+        anchors.append(best)
+        open_gaps -= _disk(data, best)
+        candidates.remove(best)
+    free = [
+        u
+        for u in units
+        if u in here and data.ground[u].arm not in ground.ARTILLERY_ARMS and not moves.held(here[u])
+    ]
+
+    def turns(unit: str, anchor: str) -> tuple[int, int, str, str]:
+        d = data.distance(here[unit], anchor)
+        return -(-d // max(ground.allowance(state, unit, hooked=False), 1)), d, unit, anchor
+
+    out: dict[str, str] = {}
+    for t in sorted(turns(u, a) for u in free for a in anchors):
+        unit, anchor = t[2], t[3]
+        if unit not in out and anchor not in out.values():
+            out[unit] = anchor
+    return out
+
+
+def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[str, str]:
     """The hex each of ``side``'s ground units heads for (see the module docstring)."""
     data = static(state)
     ground_units = data.ground
     mine = on_map(state, side)
     foes = on_map(state, enemy(side))
-    sixth = [lab for lab, u in on_map(state, "wehrmacht") if "6th_army" in ground_units[u].groups]
-    relief = [
-        lab for lab, u in on_map(state, "wehrmacht") if "relief_group" in ground_units[u].groups
-    ]
+    sixth = _group(state, SIXTH)
+    relief = _group(state, RELIEF)
 
     def nearest(label: str, targets: Sequence[str]) -> str | None:
         return min(targets, key=lambda t: (data.distance(label, t), t)) if targets else None
@@ -279,7 +605,8 @@ def objectives(state: State, side: str) -> dict[str, str]:
     goals: dict[str, str | None] = {}
     if side == "rkka":
         enemy_hexes = [lab for lab, _ in foes]
-        cuts = cut_hexes(state, sixth)
+        assigned = ring_targets(state, plan, [u for _, u in mine]) if plan else {}
+        gaps = sorted(plan.gaps) if plan else []
         in_city = any(lab in data.city for lab, _ in mine)
         city_goer = None
         if not in_city and data.city:
@@ -296,37 +623,23 @@ def objectives(state: State, side: str) -> dict[str, str]:
             arm = ground_units[unit].arm
             if unit == city_goer:
                 goals[unit] = nearest(label, sorted(data.city))
-            elif arm in _MOBILE:
-                goals[unit] = nearest(label, cuts or sixth or enemy_hexes)
+            elif unit in assigned:
+                goals[unit] = assigned[unit]
+            elif arm in _MOBILE or plan is not None:  # close up on the ring
+                goals[unit] = nearest(label, gaps or sixth or enemy_hexes)
             else:
                 goals[unit] = nearest(label, enemy_hexes)
     else:
+        corridor = sorted(plan.gaps) if plan and not relief else []
         for label, unit in mine:
-            groups = ground_units[unit].groups
-            if "relief_group" in groups:
+            info = ground_units[unit]
+            if RELIEF in info.groups:
                 goals[unit] = nearest(label, sixth)
-            elif "6th_army" in groups and relief:
+            elif SIXTH in info.groups and relief:
                 goals[unit] = nearest(label, relief)
+            elif SIXTH in info.groups and info.arm in _MOBILE and corridor:
+                goals[unit] = nearest(label, corridor)  # keep the way out open (S11.1)
     return {u: g for u, g in goals.items() if g is not None}
-
-
-def cut_hexes(state: State, sixth: Sequence[str]) -> list[str]:
-    """Hexes 2-4 steps out on the straight lines from each 6th Army unit to its nearest
-    supply source (S11.1): where RKKA armour blocks the way out. Sorted."""
-    data = static(state)
-    supplies = data.tagged("supply:wehrmacht")
-    if not supplies:
-        return []
-    out = set()
-    for label in sixth:
-        source = min(supplies, key=lambda t: (data.distance(label, t), t))
-        line = data.cell(label).line_to(data.cell(source))
-        for cell in line[CUT_NEAR : CUT_FAR + 1]:
-            if cell in data.game_map:
-                lab = data.label(cell)
-                if lab in data.passable and state.get("at", lab) is None:
-                    out.add(lab)
-    return sorted(out)
 
 
 def play(

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import networkx as nx
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
 from hexwar.actions import END, Action
 from hexwar.records import record_of
-from hexwar_stalingrad import ground
-from hexwar_stalingrad.bots import RandomBot
-from hexwar_stalingrad.heuristic import HeuristicBot, cut_hexes, objectives, play
+from hexwar.state import State
+from hexwar_stalingrad import ground, victory
+from hexwar_stalingrad.board import on_map
+from hexwar_stalingrad.bots import Bot, RandomBot
+from hexwar_stalingrad.heuristic import (
+    HeuristicBot,
+    _step_balance,
+    min_vertex_cut,
+    objectives,
+    play,
+    ring_plan,
+    ring_targets,
+)
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.situations import situation
 
@@ -74,29 +88,129 @@ def test_heuristic_does_not_attack_below_2_to_1() -> None:
     assert HeuristicBot(0)(state) == END
 
 
-def test_heuristic_objectives_rkka_armour_cuts_the_6th_army_from_supply() -> None:
-    state = LONG.new_state()
+def _set_up(rules: StalingradRules) -> State:
+    state = rules.new_state()
     while state.is_chance_node():
         state.apply(state.chance_outcomes()[0][0])
-    goals = objectives(state, "rkka")
+    return state
+
+
+def _split_flow_value(
+    nb: dict[str, tuple[str, ...]], cells: set[str], src: set[str], dst: set[str]
+) -> int:
+    """Vertex-disjoint path count by networkx (node splitting): the min cut's size."""
+    g = nx.DiGraph()
+    for v in cells:
+        g.add_edge(("in", v), ("out", v), **({} if v in src else {"capacity": 1}))
+        for w in nb[v]:
+            if w in cells:
+                g.add_edge(("out", v), ("in", w))
+    for v in src:
+        g.add_edge("S", ("in", v))
+    for v in dst - src:
+        g.add_edge(("out", v), "T")
+    value: int = nx.maximum_flow_value(g, "S", "T")
+    return value
+
+
+def test_heuristic_ring_plan_s11_1_gaps_are_a_minimum_cut_at_the_don_bend() -> None:
+    state = _set_up(LONG)
     data = LONG.data
-    tanks = [u for u in goals if data.ground[u].arm == "tank"]
-    cuts = cut_hexes(
-        state,
-        [
-            lab
-            for lab, u in state.table("at").items()
-            if isinstance(u, str) and "6th_army" in data.ground[u].groups
-        ],
+    plan = ring_plan(state)
+    assert plan is not None
+    assert plan.gaps
+    sixth = {lab for lab, u in on_map(state, "wehrmacht") if "6th_army" in data.ground[u].groups}
+    blocked = {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
+    cells = (set(data.passable) - blocked) | sixth
+    supply = set(data.tagged("supply:wehrmacht")) & cells
+    # removing the gaps separates every 6th Army unit from supply (the S11.1 graph) ...
+    rest = nx.Graph()
+    rest.add_nodes_from(cells - plan.gaps)
+    rest.add_edges_from(
+        (v, w) for v in cells - plan.gaps for w in data.neighbors[v] if w in cells - plan.gaps
     )
+    assert not any(nx.has_path(rest, s, t) for s in sixth for t in supply if t in rest)
+    # ... and no smaller set does (networkx's maximum flow on the split graph)
+    assert len(plan.gaps) == _split_flow_value(dict(data.neighbors), cells, sixth, supply)
+    # the ring runs through the Don bend: Kalach (Uranus) is within 3 hexes (24 km) of a gap
+    kalach = data.place("kalach")
+    assert kalach is not None
+    assert min(data.distance(kalach, g) for g in plan.gaps) <= 3
+    # RKKA armour heads for hexes that block gaps; the Wehrmacht only steers its groups
+    goals = objectives(state, "rkka", plan)
+    assigned = ring_targets(state, plan, [u for _, u in on_map(state, "rkka")])
+    tanks = [u for u in assigned if data.ground[u].arm == "tank"]
     assert tanks
-    assert cuts
-    assert all(goals[u] in cuts for u in tanks)
-    relief = objectives(state, "wehrmacht")
+    for u in assigned:
+        assert goals[u] == assigned[u]
+        assert plan.gaps & ({assigned[u]} | set(data.zoc_of[assigned[u]]))
+    relief = objectives(state, "wehrmacht", plan)
     assert all(
         "relief_group" in data.ground[u].groups or "6th_army" in data.ground[u].groups
         for u in relief
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sets(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=4),
+    st.data(),
+)
+def test_min_vertex_cut_matches_networkx_flow_on_random_grids(
+    cells: set[tuple[int, int]], data: st.DataObject
+) -> None:
+    names = {c: f"{c[0]}{c[1]}" for c in cells}
+    nb = {
+        names[(x, y)]: tuple(
+            sorted(names[n] for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n in names)
+        )
+        for x, y in cells
+    }
+    ordered = sorted(nb)
+    src = set(data.draw(st.lists(st.sampled_from(ordered), min_size=1, max_size=3)))
+    dst = set(data.draw(st.lists(st.sampled_from(ordered), min_size=1, max_size=3))) - src
+    assume(dst)
+    found = min_vertex_cut(nb, set(nb), src, dst)
+    assert found is not None
+    cut, outside = found
+    assert not cut & src
+    assert len(cut) == _split_flow_value(nb, set(nb), src, dst)
+    rest = nx.Graph()
+    rest.add_nodes_from(set(nb) - cut)
+    rest.add_edges_from((v, w) for v in set(nb) - cut for w in nb[v] if w not in cut)
+    assert not any(nx.has_path(rest, s, t) for s in src for t in dst if t in rest)
+    assert dst - cut <= outside
+
+
+def test_heuristic_rkka_closes_the_ring_s11_1_in_a_seeded_short_game_vs_random() -> None:
+    seed = 4  # the simulate command's game 4: bots seeded 2 * seed and 2 * seed + 1
+    bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": RandomBot(2 * seed + 1)}
+    closed_after_rkka: list[bool] = []
+
+    def watch(state: State, action: Action) -> None:  # first action of a Wehrmacht stage
+        if state.stage == "wehrmacht" and len(closed_after_rkka) < state.turn:
+            closed_after_rkka.append(victory.encircled(state))
+
+    state = play(SHORT, bots, seed=seed, on_step=watch)
+    assert victory.encircled(state)
+    assert victory.rkka_in_city(state)
+    assert state.outcome is not None
+    assert state.outcome.winner == "rkka"
+    assert any(closed_after_rkka)
+
+
+def test_heuristic_attack_score_uses_the_step_loss_balance() -> None:
+    data = SHORT.data
+    state = _set_up(SHORT)
+    unit = "w-xi-ak"
+    for label in data.crt.labels:  # a full defender: elimination counts both its steps
+        dist = data.crt.distribution_at(label)
+        defender = dist.expect(lambda r: 2 if r.eliminated else r.defender_steps)
+        assert _step_balance(state, unit, dist) == defender - dist.expected_attacker_steps
+    # balance below zero at 1:1 and 2:1, above at 3:1 (why the bot waits for 2:1 or better)
+    balances = [_step_balance(state, unit, data.crt.distribution_at(c)) for c in data.crt.labels]
+    assert balances[0] < 0
+    assert balances[2] > 0
 
 
 def test_heuristic_artillery_keeps_range_2() -> None:
