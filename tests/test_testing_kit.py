@@ -83,6 +83,32 @@ def test_the_kit_catches_broken_rulesets(rules: type[Duel], check: str) -> None:
     assert check in {v.check for v in report.violations}
 
 
+@pytest.mark.parametrize(
+    ("rules", "check"),
+    [(ListValue, "serialize"), (Unjournaled, "undo"), (Stateful, "clone")],
+)
+def test_sampled_full_checks_still_catch_broken_rulesets(rules: type[Duel], check: str) -> None:
+    """``full_check_every=3``: the costly checks run on every third step only."""
+    report = check_random_games(lambda: rules().new_state(), games=20, seed=0, full_check_every=3)
+    assert check in {v.check for v in report.violations}
+
+
+def test_sampled_full_checks_play_the_same_games() -> None:
+    every = check_random_games(lambda: Duel().new_state(), games=30, seed=7)
+    sampled = check_random_games(lambda: Duel().new_state(), games=30, seed=7, full_check_every=5)
+    assert sampled.ok
+    assert (sampled.games, sampled.steps, sampled.terminal) == (
+        every.games,
+        every.steps,
+        every.terminal,
+    )
+
+
+def test_full_check_every_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="full_check_every"):
+        check_random_games(lambda: Duel().new_state(), games=1, full_check_every=0)
+
+
 class DuelMachine(RulesStateMachine):
     new_state = Duel().new_state
 
