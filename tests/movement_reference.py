@@ -16,6 +16,7 @@ from typing import Any
 from hexwar.maps import GameMap
 
 Pred = Callable[[Any, Sequence[Any]], bool]
+CellPred = Callable[[Any, Any, Sequence[Any]], bool]
 
 
 def ref_step(m: GameMap[Any], a: Any, b: Any, cls: str) -> tuple[float, bool] | None:
@@ -85,6 +86,7 @@ def brute_force_reach(
     zoc: bool = True,
     exerts: Callable[[Any], bool] = lambda u: True,
     can_end: Pred = lambda mover, friends: not friends,
+    can_end_at: CellPred | None = None,
     can_pass: Pred = lambda mover, friends: True,
     enemy_blocks: Pred = lambda mover, enemies: bool(enemies),
 ) -> dict[Any, float]:
@@ -109,7 +111,7 @@ def brute_force_reach(
                 continue
             here = friends.get(nb, [])
             passable = not here or can_pass(mover, here)
-            endable = can_end(mover, here)
+            endable = can_end_at(mover, nb, here) if can_end_at else can_end(mover, here)
             if not passable and not endable:
                 continue
             if endable and total < best.get(nb, math.inf):
@@ -134,6 +136,7 @@ def path_is_legal(
     zoc: bool = True,
     exerts: Callable[[Any], bool] = lambda u: True,
     can_end: Pred = lambda mover, friends: not friends,
+    can_end_at: CellPred | None = None,
     can_pass: Pred = lambda mover, friends: True,
     enemy_blocks: Pred = lambda mover, enemies: bool(enemies),
 ) -> float | None:
@@ -157,6 +160,9 @@ def path_is_legal(
         last = k == len(path) - 1
         if not last and (step[1] or b in zoc_cells or (here and not can_pass(mover, here))):
             return None
-    if len(path) > 1 and not can_end(mover, friends.get(path[-1], [])):
+    last_cell = path[-1]
+    here = friends.get(last_cell, [])
+    ok = can_end_at(mover, last_cell, here) if can_end_at else can_end(mover, here)
+    if len(path) > 1 and not ok:
         return None
     return cost

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -200,6 +201,26 @@ def test_stacking_is_a_pluggable_predicate() -> None:
     assert Hex(3, 0) in reach
 
 
+def test_can_end_at_gives_cell_aware_stacking_and_replaces_can_end() -> None:
+    m = build_map(CHART, dict.fromkeys(hexagon(3), "clear"))
+    double = {Hex(1, 0)}  # a "masking" cell holds two (Бой отрядов VI.3)
+    friends = {Hex(1, 0): [7], Hex(0, 1): [8]}
+    calls: list[Any] = []
+
+    def limit(mover: Any, cell: Any, here: Any) -> bool:
+        calls.append(cell)
+        return len(here) < (2 if cell in double else 1)
+
+    rules = MoveRules(can_end_at=limit, can_end=lambda mover, friends: False)
+    reach = reachable(m, Hex(0, 0), "foot", 2, mover=1, friends=friends, rules=rules)
+    assert Hex(1, 0) in reach
+    assert Hex(0, 1) not in reach
+    assert Hex(2, 0) in reach
+    assert len(calls) == len(set(calls))  # once per cell
+    assert find_path(m, Hex(0, 0), Hex(1, 0), "foot", 2, friends=friends, rules=rules)
+    assert find_path(m, Hex(0, 0), Hex(0, 1), "foot", 2, friends=friends, rules=rules) is None
+
+
 def test_find_path_returns_a_cheapest_legal_path_or_none() -> None:
     m = open_map(hexsides={(ORIGIN, Hex(1, 0)): {"river"}})
     path = find_path(m, ORIGIN, Hex(2, 0), "foot")
@@ -230,6 +251,10 @@ def test_compiled_adjacency_is_cached_per_movement_class() -> None:
 
 
 # -- the brute-force cross-check ---------------------------------------------------------
+def _parity(cell: Any, n: int = 2) -> int:
+    return int(sum(attrs.astuple(cell)) % n)
+
+
 def _even(u: Any) -> bool:
     return bool(u % 2 == 0)
 
@@ -242,6 +267,12 @@ RULESETS: list[dict[str, Any]] = [
     {
         "can_pass": lambda mover, friends: 9 not in friends,
         "can_end": lambda mover, friends: not friends or friends == [9],
+    },
+    # cell-aware stacking (can_end_at): terrain-like limits that depend on the cell
+    {"can_end_at": lambda mover, cell, friends: len(friends) < 1 + _parity(cell)},
+    {
+        "can_end_at": lambda mover, cell, friends: not friends and _parity(cell, 3) != 0,
+        "can_pass": lambda mover, friends: 9 not in friends,
     },
 ]
 

@@ -202,3 +202,28 @@ def test_options_and_scenario_are_kept() -> None:
     loaded = loads(RULES, dumps(state))
     assert dict(loaded.options) == {"hill": False}
     assert record_of(state).options == (("hill", False),)
+
+
+def _tamper(text: str, change: Any) -> str:
+    data = json.loads(text)
+    change(data["state"])
+    body = json.dumps(data["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    data["digest"] = hashlib.sha256(body.encode()).hexdigest()
+    return json.dumps(data)
+
+
+def test_effect_until_turn_round_trips_and_is_validated() -> None:
+    state = Duel().new_state()
+    state.add_effect("ambush", until=3)
+    state.add_effect("ambush")  # no until: the effect's data has no "until" key
+    text = dumps(state)
+    back = loads(state.ruleset, text)
+    assert [e.until for e in back.effects] == [3, None]
+    assert back.to_data() == state.to_data()
+    assert "until" not in json.loads(text)["state"]["effects"][1]
+
+    def bad(body: Any) -> None:
+        body["effects"][0]["until"] = "soon"
+
+    with pytest.raises(RecordError, match=r"effects\[0\]\.until"):
+        loads(state.ruleset, _tamper(text, bad))

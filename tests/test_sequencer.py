@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 import pytest
 
 from hexwar.actions import CHANCE, Action, Decision, Outcome, Value
 from hexwar.dice import D10, uniform
+from hexwar.errors import HexwarError
 from hexwar.records import dumps, loads
 from hexwar.sequencer import (
     Cursor,
@@ -277,3 +279,119 @@ def test_default_has_phase_actions_matches_phase_actions() -> None:
     assert rules.has_phase_actions(state, "A") is False
     rules.offer = (Action.of("x"), Action.of("y"))
     assert rules.has_phase_actions(state, "A") is True
+
+
+# -- scratch tables, may_end, timed markers and effects ------------------------------------
+
+
+class Drill(Ruleset):
+    """One side moves each piece at most once per phase; it must move ``must`` pieces
+    before it may end (``may_end``); ``moved`` is a scratch table of the phase, ``log``
+    one of the stage."""
+
+    name = "drill"
+    sides = ("A",)
+    effect_rules: ClassVar[Mapping[str, Mapping[str, Any]]] = {"gas": {}}
+
+    def __init__(self, must: int = 1, pieces: tuple[str, ...] = ("p", "q")) -> None:
+        self.pieces = pieces
+        self.sequence = TurnSequence(
+            (
+                Stage(
+                    "s",
+                    (
+                        Phase(
+                            "move",
+                            side="A",
+                            scratch=("moved",),
+                            may_end=lambda s: len(s.table("moved")) >= must,
+                        ),
+                    ),
+                    scratch=("stage_log",),
+                ),
+            ),
+            turn_limit=6,
+        )
+
+    def phase_actions(self, state: State, side: str) -> list[Action]:
+        return [Action.of("move", p) for p in self.pieces if state.get("moved", p) is None]
+
+    def play(self, state: State, action: Action) -> None:
+        state.put("moved", action.args[0], True)
+        state.put("stage_log", action.args[0], state.turn)
+
+
+def test_scratch_tables_are_cleared_on_entry_and_undo_restores_them() -> None:
+    s = Drill().new_state()
+    s.apply("move p")
+    s.apply("end")  # turn 2: the phase is entered again, "moved" cleared
+    assert s.turn == 2
+    assert dict(s.table("moved")) == {}
+    assert dict(s.table("stage_log")) == {}
+    s.undo()
+    assert s.turn == 1
+    assert dict(s.table("moved")) == {"p": True}
+
+
+def test_may_end_withholds_end_until_the_mandatory_move() -> None:
+    s = Drill(must=1).new_state()
+    assert [str(a) for a in s.legal_actions()] == ["move p", "move q"]  # X.4: no "end" yet
+    with pytest.raises(SequenceError, match="may not end"):
+        s.apply_unchecked(Action.of("end"))
+    assert s.turn == 1
+    assert s.phase == "move"
+    s.apply("move q")
+    assert "end" in [str(a) for a in s.legal_actions()]
+
+
+def test_a_phase_that_may_not_end_and_has_no_action_raises_instead_of_hanging() -> None:
+    s = Drill(must=3).new_state()
+    s.apply("move p")
+    with pytest.raises(SequenceError, match=r"'move' .* may not end yet .* no action"):
+        s.apply("move q")
+    assert dict(s.table("moved")) == {"p": True}  # rolled back
+    with pytest.raises(SequenceError, match="no action"):
+        Drill(must=1, pieces=()).new_state()
+
+
+def test_timed_markers_and_effects_lapse_at_the_start_of_their_turn() -> None:
+    s = Drill().new_state()
+    s.apply("move p")
+    s._frame = frame = []  # journal the rules-code writes like State.apply does
+    s.put_until("gas", "К4", True, 3)  # «Бой отрядов» XIV: gas for two turns
+    effect = s.add_effect("gas", until=3)
+    s._frame = None
+    assert s.expires("gas", "К4") == 3
+    assert effect.until == 3
+    assert loads(s.ruleset, dumps(s)).to_data() == s.to_data()
+    s._rollback(frame)
+    assert s.get("gas", "К4") is None
+    assert s.effects == ()
+    s.put_until("gas", "К4", True, 3)
+    s.add_effect("gas", until=3)
+    s.apply("end")  # -> turn 2
+    assert s.get("gas", "К4") is True
+    assert len(s.effects) == 1
+    saved = dumps(s)
+    s.apply("move p")
+    s.apply("end")  # -> turn 3: both lapse
+    assert s.turn == 3
+    assert s.get("gas", "К4") is None
+    assert s.effects == ()
+    assert s.expires("gas", "К4") is None
+    s.undo()
+    assert s.get("gas", "К4") is True
+    assert len(s.effects) == 1
+    again = loads(s.ruleset, saved)
+    again.apply("move p")
+    again.apply("end")
+    assert again.get("gas", "К4") is None
+    assert again.effects == ()
+    with pytest.raises(HexwarError, match="not after turn"):
+        s.put_until("gas", "x", True, s.turn)
+    with pytest.raises(HexwarError, match="not after turn"):
+        s.add_effect("gas", until=1)
+
+
+def test_drill_random_games_pass_the_kit() -> None:
+    assert check_random_games(lambda: Drill().new_state(), games=10, seed=2).ok

@@ -33,6 +33,7 @@ from hexwar.actions import (
 )
 from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
+from hexwar.deployment import Deployment, DeploymentError
 from hexwar.dice import D6, D10, Dice, FixedDriver, SeededDriver
 from hexwar.edges import Facing, FacingStyle, Hexside, Vertex
 from hexwar.errors import DataError, HexwarError, IllegalAction
@@ -42,6 +43,7 @@ from hexwar.hooks import Effect, Expiry
 from hexwar.layout import FLAT, POINTY, Layout
 from hexwar.maps import GameMap, build_map, load_map
 from hexwar.movement import MoveRules, Reach, find_path, reachable
+from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
 from hexwar.records import GameRecord, dumps, loads, record_of, replay
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.state import Ruleset, State
@@ -56,15 +58,19 @@ __all__ = [
     "DIRECTIONS",
     "END",
     "FLAT",
+    "HEX_CODEC",
     "HEX_GRID",
     "ORIGIN",
     "POINTY",
+    "SQUARE_CODEC",
     "SQUARE_GRID",
     "TERMINAL",
     "Action",
     "AttackRefused",
     "DataError",
     "Decision",
+    "Deployment",
+    "DeploymentError",
     "Dice",
     "Effect",
     "Expiry",
@@ -87,6 +93,8 @@ __all__ = [
     "OffsetKind",
     "Outcome",
     "Phase",
+    "PieceError",
+    "Pieces",
     "Reach",
     "Result",
     "Ruleset",

@@ -13,7 +13,8 @@ is folded in two layers:
 
 Effects are data (:class:`Effect`: a kind name, parameters, an :class:`Expiry`, a
 precedence), so clone, undo, serialization and replay cover them. The sequencer removes
-``PHASE`` effects when a phase ends and ``TURN`` effects when a turn ends.
+``PHASE`` effects when a phase ends, ``TURN`` effects when a turn ends, and effects with
+an ``until`` turn at the start of that turn ("neutralised for 3 turns": «Бой отрядов» IX).
 
 Hot paths ask a hook once per query (once per move search, per attack), never once per
 graph edge: e.g. ask ``may_enter`` for the few hexes a card concerns, or fold a
@@ -54,7 +55,9 @@ class Effect:
 
     Effects apply in ``(precedence, serial)`` order: a lower precedence applies first
     (so a later "double it" card with a higher precedence sees earlier "+1"s);
-    ``serial`` is the order of arrival, assigned by the state.
+    ``serial`` is the order of arrival, assigned by the state. ``until``: the turn at
+    whose start the effect lapses, whatever its ``expiry`` ("for 3 turns"); ``None``: no
+    such limit.
     """
 
     precedence: int
@@ -64,6 +67,7 @@ class Effect:
     expiry: Expiry = Expiry.TURN
     owner: str | None = None
     source: str | None = None
+    until: int | None = None
 
     def param(self, name: str, default: Value = None) -> Value:
         """The parameter ``name``, or ``default``."""

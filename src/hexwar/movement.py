@@ -87,6 +87,10 @@ class MoveRules:
     - ``exerts_zoc(unit)``: whether an enemy unit has a ZOC (S2.1: all ground units).
     - ``can_end(mover, friends)``: stacking; may the mover end in a cell holding these
       friendly units? Called once per occupied cell (and once with ``()``).
+    - ``can_end_at(mover, cell, friends)``: cell-aware stacking (a limit that depends on
+      the cell's terrain, «Бой отрядов» VI.3: two figures in a masking square). When
+      given it is used *instead of* ``can_end``, called once per occupied friendly cell
+      and once per other cell reached (and for the target of :func:`find_path`).
     - ``can_pass(mover, friends)``: may the mover pass through such a cell?
     - ``enemy_blocks(mover, enemies)``: may the mover not enter such a cell? A cell
       with enemies that does not block is treated as holding no units.
@@ -97,6 +101,7 @@ class MoveRules:
     zoc: bool = True
     exerts_zoc: Callable[[Any], bool] = every_unit_exerts_zoc
     can_end: Callable[[Any, Sequence[Any]], bool] = one_unit_per_cell
+    can_end_at: Callable[[Any, Any, Sequence[Any]], bool] | None = None
     can_pass: Callable[[Any, Sequence[Any]], bool] = friends_passable
     enemy_blocks: Callable[[Any, Sequence[Any]], bool] = enemies_block
 
@@ -263,7 +268,8 @@ def _search(
                 }
     except KeyError as e:
         raise OffMapError(f"enemy position {e.args[0]!r} is off the map") from None
-    end_ok_empty = rules.can_end(mover, ())
+    end_at = rules.can_end_at
+    end_ok_empty = rules.can_end(mover, ()) if end_at is None else False
     end_ok: dict[int, bool] = {}
     stop_cells: set[int] = set()
     for cell, units in occupants(friends).items():
@@ -272,7 +278,7 @@ def _search(
             raise OffMapError(f"friendly position {cell!r} is off the map")
         if not units or i in blocked:
             continue
-        can_end = rules.can_end(mover, units)
+        can_end = rules.can_end(mover, units) if end_at is None else end_at(mover, cell, units)
         end_ok[i] = can_end
         if not rules.can_pass(mover, units):
             if can_end:
@@ -281,6 +287,8 @@ def _search(
                 blocked = blocked | {i}
     if s in blocked:
         blocked = blocked - {s}
+    if end_at is not None and t >= 0 and t not in end_ok:
+        end_ok[t] = end_at(mover, cells[t], ())
     t_ok = t >= 0 and end_ok.get(t, end_ok_empty)
     sources = zoc_sources(game_map) if exerting else None
 
@@ -296,6 +304,10 @@ def _search(
 
     inf = math.inf
     costs: dict[C, float]
+    if end_at is not None:  # cell-aware stacking: ask once per cell reached
+        for i in (*go, *stop):
+            if i not in end_ok:
+                end_ok[i] = end_at(mover, cells[i], ())
     if end_ok:
         costs = {}
         for i, d in go.items():

@@ -92,7 +92,7 @@ def _decision_out(d: Decision) -> dict[str, Any]:
 
 
 def _effect_out(e: Effect) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "precedence": e.precedence,
         "serial": e.serial,
         "kind": e.kind,
@@ -101,6 +101,9 @@ def _effect_out(e: Effect) -> dict[str, Any]:
         "owner": e.owner,
         "source": e.source,
     }
+    if e.until is not None:  # omitted otherwise: older files stay byte-identical
+        out["until"] = e.until
+    return out
 
 
 def state_to_data(state: State) -> dict[str, Any]:
@@ -196,14 +199,19 @@ def _effect_in(data: Any, where: str, ruleset: Ruleset) -> Effect:
         for i, pair in enumerate(_expect(data["params"], list, f"{where}.params")):
             k, v = _expect(pair, list, f"{where}.params[{i}]")
             params.append((_expect(k, str, f"{where}.params[{i}]"), _value_in(v, where)))
+        expiry = Expiry(data["expiry"])
+        until = data.get("until")
+        if until is not None:
+            _expect(until, int, f"{where}.until")
         return Effect(
             _expect(data["precedence"], int, f"{where}.precedence"),
             _expect(data["serial"], int, f"{where}.serial"),
             kind,
             tuple(params),
-            Expiry(data["expiry"]),
+            expiry,
             _opt_str(data["owner"], f"{where}.owner"),
             _opt_str(data["source"], f"{where}.source"),
+            until,
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RecordError):

@@ -50,6 +50,7 @@ __all__ = [
     "SequenceError",
     "Stage",
     "TurnSequence",
+    "may_end",
     "token_draw",
     "token_pick",
 ]
@@ -67,7 +68,14 @@ class SequenceError(HexwarError):
 
 @attrs.frozen
 class Phase:
-    """A phase: who acts (``side``: a name, a function of the state, or ``None``)."""
+    """A phase: who acts (``side``: a name, a function of the state, or ``None``).
+
+    ``scratch``: names of tables emptied (journaled) when the phase is entered, before
+    ``on_enter`` — per-phase bookkeeping such as ``("moved", "fired")``.
+    ``may_end(state)``: while it is false the side is not offered
+    :data:`~hexwar.actions.END` (a mandatory move, «Бой отрядов» X.4); a phase that may
+    not end and has no action to offer raises :class:`SequenceError`.
+    """
 
     name: str
     side: str | Callable[[State], str] | None = None
@@ -75,17 +83,20 @@ class Phase:
     on_enter: StateFn | None = None
     on_exit: StateFn | None = None
     end_when_idle: bool = True
+    scratch: tuple[str, ...] = ()
+    may_end: Predicate | None = None
 
 
 @attrs.frozen
 class Stage:
-    """A fixed run of phases."""
+    """A fixed run of phases; ``scratch`` tables are emptied when the stage is entered."""
 
     name: str
     phases: tuple[Phase, ...]
     skip: Predicate | None = None
     on_enter: StateFn | None = None
     on_exit: StateFn | None = None
+    scratch: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -94,6 +105,7 @@ class Segment:
 
     The picked token is in ``state.token`` while the sub-``phases`` run for it;
     ``on_token(state, token)`` runs first (e.g. to take the chit out of the cup).
+    ``scratch`` tables are emptied when the segment is entered.
     """
 
     name: str
@@ -103,6 +115,7 @@ class Segment:
     skip: Predicate | None = None
     on_enter: StateFn | None = None
     on_exit: StateFn | None = None
+    scratch: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -181,17 +194,39 @@ def phase_side(state: State) -> str | None:
     return phase.side if isinstance(phase.side, str) else phase.side(state)
 
 
+def may_end(state: State) -> bool:
+    """Whether the current phase may end now (its ``may_end`` predicate; default yes)."""
+    phase = current_phase(state)
+    return phase is None or phase.may_end is None or phase.may_end(state)
+
+
 def _waiting(state: State) -> bool:
     """Whether a side must act in the current phase (it has actions, or may not idle).
 
     Asks :meth:`~hexwar.state.Ruleset.has_phase_actions`, not the full list of actions.
+    A phase that may not end (``may_end``) but offers nothing would never end: that
+    raises :class:`SequenceError` instead of hanging.
     """
+    phase = current_phase(state)
+    if phase is None:
+        return False
     side = phase_side(state)
+    if phase.may_end is not None and not phase.may_end(state):
+        if side is None or not state.ruleset.has_phase_actions(state, side):
+            raise SequenceError(
+                f"phase {phase.name!r} (turn {state.turn}) may not end yet (may_end is false)"
+                f" but {side or 'nobody'} has no action to take"
+            )
+        return True
     if side is None:
         return False
-    phase = current_phase(state)
-    assert phase is not None
     return not phase.end_when_idle or state.ruleset.has_phase_actions(state, side)
+
+
+def _clear(state: State, tables: tuple[str, ...]) -> None:
+    for name in tables:
+        for key in sorted(state.table(name)):
+            state.delete(name, key)
 
 
 def settle(state: State) -> None:
@@ -206,6 +241,8 @@ def end_phase(state: State) -> None:
     phase = current_phase(state)
     if phase is None:
         raise SequenceError(f"no phase to end at {c}")
+    if phase.may_end is not None and not phase.may_end(state):
+        raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
     state._set_cursor(attrs.evolve(c, mark="exit"))
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
@@ -231,6 +268,7 @@ def _step(state: State) -> None:
     stages = seq.stages
     if c.mark == "new":
         state._set_cursor(Cursor(c.turn, -1, -1, "enter"))
+        state._expire_timed()
         if seq.on_turn_start is not None:
             seq.on_turn_start(state)
     elif c.stage == -1:  # turn started
@@ -265,6 +303,7 @@ def _enter_stage(state: State, index: int) -> None:
         return
     stage = stages[index]
     state._set_cursor(Cursor(c.turn, index, -1, "enter"))
+    _clear(state, stage.scratch)
     if stage.on_enter is not None:
         stage.on_enter(state)
 
@@ -295,6 +334,7 @@ def _enter_phase(state: State, index: int) -> None:
         return
     phase = phases[index]
     state._set_cursor(attrs.evolve(c, phase=index, mark="enter"))
+    _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)
     state.hook("phase_start", None, phase=phase.name)

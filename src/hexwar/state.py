@@ -51,6 +51,7 @@ __all__ = ["HIDDEN", "Ruleset", "State"]
 #: What :meth:`State.observation` shows instead of a value hidden from the observer.
 HIDDEN: Final = "?"
 _HIDDEN_TABLE: Final = "$hidden"
+_EXPIRES_TABLE: Final = "$expires"
 _MISSING: Final = object()
 _EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
 
@@ -283,7 +284,9 @@ class State:
             side = decision.side
         else:
             side = self.current_player()
-            actions = [*self.ruleset.phase_actions(self, side), END]
+            actions = list(self.ruleset.phase_actions(self, side))
+            if sequencer.may_end(self):
+                actions.append(END)
         legal = sorted(set(actions), key=action_key)
         if seat is None:
             return legal
@@ -453,10 +456,19 @@ class State:
         precedence: int = 0,
         owner: str | None = None,
         source: str | None = None,
+        until: int | None = None,
     ) -> Effect:
-        """Put an effect in force (a card played, an event); see :mod:`hexwar.hooks`."""
+        """Put an effect in force (a card played, an event); see :mod:`hexwar.hooks`.
+
+        ``until=T``: the effect lapses at the start of turn ``T`` ("for N turns" is
+        ``until=state.turn + N``); with ``until`` the default expiry is ``GAME``.
+        """
         if kind not in self.ruleset.effect_rules:
             raise HexwarError(f"unknown effect kind {kind!r} for {self.ruleset.name}")
+        if until is not None and expiry == Expiry.TURN:
+            expiry = Expiry.GAME
+        if until is not None and until <= self.turn:
+            raise HexwarError(f"effect {kind!r}: until turn {until} is not after turn {self.turn}")
         effect = Effect(
             precedence,
             self._serial,
@@ -465,6 +477,7 @@ class State:
             Expiry(expiry),
             owner,
             source,
+            until,
         )
         self._set("_serial", self._serial + 1)
         self._set("_effects", tuple(sorted((*self._effects, effect))))
@@ -477,6 +490,39 @@ class State:
     def _expire(self, expiry: Expiry) -> None:
         if any(e.expiry == expiry for e in self._effects):
             self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
+
+    def put_until(self, table: str, key: str, value: Value, turn: int) -> None:
+        """Set ``table[key] = value`` as a *timed marker*: the sequencer deletes it at the
+        start of turn ``turn`` (a gas square, a neutralised gun: «Бой отрядов» XIV, IX).
+
+        Journaled like :meth:`put`; the expiry is kept in the state's ``$expires`` table,
+        so clone, undo and save files cover it. A later :meth:`put_until` on the same key
+        replaces the expiry; a plain :meth:`put` keeps it.
+        """
+        if turn <= self.turn:
+            raise HexwarError(f"{table}/{key}: expiry turn {turn} is not after turn {self.turn}")
+        self.put(table, key, value)
+        self.put(_EXPIRES_TABLE, f"{table}/{key}", turn)
+
+    def expires(self, table: str, key: str) -> int | None:
+        """The turn at whose start the timed marker ``table[key]`` lapses, or ``None``."""
+        turn = self.get(_EXPIRES_TABLE, f"{table}/{key}")
+        return turn if isinstance(turn, int) else None
+
+    def _expire_timed(self) -> None:
+        """Turn start: lapse the effects and timed markers whose ``until`` turn has come."""
+        turn = self.turn
+        if any(e.until is not None and e.until <= turn for e in self._effects):
+            self._set(
+                "_effects", tuple(e for e in self._effects if e.until is None or e.until > turn)
+            )
+        timed = self._tables.get(_EXPIRES_TABLE)
+        if timed:
+            for ref, due in sorted(timed.items()):
+                if isinstance(due, int) and due <= turn:
+                    table, _, key = ref.partition("/")
+                    self.delete(table, key)
+                    self.delete(_EXPIRES_TABLE, ref)
 
     def _set_cursor(self, cursor: Cursor) -> None:
         self._set("_cursor", cursor)
@@ -522,7 +568,7 @@ class State:
         hidden = self._tables.get(_HIDDEN_TABLE, {})
         tables: dict[str, dict[str, Any]] = {}
         for name in sorted(self._tables):
-            if name == _HIDDEN_TABLE or not self._tables[name]:
+            if name in (_HIDDEN_TABLE, _EXPIRES_TABLE) or not self._tables[name]:
                 continue
             tables[name] = {
                 key: (HIDDEN if hidden.get(f"{name}/{key}", side) != side else _to_json(value))

@@ -1,0 +1,262 @@
+"""Where the pieces are: a unit-position registry kept in :class:`~hexwar.state.State` tables.
+
+Every game needs "which unit is where, and what stands in this cell" (Stalingrad's
+``units``/``at`` tables, Triumph & Glory's ``stacks``, «Бой отрядов»'s ``units``). A
+:class:`Pieces` registry keeps it in two flat tables, so clone, undo, save files and
+replay cover it and a clone stays a few dict copies:
+
+- ``pieces[id] = (label, side)``;
+- ``stacks[label] = (id, ...)``: the occupants of a cell, **top first**; a newcomer goes
+  to the bottom unless ``on_top`` (:func:`hexwar.stacking.arrive`, T&G 6.24).
+
+Cells are stored as text through a :class:`CellCodec` (state values must be JSON-able):
+a :class:`~hexwar.maps.GameMap` is one (its ``label`` / ``cell_at``), and
+:data:`HEX_CODEC` (``"q,r"``) and :data:`SQUARE_CODEC` (``"col,row"``) need no map.
+
+>>> from hexwar.sequencer import Phase, Stage, TurnSequence
+>>> from hexwar.state import Ruleset
+>>> class Game(Ruleset):
+...     sides = ("red", "blue")
+...     sequence = TurnSequence((Stage("play", (Phase("move", side="red", end_when_idle=False),)),))
+>>> state = Game().new_state()
+>>> reg = Pieces(HEX_CODEC)
+>>> reg.place(state, "5TA", Hex(0, 0), "red")
+>>> reg.place(state, "3PzK", Hex(1, 0), "blue")
+>>> reg.place(state, "21A", Hex(0, 0), "red")
+>>> reg.occupants(state, Hex(0, 0))           # top first, the newcomer at the bottom
+('5TA', '21A')
+>>> reg.move(state, "21A", Hex(0, 1))
+>>> reg.where(state, "21A"), reg.side(state, "21A"), reg.pieces_of(state, "red")
+(Hex(q=0, r=1), 'red', ['21A', '5TA'])
+>>> friends, enemies = reg.friends_enemies(state, "red", exclude="21A")
+>>> friends, enemies
+({Hex(q=0, r=0): ('5TA',)}, {Hex(q=1, r=0): ('3PzK',)})
+>>> state.table("stacks")["0,0"]
+('5TA',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Generic, Protocol, TypeVar
+
+import attrs
+
+from hexwar.errors import HexwarError
+from hexwar.geometry import Hex
+from hexwar.grid import Square
+from hexwar.stacking import arrive, depart, reorder
+from hexwar.state import State
+
+__all__ = [
+    "HEX_CODEC",
+    "SQUARE_CODEC",
+    "CellCodec",
+    "PieceError",
+    "Pieces",
+    "TextCodec",
+]
+
+C = TypeVar("C")
+
+
+class PieceError(HexwarError):
+    """A registry operation on a piece that is not placed, or already is."""
+
+
+class CellCodec(Protocol[C]):
+    """Turns cells into the text stored in the state and back (a ``GameMap`` is one)."""
+
+    def label(self, cell: C) -> str: ...  # pragma: no cover - protocol
+
+    def cell_at(self, label: str) -> C: ...  # pragma: no cover - protocol
+
+
+@attrs.frozen(eq=False)
+class TextCodec(Generic[C]):
+    """A codec of ``"a,b"`` labels for cells built from two integers (cached both ways).
+
+    >>> SQUARE_CODEC.label(Square(3, 14)), SQUARE_CODEC.cell_at("3,14")
+    ('3,14', Square(col=3, row=14))
+    >>> HEX_CODEC.cell_at("x")
+    Traceback (most recent call last):
+    ...
+    hexwar.pieces.PieceError: 'x' is not a cell label of the form 'a,b'
+    """
+
+    make: Callable[[int, int], C]
+    parts: Callable[[C], tuple[int, int]]
+    _labels: dict[Any, str] = attrs.field(factory=dict, repr=False)
+    _cells: dict[str, C] = attrs.field(factory=dict, repr=False)
+
+    def label(self, cell: C) -> str:
+        """The text of ``cell``."""
+        text = self._labels.get(cell)
+        if text is None:
+            a, b = self.parts(cell)
+            text = self._labels[cell] = f"{a},{b}"
+        return text
+
+    def cell_at(self, label: str) -> C:
+        """The cell of ``label``."""
+        cell = self._cells.get(label)
+        if cell is None:
+            try:
+                a, b = label.split(",")
+                cell = self.make(int(a), int(b))
+            except ValueError:
+                raise PieceError(f"{label!r} is not a cell label of the form 'a,b'") from None
+            self._cells[label] = cell
+        return cell
+
+
+#: Axial hex cells as ``"q,r"``.
+HEX_CODEC: Final[TextCodec[Hex]] = TextCodec(Hex, lambda h: (h.q, h.r))
+#: Square cells as ``"col,row"``.
+SQUARE_CODEC: Final[TextCodec[Square]] = TextCodec(Square, lambda s: (s.col, s.row))
+
+
+@attrs.frozen
+class Pieces(Generic[C]):
+    """A unit-position registry: which piece is in which cell, for which side, in what order.
+
+    The registry object holds no game data (only the codec and the table names); every
+    method takes the state. Writes are journaled state writes, so :meth:`State.undo`
+    takes them back.
+    """
+
+    codec: CellCodec[C]
+    table: str = "pieces"
+    stacks: str = "stacks"
+
+    # -- reading ---------------------------------------------------------------------
+
+    def is_placed(self, state: State, piece: str) -> bool:
+        """Whether ``piece`` is on the map."""
+        return state.get(self.table, piece) is not None
+
+    def where(self, state: State, piece: str) -> C:
+        """The cell ``piece`` is in; :class:`PieceError` if it is not placed."""
+        return self.codec.cell_at(self._entry(state, piece)[0])
+
+    def side(self, state: State, piece: str) -> str:
+        """The side ``piece`` belongs to."""
+        return self._entry(state, piece)[1]
+
+    def occupants(self, state: State, cell: C) -> tuple[str, ...]:
+        """The pieces in ``cell``, top first (``()`` if empty)."""
+        stack = state.get(self.stacks, self.codec.label(cell))
+        return stack if isinstance(stack, tuple) else ()  # type: ignore[return-value]
+
+    def pieces_of(self, state: State, side: str | None = None) -> list[str]:
+        """The placed pieces of ``side`` (all sides with ``None``), sorted."""
+        return sorted(
+            p
+            for p, v in state.table(self.table).items()
+            if side is None or v[1] == side  # type: ignore[index]
+        )
+
+    def positions(self, state: State, side: str | None = None) -> dict[C, tuple[str, ...]]:
+        """Every occupied cell -> its pieces (top first), of ``side`` only if given."""
+        cell_at = self.codec.cell_at
+        entries = state.table(self.table)
+        out: dict[C, tuple[str, ...]] = {}
+        for label, stack in state.table(self.stacks).items():
+            ids: tuple[str, ...] = stack  # type: ignore[assignment]
+            if side is not None:
+                ids = tuple(p for p in ids if entries[p][1] == side)  # type: ignore[index]
+            if ids:
+                out[cell_at(label)] = ids
+        return out
+
+    def friends_enemies(
+        self,
+        state: State,
+        side: str,
+        *,
+        exclude: str | None = None,
+        unit: Callable[[str], Any] | None = None,
+    ) -> tuple[dict[C, tuple[Any, ...]], dict[C, tuple[Any, ...]]]:
+        """The ``friends=`` and ``enemies=`` mappings of :func:`hexwar.movement.reachable`.
+
+        Cell -> pieces (top first) of ``side`` and of every other side; ``exclude`` (the
+        mover) is left out; ``unit`` maps each id to what the rule predicates expect
+        (e.g. a unit record), ids by default.
+        """
+        cell_at = self.codec.cell_at
+        entries = state.table(self.table)
+        friends: dict[C, tuple[Any, ...]] = {}
+        enemies: dict[C, tuple[Any, ...]] = {}
+        for label, stack in state.table(self.stacks).items():
+            mine: list[Any] = []
+            theirs: list[Any] = []
+            for p in stack:  # type: ignore[union-attr]
+                if p == exclude:
+                    continue
+                u = p if unit is None else unit(p)  # type: ignore[arg-type]
+                (mine if entries[p][1] == side else theirs).append(u)  # type: ignore[index]
+            if mine:
+                friends[cell_at(label)] = tuple(mine)
+            if theirs:
+                enemies[cell_at(label)] = tuple(theirs)
+        return friends, enemies
+
+    # -- writing ---------------------------------------------------------------------
+
+    def place(self, state: State, piece: str, cell: C, side: str, *, on_top: bool = False) -> None:
+        """Put a new piece of ``side`` into ``cell`` (at the bottom, or ``on_top``)."""
+        if state.get(self.table, piece) is not None:
+            raise PieceError(f"piece {piece!r} is already placed")
+        label = self.codec.label(cell)
+        self.codec.cell_at(label)  # fail early on a label the codec cannot read back
+        state.put(self.table, piece, (label, side))
+        state.put(self.stacks, label, arrive(self._stack(state, label), piece, on_top=on_top))
+
+    def move(self, state: State, piece: str, cell: C, *, on_top: bool = False) -> None:
+        """Move ``piece`` to ``cell``: it leaves its stack and joins the one there."""
+        label, side = self._entry(state, piece)
+        self._leave(state, piece, label)
+        new = self.codec.label(cell)
+        state.put(self.table, piece, (new, side))
+        state.put(self.stacks, new, arrive(self._stack(state, new), piece, on_top=on_top))
+
+    def remove(self, state: State, piece: str) -> None:
+        """Take ``piece`` off the map (destroyed, withdrawn)."""
+        label, _ = self._entry(state, piece)
+        self._leave(state, piece, label)
+        state.delete(self.table, piece)
+
+    def restack(self, state: State, cell: C, order: Sequence[str]) -> None:
+        """Set the order of the stack in ``cell`` (top first; a permutation of it)."""
+        label = self.codec.label(cell)
+        state.put(self.stacks, label, reorder(self._stack(state, label), order))
+
+    def hide(self, state: State, piece: str, side: str | None) -> None:
+        """Hide ``piece``'s entry and its cell's stack from all but ``side`` (set-up)."""
+        label, _ = self._entry(state, piece)
+        state.hide(self.table, piece, side)
+        state.hide(self.stacks, label, side)
+
+    def reveal(self, state: State, piece: str) -> None:
+        """Make ``piece``'s entry and its cell's stack public again."""
+        label, _ = self._entry(state, piece)
+        state.reveal(self.table, piece)
+        state.reveal(self.stacks, label)
+
+    # -- internals -------------------------------------------------------------------
+
+    def _entry(self, state: State, piece: str) -> tuple[str, str]:
+        entry = state.get(self.table, piece)
+        if entry is None:
+            raise PieceError(f"piece {piece!r} is not on the map")
+        return entry  # type: ignore[return-value]
+
+    def _stack(self, state: State, label: str) -> tuple[str, ...]:
+        return state.get(self.stacks, label, ())  # type: ignore[return-value]
+
+    def _leave(self, state: State, piece: str, label: str) -> None:
+        rest = depart(self._stack(state, label), piece)
+        if rest:
+            state.put(self.stacks, label, rest)
+        else:
+            state.delete(self.stacks, label)

@@ -1,0 +1,208 @@
+"""The unit-position registry: place/move/remove, ordered stacks, undo/clone/save, codecs."""
+
+from __future__ import annotations
+
+import timeit
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hexwar.actions import Action
+from hexwar.geometry import Hex
+from hexwar.grid import SQUARE_GRID, Square
+from hexwar.maps import build_map, hexagon
+from hexwar.movement import reachable
+from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
+from hexwar.records import dumps, loads
+from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.stacking import StackError
+from hexwar.state import Ruleset, State
+from hexwar.terrain import chart_from_dict
+
+REG = Pieces(HEX_CODEC)
+
+
+class Board(Ruleset):
+    """A do-nothing game whose single phase never ends by itself (rules code writes)."""
+
+    name = "board"
+    sides = ("red", "blue")
+    sequence = TurnSequence((Stage("play", (Phase("move", side="red", end_when_idle=False),)),))
+
+
+def fresh() -> State:
+    return Board().new_state()
+
+
+def test_place_move_remove_keep_both_tables_in_step() -> None:
+    s = fresh()
+    REG.place(s, "a", Hex(0, 0), "red")
+    REG.place(s, "b", Hex(0, 0), "red", on_top=True)
+    REG.place(s, "c", Hex(0, 0), "red")
+    assert REG.occupants(s, Hex(0, 0)) == ("b", "a", "c")  # T&G 6.24: arrivals at the bottom
+    REG.move(s, "b", Hex(1, 0))
+    assert REG.occupants(s, Hex(0, 0)) == ("a", "c")
+    assert REG.where(s, "b") == Hex(1, 0)
+    REG.remove(s, "a")
+    REG.remove(s, "c")
+    assert REG.occupants(s, Hex(0, 0)) == ()
+    assert "0,0" not in s.table("stacks")  # an emptied cell leaves no entry
+    assert not REG.is_placed(s, "a")
+    assert REG.is_placed(s, "b")
+
+
+def test_misuse_raises_piece_or_stack_errors_naming_the_piece() -> None:
+    s = fresh()
+    REG.place(s, "a", Hex(0, 0), "red")
+    with pytest.raises(PieceError, match="'a' is already placed"):
+        REG.place(s, "a", Hex(1, 0), "red")
+    with pytest.raises(PieceError, match="'z' is not on the map"):
+        REG.move(s, "z", Hex(1, 0))
+    with pytest.raises(PieceError, match="not on the map"):
+        REG.where(s, "z")
+    with pytest.raises(StackError, match="permutation"):
+        REG.restack(s, Hex(0, 0), ["a", "b"])
+    assert isinstance(PieceError("x"), ValueError)
+
+
+def test_restack_reorders_and_pieces_of_is_sorted_per_side() -> None:
+    s = fresh()
+    for p, side in (("r2", "red"), ("r1", "red"), ("b1", "blue")):
+        REG.place(s, p, Hex(0, 0), side)
+    REG.restack(s, Hex(0, 0), ["b1", "r1", "r2"])
+    assert REG.occupants(s, Hex(0, 0)) == ("b1", "r1", "r2")
+    assert REG.pieces_of(s, "red") == ["r1", "r2"]
+    assert REG.pieces_of(s) == ["b1", "r1", "r2"]
+    assert REG.positions(s, "blue") == {Hex(0, 0): ("b1",)}
+
+
+def test_friends_enemies_feed_reachable_s6_2() -> None:
+    chart = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}}
+    )
+    m = build_map(chart, dict.fromkeys(hexagon(3), "clear"))
+    s = fresh()
+    reg = REG
+    reg.place(s, "mover", Hex(0, 0), "red")
+    reg.place(s, "friend", Hex(1, 0), "red")
+    reg.place(s, "foe", Hex(-2, 0), "blue")
+    friends, enemies = reg.friends_enemies(s, "red", exclude="mover", unit=str.upper)
+    assert friends == {Hex(1, 0): ("FRIEND",)}
+    assert enemies == {Hex(-2, 0): ("FOE",)}
+    reach = reachable(m, Hex(0, 0), "foot", 2, friends=friends, enemies=enemies)
+    assert Hex(1, 0) not in reach  # S6.2: may not end on a friend
+    assert Hex(-2, 0) not in reach  # S6.2: never enters an enemy
+    assert Hex(2, 0) in reach  # passes through the friend
+
+
+def test_codecs_round_trip_and_reject_bad_labels() -> None:
+    squares = build_map(
+        chart_from_dict(
+            {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}}
+        ),
+        {Square(c, r): "clear" for c in range(3) for r in range(3)},
+        topology=SQUARE_GRID,
+    )
+    s = fresh()
+    on_map = Pieces(squares)  # a GameMap is a codec: its printed labels
+    on_map.place(s, "a", Square(1, 2), "red")
+    assert s.table("pieces")["a"] == ("0203", "red")
+    assert on_map.where(s, "a") == Square(1, 2)
+    assert SQUARE_CODEC.cell_at(SQUARE_CODEC.label(Square(2, -3))) == Square(2, -3)
+    assert HEX_CODEC.label(Hex(-1, 4)) == "-1,4"
+    with pytest.raises(PieceError, match="'1,2,3'"):
+        SQUARE_CODEC.cell_at("1,2,3")
+
+
+# -- a model-based property test --------------------------------------------------------------
+
+CELLS = [Hex(q, r) for q in range(3) for r in range(2)]
+PIECES = ["p0", "p1", "p2", "p3", "p4"]
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["place", "move", "remove", "top"]),
+        st.sampled_from(PIECES),
+        st.sampled_from(CELLS),
+        st.sampled_from(["red", "blue"]),
+        st.booleans(),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(OPS)
+def test_registry_matches_a_plain_model_and_undo_clone_save_cover_it(ops: list) -> None:  # type: ignore[type-arg]
+    s = fresh()
+    model: dict[Hex, list[str]] = {}  # cell -> stack, top first
+    sides: dict[str, str] = {}
+    snapshots = [s.to_data()]
+    s._frame = frame = []  # journal the rules-code writes like State.apply does
+    for op, piece, cell, side, on_top in ops:
+        placed = piece in sides
+        where = next((c for c, st_ in model.items() if piece in st_), None)
+        if op == "place" and not placed:
+            REG.place(s, piece, cell, side, on_top=on_top)
+            model.setdefault(cell, []).insert(0 if on_top else len(model.get(cell, [])), piece)
+            sides[piece] = side
+        elif op == "move" and placed and where is not None:
+            REG.move(s, piece, cell, on_top=on_top)
+            model[where].remove(piece)
+            model.setdefault(cell, []).insert(0 if on_top else len(model.get(cell, [])), piece)
+        elif op == "remove" and placed and where is not None:
+            REG.remove(s, piece)
+            model[where].remove(piece)
+            del sides[piece]
+        elif op == "top" and placed and where is not None:
+            order = [piece] + [p for p in model[where] if p != piece]
+            REG.restack(s, where, order)
+            model[where] = order
+        elif placed:
+            with pytest.raises(PieceError):
+                REG.place(s, piece, cell, side)
+        else:
+            with pytest.raises(PieceError):
+                REG.remove(s, piece)
+        for c in CELLS:
+            assert REG.occupants(s, c) == tuple(model.get(c, []))
+        for p, sd in sides.items():
+            assert REG.side(s, p) == sd
+            assert p in model[REG.where(s, p)]
+    for sd in ("red", "blue"):
+        assert REG.pieces_of(s, sd) == sorted(p for p, x in sides.items() if x == sd)
+    # save files and clones carry the registry
+    assert loads(s.ruleset, dumps(s)).to_data() == s.to_data()
+    twin = s.clone()
+    assert twin.to_data() == s.to_data()
+    # the journal takes every write back exactly
+    s._frame = None
+    s._rollback(frame)
+    assert s.to_data() == snapshots[0]
+
+
+def test_undo_through_apply_takes_a_move_back() -> None:
+    class Mover(Board):
+        def setup(self, state, scenario, options):  # type: ignore[no-untyped-def]
+            REG.place(state, "a", Hex(0, 0), "red")
+
+        def phase_actions(self, state, side):  # type: ignore[no-untyped-def]
+            return [Action.of("go")] if REG.where(state, "a") == Hex(0, 0) else []
+
+        def play(self, state, action):  # type: ignore[no-untyped-def]
+            REG.move(state, "a", Hex(1, 0))
+
+    s = Mover().new_state()
+    before = s.to_data()
+    s.apply("go")
+    assert REG.where(s, "a") == Hex(1, 0)
+    s.undo()
+    assert s.to_data() == before
+
+
+def test_clone_of_a_120_piece_registry_is_fast() -> None:
+    s = fresh()
+    for i in range(120):
+        REG.place(s, f"u{i:03d}", Hex(i % 11, i // 11), "red" if i % 2 else "blue")
+    per_clone = min(timeit.repeat(s.clone, number=200, repeat=5)) / 200
+    assert per_clone < 50e-6  # Stalingrad's budget
