@@ -44,6 +44,7 @@ from hexwar.layout import FLAT, POINTY, Layout
 from hexwar.maps import GameMap, build_map, load_map
 from hexwar.movement import MoveRules, Reach, find_path, reachable
 from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
+from hexwar.play import RandomPlayer, play
 from hexwar.records import GameRecord, dumps, loads, record_of, replay
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.state import Ruleset, State
@@ -95,6 +96,7 @@ __all__ = [
     "Phase",
     "PieceError",
     "Pieces",
+    "RandomPlayer",
     "Reach",
     "Result",
     "Ruleset",
@@ -118,6 +120,7 @@ __all__ = [
     "load_table",
     "loads",
     "offset_to_hex",
+    "play",
     "reachable",
     "record_of",
     "replay",

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from hexwar.actions import END, Action
 from hexwar.dice import SeededDriver
+from hexwar.play import play
 from hexwar.state import Ruleset, State
 
 __all__ = ["Bot", "RandomBot", "fast_legal_actions", "play_game"]
@@ -59,15 +60,5 @@ def play_game(
 ) -> State:
     """Play one game to the end: chance through a :class:`SeededDriver`, sides by ``bots``
     (default: a :class:`RandomBot` per side seeded from ``seed``)."""
-    driver = SeededDriver(seed)
     players = bots or {side: RandomBot(seed * 7919 + i) for i, side in enumerate(rules.sides)}
-    state = rules.new_state()
-    for _ in range(max_steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            action = driver.pick(state.chance_outcomes())
-        else:
-            action = players[state.current_player()](state)
-        state.apply_unchecked(action)
-    return state
+    return play(rules.new_state(), players, SeededDriver(seed), max_steps=max_steps)

@@ -54,6 +54,7 @@ import attrs
 from hexwar.actions import END, Action, Value
 from hexwar.crt import Distribution
 from hexwar.dice import SeededDriver
+from hexwar.play import play as run
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, ground
 from hexwar_stalingrad.board import FULL, REDUCED, enemy, on_map, static, step, strength, where
@@ -655,16 +656,10 @@ def play(
 
     ``on_step(state, action)`` is called before each action is applied (for summaries).
     """
-    driver = SeededDriver(seed)
-    state = rules.new_state(options=options)
-    for _ in range(max_steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            action = driver.pick(state.chance_outcomes())
-        else:
-            action = bots[state.current_player()](state)
-        if on_step is not None:
-            on_step(state, action)
-        state.apply_unchecked(action)
-    return state
+    return run(
+        rules.new_state(options=options),
+        bots,
+        SeededDriver(seed),
+        max_steps=max_steps,
+        on_step=on_step,
+    )

@@ -1,0 +1,44 @@
+"""``hexwar.play``: the game loop and the random player, on the toy Duel ruleset."""
+
+from __future__ import annotations
+
+from hexwar.actions import Action
+from hexwar.dice import SeededDriver
+from hexwar.play import RandomPlayer, play
+from hexwar.state import State
+from toy_game import Duel
+
+
+def _players(seed: int) -> dict[str, RandomPlayer]:
+    return {side: RandomPlayer(seed * 10 + i) for i, side in enumerate(Duel().sides)}
+
+
+def test_a_seeded_game_replays_exactly_and_ends() -> None:
+    a = play(Duel().new_state(), _players(3), SeededDriver(3))
+    b = play(Duel().new_state(), _players(3), SeededDriver(3))
+    assert a.is_terminal()
+    assert a.outcome is not None
+    assert a.history == b.history
+
+
+def test_checked_play_matches_unchecked_play() -> None:
+    a = play(Duel().new_state(), _players(5), SeededDriver(5))
+    b = play(Duel().new_state(), _players(5), SeededDriver(5), check=True)
+    assert a.history == b.history
+
+
+def test_on_step_sees_every_action_before_it_is_applied() -> None:
+    seen: list[tuple[int, Action]] = []
+
+    def log(state: State, action: Action) -> None:
+        seen.append((len(state.history), action))
+
+    final = play(Duel().new_state(), _players(1), SeededDriver(1), on_step=log)
+    start = len(final.history) - len(seen)
+    assert [a for _, a in seen] == list(final.history[start:])
+    assert [n for n, _ in seen] == list(range(start, len(final.history)))
+
+
+def test_max_steps_stops_early() -> None:
+    state = play(Duel().new_state(), _players(2), SeededDriver(2), max_steps=3)
+    assert len(state.history) <= 3 + len(Duel().new_state().history)
