@@ -17,7 +17,7 @@ from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
 from hexwar.records import dumps, loads
 from hexwar.sequencer import Phase, Stage, TurnSequence
 from hexwar.stacking import StackError
-from hexwar.state import Ruleset, State
+from hexwar.state import HIDDEN, Ruleset, State
 from hexwar.terrain import chart_from_dict
 
 REG = Pieces(HEX_CODEC)
@@ -206,3 +206,31 @@ def test_clone_of_a_120_piece_registry_is_fast() -> None:
         REG.place(s, f"u{i:03d}", Hex(i % 11, i // 11), "red" if i % 2 else "blue")
     per_clone = min(timeit.repeat(s.clone, number=200, repeat=5)) / 200
     assert per_clone < 50e-6  # Stalingrad's budget
+
+
+def test_a_hidden_piece_hides_its_cell_from_the_other_side() -> None:
+    """Hidden set-up: the opponent sees neither where the piece is nor that a cell is held."""
+    state = fresh()
+    REG.place(state, "b1", Hex(3, 1), "blue")
+    REG.place(state, "r1", Hex(-1, 0), "red")
+    REG.hide(state, "b1", "blue")
+    red, blue = state.observation("red"), state.observation("blue")
+    assert red["tables"]["pieces"]["b1"] == HIDDEN
+    assert red["tables"]["stacks"] == {"-1,0": ["r1"]}
+    assert "3,1" not in str(red)
+    assert blue["tables"]["stacks"]["3,1"] == ["b1"]
+    REG.reveal(state, "b1")
+    assert state.observation("red")["tables"]["stacks"]["3,1"] == ["b1"]
+
+
+def test_hidden_keys_survive_save_and_a_plain_hide_shows_the_key_again() -> None:
+    state = fresh()
+    REG.place(state, "b1", Hex(1, 0), "blue")
+    state.hide("stacks", "1,0", "blue", key_too=True)
+    loaded = loads(state.ruleset, dumps(state))
+    assert loaded == state
+    assert "1,0" not in loaded.observation("red")["tables"]["stacks"]
+    state.hide("stacks", "1,0", "blue")  # value hidden, key shown
+    assert state.observation("red")["tables"]["stacks"]["1,0"] == HIDDEN
+    state.reveal("stacks", "1,0")
+    assert state.observation("red")["tables"]["stacks"]["1,0"] == ["b1"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from hexwar.grid import Square
+from hexwar.pieces import PieceError
 
 from .data import GameData
 
@@ -21,8 +22,8 @@ class Board:
 
     def __init__(self, data: GameData) -> None:
         self.map = m = data.game_map
-        self.labels = {c: self._label(c) for c in m}
-        self.cells = {v: k for k, v in self.labels.items()}
+        self.labels: dict[Square, str] = {c: self._label(c) for c in m}
+        self.cells: dict[str, Square] = {v: k for k, v in self.labels.items()}
         self.zone = {c: t[5:] for c in m for t in m.tags(c) if t.startswith("zone:")}
         self.roman = {c: t[4:] for c in m for t in m.tags(c) if t.startswith("row:")}
         self.rear = {s: m.tagged(f"rear:{s}")[0] for s in SIDES}
@@ -36,6 +37,16 @@ class Board:
                 roman = next(t[4:] for t in tags if t.startswith("row:"))
                 return f"{LETTERS[c.col]}-{roman}{side[0]}"
         return f"{LETTERS[c.col]}{c.row - 2}"
+
+    def label(self, cell: Square) -> str:
+        """The seed's label of ``cell`` (the board is the pieces' cell codec)."""
+        return self.labels[cell]
+
+    def cell_at(self, label: str) -> Square:
+        """The square labelled ``label``."""
+        if label not in self.cells:
+            raise PieceError(f"{label!r} is not a square of the «Бой отрядов» map")
+        return self.cells[label]
 
     def advance(self, side: str, c: Square) -> int:
         """How far forward ``c`` is for ``side`` (blue starts at the bottom rows)."""

@@ -46,8 +46,10 @@ class Bot:
         mounts = [a for a in legal if a.kind == "mount"]
         if mounts and self.rng.random() < 0.5:
             return self.rng.choice(mounts)
-        if not good or self.rng.random() > self.eagerness:
+        if END in legal and (not good or self.rng.random() > self.eagerness):
             return END
+        if not good:  # X.4: a figure move is obligatory
+            return self.rng.choice([a for a in legal if a.kind != "fire"])
         best = max(p for p, _ in good)
         return self.rng.choice([a for p, a in good if p == best])
 

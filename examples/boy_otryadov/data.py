@@ -178,9 +178,9 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
         spec = ck.table(raw_scenarios[name], entry)
         ck.keys(spec, ("figures", "turns"), ("name",), entry)
         figures = ck.table(spec["figures"], f"{entry}.figures")
-        for arm, n in figures.items():
-            ck.choice(arm, arms, f"{entry}.figures", "arm")
-            ck.integer(n, f"{entry}.figures.{arm}", minimum=1)
+        for arm_name, n in figures.items():
+            ck.choice(arm_name, arms, f"{entry}.figures", "arm")
+            ck.integer(n, f"{entry}.figures.{arm_name}", minimum=1)
         turns = ck.integer(spec["turns"], f"{entry}.turns", minimum=1)
         title = ck.string(spec.get("name", name), f"{entry}.name")
         scenarios[name] = Scenario(name, title, turns, tuple(sorted(figures.items())))

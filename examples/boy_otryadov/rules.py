@@ -5,7 +5,8 @@ Roman numbers cite the sections of the seed text (``002_ae95fddb942d7462.txt``):
 - I: a square grid, 10 columns А–К x 15 battle rows, and a 3-row neutral zone at each end
   (rows I–III, I nearest the field); squares strong, weak, masking or impassable
   (``data/map.toml``, ``data/chart.toml``);
-- X.2: hidden set-up in one's own neutral zone, with limits per row; X.1: blue moves first;
+- X.2: hidden set-up in one's own neutral zone, with limits per row
+  (:class:`hexwar.deployment.Deployment`); X.1: blue moves first;
 - III, IV: moves in 8 directions, through friends, never through enemies or blue squares;
   move lengths and road-only / rail-only arms per arm (``data/rules.toml``); XV: enemy
   foot or horse next to the railway cuts it; IX: guns stay behind their forward figures;
@@ -17,8 +18,11 @@ Roman numbers cite the sections of the seed text (``002_ae95fddb942d7462.txt``):
 - X: the game ends when one side is destroyed (defeat / victory) or withdraws into its
   neutral zone (withdrawal / success; a draw if it lost at most 1/4 of its figures).
 
-Not modelled (see README): aircraft and gas (XIV), partisans (XVI), green-square melee
-(VI.3), the mandatory figure move (X.4: the core always offers ``end``).
+State: the figures' squares in a :class:`hexwar.pieces.Pieces` registry (tables
+``pieces`` / ``stacks``, labelled in the seed's notation), each figure's arm in ``arm``;
+the per-turn tables ``fire``, ``moved``, ``shots``, ``strip`` are phase scratch tables;
+``neutral`` holds timed markers (IX). Not modelled (see README): aircraft and gas (XIV),
+partisans (XVI), green-square melee (VI.3).
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from fractions import Fraction
 from typing import Any, cast
 
 from hexwar.actions import Action, Decision, Outcome, Value
+from hexwar.deployment import Deployment
 from hexwar.grid import Square
 from hexwar.movement import MoveRules, reachable
+from hexwar.pieces import Pieces
 from hexwar.sequencer import Phase, Stage, TurnSequence
 from hexwar.state import Ruleset, State
 
@@ -37,13 +43,9 @@ from .board import SIDES, Board
 from .data import Arm, EffectRow, GameData, load_game_data
 
 PREFIX = {"blue": "b", "red": "r"}
-FREE = MoveRules(zoc=False, can_end=lambda mover, friends: True)  # III: no ZOC; stacking below
+SCRATCH = ("fire", "moved", "shots", "strip")  # emptied when a side's turn begins (X.4)
+_READ = ("pieces", "arm", *SCRATCH, "pinned", "neutral")  # what phase_actions reads
 Units = dict[str, tuple[str, Square]]
-_READ = ("units", "fire", "moved", "shots", "strip", "pinned", "neutral")  # phase_actions reads
-
-
-def _key(c: Square) -> tuple[int, int]:
-    return c.col, c.row
 
 
 def other(side: str) -> str:
@@ -76,32 +78,39 @@ class BoyOtryadov(Ruleset):
 
     def __init__(self, data: GameData | None = None) -> None:
         self.data = data or load_game_data()
-        self.board = Board(self.data)
-        self.p = self.data.params
+        self.board = b = Board(self.data)
+        self.p = p = self.data.params
+        self.pieces = Pieces(b)
+        half = self.data.share("second_row_share")  # X.2c: at most half the figures in row II
+        self.deployment = Deployment(
+            self.pieces,
+            self._setup_cells,
+            per_cell=p["stack_setup"],  # X.2a
+            row=lambda c: b.roman.get(c, ""),
+            per_row=lambda s, side, row: int(self.oob(s, side) * half) if row == "II" else None,
+        )
+        # III: no ZOC; VI.3: one figure a square, two on a green one.
+        self.rules = MoveRules(zoc=False, can_end_at=lambda m, c, f: len(f) < self.capacity(c))
         self._memo: dict[tuple[Any, ...], list[Action]] = {}
-        self.sequence = TurnSequence(tuple(Stage(s, (self._phase(s),)) for s in SIDES))
-
-    def _phase(self, side: str) -> Phase:
-        return Phase("act", side=side, on_enter=self._begin, on_exit=self._finish)
+        act = [Phase("act", side=s, scratch=SCRATCH, on_exit=self._finish, may_end=self.may_end)
+               for s in SIDES]  # fmt: skip
+        self.sequence = TurnSequence(tuple(Stage(s, (a,)) for s, a in zip(SIDES, act, strict=True)))
 
     # -- reading the state -------------------------------------------------------------
 
     def units(self, state: State, side: str | None = None) -> Units:
-        out: Units = {}
-        for uid, v in state.table("units").items():
-            if v is not None and (side is None or side_of(uid) == side):
-                arm, col, row = cast(tuple[str, int, int], v)
-                out[uid] = (arm, Square(col, row))
-        return out
+        """Figure id -> (arm, square), of ``side`` only if given."""
+        return {
+            u: (cast(str, state.get("arm", u)), self.pieces.where(state, u))
+            for u in self.pieces.pieces_of(state, side)
+        }
 
     def arm(self, state: State, uid: str) -> Arm:
-        return self.data.arms[self.units(state)[uid][0]]
+        return self.data.arms[cast(str, state.get("arm", uid))]
 
-    def occupants(self, units: Units) -> dict[Square, tuple[str, ...]]:
-        out: dict[Square, tuple[str, ...]] = {}
-        for uid in sorted(units):
-            out[units[uid][1]] = (*out.get(units[uid][1], ()), uid)
-        return out
+    def oob(self, state: State, side: str) -> int:
+        """How many figures ``side`` set up (X.2)."""
+        return cast(int, state.get("game", f"oob:{side}"))
 
     def capacity(self, c: Square) -> int:
         """VI.3: a green square holds two figures, any other one."""
@@ -123,55 +132,33 @@ class BoyOtryadov(Ruleset):
         state.put("game", "turns", turns if isinstance(turns, int) else sc.turns)
         # The most constrained arms are placed first, so every figure finds a square.
         order = sorted(sc.figures, key=lambda f: (len(self.data.arms[f[0]].setup_rows), f[0]))
+        arms = [a for a, n in order for _ in range(n)]
+        plan = {}
         for side in SIDES:
-            arms = [a for a, n in order for _ in range(n)]
-            ids = [f"{PREFIX[side]}{i + 1:02d}" for i in range(len(arms))]
-            state.put("game", f"oob:{side}", len(ids))
-            state.put(
-                "game",
-                f"to_place:{side}",
-                tuple(f"{u}:{a}" for u, a in zip(ids, arms, strict=True)),
-            )
-        self._next_placement(state)
+            plan[side] = [f"{PREFIX[side]}{i + 1:02d}" for i in range(len(arms))]
+            for uid, arm in zip(plan[side], arms, strict=True):
+                state.put("arm", uid, arm)  # the order of battle is public; squares are not
+            state.put("game", f"oob:{side}", len(arms))
+        self.deployment.begin(state, plan)
 
-    def _next_placement(self, state: State) -> None:
-        for side in SIDES:
-            todo = cast(tuple[str, ...], state.get("game", f"to_place:{side}"))
-            if todo:
-                state.push(Decision("place", side, (todo[0],), private=side))
-                return
-        for uid in sorted(state.table("units")):  # X.3: the screens are lifted
-            state.reveal("units", uid)
-        state.put("game", "started", True)
-
-    def placements(self, state: State, side: str, arm: Arm) -> list[Square]:
-        """X.2: own zone; up to 2 a square; row I: cars + 2 others, no guns; II: <= 1/2."""
-        b, units = self.board, self.units(state, side)
-        occ = self.occupants(units)
-        per_row = {
-            r: [self.data.arms[a] for a, c in units.values() if b.roman[c] == r]
-            for r in ("I", "II")
-        }
-        front = sum(not a.free_in_front_row for a in per_row["I"])
-        second = int(state.get("game", f"oob:{side}")) * self.data.share("second_row_share")  # type: ignore[arg-type]
-        out = []
-        for c in b.map:
-            row = b.roman.get(c) if b.zone.get(c) == side else None
-            if (
-                row is None
-                or row not in arm.setup_rows
-                or len(occ.get(c, ())) >= self.p["stack_setup"]
-            ):
-                continue
-            if arm.setup_on is not None and c not in b.rail:
-                continue
-            if row == "I" and not arm.free_in_front_row and front >= self.p["front_row_others"]:
-                continue
-            if row != "II" or len(per_row["II"]) + 1 <= second:
-                out.append(c)
-        return out
+    def _setup_cells(self, state: State, side: str, uid: str) -> list[Square]:
+        """X.2: own zone, the arm's rows (and the railway); row I: cars + 2 others."""
+        b, arm = self.board, self.arm(state, uid)
+        mine = self.units(state, side)
+        front = sum(b.roman[c] == "I" and not self.data.arms[a].free_in_front_row
+                    for a, c in mine.values())  # fmt: skip
+        full = not arm.free_in_front_row and front >= self.p["front_row_others"]
+        rows = {r for r in arm.setup_rows if r != "I" or not full}
+        own = [c for c in b.map if b.zone.get(c) == side and b.roman[c] in rows]
+        return [c for c in own if arm.setup_on is None or c in b.rail]
 
     # -- what may be done --------------------------------------------------------------
+
+    def may_end(self, state: State) -> bool:
+        """X.4: "a figure move is obligatory" — a side ends its turn once a figure has moved
+        (or (dis)mounted), or if none can."""
+        legal = self.phase_actions(state, cast(str, state.stage))
+        return bool(state.table("moved")) or all(a.kind == "fire" for a in legal)
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         """The moves, (dis)mounts and fire moves of ``side``; memoised on the tables read."""
@@ -183,91 +170,64 @@ class BoyOtryadov(Ruleset):
         return self._memo[key]
 
     def _phase_actions(self, state: State, side: str) -> list[Action]:
-        units, labels = self.units(state), self.board.labels
-        occ = self.occupants(units)
-        budget = self.p["attack_strip_figures"] - len(state.table("strip"))
+        labels = self.board.labels
+        used = state.table("strip")
+        budget = self.p["attack_strip_figures"] - len(used)
         out: list[Action] = []
-        for uid, (name, cell) in sorted(units.items()):
+        for uid, (name, cell) in sorted(self.units(state, side).items()):
             arm = self.data.arms[name]
-            if side_of(uid) != side or state.get("neutral", uid) is not None:
+            if state.get("neutral", uid) is not None:
                 continue  # IX: a neutralised gun neither moves nor fires
 
             def strip_ok(*cells: Square, uid: str = uid) -> bool:  # X.4
-                return (
-                    budget > 0
-                    or state.get("strip", uid) is not None
-                    or not any(self.in_strip(c) for c in cells)
-                )
+                return budget > 0 or uid in used or not any(map(self.in_strip, cells))
 
             if not state.get("moved", uid) and not state.get("pinned", uid):
                 out += [
                     Action.of("move", uid, labels[d])
-                    for d in self.destinations(state, uid, units)
+                    for d in self.destinations(state, uid)
                     if strip_ok(cell, d)
                 ]
-                if arm.mount and strip_ok(cell):
-                    out.append(Action.of("mount", uid))
-                if arm.dismount and strip_ok(cell):
-                    out.append(Action.of("dismount", uid))
+                out += [Action.of(k, uid) for k in ("mount", "dismount")
+                        if getattr(arm, k) and strip_ok(cell)]  # fmt: skip
             if arm.range and cast(int, state.get("shots", uid, 0)) < arm.shots and strip_ok(cell):
-                out += [
-                    Action.of("fire", uid, labels[t]) for t in self.targets(state, uid, units, occ)
-                ]
+                out += [Action.of("fire", uid, labels[t]) for t in self.targets(state, uid)]
         return out
 
-    def destinations(self, state: State, uid: str, units: Units | None = None) -> list[Square]:
+    def destinations(self, state: State, uid: str) -> list[Square]:
         """III, IV, IX, XV, VIII: where ``uid`` may move (an enemy square = assault)."""
-        units = dict(units or self.units(state))
-        name, cell = units.pop(uid)
-        arm, side, b = self.data.arms[name], side_of(uid), self.board
-        friends = self.occupants({u: v for u, v in units.items() if side_of(u) == side})
-        enemies = self.occupants({u: v for u, v in units.items() if side_of(u) != side})
+        arm, side, b = self.arm(state, uid), side_of(uid), self.board
+        cell = self.pieces.where(state, uid)
+        friends, enemies = self.pieces.friends_enemies(state, side, exclude=uid)
         blocked = set(enemies)
         if arm.movement == "rail":  # XV: enemy foot or horse next to the line cuts it
             cutters = [
-                c
-                for c, ids in enemies.items()
-                if any(self.data.arms[units[u][0]].cuts_rail for u in ids)
+                c for c, ids in enemies.items() if any(self.arm(state, u).cuts_rail for u in ids)
             ]
             blocked |= {n for c in cutters for n in b.map.neighbors(c) if n in b.rail}
-        reach = reachable(
-            b.map, cell, arm.movement, arm.move, friends=friends, enemies=blocked, rules=FREE
-        )
-        out = [c for c in reach.costs if c != cell and len(friends.get(c, ())) < self.capacity(c)]
+
+        def reach(stops: set[Square]) -> dict[Square, float]:
+            return reachable(b.map, cell, arm.movement, arm.move, friends=friends,
+                             enemies=stops, rules=self.rules).costs  # fmt: skip
+
+        out = [c for c in reach(blocked) if c != cell]
         if arm.behind_front:  # IX
-            own = [
-                c
-                for u, (a, c) in units.items()
-                if side_of(u) == side and self.data.arms[a].group != "artillery"
-            ]
+            own = [c for c, ids in friends.items()
+                   if any(self.arm(state, u).group != "artillery" for u in ids)]  # fmt: skip
             front = max([b.advance(side, c) for c in own] + [b.advance(side, cell)])
             out = [c for c in out if b.advance(side, c) <= front]
-        fired = [b.cells[k] for k in state.table("fire")]
         open_ground = ("weak", "strong") if arm.assault == "open" else ("weak",)
-        for t in fired if arm.assault else ():  # VIII: take a square under fire
-            if t not in enemies or b.terrain(t) not in open_ground:
-                continue
-            way = reachable(
-                b.map,
-                cell,
-                arm.movement,
-                arm.move,
-                friends=friends,
-                enemies=blocked - {t},
-                rules=FREE,
-            )
-            if t in way:
+        for t in map(b.cell_at, state.table("fire")) if arm.assault else ():  # VIII
+            if t in enemies and b.terrain(t) in open_ground and t in reach(blocked - {t}):
                 out.append(t)
-        return sorted(out, key=_key)
+        return sorted(out)
 
-    def targets(
-        self, state: State, uid: str, units: Units, occ: Mapping[Square, tuple[str, ...]]
-    ) -> list[Square]:
+    def targets(self, state: State, uid: str) -> list[Square]:
         """V: enemy squares in range and line of fire; only guns fire into green squares."""
-        (name, cell), b = units[uid], self.board
-        arm = self.data.arms[name]
+        arm, cell, b = self.arm(state, uid), self.pieces.where(state, uid), self.board
         if b.terrain(cell) == "masking" and not arm.fires_from_masking:
             return []
+        occ = self.pieces.positions(state)
         out = []
         for t, ids in occ.items():
             fired = cast(tuple[str, ...], state.get("fire", b.labels[t], ()))
@@ -281,7 +241,7 @@ class BoyOtryadov(Ruleset):
                 any(not self._blocks(arm, cell, c, occ) for c in step) for step in b.line(cell, t)
             ):
                 out.append(t)
-        return sorted(out, key=_key)
+        return sorted(out)
 
     def _blocks(self, arm: Arm, shooter: Square, c: Square, occ: Mapping[Square, Any]) -> bool:
         """V a-c: what stops a line of fire."""
@@ -293,25 +253,20 @@ class BoyOtryadov(Ruleset):
 
     def decision_actions(self, state: State, decision: Decision) -> list[Action]:
         if decision.kind == "place":
-            uid, arm = cast(str, decision.params[0]).split(":")
-            squares = self.placements(state, decision.side, self.data.arms[arm])
-            return [Action.of("place", uid, self.board.labels[c]) for c in squares]
+            return self.deployment.actions(state, decision)
         if decision.kind == "retreat":
             uid = cast(str, decision.params[0])
-            squares = self.retreats(state, uid)
-            return [Action.of("retreat", uid, self.board.labels[c]) for c in squares] or [
-                Action.of("lost", uid)
+            out = [
+                Action.of("retreat", uid, self.board.labels[c]) for c in self.retreats(state, uid)
             ]
-        return [Action.of("remove", u) for u in sorted(self.units(state, other(decision.side)))]
+            return out or [Action.of("lost", uid)]
+        return [Action.of("remove", u) for u in self.pieces.pieces_of(state, other(decision.side))]
 
     def retreats(self, state: State, uid: str) -> list[Square]:
         """VI: fall back ("back": away from the enemy) or move away within its move ("any")."""
-        arm, cell, side = self.arm(state, uid), self.units(state)[uid][1], side_of(uid)
-        out = [
-            c
-            for c in self.destinations(state, uid)
-            if c not in self.occupants(self.units(state, other(side)))
-        ]
+        arm, cell, side = self.arm(state, uid), self.pieces.where(state, uid), side_of(uid)
+        enemy = self.pieces.positions(state, other(side))
+        out = [c for c in self.destinations(state, uid) if c not in enemy]
         if arm.retreat == "back":
             out = [c for c in out if self.board.advance(side, c) < self.board.advance(side, cell)]
         return out
@@ -325,17 +280,15 @@ class BoyOtryadov(Ruleset):
     # -- what happens ------------------------------------------------------------------
 
     def play(self, state: State, action: Action) -> None:
-        uid = action.args[0]
-        name, cell = self.units(state)[uid]
-        arm = self.data.arms[name]
-        if self.in_strip(cell) or (
-            action.kind == "move" and self.in_strip(self.board.cells[action.args[1]])
-        ):
+        uid, kind = action.args[0], action.kind
+        arm, cell = self.arm(state, uid), self.pieces.where(state, uid)
+        dest = self.board.cell_at(action.args[1]) if kind == "move" else cell
+        if self.in_strip(cell) or self.in_strip(dest):
             state.put("strip", uid, True)
-        if action.kind == "move":
-            self._move(state, uid, self.board.cells[action.args[1]])
-        elif action.kind in ("mount", "dismount"):  # IV note: counts as the figure's move
-            self._put(state, uid, cast(str, arm.mount or arm.dismount), cell)
+        if kind == "move":
+            self._move(state, uid, dest)
+        elif kind in ("mount", "dismount"):  # IV note: counts as the figure's move
+            state.put("arm", uid, cast(str, arm.mount or arm.dismount))
             state.put("moved", uid, True)
         else:  # fire (V): recorded now, resolved at the end of the turn
             label = action.args[1]
@@ -343,106 +296,88 @@ class BoyOtryadov(Ruleset):
             state.put("shots", uid, cast(int, state.get("shots", uid, 0)) + 1)
         self._check_destroyed(state)
 
-    def _put(self, state: State, uid: str, arm: str, c: Square) -> None:
-        state.put("units", uid, (arm, c.col, c.row))
-
     def _remove(self, state: State, uid: str) -> None:
-        for table in ("units", "pinned", "neutral"):
+        self.pieces.remove(state, uid)
+        for table in ("pinned", "neutral"):
             state.delete(table, uid)
 
     def _move(self, state: State, uid: str, dest: Square) -> None:
         side, arm = side_of(uid), self.arm(state, uid)
-        for u, (_, c) in self.units(state, other(side)).items():
-            if c == dest:  # VIII: the assaulted figure is beaten
+        for u in self.pieces.occupants(state, dest):  # VIII: the assaulted figure is beaten
+            if side_of(u) != side:
                 self._remove(state, u)
-        self._put(state, uid, arm.name, dest)
+        self.pieces.move(state, uid, dest)
         state.put("moved", uid, True)
         if arm.raider and dest == self.board.rear[other(side)]:  # XIII
             self._remove(state, uid)
-            n = min(self.p["raid_removes"], len(self.units(state, other(side))))
+            n = min(self.p["raid_removes"], len(self.pieces.pieces_of(state, other(side))))
             if n:
                 state.push(Decision("raid", side, (n,)))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
-        if decision.kind == "place":
-            uid, arm = cast(str, decision.params[0]).split(":")
-            key = f"to_place:{decision.side}"
-            state.put("game", key, cast(tuple[str, ...], state.get("game", key))[1:])
-            self._put(state, uid, arm, self.board.cells[action.args[1]])
-            state.hide("units", uid, decision.side)  # X.2: behind the screen
-            self._next_placement(state)
-        elif decision.kind == "retreat":
+        if self.deployment.answer(state, decision, action):  # X.2: behind the screen
+            return
+        if decision.kind == "retreat":
             uid = action.args[0]
             if action.kind == "lost":
                 self._remove(state, uid)
             else:
-                self._put(state, uid, self.arm(state, uid).name, self.board.cells[action.args[1]])
+                self.pieces.move(state, uid, self.board.cell_at(action.args[1]))
                 state.put("pinned", uid, True)
         else:  # raid (XIII): the raiding side removes enemy figures one by one
             self._remove(state, action.args[0])
             n = cast(int, decision.params[0]) - 1
-            if n and self.units(state, other(decision.side)):
+            if n and self.pieces.pieces_of(state, other(decision.side)):
                 state.push(Decision("raid", decision.side, (n,)))
         self._check_destroyed(state)
 
-    def _begin(self, state: State) -> None:
-        for uid, until in sorted(state.table("neutral").items()):
-            if cast(int, until) < state.turn:  # IX: the neutralisation has worn off
-                state.delete("neutral", uid)
-
     def _finish(self, state: State) -> None:
         """End of a side's turn: its pins lapse, then its fire takes effect (V, VI, IX)."""
-        side = cast(str, state.stage)
-        for uid in sorted(state.table("pinned")):
-            if side_of(uid) == side:
-                state.delete("pinned", uid)
-        units, b = self.units(state), self.board
+        side, b = cast(str, state.stage), self.board
+        for uid in sorted(u for u in state.table("pinned") if side_of(u) == side):
+            state.delete("pinned", uid)
         for label, shooters in sorted(state.table("fire").items()):
-            t = b.cells[label]
+            t = b.cell_at(label)
             shots = [
-                (self.arm(state, s), b.map.topology.distance(units[s][1], t))
+                (self.arm(state, s), b.map.topology.distance(self.pieces.where(state, s), t))
                 for s in cast(tuple[str, ...], shooters)
-                if s in units
+                if self.pieces.is_placed(state, s)
             ]
-            for uid in sorted(u for u, (a, c) in units.items() if c == t and side_of(u) != side):
-                arm = self.data.arms[units[uid][0]]
+            for uid in sorted(u for u in self.pieces.occupants(state, t) if side_of(u) != side):
+                arm = self.arm(state, uid)
                 result = fire_result(self.data.effects, arm, b.terrain(t), shots)
                 if result == "destroy":
                     self._remove(state, uid)
-                elif result == "neutralise":
-                    state.put("neutral", uid, state.turn + self.p["neutralised_turns"])
+                elif result == "neutralise":  # IX: for N turns after this one
+                    until = state.turn + self.p["neutralised_turns"] + 1
+                    state.put_until("neutral", uid, True, until)
                 elif result == "retreat":
                     state.push(Decision("retreat", other(side), (uid,)))
                 elif result in ("pin", "dismount"):
                     if result == "dismount" and arm.dismount:
-                        self._put(state, uid, arm.dismount, t)
+                        state.put("arm", uid, arm.dismount)
                     state.put("pinned", uid, True)
-        for table in ("fire", "moved", "shots", "strip"):
-            for key in sorted(state.table(table)):
-                state.delete(table, key)
         self._check_destroyed(state)
 
     # -- the end (X) -------------------------------------------------------------------
 
     def _check_destroyed(self, state: State) -> None:
-        if state.get("game", "started") and state.outcome is None:
+        if self.deployment.done(state) and state.outcome is None:
             for side in SIDES:
-                if not self.units(state, side):
+                if not self.pieces.pieces_of(state, side):
                     state.end_game(Outcome(other(side), f"victory: {side} destroyed (поражение)"))
                     return
 
     def lost_share(self, state: State, side: str) -> Fraction:
-        oob = cast(int, state.get("game", f"oob:{side}"))
-        return Fraction(oob - len(self.units(state, side)), oob)
+        oob = self.oob(state, side)
+        return Fraction(oob - len(self.pieces.pieces_of(state, side)), oob)
 
     def hook_victory_check(self, state: State, value: Outcome | None) -> Outcome | None:
         if value is not None:
             return value
-        out = [
-            s for s in SIDES if all(c in self.board.zone for _, c in self.units(state, s).values())
-        ]
-        if state.turn < self.p["withdrawal_from_turn"]:
-            out = []
+        zone = self.board.zone
+        out = [s for s in SIDES if all(c in zone for c in self.pieces.positions(state, s))]
+        out = out if state.turn >= self.p["withdrawal_from_turn"] else []
         if len(out) == 2:
             return Outcome(None, "draw: both sides stayed out of the battle")
         if out:

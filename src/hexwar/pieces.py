@@ -232,10 +232,13 @@ class Pieces(Generic[C]):
         state.put(self.stacks, label, reorder(self._stack(state, label), order))
 
     def hide(self, state: State, piece: str, side: str | None) -> None:
-        """Hide ``piece``'s entry and its cell's stack from all but ``side`` (set-up)."""
+        """Hide ``piece``'s entry and its cell's stack from all but ``side`` (set-up).
+
+        Other sides see the piece's entry as ``HIDDEN`` and do not see its cell at all.
+        """
         label, _ = self._entry(state, piece)
         state.hide(self.table, piece, side)
-        state.hide(self.stacks, label, side)
+        state.hide(self.stacks, label, side, key_too=True)  # which cells are held is secret
 
     def reveal(self, state: State, piece: str) -> None:
         """Make ``piece``'s entry and its cell's stack public again."""

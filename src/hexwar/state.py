@@ -52,6 +52,8 @@ __all__ = ["HIDDEN", "Ruleset", "State"]
 HIDDEN: Final = "?"
 _HIDDEN_TABLE: Final = "$hidden"
 _EXPIRES_TABLE: Final = "$expires"
+_HIDDEN_KEYS_TABLE: Final = "$hidden_keys"
+_INTERNAL_TABLES: Final = frozenset({_HIDDEN_TABLE, _EXPIRES_TABLE, _HIDDEN_KEYS_TABLE})
 _MISSING: Final = object()
 _EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
 
@@ -531,14 +533,26 @@ class State:
         """End the game with ``outcome`` (a victory condition was met)."""
         self._set("_outcome", outcome)
 
-    def hide(self, table: str, key: str, side: str | None) -> None:
+    def hide(self, table: str, key: str, side: str | None, *, key_too: bool = False) -> None:
         """Mark ``table[key]`` as known only to ``side`` (a held card, a hidden set-up);
-        ``None`` hides it from every side (the order of a shuffled deck)."""
-        self.put(_HIDDEN_TABLE, f"{table}/{key}", side)
+        ``None`` hides it from every side (the order of a shuffled deck).
+
+        The other sides' :meth:`observation` shows the entry's value as ``HIDDEN``; with
+        ``key_too`` it leaves the entry out altogether, for tables whose keys are
+        themselves secret (which hexes hold a hidden set-up).
+        """
+        ref = f"{table}/{key}"
+        self.put(_HIDDEN_TABLE, ref, side)
+        if key_too:
+            self.put(_HIDDEN_KEYS_TABLE, ref, side)
+        else:
+            self.delete(_HIDDEN_KEYS_TABLE, ref)
 
     def reveal(self, table: str, key: str) -> None:
         """Make ``table[key]`` public again (a card is played)."""
-        self.delete(_HIDDEN_TABLE, f"{table}/{key}")
+        ref = f"{table}/{key}"
+        self.delete(_HIDDEN_TABLE, ref)
+        self.delete(_HIDDEN_KEYS_TABLE, ref)
 
     # -- hooks --------------------------------------------------------------------------
 
@@ -566,13 +580,15 @@ class State:
     def observation(self, side: str) -> dict[str, Any]:
         """What ``side`` may know: hidden entries of other sides and private actions masked."""
         hidden = self._tables.get(_HIDDEN_TABLE, {})
+        secret_keys = self._tables.get(_HIDDEN_KEYS_TABLE, {})
         tables: dict[str, dict[str, Any]] = {}
         for name in sorted(self._tables):
-            if name in (_HIDDEN_TABLE, _EXPIRES_TABLE) or not self._tables[name]:
+            if name in _INTERNAL_TABLES or not self._tables[name]:
                 continue
             tables[name] = {
                 key: (HIDDEN if hidden.get(f"{name}/{key}", side) != side else _to_json(value))
                 for key, value in sorted(self._tables[name].items())
+                if secret_keys.get(f"{name}/{key}", side) == side
             }
         history: list[str] = []
         node = self._log

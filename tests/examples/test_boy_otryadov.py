@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from examples.boy_otryadov.bot import Bot, play
 from examples.boy_otryadov.data import DATA, game_data_from_dict, load_game_data
-from examples.boy_otryadov.rules import BoyOtryadov, fire_result
+from examples.boy_otryadov.rules import BoyOtryadov, fire_result, side_of
 
 from hexwar.actions import END, Action
 from hexwar.errors import DataError
@@ -28,11 +28,11 @@ def position(figures: dict[str, tuple[str, str]], scenario: str = "skirmish") ->
     state = RULES.new_state(scenario)
     while state.pending:
         state.apply(state.legal_actions()[0])
-    for uid in sorted(state.table("units")):
-        state.delete("units", uid)
+    for uid in RULES.pieces.pieces_of(state):
+        RULES.pieces.remove(state, uid)
     for uid, (arm, label) in figures.items():
-        c = RULES.board.cells[label]
-        state.put("units", uid, (arm, c.col, c.row))
+        RULES.pieces.place(state, uid, RULES.board.cells[label], side_of(uid))
+        state.put("arm", uid, arm)
     return state
 
 
@@ -42,6 +42,17 @@ def moves(state: State, uid: str) -> set[str]:
 
 def fires(state: State, uid: str) -> set[str]:
     return {a.args[1] for a in state.legal_actions() if a.kind == "fire" and a.args[0] == uid}
+
+
+def end_turn(state: State, uid: str) -> None:
+    """X.4: move ``uid`` (a figure move is obligatory), then end the side's turn (unless
+    it ended by itself, with nothing left to do, or the game is over)."""
+    side = state.current_player()
+    assert END not in state.legal_actions()
+    state.apply(f"move {uid} {min(moves(state, uid))}")
+    if not state.is_terminal() and state.stage == side:
+        state.apply(END)
+    assert state.is_terminal() or state.stage != side
 
 
 # -- I: the map and the data ----------------------------------------------------------------
@@ -144,6 +155,19 @@ def test_attack_strip_lets_two_figures_act_per_turn_x4() -> None:
     assert moves(state, "b04")  # the approach strip is free
 
 
+def test_a_figure_move_is_obligatory_x4() -> None:
+    state = position({"b01": ("rifle", "Г13"), "b02": ("rifle", "А15"), "r01": ("rifle", "Г11")})
+    assert END not in state.legal_actions()
+    state.apply("fire b01 Г11")
+    assert END not in state.legal_actions()  # fire alone is not the turn's figure move
+    state.apply(f"move b02 {min(moves(state, 'b02'))}")
+    assert END in state.legal_actions()
+    state.apply(END)  # one fire pins r01 (VI.2): red has no figure that can move
+    assert state.current_player() == "red"
+    assert moves(state, "r01") == set()
+    assert END in state.legal_actions()
+
+
 # -- V, VI, IX: fire ------------------------------------------------------------------------
 
 
@@ -198,10 +222,12 @@ def test_ranges_lines_of_fire_and_green_squares_v() -> None:
 def test_three_fires_destroy_a_figure_on_a_weak_square_vi2() -> None:
     state = position(
         {"b01": ("rifle", "Г13"), "b02": ("rifle", "В12"), "b03": ("hmg", "Б11"),
-         "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
+         "b04": ("rifle", "А15"), "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
     )  # fmt: skip
     for uid in ("b01", "b02"):
         state.apply(f"fire {uid} Г11")
+    assert END not in state.legal_actions()  # X.4: a figure move is obligatory
+    state.apply(f"move b04 {min(moves(state, 'b04'))}")
     snapshot = state.clone()
     snapshot.apply(END)  # two fires: the red squad must fall back (red decides where)
     assert snapshot.pending[-1].kind == "retreat"
@@ -209,22 +235,40 @@ def test_three_fires_destroy_a_figure_on_a_weak_square_vi2() -> None:
     assert {a.args[1] for a in snapshot.legal_actions()} == {"В10", "Г10", "Д10"}
     state.apply("fire b03 Г11")
     state.apply(END)
-    assert "r01" not in state.table("units")
+    assert "r01" not in state.table("pieces")
 
 
 def test_pinned_figure_may_fire_but_not_move_vi() -> None:
     state = position(
-        {"b01": ("rifle", "Г13"), "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
+        {"b01": ("rifle", "Г13"), "b02": ("rifle", "А15"), "r01": ("rifle", "Г11"),
+         "r02": ("rifle", "К1")}
     )  # fmt: skip
     state.apply("fire b01 Г11")
-    state.apply(END)  # one fire on a weak square: fire only (VI.2)
+    end_turn(state, "b02")  # one fire on a weak square: fire only (VI.2)
     assert state.current_player() == "red"
     assert moves(state, "r01") == set()
     assert fires(state, "r01") == {"Г13"}
-    state.apply(END)
-    state.apply(END)  # red's next turn: the pin has lapsed
+    end_turn(state, "r02")
+    end_turn(state, "b02")  # red's next turn: the pin has lapsed
     assert state.current_player() == "red"
     assert moves(state, "r01")
+
+
+def test_two_guns_neutralise_a_gun_for_three_turns_ix() -> None:
+    state = position(
+        {"b01": ("field_gun", "Г15"), "b02": ("field_gun", "В15"), "b03": ("rifle", "А15"),
+         "r01": ("field_gun", "Г8"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    state.apply("fire b01 Г8")
+    state.apply("fire b02 Г8")
+    end_turn(state, "b03")
+    until = 1 + RULES.p["neutralised_turns"] + 1  # a timed marker: lapses by itself
+    assert state.expires("neutral", "r01") == until
+    while state.turn < until:
+        assert state.current_player() == "blue" or not moves(state, "r01") | fires(state, "r01")
+        end_turn(state, "b03" if state.current_player() == "blue" else "r02")
+    assert state.get("neutral", "r01") is None
+    assert "r01" in state.table("pieces")  # neutralised, not destroyed
 
 
 def test_assault_takes_a_weak_square_under_fire_viii() -> None:
@@ -235,7 +279,7 @@ def test_assault_takes_a_weak_square_under_fire_viii() -> None:
     assert "Г11" not in moves(state, "b02")
     state.apply("fire b01 Г11")
     state.apply("move b02 Г11")
-    assert "r01" not in state.table("units")
+    assert "r01" not in state.table("pieces")
 
 
 # -- X.2: hidden set-up; X.1 blue first ------------------------------------------------------
@@ -247,15 +291,15 @@ def test_set_up_is_hidden_until_the_screens_are_lifted_x2() -> None:
     while state.current_player() == "blue":
         state.apply(Bot(3).choose(state))
     red_view, blue_view = state.observation("red"), state.observation("blue")
-    blue_ids = [k for k in state.table("units") if k.startswith("b")]
+    blue_ids = [k for k in state.table("pieces") if k.startswith("b")]
     assert blue_ids
-    assert all(red_view["tables"]["units"][k] == HIDDEN for k in blue_ids)
+    assert all(red_view["tables"]["pieces"][k] == HIDDEN for k in blue_ids)
     assert set(red_view["history"]) == {HIDDEN}
-    assert all(blue_view["tables"]["units"][k] != HIDDEN for k in blue_ids)
+    assert all(blue_view["tables"]["pieces"][k] != HIDDEN for k in blue_ids)
     while state.pending:
         state.apply(Bot(4).choose(state))
     red_view = state.observation("red")
-    assert all(red_view["tables"]["units"][k] != HIDDEN for k in blue_ids)  # X.3
+    assert all(red_view["tables"]["pieces"][k] != HIDDEN for k in blue_ids)  # X.3
     assert state.turn == 1
     assert state.current_player() == "blue"
 
@@ -265,7 +309,7 @@ def test_set_up_limits_per_row_x2() -> None:
     seen: dict[str, set[str]] = {}
     while state.pending:
         legal = state.legal_actions()
-        arm = str(state.pending[-1].params[0]).split(":")[1]
+        arm = str(state.get("arm", str(state.pending[-1].params[0])))
         seen.setdefault(arm, set()).update(a.args[1] for a in legal)
         state.apply(legal[-1])
     assert all(label.split("-")[1][:-1] == "III" for label in seen["field_gun"] | seen["tank"])
@@ -287,7 +331,7 @@ def test_raid_on_k_iii_trades_the_raider_for_two_figures_xiii() -> None:
          "r01": ("rifle", "А1"), "r02": ("hmg", "Б1"), "r03": ("field_gun", "В1")}
     )  # fmt: skip
     state.apply("move b01 К-IIIr")
-    assert "b01" not in state.table("units")
+    assert "b01" not in state.table("pieces")
     assert state.current_player() == "blue"
     assert state.pending[-1].kind == "raid"
     state.apply("remove r03")
@@ -299,7 +343,7 @@ def test_raid_on_k_iii_trades_the_raider_for_two_figures_xiii() -> None:
 def test_tanks_do_not_raid_xiii() -> None:
     state = position({"b01": ("tank", "И-IIr"), "r01": ("rifle", "А1"), "r02": ("rifle", "Б1")})
     state.apply("move b01 К-IIIr")
-    assert "b01" in state.table("units")
+    assert "b01" in state.table("pieces")
     assert not state.pending
 
 
@@ -319,8 +363,9 @@ def test_withdrawal_into_the_neutral_zone_x(red_left: int, winner: str | None) -
         for i in range(red_left)
     }
     state = position({"b01": ("rifle", "А12"), **figures})  # skirmish: 8 figures a side
-    for _ in range(6):  # turns 1-3 pass with nobody moving
-        state.apply(END)
+    while not state.is_terminal():  # red moves only inside its zone (X.4)
+        end_turn(state, "b01" if state.current_player() == "blue" else "r00")
+    assert state.turn == 3  # X: withdrawal counts from turn 3
     assert state.outcome is not None
     assert state.outcome.winner == winner
     assert ("success" if winner else "draw") in state.outcome.reason
@@ -336,9 +381,11 @@ def test_illegal_actions_are_refused_with_the_rule() -> None:
 
 
 def test_random_games_from_the_set_up_pass_the_kit() -> None:
-    report = check_random_games(lambda: RULES.new_state("skirmish", {"turns": 2}), games=40, seed=7)
+    report = check_random_games(
+        lambda: RULES.new_state("skirmish", {"turns": 2}), games=80, seed=7, full_check_every=5
+    )
     assert report.ok, report.violations[:3]
-    assert report.terminal == report.games == 40
+    assert report.terminal == report.games == 80
 
 
 def test_random_games_in_contact_pass_the_kit() -> None:
@@ -352,9 +399,11 @@ def test_random_games_in_contact_pass_the_kit() -> None:
         base.apply(action)
     text = dumps(base)
     assert any(a.kind == "fire" for a in base.legal_actions())  # in contact
-    report = check_random_games(lambda: loads(RULES, text), games=10, seed=3, max_steps=120)
+    report = check_random_games(
+        lambda: loads(RULES, text), games=20, seed=3, max_steps=120, full_check_every=5
+    )
     assert report.ok, report.violations[:3]
-    assert report.steps > 400
+    assert report.steps > 800
 
 
 def test_bot_games_end_and_are_reproducible() -> None:
@@ -375,3 +424,16 @@ def test_main_prints_a_summary() -> None:
     assert "outcome:" in out
     assert "figures left" in out
     assert "К" in out
+
+
+def test_hidden_set_up_does_not_show_which_squares_are_held_x2() -> None:
+    """X.2: behind the screen the other side cannot even tell which squares are occupied."""
+    from examples.boy_otryadov.rules import BoyOtryadov
+
+    state = BoyOtryadov().new_state("skirmish")
+    while state.current_player() == "blue" and not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    blue_cells = {v[0] for v in state.table("pieces").values() if v[1] == "blue"}
+    assert blue_cells
+    red_stacks = state.observation("red")["tables"].get("stacks", {})
+    assert not blue_cells & set(red_stacks)
