@@ -74,13 +74,14 @@ def summary(state: State) -> str:
         + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
     ]
     for side in rules.sides:
-        units = sorted(u for u in state.table("units") if rules.units[u].side == side)
+        units = rules.pieces.pieces_of(state, side)
         lines.append(
             f"{side}: {len(units)} of "
             f"{sum(1 for u in rules.units.values() if u.side == side)} units left"
         )
-    for label, uids in sorted(state.table("stacks").items()):
-        lines.append(f"  {label} facing {state.get('facing', label)}: {' / '.join(uids)}")  # type: ignore[arg-type]
+    for h, uids in sorted(rules.pieces.positions(state).items()):
+        corner = facing(state, h).corner
+        lines.append(f"  {rules.label(h)} facing {corner}: {' / '.join(uids)}")
     return "\n".join(lines)
 
 

@@ -18,133 +18,57 @@ D. Reserve activation (5.5): the initiative player (else a roll-off) picks who s
    non-artillery unit that moved rolls for disorder (5.54).
 E. Morale (10.x) is outside the seed's sections 1-6 and is not played.
 
-Facing (6.11): a stack faces a hex vertex; assault only into a front hex (6.13);
-infantry in a village or redoubt faces all six hexes, cavalry in good order defends in
-the flanked formation. Stacking (6.21) is checked where a move ends; newcomers go to the
-bottom (6.24).
+Modules: this one (sequence of play, orders, activation, what may be done);
+:mod:`.board` (the units on the map: a ``Pieces`` registry, strength, disorder, facing
+and its arcs, 6.11-6.13); :mod:`.stacking` (6.21 limits, checked where a move or a
+retreat ends and at load; newcomers go to the bottom, 6.24); :mod:`.combat` (the
+PLACEHOLDER assault table and resolution). The activation is in ``act`` (group, status,
+units) with the scratch tables of :data:`ACTIVATION_FLAGS`.
 
 PLACEHOLDERS (not the real rules; the seed stops at 6.24): the assault table, its
-rear-attack shift and results, retreats, rally, limited movement (half allowance), ZOC
-(hexwar's default: entering an enemy-adjacent hex stops), and victory (who holds the
-redoubt at the end; a side with no units loses).
+rear-attack shift and results (:mod:`.combat`), retreats, rally, limited movement (half
+allowance), ZOC (hexwar's default: entering an enemy-adjacent hex stops), and victory
+(who holds the redoubt at the end; a side with no units loses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from hexwar.actions import Action, Decision, Outcome, Value
-from hexwar.crt import OddsTable, Result
 from hexwar.dice import D10
-from hexwar.edges import Arc, Facing, FacingStyle
-from hexwar.errors import DataError
 from hexwar.geometry import Hex
-from hexwar.movement import MoveRules, reachable
+from hexwar.movement import reachable
+from hexwar.pieces import Pieces
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence, token_draw, token_pick
-from hexwar.stacking import all_limits, arrive, can_end, depart, max_units, to_top
+from hexwar.stacking import to_top
 from hexwar.state import Ruleset, State
 
-from .scenario import SIDES, Scenario, Unit, load_scenario
+from .board import (
+    attacked_in_rear,
+    eliminate,
+    facing,
+    in_range,
+    near_enemy,
+    other,
+    relocate,
+    side_of,
+    stack,
+    strength,
+    tg,
+    where,
+)
+from .combat import ASSAULT, resolve_assault
+from .scenario import SIDES, Scenario, load_scenario
+from .stacking import LIMIT, MOVE_RULES
 
 FULL_ORDERS = ("orders", "orders-io")  # 5.26 (orders-io: an individual order, 5.28)
-ALL_ROUND_TERRAIN = ("village", "redoubt")  # 6.11
 REAR_SHIFT = 1  # PLACEHOLDER magnitude of 6.13 "especially severe" rear attacks
 NO_ORDERS_DRM = 1  # 5.27: +1 to the assault roll outside the commander's range
-
-# PLACEHOLDER assault table (section 9 is outside the seed): d10, low rolls favour the
-# attacker. AD attacker top unit disordered; DR defender retreats 1 hex, disordered;
-# DL defender top unit loses 1 strength point, then DR.
-ASSAULT = OddsTable.build(
-    columns=["1:2", "1:1", "2:1", "3:1"],
-    rows={
-        0: ["DR", "DL", "DL", "DL"],
-        1: ["NE", "DR", "DL", "DL"],
-        2: ["NE", "DR", "DR", "DL"],
-        3: ["NE", "NE", "DR", "DL"],
-        4: ["AD", "NE", "DR", "DR"],
-        5: ["AD", "NE", "NE", "DR"],
-        6: ["AD", "AD", "NE", "DR"],
-        7: ["AD", "AD", "NE", "NE"],
-        8: ["AD", "AD", "AD", "NE"],
-        9: ["AD"] * 4,
-        10: ["AD"] * 4,
-    },
-    results=[
-        Result("AD", rank=-1),
-        Result("NE"),
-        Result("DR", rank=1, retreat=1),
-        Result("DL", rank=2, defender_steps=1, retreat=1),
-    ],
-    dice=D10,
-    name="assault (placeholder)",
-    rule="placeholder",
-)
-
-
-def stacking_limit(units: Sequence[Unit]) -> str | None:
-    """6.21: at most 3 units; no infantry with cavalry; 2 of a kind (3 if one brigade);
-    artillery alone: 2 of one activation group with <= 6 SP; with others: at most 1,
-    and with two infantry/cavalry only if they are of one brigade."""
-    troops = [u for u in units if u.arm != "artillery"]
-    guns = [u for u in units if u.arm == "artillery"]
-    one_brigade = len({u.brigade for u in troops}) <= 1
-    if len({u.arm for u in troops}) > 1:
-        return "6.21: infantry and cavalry never stack together"
-    if len(troops) == 3 and not one_brigade:
-        return "6.21: three infantry/cavalry units only if all of one brigade"
-    if not troops and (len({u.group for u in guns}) > 1 or sum(u.strength for u in guns) > 6):
-        return "6.21: stacked artillery must be of one activation group, at most 6 SP"
-    if troops and len(guns) > 1:
-        return "6.21: at most one artillery unit with non-artillery units"
-    if guns and len(troops) == 2 and not one_brigade:
-        return "6.21: artillery joins two units only if they are of one brigade"
-    return None
-
-
-LIMIT = all_limits(
-    max_units(3, rule="6.21"),
-    max_units(2, counts=lambda u: u.arm == "artillery", rule="6.21"),
-    stacking_limit,
-)
-MOVE_RULES = MoveRules(can_end=can_end(LIMIT))  # passing through any stack is free (6.21)
-
-
-def tg(state: State) -> TriumphAndGlory:
-    assert isinstance(state.ruleset, TriumphAndGlory)
-    return state.ruleset
-
-
-def other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
-
-
-def unit_row(state: State, uid: str) -> tuple[int, int, int, bool]:
-    """``(q, r, strength, disordered)`` of a unit on the map."""
-    q, r, sp, dis = state.get("units", uid)  # type: ignore[misc]
-    return q, r, sp, dis
-
-
-def where(state: State, uid: str) -> Hex:
-    q, r, _, _ = unit_row(state, uid)
-    return Hex(q, r)
-
-
-def stack(state: State, h: Hex) -> tuple[str, ...]:
-    """The units in ``h``, top first (6.24); none off the map."""
-    if h not in tg(state).map:
-        return ()
-    return state.get("stacks", tg(state).label(h)) or ()  # type: ignore[return-value]
-
-
-def facing(state: State, h: Hex) -> Facing:
-    """The vertex the stack in ``h`` faces (6.11: all units of a hex face one way)."""
-    return Facing(h, state.get("facing", tg(state).label(h)))  # type: ignore[arg-type]
-
-
-def side_units(state: State, side: str) -> list[str]:
-    return sorted(u for u in state.table("units") if tg(state).units[u].side == side)
+# Per-activation flags (unit -> True), emptied when an activation begins (3.0 C.3).
+ACTIVATION_FLAGS = ("moved", "assaulted", "turned", "arranged")
 
 
 def act(state: State, key: str) -> Any:
@@ -155,47 +79,13 @@ def active_side(state: State) -> str:
     return tg(state).groups[act(state, "group")].side
 
 
-def in_range(state: State, side: str, h: Hex) -> bool:
-    """5.61: within command range (excluding the commander's hex, including the unit's)."""
-    c = tg(state).scenario.commanders[side]
-    return c.hex.distance(h) <= c.range
+def acting(state: State) -> list[str]:
+    """The units of the current activation still on the map."""
+    return [u for u in act(state, "units") if tg(state).pieces.is_placed(state, u)]
 
 
-def near_enemy(state: State, h: Hex) -> bool:
-    side = tg(state).units[stack(state, h)[0]].side
-    return any(tg(state).units[u].side != side for n in h.neighbors() for u in stack(state, n))
-
-
-def put_unit(state: State, uid: str, h: Hex, sp: int, dis: bool) -> None:
-    state.put("units", uid, (h.q, h.r, sp, dis))
-
-
-def relocate(state: State, uid: str, dest: Hex) -> None:
-    """Move a unit: it leaves its stack and joins ``dest`` at the bottom (6.24), facing
-    like the stack there (6.11) or keeping its own if ``dest`` is empty."""
-    rules, src = tg(state), where(state, uid)
-    corner, rest = state.get("facing", rules.label(src)), depart(stack(state, src), uid)
-    state.put("stacks", rules.label(src), rest) if rest else clear_hex(state, src)
-    if not stack(state, dest):
-        state.put("facing", rules.label(dest), corner)
-    state.put("stacks", rules.label(dest), arrive(stack(state, dest), uid))
-    _, _, sp, dis = unit_row(state, uid)
-    put_unit(state, uid, dest, sp, dis)
-
-
-def clear_hex(state: State, h: Hex) -> None:
-    state.delete("stacks", tg(state).label(h))
-    state.delete("facing", tg(state).label(h))
-
-
-def eliminate(state: State, uid: str) -> None:
-    h = where(state, uid)
-    rest = depart(stack(state, h), uid)
-    state.put("stacks", tg(state).label(h), rest) if rest else clear_hex(state, h)
-    state.delete("units", uid)
-    side = tg(state).units[uid].side
-    if not side_units(state, side):
-        state.end_game(Outcome(other(side), f"placeholder victory: no {side} units left"))
+def flagged(state: State, *tables: str) -> set[str]:
+    return {u for t in tables for u in state.table(t)}
 
 
 def roll(kind: str, *params: Value) -> Decision:
@@ -221,7 +111,7 @@ def ask_orders(state: State) -> None:
     rules = tg(state)
     for side in reversed(SIDES):
         if state.get("game", f"may-order:{side}"):
-            groups = sorted(g for g in rules.groups_on_map(state) if rules.groups[g].side == side)
+            groups = rules.groups_on_map(state, side)
             top = rules.scenario.commanders[side].order_rating
             choices = tuple(
                 Action("orders", c)
@@ -267,11 +157,8 @@ def open_marker(state: State, group: str) -> None:
 
 
 def begin(state: State, group: str, status: str, units: Iterable[str]) -> None:
-    for key in ("moved", "assaulted", "turned", "arranged"):
-        state.put("act", key, ())
-    for key, value in (("group", group), ("status", status)):
+    for key, value in (("group", group), ("status", status), ("units", tuple(units))):
         state.put("act", key, value)
-    state.put("act", "units", tuple(units))
 
 
 def next_reserve(state: State) -> Decision | None:
@@ -283,110 +170,53 @@ def next_reserve(state: State) -> Decision | None:
     if len(tokens) > 2:
         return None
     side = tokens[0] if len(tokens) == 1 else other(tokens[0])
-    rules = tg(state)
-    groups = [
-        g
-        for g in rules.groups_on_map(state)
-        if rules.groups[g].side == side
-        and any(in_range(state, side, where(state, u)) for u in rules.group_units(state, g))
-    ]
-    return token_pick(side, [*groups, "pass"])
+    units = tg(state).pieces.pieces_of(state, side)
+    near = {tg(state).units[u].group for u in units if in_range(state, side, where(state, u))}
+    return token_pick(side, [*sorted(near), "pass"])
 
 
 def open_reserve(state: State, token: str) -> None:
     """5.52/5.53: only units not adjacent to an enemy act, as No Orders, no 5.28 roll."""
     state.delete("act", "status")
     if token in tg(state).groups:
-        units = [
-            u for u in tg(state).group_units(state, token) if not near_enemy(state, where(state, u))
-        ]
-        begin(state, token, "reserve", units)
+        units = tg(state).group_units(state, token)
+        begin(state, token, "reserve", [u for u in units if not near_enemy(state, where(state, u))])
 
 
 def check_reserve(state: State) -> None:
     """5.54: each non-artillery unit that moved in the reserve phase rolls d10; above its
     cohesion it is disordered (already disordered: routed, removed here)."""
-    for uid in reversed(act(state, "moved")):
+    for uid in sorted(state.table("moved"), reverse=True):
         if tg(state).units[uid].arm != "artillery":
             state.push(roll("cohesion", uid))
 
 
 def rally(state: State) -> None:
     """3.0 C.3.d: units that did nothing rally (PLACEHOLDER for 10.1: automatically)."""
-    busy = act(state, "moved") + act(state, "assaulted")
-    for uid in act(state, "units"):
-        if uid in state.table("units") and uid not in busy:
-            q, r, sp, _ = unit_row(state, uid)
-            put_unit(state, uid, Hex(q, r), sp, False)
+    for uid in sorted(set(acting(state)) - flagged(state, "moved", "assaulted")):
+        state.put("disordered", uid, False)
 
 
-def retreat(state: State, h: Hex, away: Hex) -> None:
-    """PLACEHOLDER retreat: the stack moves, in order, to the first hex (sorted) farther
-    from the attacker, free of enemies and within 6.21; else its top unit loses 1 SP."""
-    rules, units = tg(state), stack(state, h)
-    side = rules.units[units[0]].side
-    for n in sorted(x for x in h.neighbors() if x in rules.map and x.distance(away) == 2):
-        there = stack(state, n)
-        if (not there or rules.units[there[0]].side == side) and LIMIT(
-            [rules.units[u] for u in (*there, *units)]
-        ) is None:
-            for uid in units:
-                relocate(state, uid, n)
-                put_unit(state, uid, n, unit_row(state, uid)[2], True)
-            return
-    lose_step(state, units[0])
-
-
-def lose_step(state: State, uid: str) -> None:
-    q, r, sp, _ = unit_row(state, uid)
-    put_unit(state, uid, Hex(q, r), sp - 1, True) if sp > 1 else eliminate(state, uid)
-
-
-def disorder(state: State, uid: str) -> None:
-    q, r, sp, _ = unit_row(state, uid)
-    put_unit(state, uid, Hex(q, r), sp, True)
-
-
-def defence_style(state: State, h: Hex) -> FacingStyle:
-    """6.11/6.14: infantry in a village or redoubt faces all round; cavalry in good order
-    defends in the flanked formation (flank hexes count as front); else standard."""
-    top = next((u for u in stack(state, h) if tg(state).units[u].arm != "artillery"), None)
-    if top is None:
-        return FacingStyle.STANDARD
-    arm = tg(state).units[top].arm
-    if arm == "infantry" and tg(state).map.terrain(h) in ALL_ROUND_TERRAIN:
-        return FacingStyle.ALL_ROUND
-    return (
-        FacingStyle.FLANKED
-        if arm == "cavalry" and not unit_row(state, top)[3]
-        else (FacingStyle.STANDARD)
-    )
-
-
-def attacked_in_rear(state: State, attacker: Hex, defender: Hex) -> bool:
-    """6.13: is the attacker in a rear hex of the defending stack?"""
-    arcs = facing(state, defender).arcs(defence_style(state, defender))
-    return arcs.arc_of(attacker) is Arc.REAR
+def acts(state: State) -> bool:
+    return act(state, "status") not in (None, "halted")
 
 
 PHASES = (
+    Phase("activate", scratch=ACTIVATION_FLAGS),  # bookkeeping: a fresh activation
     Phase("individual-order", side=active_side, skip=lambda s: act(s, "status") != "no-orders"),
-    Phase("arrange", side=active_side, skip=lambda s: act(s, "status") in (None, "halted")),
-    Phase("move", side=active_side, skip=lambda s: act(s, "status") in (None, "halted")),
+    Phase("arrange", side=active_side, skip=lambda s: not acts(s)),
+    Phase("move", side=active_side, skip=lambda s: not acts(s)),
     Phase("reserve-check", on_enter=check_reserve, skip=lambda s: act(s, "status") != "reserve"),
-    Phase("assault", side=active_side, skip=lambda s: act(s, "status") in (None, "halted")),
+    Phase("assault", side=active_side, skip=lambda s: not acts(s)),
     Phase("rally", on_enter=rally, skip=lambda s: act(s, "status") in (None, "reserve")),
-    Phase("rearrange", side=active_side, skip=lambda s: act(s, "status") in (None, "halted")),
+    Phase("rearrange", side=active_side, skip=lambda s: not acts(s)),
 )
 
 REASONS = {
     "orders": ("at most the commander's order rating of groups under orders", "5.22"),
     "pick": ("the initiative player picks one of his own markers", "4.0"),
     "request": ("only a No Orders group may try an individual order", "5.28"),
-    "top": (
-        "stack order changes at the start or end of the unit's activation, not next to an enemy",
-        "6.24",
-    ),
+    "top": ("stack order changes at an activation's start or end, not by an enemy", "6.24"),
     "move": ("not a hex this unit can reach now", "7.0"),
     "face": ("only a stack wholly of the active group turns, in its movement", "6.12"),
     "assault": ("assault only into a front hex, led by the active top unit, at 1:2+", "6.13"),
@@ -394,7 +224,10 @@ REASONS = {
 
 
 class TriumphAndGlory(Ruleset):
-    """The example ruleset (see the module docstring); ``scenario`` defaults to Shevardino."""
+    """The example ruleset (see the module docstring); ``scenario`` defaults to Shevardino.
+
+    It is also the :class:`~hexwar.pieces.Pieces` codec: printed labels, cached both ways.
+    """
 
     name = "triumph-and-glory"
     sides = SIDES
@@ -405,6 +238,7 @@ class TriumphAndGlory(Ruleset):
         self.map = self.scenario.game_map
         self.labels = {h: self.map.label(h) for h in self.map}
         self.hexes = {label: h for h, label in self.labels.items()}
+        self.pieces = Pieces(self)
         self.sequence = TurnSequence(
             stages=(
                 Stage(
@@ -421,117 +255,98 @@ class TriumphAndGlory(Ruleset):
     def label(self, h: Hex) -> str:
         return self.labels[h]
 
-    def groups_on_map(self, state: State) -> list[str]:
-        return sorted({self.units[u].group for u in state.table("units")})
+    def cell_at(self, label: str) -> Hex:
+        return self.hexes[label]
+
+    def groups_on_map(self, state: State, side: str | None = None) -> list[str]:
+        return sorted({self.units[u].group for u in self.pieces.pieces_of(state, side)})
 
     def group_units(self, state: State, group: str) -> list[str]:
-        return sorted(u for u in state.table("units") if self.units[u].group == group)
+        return [u for u in self.pieces.pieces_of(state) if self.units[u].group == group]
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for h, uids in sorted(self.scenario.stacks.items()):
-            reason = LIMIT([self.units[u] for u in uids])
-            if reason is not None:
-                raise DataError(reason, source="shevardino.toml", entry=f"stack {self.label(h)}")
-            state.put("stacks", self.label(h), uids)
-            state.put("facing", self.label(h), self.scenario.first_facing[self.units[uids[0]].side])
-            for uid in uids:
-                put_unit(state, uid, h, self.units[uid].strength, False)
+            for uid in uids:  # file order, each newcomer below (6.24); 6.21 checked at load
+                u = self.units[uid]
+                self.pieces.place(state, uid, h, u.side)
+                state.put("strength", uid, u.strength)
+                state.put("disordered", uid, False)
+                state.put("facing", uid, self.scenario.first_facing[u.side])
 
     # -- what may be done ----------------------------------------------------------------
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         if state.phase == "individual-order":
             return [Action("request")] if act(state, "status") == "no-orders" else []
-        mine = [u for u in act(state, "units") if u in state.table("units")]
+        mine = acting(state)
         if state.phase in ("arrange", "rearrange"):
-            return [
-                Action.of("top", u)
-                for u in mine
-                if stack(state, where(state, u))[0] != u
-                and u not in act(state, "arranged")
-                and not near_enemy(state, where(state, u))
-            ]
+            free = sorted(set(mine) - flagged(state, "arranged"))  # 6.24: once, not by an enemy
+            free = [u for u in free if not near_enemy(state, where(state, u))]
+            return [Action.of("top", u) for u in free if stack(state, where(state, u))[0] != u]
         if state.phase == "move":
             return self.moves(state, side, mine) + self.turns(state, mine)
         return self.assaults(state, side, mine) if state.phase == "assault" else []
-
-    def occupants(self, state: State, side: str) -> dict[Hex, tuple[Unit, ...]]:
-        out: dict[Hex, tuple[Unit, ...]] = {}
-        for label, uids in state.table("stacks").items():
-            units = tuple(self.units[u] for u in uids)  # type: ignore[union-attr]
-            if units[0].side == side:
-                out[self.hexes[label]] = units
-        return out
 
     def moves(self, state: State, side: str, mine: list[str]) -> list[Action]:
         """6.22: never into or through an enemy; 6.21: end only where the stack is legal;
         No Orders: half allowance (PLACEHOLDER for 7.12), and move or assault (5.27)."""
         limited = act(state, "status") not in FULL_ORDERS
-        enemies, friends = self.occupants(state, other(side)), self.occupants(state, side)
         out: list[Action] = []
-        for uid in mine:
-            if uid in act(state, "moved") + act(state, "assaulted"):
-                continue
+        for uid in sorted(set(mine) - flagged(state, "moved", "assaulted")):
             u, h = self.units[uid], where(state, uid)
-            others = {**friends, h: tuple(x for x in friends[h] if x != u)}
-            reach = reachable(
-                self.map,
-                h,
-                u.arm,
-                u.allowance // 2 if limited else u.allowance,
-                mover=u,
-                friends=others,
-                enemies=enemies,
-                rules=MOVE_RULES,
+            friends, enemies = self.pieces.friends_enemies(
+                state, side, exclude=uid, unit=self.units.__getitem__
             )
-            out += [Action("move", (uid, self.labels[d])) for d in reach.costs if d != h]
+            allowance = u.allowance // 2 if limited else u.allowance
+            reach = reachable(
+                self.map, h, u.arm, allowance, mover=u, friends=friends, enemies=enemies,
+                rules=MOVE_RULES,
+            )  # fmt: skip
+            out += [Action("move", (uid, self.label(d))) for d in reach.costs if d != h]
         return out
 
     def turns(self, state: State, mine: list[str]) -> list[Action]:
         """6.12: turning is free; a stack turns as one (6.11), here once per activation."""
         out = []
         for h in sorted({where(state, u) for u in mine}):
-            if set(stack(state, h)) <= set(mine) - set(act(state, "turned")):
+            if set(stack(state, h)) <= set(mine) - flagged(state, "turned"):
                 corner = facing(state, h).corner
                 out += [Action.of("face", self.label(h), k) for k in range(6) if k != corner]
         return out
 
     def attackers(self, state: State, h: Hex, mine: list[str]) -> list[str]:
         """6.23: the stack attacks as one mass if its top unit belongs to the active group."""
-        limited = act(state, "status") not in FULL_ORDERS
+        done = flagged(state, "assaulted")
+        if act(state, "status") not in FULL_ORDERS:
+            done |= flagged(state, "moved")  # 5.27: move or assault
         ready = [
             u
             for u in stack(state, h)
             if u in mine
             and self.units[u].arm != "artillery"
-            and not unit_row(state, u)[3]
-            and u not in act(state, "assaulted")
-            and not (limited and u in act(state, "moved"))
+            and not state.get("disordered", u)
+            and u not in done
         ]
         return ready if ready and ready[0] == stack(state, h)[0] else []
 
     def assaults(self, state: State, side: str, mine: list[str]) -> list[Action]:
         out = []
         for h in sorted({where(state, u) for u in mine}):
-            attack = sum(unit_row(state, u)[2] for u in self.attackers(state, h, mine))
+            attack = sum(strength(state, u) for u in self.attackers(state, h, mine))
             for t in facing(state, h).front():  # 6.13 (attacking cavalry: 2 front hexes)
-                defence = sum(unit_row(state, u)[2] for u in stack(state, t))
-                foe = stack(state, t) and self.units[stack(state, t)[0]].side != side
+                defence = sum(strength(state, u) for u in stack(state, t))
+                foe = stack(state, t) and side_of(state, stack(state, t)[0]) != side
                 if attack and foe and ASSAULT.ratio(attack, defence) >= ASSAULT.threshold:
                     out.append(Action.of("assault", self.label(h), self.label(t)))
         return out
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
-        if (
-            action.kind == "move"
-            and len(action.args) == 2
-            and action.args[0] in state.table("units")
-        ):
-            h = self.hexes.get(action.args[1])
-            dest = () if h is None else stack(state, h)
-            units = [self.units[u] for u in (*dest, action.args[0])]
-            if dest and units[0].side == units[-1].side and LIMIT(units) is not None:
-                return f"{action}: {LIMIT(units)}", "6.21"
+        uid, label = (*action.args, "", "")[:2]
+        there = stack(state, self.hexes[label]) if label in self.hexes else ()
+        units = [self.units[u] for u in (*there, uid)] if self.pieces.is_placed(state, uid) else []
+        reason = LIMIT(units) if there and units and units[0].side == units[-1].side else None
+        if action.kind == "move" and reason is not None:
+            return f"{action}: {reason}", "6.21"
         if action.kind in REASONS:
             reason, rule = REASONS[action.kind]
             return f"{action}: {reason}", rule
@@ -545,28 +360,24 @@ class TriumphAndGlory(Ruleset):
             state.push(roll("io", act(state, "group")))
         elif kind == "top":
             h = where(state, args[0])
-            state.put("stacks", self.label(h), to_top(stack(state, h), args[0]))
-            state.put("act", "arranged", (*act(state, "arranged"), args[0]))
+            self.pieces.restack(state, h, to_top(stack(state, h), args[0]))
+            state.put("arranged", args[0], True)
         elif kind == "move":
             relocate(state, args[0], self.hexes[args[1]])
-            state.put("act", "moved", (*act(state, "moved"), args[0]))
+            state.put("moved", args[0], True)
         elif kind == "face":
-            state.put("facing", args[0], action.int_arg(1))
-            turned = stack(state, self.hexes[args[0]])
-            state.put("act", "turned", (*act(state, "turned"), *turned))
+            for uid in stack(state, self.hexes[args[0]]):
+                state.put("facing", uid, action.int_arg(1))
+                state.put("turned", uid, True)
         else:  # assault (6.13, 6.23; the resolution is a PLACEHOLDER)
             frm, to = self.hexes[args[0]], self.hexes[args[1]]
-            side = self.units[stack(state, frm)[0]].side
-            mine = [u for u in act(state, "units") if u in state.table("units")]
-            units = self.attackers(state, frm, mine)
-            state.put("act", "assaulted", (*act(state, "assaulted"), *units))
+            units = self.attackers(state, frm, acting(state))
+            for uid in units:
+                state.put("assaulted", uid, True)
             shift = REAR_SHIFT if attacked_in_rear(state, frm, to) else 0
             limited = act(state, "status") not in FULL_ORDERS
-            drm = (
-                NO_ORDERS_DRM
-                if limited and not any(in_range(state, side, frm) for _ in units)
-                else 0
-            )
+            outside = not in_range(state, side_of(state, units[0]), frm)
+            drm = NO_ORDERS_DRM if limited and outside else 0
             state.push(roll("assault", args[0], args[1], shift, drm, *units))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
@@ -579,54 +390,35 @@ class TriumphAndGlory(Ruleset):
             return
         n, first = action.int_arg(0), str(params[0])
         if kind == "delay":  # 5.29
-            fails = state.get("delay", first, 0)
-            ok = n - fails <= self.scenario.commanders[first].delay  # type: ignore[operator]
+            fails = cast(int, state.get("delay", first, 0))
+            ok = n - fails <= cast(int, self.scenario.commanders[first].delay)
             state.put("game", f"may-order:{first}", ok)
-            state.put("delay", first, 0 if ok else fails + 1)  # type: ignore[operator]
+            state.put("delay", first, 0 if ok else fails + 1)
         elif kind == "initiative":  # 4.0
             state.put("game", f"total:{first}", n + self.scenario.commanders[first].order_rating)
             if first == SIDES[-1]:
-                a, b = (state.get("game", f"total:{s}") for s in SIDES)
-                state.put("game", "initiative", None if a == b else SIDES[b > a])  # type: ignore[operator]
+                a, b = (cast(int, state.get("game", f"total:{s}")) for s in SIDES)
+                state.put("game", "initiative", None if a == b else SIDES[b > a])
         elif kind == "io":  # 5.28
-            drm = (
-                self.scenario.commanders[self.groups[first].side].drm
-                if any(
-                    in_range(state, self.groups[first].side, where(state, u))
-                    for u in act(state, "units")
-                )
-                else 0
-            )
+            side = self.groups[first].side
+            near = any(in_range(state, side, where(state, u)) for u in act(state, "units"))
+            drm = self.scenario.commanders[side].drm if near else 0
             ok = n - drm <= self.groups[first].io_rating
             state.put("act", "status", "orders-io" if ok else "halted")
-        elif kind == "cohesion":  # 5.54 (routed units leave the map: PLACEHOLDER)
-            if first in state.table("units") and n > self.units[first].cohesion:
-                eliminate(state, first) if unit_row(state, first)[3] else disorder(state, first)
-        else:
-            self.resolve_assault(state, n, params)
-
-    def resolve_assault(self, state: State, n: int, params: tuple[Value, ...]) -> None:
-        """PLACEHOLDER resolution on :data:`ASSAULT` (section 9 is not in the seed)."""
-        frm, to = (self.hexes[str(p)] for p in params[:2])
-        units = [str(u) for u in params[4:]]
-        attack = sum(unit_row(state, u)[2] for u in units)
-        defence = sum(unit_row(state, u)[2] for u in stack(state, to))
-        result = ASSAULT.resolve(
-            attack, defence, roll=n, shift=int(str(params[2])), modifier=int(str(params[3]))
-        )
-        if result.code == "AD":
-            disorder(state, units[0])
-        if result.defender_steps:
-            lose_step(state, stack(state, to)[0])
-        if result.retreat and stack(state, to) and state.outcome is None:
-            retreat(state, to, frm)
+        elif kind == "assault":
+            resolve_assault(state, n, params)
+        elif self.pieces.is_placed(state, first) and n > self.units[first].cohesion:  # 5.54
+            routed = state.get("disordered", first)
+            state.put("disordered", first, True)
+            if routed:  # disordered again: routed, leaves the map (PLACEHOLDER)
+                eliminate(state, first)
 
     def final_outcome(self, state: State) -> Outcome:
         """PLACEHOLDER victory: the side holding the redoubt at the end wins."""
         holders = stack(state, self.scenario.objective)
-        if holders and self.units[holders[0]].side == "french":
+        if holders and side_of(state, holders[0]) == "french":
             return Outcome("french", "placeholder victory: the French hold the redoubt")
         return Outcome("russian", "placeholder victory: the French do not hold the redoubt")
 
 
-__all__ = ["ASSAULT", "LIMIT", "TriumphAndGlory", "attacked_in_rear", "stacking_limit"]
+__all__ = ["LIMIT", "TriumphAndGlory", "attacked_in_rear", "facing", "stack", "where"]

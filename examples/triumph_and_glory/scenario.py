@@ -1,7 +1,8 @@
 """Scenario data for the Triumph & Glory example: units, groups, commanders, map (TOML).
 
-Every value is checked at load; a bad file raises :class:`hexwar.errors.DataError`
-naming the file and the entry (e.g. ``shevardino.toml: units.57L.arm: ...``).
+Every value is checked at load (set-up stacks against 6.21 too); a bad file raises
+:class:`hexwar.errors.DataError` naming the file and the entry (e.g.
+``shevardino.toml: units.57L.arm: ...``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from hexwar.datafile import Checker, read_data_file
 from hexwar.geometry import Hex
 from hexwar.maps import GameMap, load_map
 from hexwar.terrain import load_chart
+
+from .stacking import LIMIT
 
 DATA: Final = Path(__file__).parent / "data"
 SIDES: Final = ("french", "russian")
@@ -137,6 +140,10 @@ def build_scenario(raw: dict[str, Any], game_map: GameMap[Hex], source: str) -> 
         units[uid] = Unit(uid, groups[gid].side, arm, gid, get(u, "brigade", entry, str), *values)
         h = cell(u.get("hex"), f"{entry}.hex")
         stacks[h] = (*stacks.get(h, ()), uid)
+    for h, uids in sorted(stacks.items()):  # 6.21 holds at set-up too
+        reason = LIMIT([units[u] for u in uids])
+        if reason is not None:
+            raise fail(f"units.{uids[-1]}.hex", f"{reason} (hex {game_map.label(h)})")
     objective = cell(head.get("objective"), "scenario.objective")
     turns = get(head, "turns", "scenario", int)
     return Scenario(

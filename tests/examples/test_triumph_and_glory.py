@@ -151,8 +151,7 @@ def test_facing_arcs_rear_flank_and_all_round_6_11() -> None:
         assert attacked_in_rear(state, h, cav)
     for h in f.front():
         assert not attacked_in_rear(state, h, cav)
-    q, r, sp, _ = state.get("units", "Kharkov")  # type: ignore[misc]
-    state.put("units", "Kharkov", (q, r, sp, True))  # disordered: standard facing
+    state.put("disordered", "Kharkov", True)  # disordered: standard facing
     assert all(attacked_in_rear(state, h, cav) for h in f.flank())
     redoubt = RULES.hexes["0604"]  # infantry in a redoubt: all six hexes are front
     assert not any(attacked_in_rear(state, h, redoubt) for h in redoubt.neighbors())
@@ -226,12 +225,18 @@ def stacks_are_legal(state: State) -> str | None:
 
 
 def tables_agree(state: State) -> str | None:
-    """Every unit on the map is in exactly the stack of its hex."""
+    """Every unit on the map is in exactly the stack of its hex, with a strength, and all
+    units of a hex face one way (6.11)."""
     listed = sorted(u for uids in state.table("stacks").values() for u in uids)  # type: ignore[union-attr]
-    if listed != sorted(state.table("units")):
-        return f"stacks {listed} != units {sorted(state.table('units'))}"
+    if listed != sorted(state.table("pieces")) or listed != sorted(state.table("strength")):
+        return f"stacks {listed} != pieces {sorted(state.table('pieces'))} or strengths"
     bad = [u for u in listed if u not in stack(state, where(state, u))]
-    return f"units not in their hex's stack: {bad}" if bad else None
+    if bad:
+        return f"units not in their hex's stack: {bad}"
+    for label, uids in state.table("stacks").items():
+        if len({state.get("facing", u) for u in uids}) != 1:  # type: ignore[union-attr]
+            return f"{label}: units of one hex face different ways"
+    return None
 
 
 def assaults_go_into_front_hexes(state: State) -> str | None:
@@ -248,12 +253,13 @@ def test_random_games_pass_the_verification_kit() -> None:
     began = time.perf_counter()
     report = check_random_games(
         lambda: SHORT.new_state(),
-        games=12,
+        games=40,
         seed=5,
         invariants=[stacks_are_legal, tables_agree, assaults_go_into_front_hexes],
+        full_check_every=5,  # invariants at every step; clone/undo/save checks every 5th
     )
     assert report.ok, report.violations[:3]
-    assert report.terminal == 12
+    assert report.terminal == 40
     assert time.perf_counter() - began < 60
 
 
@@ -286,4 +292,7 @@ def test_bad_scenario_data_names_file_and_entry() -> None:
     raw["units"]["57L"]["arm"] = "infantry"
     raw["units"]["57L"]["hex"] = "9999"
     with pytest.raises(DataError, match=r"units\.57L\.hex"):
+        build_scenario(raw, RULES.map, "bad.toml")
+    raw["units"]["57L"]["hex"] = "0802"  # 6.21: the cavalry listed later joins it there
+    with pytest.raises(DataError, match=r"bad\.toml: units\.Chernigov\.hex: 6\.21: infantry and"):
         build_scenario(raw, RULES.map, "bad.toml")
