@@ -246,3 +246,17 @@ def test_build_map_validation() -> None:
         )
     with pytest.raises(DataError, match="off the map"):
         build_map(CHART, cells, paths=[("road", [Hex(0, 0), Hex(1, 0), Hex(2, 0)])])
+
+
+def test_labels_round_trip_on_every_cell_and_stay_right_when_cached() -> None:
+    chart = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}}
+    )
+    game_map = build_map(chart, dict.fromkeys(rectangle(12, 9, "odd-r"), "clear"), offset="odd-r")
+    for _ in range(2):  # the second pass reads the caches
+        for cell in game_map:
+            assert game_map.cell_at(game_map.label(cell)) == cell
+    labels = [game_map.label(c) for c in game_map]
+    assert len(set(labels)) == len(labels)
+    with pytest.raises(ValueError, match="off the map"):
+        game_map.cell_at("1310")

@@ -173,8 +173,19 @@ class GameMap(Generic[C]):
         """The printed label: column then row, from 1, zero-padded (``"0912"``).
 
         Hex maps use :class:`hexwar.coords.MapLabels` with ``first=1`` in the map's
-        offset layout; square maps number their columns and rows the same way.
+        offset layout; square maps number their columns and rows the same way. Labels of
+        the map's cells are cached both ways (rules code converts on every action).
         """
+        known: dict[Any, str] = self._cache.setdefault("label_of", {})
+        text = known.get(cell)
+        if text is None:
+            text = self._label(cell)
+            if cell in self:
+                known[cell] = text
+                self._cache.setdefault("cell_of", {})[text] = cell
+        return text
+
+    def _label(self, cell: C) -> str:
         if isinstance(cell, Hex) and self.offset is not None:
             return _labels(self.offset, self.label_digits).label(cell)
         if not isinstance(cell, Square):
@@ -186,9 +197,14 @@ class GameMap(Generic[C]):
 
     def cell_at(self, label: str) -> C:
         """The cell with printed ``label``; a ``ValueError`` if malformed or off the map."""
+        cached = self._cache.get("cell_of", {}).get(label)
+        if cached is not None:
+            return cast(C, cached)
         cell = _parse_label(label, self.topology.name, self.offset, self.label_digits)
         if cell not in self:
             raise ValueError(f"label {label!r} is off the map")
+        self._cache.setdefault("cell_of", {})[label] = cell
+        self._cache.setdefault("label_of", {})[cell] = label
         return cast(C, cell)
 
     # -- index (used by movement and ZOC) -----------------------------------------------
