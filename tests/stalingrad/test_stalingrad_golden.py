@@ -9,6 +9,8 @@ tests/stalingrad/test_stalingrad_golden.py`` and commit the new files with the c
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from hexwar.records import GameRecord, record_of, replay
@@ -55,3 +57,30 @@ def test_golden_record_replays_to_a_terminal_state() -> None:
 def test_map_svg_regenerates_byte_for_byte() -> None:
     """``python -m hexwar_stalingrad map`` writes ``docs/stalingrad/map.svg`` (issue 4)."""
     _check(MAP_SVG, map_svg())
+
+
+_RECORD_SCRIPT = """
+from hexwar.records import record_of
+from hexwar_stalingrad.bots import play_game
+from hexwar_stalingrad.rules import StalingradRules
+state = play_game(StalingradRules(length="short"), seed=21)
+print(record_of(state, seed=21).to_json())
+"""
+
+
+def test_a_seeded_game_is_the_same_under_any_string_hash_seed() -> None:
+    """Determinism: no set/dict order over strings decides an action or an outcome."""
+    outputs = []
+    for hash_seed in ("1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        run = subprocess.run(
+            [sys.executable, "-c", _RECORD_SCRIPT],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        )
+        outputs.append(run.stdout)
+    assert outputs[0]
+    assert outputs[0] == outputs[1]
