@@ -234,3 +234,45 @@ def test_hidden_keys_survive_save_and_a_plain_hide_shows_the_key_again() -> None
     assert state.observation("red")["tables"]["stacks"]["1,0"] == HIDDEN
     state.reveal("stacks", "1,0")
     assert state.observation("red")["tables"]["stacks"]["1,0"] == ["b1"]
+
+
+ATTRS = Pieces(HEX_CODEC, attributes=("strength", "disordered"))
+
+
+def test_piece_attributes_go_with_the_piece_and_undo_brings_them_back() -> None:
+    class Killer(Board):
+        def setup(self, state, scenario, options):  # type: ignore[no-untyped-def]
+            ATTRS.place(state, "a", Hex(0, 0), "red", attributes={"strength": 3})
+            ATTRS.place(state, "b", Hex(1, 0), "blue", attributes={"strength": 2})
+            ATTRS.set_attr(state, "a", "disordered", True)
+
+        def phase_actions(self, state, side):  # type: ignore[no-untyped-def]
+            return [Action.of("kill")] if ATTRS.is_placed(state, "a") else []
+
+        def play(self, state, action):  # type: ignore[no-untyped-def]
+            ATTRS.remove(state, "a")
+
+    s = Killer().new_state()
+    assert (ATTRS.get_attr(s, "a", "strength"), s.get("disordered", "a")) == (3, True)
+    assert ATTRS.get_attr(s, "b", "disordered", "unset") == "unset"
+    before = s.to_data()
+    s.apply("kill")
+    assert dict(s.table("strength")) == {"b": 2}
+    assert dict(s.table("disordered")) == {}
+    assert ATTRS.get_attr(s, "a", "strength") is None
+    s.undo()
+    assert s.to_data() == before
+
+
+def test_piece_attribute_errors() -> None:
+    s = fresh()
+    with pytest.raises(PieceError, match="'morale' is not a piece attribute"):
+        ATTRS.place(s, "a", Hex(0, 0), "red", attributes={"morale": 1})
+    assert not ATTRS.is_placed(s, "a")  # checked before any write
+    with pytest.raises(PieceError, match="not on the map"):
+        ATTRS.set_attr(s, "a", "strength", 1)
+    with pytest.raises(PieceError, match="'morale' is not a piece attribute"):
+        ATTRS.get_attr(s, "a", "morale")
+    REG.place(s, "z", Hex(0, 0), "red")
+    REG.remove(s, "z")  # a registry without attributes deletes none
+    assert "z" not in s.table("pieces")

@@ -1,8 +1,9 @@
 """The Triumph & Glory board: where the units stand and how (6.1 facing, 6.2 stacks).
 
 The state layout: a :class:`~hexwar.pieces.Pieces` registry (``pieces``/``stacks``, top
-first, 6.24) keyed by printed hex labels, and per unit ``strength``, ``disordered`` and
-``facing`` (the corner; all units of a hex share it, 6.11).
+first, 6.24) keyed by printed hex labels, with the per-unit attributes ``strength``,
+``disordered`` and ``facing`` (the corner; all units of a hex share it, 6.11), which
+leave the state with the unit.
 """
 
 from __future__ import annotations
@@ -75,9 +76,7 @@ def relocate(state: State, uid: str, dest: Hex) -> None:
 
 def eliminate(state: State, uid: str) -> None:
     side = side_of(state, uid)
-    tg(state).pieces.remove(state, uid)
-    for table in ("strength", "disordered", "facing"):
-        state.delete(table, uid)
+    tg(state).pieces.remove(state, uid)  # with its strength, disorder and facing
     if not tg(state).pieces.pieces_of(state, side):
         state.end_game(Outcome(other(side), f"placeholder victory: no {side} units left"))
 

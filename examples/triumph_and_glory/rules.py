@@ -23,7 +23,7 @@ Modules: this one (sequence of play, orders, activation, what may be done);
 and its arcs, 6.11-6.13); :mod:`.stacking` (6.21 limits, checked where a move or a
 retreat ends and at load; newcomers go to the bottom, 6.24); :mod:`.combat` (the
 PLACEHOLDER assault table and resolution). The activation is in ``act`` (group, status,
-units) with the scratch tables of :data:`ACTIVATION_FLAGS`.
+units) with the scratch tables of :data:`FRESH`.
 
 PLACEHOLDERS (not the real rules; the seed stops at 6.24): the assault table, its
 rear-attack shift and results (:mod:`.combat`), retreats, rally, limited movement (half
@@ -38,6 +38,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from hexwar.actions import Action, Decision, Outcome, Value
+from hexwar.cups import Cup
 from hexwar.dice import D10
 from hexwar.geometry import Hex
 from hexwar.movement import reachable
@@ -67,8 +68,9 @@ from .stacking import LIMIT, MOVE_RULES
 FULL_ORDERS = ("orders", "orders-io")  # 5.26 (orders-io: an individual order, 5.28)
 REAR_SHIFT = 1  # PLACEHOLDER magnitude of 6.13 "especially severe" rear attacks
 NO_ORDERS_DRM = 1  # 5.27: +1 to the assault roll outside the commander's range
-# Per-activation flags (unit -> True), emptied when an activation begins (3.0 C.3).
-ACTIVATION_FLAGS = ("moved", "assaulted", "turned", "arranged")
+# Emptied when an activation begins (3.0 C.3): its context ("act": group, status, units)
+# and its flags (unit -> True).
+FRESH = ("act", "moved", "assaulted", "turned", "arranged")
 
 
 def act(state: State, key: str) -> Any:
@@ -88,12 +90,6 @@ def flagged(state: State, *tables: str) -> set[str]:
     return {u for t in tables for u in state.table(t)}
 
 
-def roll(kind: str, *params: Value) -> Decision:
-    return Decision.chance(
-        kind, tuple((Action.of("roll", n), p) for n, p in D10.outcomes()), params=params
-    )
-
-
 # -- A. orders phase ----------------------------------------------------------------------
 
 
@@ -103,7 +99,7 @@ def roll_delay(state: State) -> None:
     for side in reversed(SIDES):
         state.put("game", f"may-order:{side}", True)
         if state.turn > 1 and tg(state).scenario.commanders[side].delay is not None:
-            state.push(roll("delay", side))
+            state.push(Decision.roll("delay", D10, params=(side,)))
 
 
 def ask_orders(state: State) -> None:
@@ -127,30 +123,25 @@ def ask_orders(state: State) -> None:
 def roll_initiative(state: State) -> None:
     """4.0: each side rolls d10 and adds its commander's order rating."""
     for side in reversed(SIDES):
-        state.push(roll("initiative", side))
+        state.push(Decision.roll("initiative", D10, params=(side,)))
+
+
+# 3.0 C.1: the initiative player picks the first marker (one of his own), then the
+# markers are drawn from the cup at random.
+CUP = Cup(
+    key="markers",
+    first=lambda s: s.get("game", "initiative"),
+    owner=lambda s, g: tg(s).groups[g].side,
+)
 
 
 def fill_cup(state: State) -> None:
     """5.31/5.32: two markers for every group with units on the map."""
-    state.put("cup", "markers", tuple(g for g in tg(state).groups_on_map(state) for _ in "ab"))
-
-
-def next_marker(state: State) -> Decision | None:
-    """3.0 C.1: the initiative player picks the first marker (one of his own), then the
-    markers are drawn from the cup at random."""
-    cup: tuple[str, ...] = state.get("cup", "markers")  # type: ignore[assignment]
-    holder = state.get("game", "initiative")
-    own = [g for g in cup if tg(state).groups[g].side == holder]
-    if not state.cursor.tokens and isinstance(holder, str) and own:
-        return token_pick(holder, own)
-    return token_draw(cup) if cup else None
+    CUP.fill(state, (g for g in tg(state).groups_on_map(state) for _ in "ab"))
 
 
 def open_marker(state: State, group: str) -> None:
-    """Take the marker out of the cup and reveal the group's order status (5.23)."""
-    cup = list(state.get("cup", "markers"))  # type: ignore[arg-type]
-    cup.remove(group)
-    state.put("cup", "markers", tuple(cup))
+    """Reveal the group's order status (5.23); the marker has left the cup."""
     state.reveal("orders", group)
     status = "orders" if state.get("orders", group) else "no-orders"
     begin(state, group, status, tg(state).group_units(state, group))
@@ -177,7 +168,6 @@ def next_reserve(state: State) -> Decision | None:
 
 def open_reserve(state: State, token: str) -> None:
     """5.52/5.53: only units not adjacent to an enemy act, as No Orders, no 5.28 roll."""
-    state.delete("act", "status")
     if token in tg(state).groups:
         units = tg(state).group_units(state, token)
         begin(state, token, "reserve", [u for u in units if not near_enemy(state, where(state, u))])
@@ -188,7 +178,7 @@ def check_reserve(state: State) -> None:
     cohesion it is disordered (already disordered: routed, removed here)."""
     for uid in sorted(state.table("moved"), reverse=True):
         if tg(state).units[uid].arm != "artillery":
-            state.push(roll("cohesion", uid))
+            state.push(Decision.roll("cohesion", D10, params=(uid,)))
 
 
 def rally(state: State) -> None:
@@ -202,7 +192,6 @@ def acts(state: State) -> bool:
 
 
 PHASES = (
-    Phase("activate", scratch=ACTIVATION_FLAGS),  # bookkeeping: a fresh activation
     Phase("individual-order", side=active_side, skip=lambda s: act(s, "status") != "no-orders"),
     Phase("arrange", side=active_side, skip=lambda s: not acts(s)),
     Phase("move", side=active_side, skip=lambda s: not acts(s)),
@@ -211,6 +200,10 @@ PHASES = (
     Phase("rally", on_enter=rally, skip=lambda s: act(s, "status") in (None, "reserve")),
     Phase("rearrange", side=active_side, skip=lambda s: not acts(s)),
 )
+ACTIVATION = Segment(
+    "activation", PHASES, None, open_marker, on_enter=fill_cup, cup=CUP, token_scratch=FRESH
+)
+RESERVE = Segment("reserve", PHASES, next_reserve, open_reserve, token_scratch=FRESH)
 
 REASONS = {
     "orders": ("at most the commander's order rating of groups under orders", "5.22"),
@@ -238,7 +231,7 @@ class TriumphAndGlory(Ruleset):
         self.map = self.scenario.game_map
         self.labels = {h: self.map.label(h) for h in self.map}
         self.hexes = {label: h for h, label in self.labels.items()}
-        self.pieces = Pieces(self)
+        self.pieces = Pieces(self, attributes=("strength", "disordered", "facing"))
         self.sequence = TurnSequence(
             stages=(
                 Stage(
@@ -246,8 +239,8 @@ class TriumphAndGlory(Ruleset):
                     (Phase("delay", on_enter=roll_delay), Phase("issue", on_enter=ask_orders)),
                 ),
                 Stage("initiative", (Phase("initiative", on_enter=roll_initiative),)),
-                Segment("activation", PHASES, next_marker, open_marker, on_enter=fill_cup),
-                Segment("reserve", PHASES, next_reserve, open_reserve),
+                ACTIVATION,
+                RESERVE,
             ),
             turn_limit=turns or self.scenario.turns,
         )
@@ -268,10 +261,9 @@ class TriumphAndGlory(Ruleset):
         for h, uids in sorted(self.scenario.stacks.items()):
             for uid in uids:  # file order, each newcomer below (6.24); 6.21 checked at load
                 u = self.units[uid]
-                self.pieces.place(state, uid, h, u.side)
-                state.put("strength", uid, u.strength)
-                state.put("disordered", uid, False)
-                state.put("facing", uid, self.scenario.first_facing[u.side])
+                corner = self.scenario.first_facing[u.side]
+                values = {"strength": u.strength, "disordered": False, "facing": corner}
+                self.pieces.place(state, uid, h, u.side, attributes=values)
 
     # -- what may be done ----------------------------------------------------------------
 
@@ -357,7 +349,7 @@ class TriumphAndGlory(Ruleset):
     def play(self, state: State, action: Action) -> None:
         kind, args = action.kind, action.args
         if kind == "request":
-            state.push(roll("io", act(state, "group")))
+            state.push(Decision.roll("io", D10, params=(act(state, "group"),)))
         elif kind == "top":
             h = where(state, args[0])
             self.pieces.restack(state, h, to_top(stack(state, h), args[0]))
@@ -378,7 +370,7 @@ class TriumphAndGlory(Ruleset):
             limited = act(state, "status") not in FULL_ORDERS
             outside = not in_range(state, side_of(state, units[0]), frm)
             drm = NO_ORDERS_DRM if limited and outside else 0
-            state.push(roll("assault", args[0], args[1], shift, drm, *units))
+            state.push(Decision.roll("assault", D10, params=(*args, shift, drm, *units)))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         kind, params = decision.kind, decision.params
@@ -388,7 +380,7 @@ class TriumphAndGlory(Ruleset):
                     state.put("orders", g, g in action.args)
                     state.hide("orders", g, decision.side)
             return
-        n, first = action.int_arg(0), str(params[0])
+        n, first = decision.rolled(action), str(params[0])
         if kind == "delay":  # 5.29
             fails = cast(int, state.get("delay", first, 0))
             ok = n - fails <= cast(int, self.scenario.commanders[first].delay)

@@ -33,6 +33,7 @@ from hexwar.actions import (
 )
 from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
+from hexwar.cups import Cup, CupError
 from hexwar.deployment import Deployment, DeploymentError
 from hexwar.dice import D6, D10, Dice, FixedDriver, SeededDriver
 from hexwar.edges import Facing, FacingStyle, Hexside, Vertex
@@ -68,6 +69,8 @@ __all__ = [
     "TERMINAL",
     "Action",
     "AttackRefused",
+    "Cup",
+    "CupError",
     "DataError",
     "Decision",
     "Deployment",

@@ -19,8 +19,9 @@ independent of ``PYTHONHASHSEED``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Final, TypeAlias
+from typing import Final, Protocol, TypeAlias
 
 import attrs
 
@@ -37,6 +38,7 @@ __all__ = [
     "NotLegalNow",
     "NothingToUndo",
     "Outcome",
+    "RollSource",
     "Seat",
     "Value",
     "action_key",
@@ -52,6 +54,12 @@ TERMINAL: Final = "*terminal*"
 
 _TOKEN_RE: Final = re.compile(r"^\S+$")
 _KIND_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
+
+
+class RollSource(Protocol):
+    """Anything with an exact distribution of integer totals (a :class:`~hexwar.dice.Dice`)."""
+
+    def outcomes(self) -> Sequence[tuple[int, Fraction]]: ...  # pragma: no cover - protocol
 
 
 class ActionSyntaxError(HexwarError):
@@ -182,6 +190,40 @@ class Decision:
     ) -> Decision:
         """A chance node: ``outcomes`` as ``(action, exact probability)``."""
         return cls(kind, CHANCE, params, tuple(outcomes), (), private)
+
+    @classmethod
+    def roll(
+        cls,
+        kind: str,
+        dice: RollSource,
+        *,
+        params: tuple[Value, ...] = (),
+        private: str | None = None,
+        action: str = "roll",
+    ) -> Decision:
+        """A dice roll as a chance node: one ``<action> <total>`` outcome per total.
+
+        Read the total back in :meth:`~hexwar.state.Ruleset.decide` with :meth:`rolled`.
+
+        >>> from hexwar.dice import D6
+        >>> d = Decision.roll("attack", D6, params=("5TA",))
+        >>> d.outcomes[0], len(d.outcomes), d.params
+        ((Action(kind='roll', args=('1',)), Fraction(1, 6)), 6, ('5TA',))
+        >>> d.rolled(Action.of("roll", 4))
+        4
+        """
+        outcomes = tuple((Action(action, (str(n),)), p) for n, p in dice.outcomes())
+        return cls(kind, CHANCE, params, outcomes, (), private)
+
+    def rolled(self, action: Action) -> int:
+        """The total of a roll decision's answer ``action`` (see :meth:`roll`).
+
+        >>> Decision.chance("coin", ((Action("heads"), Fraction(1)),)).rolled(Action("heads"))
+        Traceback (most recent call last):
+        ...
+        hexwar.actions.ActionSyntaxError: heads: argument 0 is not an integer
+        """
+        return action.int_arg(0)
 
     @property
     def is_chance(self) -> bool:

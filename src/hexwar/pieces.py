@@ -37,11 +37,12 @@ a :class:`~hexwar.maps.GameMap` is one (its ``label`` / ``cell_at``), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
+from hexwar.actions import Value
 from hexwar.errors import HexwarError
 from hexwar.geometry import Hex
 from hexwar.grid import Square
@@ -123,11 +124,34 @@ class Pieces(Generic[C]):
     The registry object holds no game data (only the codec and the table names); every
     method takes the state. Writes are journaled state writes, so :meth:`State.undo`
     takes them back.
+
+    ``attributes`` names per-piece tables (``state.get("strength", piece)``): set with
+    :meth:`set_attr` or ``place(..., attributes=...)``, read with :meth:`get_attr`, and
+    deleted with the piece by :meth:`remove`.
+
+    >>> from hexwar.state import Ruleset
+    >>> from hexwar.sequencer import Phase, Stage, TurnSequence
+    >>> class Game(Ruleset):
+    ...     sequence = TurnSequence((Stage("play", (Phase("move", "red", end_when_idle=False),)),))
+    >>> state = Game().new_state()
+    >>> reg = Pieces(HEX_CODEC, attributes=("strength", "facing"))
+    >>> reg.place(state, "5TA", Hex(0, 0), "red", attributes={"strength": 4, "facing": 2})
+    >>> reg.set_attr(state, "5TA", "strength", 3)
+    >>> reg.get_attr(state, "5TA", "strength"), state.get("facing", "5TA")
+    (3, 2)
+    >>> reg.remove(state, "5TA")
+    >>> dict(state.table("strength")), reg.get_attr(state, "5TA", "facing")
+    ({}, None)
+    >>> reg.set_attr(state, "5TA", "morale", 1)
+    Traceback (most recent call last):
+    ...
+    hexwar.pieces.PieceError: 'morale' is not a piece attribute here ('strength', 'facing')
     """
 
     codec: CellCodec[C]
     table: str = "pieces"
     stacks: str = "stacks"
+    attributes: tuple[str, ...] = ()
 
     # -- reading ---------------------------------------------------------------------
 
@@ -203,14 +227,39 @@ class Pieces(Generic[C]):
 
     # -- writing ---------------------------------------------------------------------
 
-    def place(self, state: State, piece: str, cell: C, side: str, *, on_top: bool = False) -> None:
-        """Put a new piece of ``side`` into ``cell`` (at the bottom, or ``on_top``)."""
+    def get_attr(self, state: State, piece: str, name: str, default: Value = None) -> Value:
+        """Attribute ``name`` of ``piece`` (``default`` if unset or the piece is gone)."""
+        self._attribute(name)
+        return state.get(name, piece, default)
+
+    def place(
+        self,
+        state: State,
+        piece: str,
+        cell: C,
+        side: str,
+        *,
+        on_top: bool = False,
+        attributes: Mapping[str, Value] | None = None,
+    ) -> None:
+        """Put a new piece of ``side`` into ``cell`` (at the bottom, or ``on_top``),
+        with its initial ``attributes`` (name -> value, each one of :attr:`attributes`)."""
         if state.get(self.table, piece) is not None:
             raise PieceError(f"piece {piece!r} is already placed")
+        for name in attributes or {}:
+            self._attribute(name)
         label = self.codec.label(cell)
         self.codec.cell_at(label)  # fail early on a label the codec cannot read back
         state.put(self.table, piece, (label, side))
         state.put(self.stacks, label, arrive(self._stack(state, label), piece, on_top=on_top))
+        for name, value in (attributes or {}).items():
+            state.put(name, piece, value)
+
+    def set_attr(self, state: State, piece: str, name: str, value: Value) -> None:
+        """Set attribute ``name`` of the placed ``piece`` (journaled)."""
+        self._attribute(name)
+        self._entry(state, piece)
+        state.put(name, piece, value)
 
     def move(self, state: State, piece: str, cell: C, *, on_top: bool = False) -> None:
         """Move ``piece`` to ``cell``: it leaves its stack and joins the one there."""
@@ -221,10 +270,12 @@ class Pieces(Generic[C]):
         state.put(self.stacks, new, arrive(self._stack(state, new), piece, on_top=on_top))
 
     def remove(self, state: State, piece: str) -> None:
-        """Take ``piece`` off the map (destroyed, withdrawn)."""
+        """Take ``piece`` off the map (destroyed, withdrawn), deleting its attributes."""
         label, _ = self._entry(state, piece)
         self._leave(state, piece, label)
         state.delete(self.table, piece)
+        for name in self.attributes:
+            state.delete(name, piece)
 
     def restack(self, state: State, cell: C, order: Sequence[str]) -> None:
         """Set the order of the stack in ``cell`` (top first; a permutation of it)."""
@@ -247,6 +298,10 @@ class Pieces(Generic[C]):
         state.reveal(self.stacks, label)
 
     # -- internals -------------------------------------------------------------------
+
+    def _attribute(self, name: str) -> None:
+        if name not in self.attributes:
+            raise PieceError(f"{name!r} is not a piece attribute here {self.attributes}")
 
     def _entry(self, state: State, piece: str) -> tuple[str, str]:
         entry = state.get(self.table, piece)

@@ -40,6 +40,7 @@ from hexwar.errors import HexwarError
 from hexwar.hooks import Expiry
 
 if TYPE_CHECKING:
+    from hexwar.cups import Cup
     from hexwar.state import State
 
 __all__ = [
@@ -103,19 +104,35 @@ class Stage:
 class Segment:
     """A dynamic stage: ``next(state)`` gives the decision picking the next token.
 
-    The picked token is in ``state.token`` while the sub-``phases`` run for it;
-    ``on_token(state, token)`` runs first (e.g. to take the chit out of the cup).
-    ``scratch`` tables are emptied when the segment is entered.
+    The picked token is in ``state.token`` while the sub-``phases`` run for it. When a
+    token is picked: the ``token_scratch`` tables are emptied (per-activation flags and
+    context, e.g. ``("moved", "act")``), the token is taken out of ``cup`` if one is
+    given (:class:`hexwar.cups.Cup`), then ``on_token(state, token)`` runs. With a
+    ``cup``, ``next`` defaults to ``cup.next``. ``scratch`` tables are emptied when the
+    segment is entered.
     """
 
     name: str
     phases: tuple[Phase, ...]
-    next: Callable[[State], Decision | None]
+    next: Callable[[State], Decision | None] | None = None
     on_token: Callable[[State, str], None] | None = None
     skip: Predicate | None = None
     on_enter: StateFn | None = None
     on_exit: StateFn | None = None
     scratch: tuple[str, ...] = ()
+    token_scratch: tuple[str, ...] = ()
+    cup: Cup | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.next is None and self.cup is None:
+            raise SequenceError(f"segment {self.name!r} needs next= or cup=")
+
+    def next_token(self, state: State) -> Decision | None:
+        """The decision picking the next token (``next``, else ``cup.next``), or ``None``."""
+        if self.next is not None:
+            return self.next(state)
+        assert self.cup is not None  # checked at construction
+        return self.cup.next(state)
 
 
 @attrs.frozen
@@ -258,6 +275,9 @@ def take_token(state: State, action: Action) -> None:
         raise SequenceError(f"no segment awaits a token at {c}")
     token = action.args[-1]
     state._set_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)))
+    _clear(state, stage.token_scratch)
+    if stage.cup is not None:
+        stage.cup.take(state, token)
     if stage.on_token is not None:
         stage.on_token(state, token)
 
@@ -310,7 +330,7 @@ def _enter_stage(state: State, index: int) -> None:
 
 def _ask_token(state: State, stage: Segment) -> None:
     c = state.cursor
-    decision = stage.next(state)
+    decision = stage.next_token(state)
     if decision is None:
         _exit_stage(state)
         return
