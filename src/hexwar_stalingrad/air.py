@@ -29,8 +29,8 @@ from hexwar.dice import D6
 from hexwar.sequencer import Phase, Stage
 from hexwar.state import State
 from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, SIDES, enemy, static, unit_at
-from hexwar_stalingrad.board import take_loss as ground_loss
 from hexwar_stalingrad.board import where as ground_where
+from hexwar_stalingrad.ground import apply_bombardment
 from hexwar_stalingrad.tables import air_crt
 
 __all__ = [
@@ -504,24 +504,6 @@ def strike_result(state: State, bomber: str, roll: int) -> Result:
     return data.bombardment.resolve(strike_bombs(state, bomber), roll=roll, modifier=modifier)
 
 
-def apply_strike(state: State, target: str, result: Result) -> int:
-    """Apply an air strike to ``target`` (S10.6); returns the losses inflicted.
-
-    Ruling S9.3: air strikes ignore the fortification exemption of ``Lo``; the tank
-    exemption (``not_tanks``) still applies.
-    """
-    if result.defender_steps == 0:
-        return 0
-    if result.has("not_tanks") and static(state).ground[target].arm == "tank":
-        return 0
-    losses = 0
-    for _ in range(result.defender_steps):
-        losses += 1
-        if ground_loss(state, target):
-            break
-    return losses
-
-
 # -- decisions -------------------------------------------------------------------------------------
 
 
@@ -541,7 +523,8 @@ def decide(state: State, decision: Decision, action: Action) -> None:
         roll = action.int_arg(0)
         if decision.params[0] == "strike":
             _, bomber, target = (str(p) for p in decision.params)
-            apply_strike(state, target, strike_result(state, bomber, roll))
+            # S9.3: an air strike ignores the fortification exemption of Lo (from_air).
+            apply_bombardment(state, target, strike_result(state, bomber, roll), from_air=True)
             continue_return(state)
         else:
             _, defender, column, *rest = (str(p) for p in decision.params)
