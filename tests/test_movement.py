@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hexwar.geometry import Hex
 from hexwar.grid import HEX_GRID, SQUARE_GRID, Square
 from hexwar.maps import GameMap, build_map, hexagon, square_rectangle
-from hexwar.movement import MoveRules, compiled_adjacency, find_path, reachable
+from hexwar.movement import MoveRules, MoveSearch, compiled_adjacency, find_path, reachable
 from hexwar.strategies import game_maps, placements
 from hexwar.terrain import UnknownMovementClassError, chart_from_dict
 from hexwar.zoc import OffMapError, zoc_cells
@@ -309,6 +309,29 @@ def _check(m: GameMap[Any], data: st.DataObject) -> None:
         **_ref_kwargs(rules),
     )
     assert reach.costs == expected
+    # A MoveSearch prepared once answers for this start and for another one (the units
+    # stay put) exactly as reachable() and the brute force do.
+    search = MoveSearch(
+        m, cls, mover=mover, friends=friends, enemies=enemies, rules=MoveRules(**rules)
+    )
+    index = m.index()
+    assert search.reachable(start, allowance).costs == expected
+    assert search.end_indices(start, allowance) == {index[c]: d for c, d in expected.items()}
+    occupied = set(friends or ()) | set(enemies or ())
+    others = [c for c in m.indexed_cells() if c not in occupied]
+    other = data.draw(st.sampled_from(others), label="other start")
+    expected_other = brute_force_reach(
+        m,
+        other,
+        cls,
+        allowance,
+        mover=mover,
+        friends=friends,
+        enemies=enemies,
+        **_ref_kwargs(rules),
+    )
+    assert search.reachable(other, allowance).costs == expected_other
+    assert search.end_indices(other, allowance) == {index[c]: d for c, d in expected_other.items()}
     for cell, cost in reach.costs.items():
         path = reach.path_to(cell)
         assert path[0] == start

@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_RULES",
     "CompiledSteps",
     "MoveRules",
+    "MoveSearch",
     "Path",
     "Reach",
     "compiled_adjacency",
@@ -221,6 +222,204 @@ def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledS
 _MAX_BUCKETS = 4096
 
 
+class MoveSearch(Generic[C]):
+    """A movement search prepared once for many starts against the same units.
+
+    :func:`reachable` resolves the rules (which cells block, which exert ZOC, where a
+    mover may end) on every call; a phase that searches for every unit of a side against
+    the same enemies can resolve them once here and then pay only for the search itself.
+    The answers equal :func:`reachable`'s with the same arguments (a test checks it).
+
+    >>> from hexwar.maps import build_map, hexagon
+    >>> from hexwar.terrain import chart_from_dict
+    >>> chart = chart_from_dict({"terrain": {"clear": {}},
+    ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+    >>> m = build_map(chart, dict.fromkeys(hexagon(3), "clear"))
+    >>> search = MoveSearch(m, "foot", enemies=[Hex(3, 0)])
+    >>> search.reachable(Hex(0, 0), 2).costs == reachable(m, Hex(0, 0), "foot", 2,
+    ...     enemies=[Hex(3, 0)]).costs
+    True
+    >>> sorted(search.end_indices(Hex(0, 0), 1).values())
+    [0, 1, 1, 1, 1, 1, 1]
+    """
+
+    def __init__(
+        self,
+        game_map: GameMap[C],
+        movement_class: str,
+        *,
+        mover: Any = None,
+        friends: Units[C] = None,
+        enemies: Units[C] = None,
+        rules: MoveRules = DEFAULT_RULES,
+    ) -> None:
+        self.game_map = game_map
+        self.mover = mover
+        self.rules = rules
+        self._index = index = game_map.index()
+        self._cells = game_map.indexed_cells()
+        self._compiled = compiled_adjacency(game_map, movement_class)
+        # Resolve the rules once: the cells one may not enter (``blocked``), the enemy
+        # cells that exert ZOC (``exerting``), the friendly cells that stop the mover
+        # (may end, may not pass) and whether each occupied cell may be ended in.
+        enemy_units = occupants(enemies)
+        exerts = rules.exerts_zoc
+        always = exerts is every_unit_exerts_zoc
+        try:
+            if rules.enemy_blocks is enemies_block and always:
+                blocked = {index[c] for c, units in enemy_units.items() if units}
+                exerting = blocked if rules.zoc else set()
+            else:
+                blocked = {
+                    index[c] for c, u in enemy_units.items() if u and rules.enemy_blocks(mover, u)
+                }
+                exerting = set()
+                if rules.zoc:
+                    exerting = {
+                        index[c]
+                        for c, u in enemy_units.items()
+                        if u and (always or any(exerts(x) for x in u))
+                    }
+        except KeyError as e:
+            raise OffMapError(f"enemy position {e.args[0]!r} is off the map") from None
+        end_at = rules.can_end_at
+        self._end_ok_empty = rules.can_end(mover, ()) if end_at is None else False
+        end_ok: dict[int, bool] = {}
+        stop_cells: set[int] = set()
+        for cell, units in occupants(friends).items():
+            i = index.get(cell)
+            if i is None:
+                raise OffMapError(f"friendly position {cell!r} is off the map")
+            if not units or i in blocked:
+                continue
+            can_end = rules.can_end(mover, units) if end_at is None else end_at(mover, cell, units)
+            end_ok[i] = can_end
+            if not rules.can_pass(mover, units):
+                if can_end:
+                    stop_cells.add(i)  # may end there, may not go on
+                else:
+                    blocked = blocked | {i}
+        self._blocked = blocked
+        self._exerting = exerting
+        self._stop_cells = stop_cells
+        self._end_ok = end_ok
+        self._sources = zoc_sources(game_map) if exerting else None
+
+    def reachable(self, start: C, allowance: float) -> Reach[C]:
+        """Every cell a unit at ``start`` can end its move in (as :func:`reachable`)."""
+        return self._search(start, allowance, None)
+
+    def end_indices(self, start: C, allowance: float) -> dict[int, float]:
+        """The end cells as ``{cell index: minimal cost}`` (indices of the map's
+        :meth:`~hexwar.maps.GameMap.indexed_cells`); the start is included with cost 0.
+
+        The cheapest form of the answer, for callers that index cells themselves; the
+        iteration order is the search's (sort it before it decides anything).
+        """
+        s = self._index.get(start)
+        if s is None:
+            raise OffMapError(f"start {start!r} is off the map")
+        go, go_prev, stop, stop_prev = self._run(s, allowance, -1)
+        if self._end_ok or self.rules.can_end_at is not None:
+            index = self._index
+            reach = self._finish(start, s, go, go_prev, stop, stop_prev)
+            return {index[c]: d for c, d in reach.costs.items()}
+        if not self._end_ok_empty:
+            return {s: 0}
+        out = dict(go)
+        for i, d in stop.items():
+            if d < go.get(i, math.inf):
+                out[i] = d
+        out[s] = 0
+        return out
+
+    def _search(self, start: C, allowance: float, target: C | None) -> Reach[C]:
+        s = self._index.get(start)
+        if s is None:
+            raise OffMapError(f"start {start!r} is off the map")
+        t = -1
+        if target is not None:
+            t = self._index.get(target, -1)
+            if t < 0:
+                raise OffMapError(f"target {target!r} is off the map")
+        end_at = self.rules.can_end_at
+        t_ok = False
+        if t >= 0:
+            if end_at is not None and t not in self._end_ok:
+                t_ok = end_at(self.mover, self._cells[t], ())
+            else:
+                t_ok = self._end_ok.get(t, self._end_ok_empty)
+        go, go_prev, stop, stop_prev = self._run(s, allowance, t if t_ok else -1)
+        return self._finish(start, s, go, go_prev, stop, stop_prev)
+
+    def _run(
+        self, s: int, allowance: float, target: int
+    ) -> tuple[dict[int, float], dict[int, int], dict[int, float], dict[int, int]]:
+        blocked = self._blocked
+        if s in blocked:
+            blocked = blocked - {s}
+        go: dict[int, float] = {s: 0}
+        go_prev: dict[int, int] = {s: -1}
+        stop: dict[int, float] = {}
+        stop_prev: dict[int, int] = {}
+        compiled = self._compiled
+        args = (
+            compiled,
+            s,
+            blocked,
+            self._exerting,
+            self._sources,
+            self._stop_cells,
+            go,
+            go_prev,
+            stop,
+            stop_prev,
+        )
+        if compiled.integral and allowance < _MAX_BUCKETS:
+            _dial(*args, int(allowance), target)
+        else:
+            _dijkstra(*args, allowance, target)
+        return go, go_prev, stop, stop_prev
+
+    def _finish(
+        self,
+        start: C,
+        s: int,
+        go: dict[int, float],
+        go_prev: dict[int, int],
+        stop: dict[int, float],
+        stop_prev: dict[int, int],
+    ) -> Reach[C]:
+        cells = self._cells
+        end_at = self.rules.can_end_at
+        end_ok_empty = self._end_ok_empty
+        end_ok = self._end_ok
+        inf = math.inf
+        costs: dict[C, float]
+        if end_at is not None:  # cell-aware stacking: ask once per cell reached
+            end_ok = dict(end_ok)
+            for i in (*go, *stop):
+                if i not in end_ok:
+                    end_ok[i] = end_at(self.mover, cells[i], ())
+        if end_ok:
+            costs = {}
+            for i, d in go.items():
+                if end_ok.get(i, end_ok_empty):
+                    costs[cells[i]] = d
+            for i, d in stop.items():
+                if end_ok.get(i, end_ok_empty) and d < go.get(i, inf):
+                    costs[cells[i]] = d
+        elif end_ok_empty:
+            costs = {cells[i]: d for i, d in go.items()}
+            for i, d in stop.items():
+                if d < go.get(i, inf):
+                    costs[cells[i]] = d
+        else:
+            costs = {}
+        costs[start] = 0
+        return Reach(start, costs, cells, go_prev, stop, stop_prev, go, self._index)
+
+
 def _search(
     game_map: GameMap[C],
     start: C,
@@ -232,99 +431,12 @@ def _search(
     rules: MoveRules,
     target: C | None,
 ) -> Reach[C]:
-    index = game_map.index()
-    cells = game_map.indexed_cells()
-    compiled = compiled_adjacency(game_map, movement_class)
-    s = index.get(start)
-    if s is None:
+    if start not in game_map.index():
         raise OffMapError(f"start {start!r} is off the map")
-    t = -1
-    if target is not None:
-        t = index.get(target, -1)
-        if t < 0:
-            raise OffMapError(f"target {target!r} is off the map")
-
-    # Resolve the rules once per query: the cells one may not enter (``blocked``), the
-    # enemy cells that exert ZOC (``exerting``), the friendly cells that stop the mover
-    # (may end, may not pass) and whether each occupied cell may be ended in.
-    enemy_units = occupants(enemies)
-    default_block = rules.enemy_blocks is enemies_block
-    exerts = rules.exerts_zoc
-    always = exerts is every_unit_exerts_zoc
-    try:
-        if default_block and always:
-            blocked = {index[c] for c, units in enemy_units.items() if units}
-            exerting = blocked if rules.zoc else set()
-        else:
-            blocked = {
-                index[c] for c, u in enemy_units.items() if u and rules.enemy_blocks(mover, u)
-            }
-            exerting = set()
-            if rules.zoc:
-                exerting = {
-                    index[c]
-                    for c, u in enemy_units.items()
-                    if u and (always or any(exerts(x) for x in u))
-                }
-    except KeyError as e:
-        raise OffMapError(f"enemy position {e.args[0]!r} is off the map") from None
-    end_at = rules.can_end_at
-    end_ok_empty = rules.can_end(mover, ()) if end_at is None else False
-    end_ok: dict[int, bool] = {}
-    stop_cells: set[int] = set()
-    for cell, units in occupants(friends).items():
-        i = index.get(cell)
-        if i is None:
-            raise OffMapError(f"friendly position {cell!r} is off the map")
-        if not units or i in blocked:
-            continue
-        can_end = rules.can_end(mover, units) if end_at is None else end_at(mover, cell, units)
-        end_ok[i] = can_end
-        if not rules.can_pass(mover, units):
-            if can_end:
-                stop_cells.add(i)  # may end there, may not go on
-            else:
-                blocked = blocked | {i}
-    if s in blocked:
-        blocked = blocked - {s}
-    if end_at is not None and t >= 0 and t not in end_ok:
-        end_ok[t] = end_at(mover, cells[t], ())
-    t_ok = t >= 0 and end_ok.get(t, end_ok_empty)
-    sources = zoc_sources(game_map) if exerting else None
-
-    go: dict[int, float] = {s: 0}
-    go_prev: dict[int, int] = {s: -1}
-    stop: dict[int, float] = {}
-    stop_prev: dict[int, int] = {}
-    args = (compiled, s, blocked, exerting, sources, stop_cells, go, go_prev, stop, stop_prev)
-    if compiled.integral and allowance < _MAX_BUCKETS:
-        _dial(*args, int(allowance), t if t_ok else -1)
-    else:
-        _dijkstra(*args, allowance, t if t_ok else -1)
-
-    inf = math.inf
-    costs: dict[C, float]
-    if end_at is not None:  # cell-aware stacking: ask once per cell reached
-        for i in (*go, *stop):
-            if i not in end_ok:
-                end_ok[i] = end_at(mover, cells[i], ())
-    if end_ok:
-        costs = {}
-        for i, d in go.items():
-            if end_ok.get(i, end_ok_empty):
-                costs[cells[i]] = d
-        for i, d in stop.items():
-            if end_ok.get(i, end_ok_empty) and d < go.get(i, inf):
-                costs[cells[i]] = d
-    elif end_ok_empty:
-        costs = {cells[i]: d for i, d in go.items()}
-        for i, d in stop.items():
-            if d < go.get(i, inf):
-                costs[cells[i]] = d
-    else:
-        costs = {}
-    costs[start] = 0
-    return Reach(start, costs, cells, go_prev, stop, stop_prev, go, index)
+    search = MoveSearch(
+        game_map, movement_class, mover=mover, friends=friends, enemies=enemies, rules=rules
+    )
+    return search._search(start, allowance, target)
 
 
 # The two searches below are Dijkstra over states (cell, stopped?). A cell in enemy ZOC

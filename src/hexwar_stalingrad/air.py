@@ -275,7 +275,8 @@ def placement_actions(state: State, side: str, role: str) -> list[Action]:
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
         hexes = sorted(near - bomber_hexes - taken)
-    return [Action("fly", (u, h)) for u in units for h in hexes]
+    made = data.interned
+    return [made("fly", u, h) for u in units for h in hexes]
 
 
 def _ask_placement(state: State, side: str, role: str) -> None:

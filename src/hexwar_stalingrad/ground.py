@@ -8,9 +8,9 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from fractions import Fraction
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, Final
 
 import attrs
@@ -18,7 +18,7 @@ import attrs
 from hexwar.actions import Action, Decision, Value
 from hexwar.crt import Result
 from hexwar.dice import D6
-from hexwar.movement import reachable
+from hexwar.movement import MoveSearch
 from hexwar.state import State
 from hexwar_stalingrad.board import (
     FULL,
@@ -33,7 +33,7 @@ from hexwar_stalingrad.board import (
     unit_at,
     where,
 )
-from hexwar_stalingrad.units import EXPLOITING_ARMS, GroundUnit
+from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
     "ARTILLERY_ARMS",
@@ -132,15 +132,12 @@ def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
 
     Sorted by unit, then hex.
     """
-    out: list[Action] = []
-    for actions in _unit_moves(state, side, exploitation):
-        out.extend(actions)
-    return out
+    return list(_moves(state, side, exploitation))
 
 
 def has_move_actions(state: State, side: str, exploitation: bool) -> bool:
-    """Whether :func:`move_actions` is not empty (stops at the first unit that may move)."""
-    return any(_unit_moves(state, side, exploitation))
+    """Whether :func:`move_actions` is not empty."""
+    return bool(_moves(state, side, exploitation))
 
 
 #: A memo entry of :func:`_unit_moves`: the hexes the search read, their occupants when
@@ -156,156 +153,207 @@ _Entry = tuple[
     tuple[Action, ...],
     frozenset[str],
 ]
+_NOTHING: Final[tuple[tuple[Action, ...], frozenset[str]]] = ((), frozenset())
 
 
 @attrs.define
-class _Occupancy:
-    """The ``at`` table last seen by :func:`_unit_moves` (generation ``gen``) and the hexes
-    whose occupant differs from generation ``gen - 1``.
+class _View:
+    """One side's ``move`` actions in one kind of phase, and what they were built from.
 
-    A memo entry stamped with ``gen`` matches the ``at`` table of ``gen``; one stamped
-    ``gen - 1`` still matches if none of its hexes is in ``changed``. So after a move
-    each unit's memo is checked with one set test instead of a scan of its hexes.
+    A later query diffs the ``at``, ``units`` and ``moved`` tables against the snapshot
+    and rebuilds only the units a difference can touch: a unit whose own entry changed,
+    or one whose actions read a hex whose occupant changed. Everything else a unit's
+    actions depend on (its printed data, the effects in force) is in the snapshot too.
     """
 
-    gen: int = 0
-    at: dict[str, Value] = attrs.Factory(dict)
-    changed: frozenset[str] = frozenset()
-    _mine: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
+    effects: tuple[Any, ...]
+    overrides: tuple[Any, ...]
+    hooked: bool
+    at: dict[str, Value]
+    units: dict[str, Value]
+    moved: dict[str, Value]
+    #: unit → (its actions, the hexes they depend on), for the side's units on the map
+    per_unit: dict[str, tuple[tuple[Action, ...], frozenset[str]]]
+    flat: list[Action]
 
-    def see(self, at: Mapping[str, Value]) -> None:
-        """Advance to the ``at`` table of the state being asked about."""
-        if self.at != at:
-            self.changed = frozenset([k for k, _ in self.at.items() ^ at.items()])
-            self.at = dict(at)
-            self.gen += 1
-            self._mine = {}
 
-    def units(self, side: str, ground_info: Mapping[str, GroundUnit]) -> list[tuple[str, str]]:
-        """``(unit, label)`` of ``side``'s units on the map, sorted (cached per ``gen``)."""
-        found = self._mine.get(side)
-        if found is None:
-            found = self._mine[side] = sorted(
+def _moves(state: State, side: str, exploitation: bool) -> list[Action]:
+    """The side's ``move`` actions, sorted (by unit, then hex); do not mutate the list.
+
+    Kept per ``(side, exploitation)`` on the ruleset as a :class:`_View`, brought up to
+    date by diffs, so after one move only the units near the two hexes it changed are
+    looked at again. A ruleset with a static ``movement_allowance`` or ``may_exploit``
+    hook (which could read anything) gets a full rebuild on every query instead.
+    """
+    rules = state.ruleset
+    at, units, moved = state.table("at"), state.table("units"), state.table("moved")
+    effects = state.effects
+    views: dict[tuple[str, bool], _View] = rules.__dict__.setdefault("_move_views", {})
+    key = (side, exploitation)
+    view = views.get(key)
+    dynamic = (
+        rules.static_hook("movement_allowance") is not None
+        or rules.static_hook("may_exploit") is not None
+    )
+    if view is None or dynamic or view.effects != effects:
+        overrides, hooked = terrain_overrides(state), allowance_hooked(state)
+        ctx = _Context(state, side, exploitation, overrides, hooked)
+        ground_info = ctx.ground_info
+        mine = sorted(
+            [
+                (u, lab)
+                for lab, u in at.items()
+                if isinstance(u, str) and ground_info[u].side == side
+            ]
+        )
+        per_unit = {u: ctx.unit_moves(u, lab) for u, lab in mine}
+        flat = list(chain.from_iterable([acts for acts, _ in per_unit.values()]))
+        views[key] = _View(
+            effects, overrides, hooked, dict(at), dict(units), dict(moved), per_unit, flat
+        )
+        return flat
+    if view.at == at and view.units == units and view.moved == moved:
+        return view.flat
+    hexes = {k for k, _ in view.at.items() ^ at.items()}
+    touched = {k for k, _ in view.units.items() ^ units.items()}
+    touched.update([k for k, _ in view.moved.items() ^ moved.items()])
+    per_unit = view.per_unit
+    for u, (_, deps) in per_unit.items():
+        if not hexes.isdisjoint(deps):
+            touched.add(u)
+    ctx = _Context(state, side, exploitation, view.overrides, view.hooked)
+    ground_info = ctx.ground_info
+    reorder = False
+    for u in sorted(touched):
+        if ground_info[u].side != side:
+            continue
+        entry = units.get(u)
+        lab = entry[0] if isinstance(entry, tuple) else None
+        if isinstance(lab, str) and at.get(lab) == u:
+            reorder = reorder or u not in per_unit
+            per_unit[u] = ctx.unit_moves(u, lab)
+        else:
+            per_unit.pop(u, None)
+    if reorder:
+        view.per_unit = per_unit = {u: per_unit[u] for u in sorted(per_unit)}
+    view.flat = list(chain.from_iterable([acts for acts, _ in per_unit.values()]))
+    view.at, view.units, view.moved = dict(at), dict(units), dict(moved)
+    return view.flat
+
+
+class _Context:
+    """What one query of :func:`_moves` computes once: the memo, the effects' terrain
+    overrides, whether the allowance hook is in play, the enemy units' cells."""
+
+    def __init__(
+        self,
+        state: State,
+        side: str,
+        exploitation: bool,
+        overrides: tuple[Any, ...],
+        hooked: bool,
+    ) -> None:
+        memo = state.ruleset.__dict__
+        self.cache: dict[Any, _Entry] = memo.setdefault("_reach_cache", {})
+        if len(self.cache) > _CACHE_LIMIT:
+            self.cache.clear()
+        self.state, self.side, self.exploitation = state, side, exploitation
+        self.data = data = static(state)
+        self.ground_info = data.ground
+        foes: frozenset[str] | None = data._cache.get(("foes", side))
+        if foes is None:
+            foes = frozenset(u for u, info in data.ground.items() if info.side != side)
+            data._cache["foes", side] = foes
+        self.foe_ids = foes
+        self.at = state.table("at")
+        self.overrides, self.hooked = overrides, hooked
+        self._enemies: frozenset[Any] | None = None
+        self._searches: dict[str, MoveSearch[Any]] = {}
+
+    def search_region(
+        self, unit: str, label: str, points: int
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The hexes ``unit`` reaches ignoring friendly units (sorted), and the hexes whose
+        enemy occupants decide them (S6.2-S6.4).
+
+        The search reads only the enemy occupants of the hexes it reaches and of their
+        neighbours (entering is blocked by an enemy, a ZOC source is a neighbour, S2.1):
+        the closed neighbourhood of the region. Friendly units pass and exert no ZOC, so
+        with them the search is the same and they only remove their hexes from the end
+        hexes. One :class:`~hexwar.movement.MoveSearch` per movement class serves every
+        unit of the query.
+        """
+        data = self.data
+        mclass = data.ground[unit].movement_class
+        search = self._searches.get(mclass)
+        if search is None:
+            search = self._searches[mclass] = MoveSearch(
+                data.map_with(self.overrides), mclass, enemies=self.enemies()
+            )
+        ends = search.end_indices(data.cells[label], points)
+        label_at, around = data.index_labels, data.neighbor_indices
+        closed = set(ends)
+        for i in ends:
+            closed.update(around[i])
+        region = tuple(sorted([label_at[i] for i in ends]))
+        return region, tuple([label_at[i] for i in sorted(closed)])
+
+    def foes_on(self, occupants: tuple[Value, ...]) -> tuple[Value, ...]:
+        """The occupants with friendly units (and the empty hexes) blanked out."""
+        foe_ids = self.foe_ids
+        return tuple([u if u in foe_ids else None for u in occupants])
+
+    def enemies(self) -> frozenset[Any]:
+        """The enemy units' cells (built when a search first needs them)."""
+        if self._enemies is None:
+            cells, info, side = self.data.cells, self.ground_info, self.side
+            self._enemies = frozenset(
                 [
-                    (u, lab)
+                    cells[lab]
                     for lab, u in self.at.items()
-                    if isinstance(u, str) and ground_info[u].side == side
+                    if isinstance(u, str) and info[u].side != side
                 ]
             )
-        return found
+        return self._enemies
 
+    def unit_moves(self, unit: str, label: str) -> tuple[tuple[Action, ...], frozenset[str]]:
+        """``unit``'s ``move`` actions from ``label`` (sorted by hex), and the hexes whose
+        occupants they depend on.
 
-def _unit_moves(state: State, side: str, exploitation: bool) -> Iterator[tuple[Action, ...]]:
-    """Per unit that may move now (sorted by unit): its ``move`` actions, sorted by hex.
-
-    Memoised per unit on the ruleset, keyed by ``(unit, hex, allowance, terrain effects)``.
-    Friendly units are passable and exert no ZOC (S6.2, S2.1), so they only decide where
-    the unit may *end*: the search result (the hexes reached, :func:`_search_region`)
-    depends only on the enemy units on the hexes it read, and is reused while those stay;
-    the actions are that region minus the occupied hexes, rebuilt when an occupant of
-    those hexes changes. After a friendly move, no search runs again.
-    """
-    memo = state.ruleset.__dict__
-    cache: dict[Any, _Entry] = memo.setdefault("_reach_cache", {})
-    stamps: dict[Any, int] = memo.setdefault("_reach_stamps", {})
-    if len(cache) > _CACHE_LIMIT:
-        cache.clear()
-        stamps.clear()
-    at = state.table("at")
-    seen_at: _Occupancy = memo.setdefault("_reach_occupancy", _Occupancy())
-    seen_at.see(at)
-    gen, changed = seen_at.gen, seen_at.changed
-    overrides = terrain_overrides(state)
-    at_get = at.get
-    data = static(state)
-    ground_info = data.ground
-    made = data.move_action
-    cells = data.cells
-    enemies: frozenset[Any] | None = None  # the enemy units' cells, built when needed
-    hooked = allowance_hooked(state)
-    for unit, label in seen_at.units(side, ground_info):
-        if not may_move_now(state, unit, side, exploitation):
-            continue
-        points = allowance(state, unit, hooked=hooked)
+        Memoised per ``(unit, hex, allowance, terrain effects)``. Friendly units are
+        passable and exert no ZOC (S6.2, S2.1), so they only decide where the unit may
+        *end*: the search result (:func:`_search_region`) depends only on the enemy units
+        on the hexes it read, and is reused while those stay; the actions are that region
+        minus the occupied hexes, rebuilt when an occupant of those hexes changes.
+        """
+        state = self.state
+        if not may_move_now(state, unit, self.side, self.exploitation):
+            return _NOTHING
+        points = allowance(state, unit, hooked=self.hooked)
         if points <= 0:
-            continue
-        key = (unit, label, points, overrides)
-        entry = cache.get(key)
+            return _NOTHING
+        at_get = self.at.get
+        key = (unit, label, points, self.overrides)
+        entry = self.cache.get(key)
         if entry is not None:
             deps, seen, actions, foes, region, region_moves, dep_set = entry
-            stamp = stamps.get(key)
-            if stamp == gen or (stamp == gen - 1 and changed.isdisjoint(dep_set)):
-                stamps[key] = gen
-                yield actions
-                continue
             occupants = tuple(map(at_get, deps))
             if occupants == seen:
-                stamps[key] = gen
-                yield actions
-                continue
-            if _enemies_on(occupants, side, ground_info) != foes:
+                return actions, dep_set
+            if self.foes_on(occupants) != foes:
                 entry = None
         if entry is None:
-            if enemies is None:
-                enemies = frozenset(
-                    [
-                        cells[lab]
-                        for lab, u in at.items()
-                        if isinstance(u, str) and ground_info[u].side != side
-                    ]
-                )
-            hexes, deps = _search_region(state, unit, label, points, overrides, enemies)
+            hexes, deps = self.search_region(unit, label, points)
+            made = self.data.move_action
             region, region_moves = hexes, tuple([made(unit, lab) for lab in hexes])
             occupants = tuple(map(at_get, deps))
-            foes = _enemies_on(occupants, side, ground_info)
+            foes = self.foes_on(occupants)
             dep_set = frozenset(deps)
         actions = tuple(
             [a for lab, a in zip(region, region_moves, strict=True) if at_get(lab) is None]
         )
-        cache[key] = (deps, occupants, actions, foes, region, region_moves, dep_set)
-        stamps[key] = gen
-        yield actions
-
-
-def _enemies_on(occupants: tuple[Value, ...], side: str, ground_info: Any) -> tuple[Value, ...]:
-    """The occupants with friendly units (and the empty hexes) blanked out."""
-    return tuple(
-        u if isinstance(u, str) and ground_info[u].side != side else None for u in occupants
-    )
-
-
-def _search_region(
-    state: State,
-    unit: str,
-    label: str,
-    points: int,
-    overrides: tuple[Any, ...],
-    enemies: frozenset[Any],
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The hexes ``unit`` reaches ignoring friendly units (sorted), and the hexes whose
-    enemy occupants decide them (S6.2-S6.4); ``enemies``: the enemy units' cells.
-
-    The search reads only the enemy occupants of the hexes it reaches and of their
-    neighbours (entering is blocked by an enemy, a ZOC source is a neighbour, S2.1): the
-    closed neighbourhood of the region. Friendly units pass and exert no ZOC, so with
-    them the search is the same and they only remove their hexes from the end hexes.
-    """
-    data = static(state)
-    ground_info = data.ground
-    cells, label_of = data.cells, data.labels
-    reach = reachable(
-        data.map_with(overrides),
-        cells[label],
-        ground_info[unit].movement_class,
-        points,
-        enemies=enemies,
-    )
-    region = sorted([label_of[c] for c in reach.costs])
-    neighbors = data.neighbors
-    deps = dict.fromkeys(region)  # insertion-ordered: a deterministic order, no sort
-    for lab in region:
-        deps.update(dict.fromkeys(neighbors[lab]))
-    return tuple(region), tuple(deps)
+        self.cache[key] = (deps, occupants, actions, foes, region, region_moves, dep_set)
+        return actions, dep_set
 
 
 def play_move(state: State, action: Action) -> None:

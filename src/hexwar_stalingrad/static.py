@@ -79,6 +79,18 @@ class Static:
         return {self.label(c): tuple(sorted(self.label(n) for n in m.neighbors(c))) for c in m}
 
     @functools.cached_property
+    def index_labels(self) -> tuple[str, ...]:
+        """The label of each cell index of the map (``game_map.indexed_cells()``)."""
+        return tuple(self.label(c) for c in self.game_map.indexed_cells())
+
+    @functools.cached_property
+    def neighbor_indices(self) -> tuple[tuple[int, ...], ...]:
+        """The cell indices adjacent to each cell index."""
+        m = self.game_map
+        index = m.index()
+        return tuple(tuple(sorted(index[n] for n in m.neighbors(c))) for c in m.indexed_cells())
+
+    @functools.cached_property
     def passable(self) -> frozenset[str]:
         """Labels of cells whose terrain is not impassable."""
         terrains = self.game_map.chart.terrains
@@ -156,6 +168,14 @@ class Static:
         found: Action | None = self._cache.get(key)
         if found is None:
             found = self._cache[key] = Action("move", (unit, label))
+        return found
+
+    def interned(self, kind: str, *args: str) -> Action:
+        """The (interned) action ``KIND ARGS...``: built once, then shared."""
+        key = (kind, *args)
+        found: Action | None = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = Action(kind, args)
         return found
 
     # -- maps under card effects ----------------------------------------------------------
