@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import timeit
 from fractions import Fraction
 
@@ -266,3 +267,56 @@ def test_chance_outcomes_are_sorted_like_the_pairs_themselves(
     state = RULES.new_state().clone()
     state.push(Decision.chance("any", outcomes))
     assert state.chance_outcomes() == sorted(outcomes)
+
+
+def test_version_changes_with_every_change_and_only_then() -> None:
+    state = RULES.new_state()
+    seen = {state.version}
+    v = state.version
+    assert state.version == v  # reading changes nothing
+    state.legal_actions()
+    state.clone()
+    assert state.version == v
+    twin = state.clone()
+    assert twin.version == v  # same content, same version
+    state.put("scratch", "x", 1)
+    assert state.version not in seen
+    seen.add(state.version)
+    state.delete("scratch", "x")
+    assert state.version not in seen
+    seen.add(state.version)
+    state.delete("scratch", "absent")  # no change: same version
+    assert state.version in seen
+    action = (
+        state.legal_actions()[0] if not state.is_chance_node() else (state.chance_outcomes()[0][0])
+    )
+    state.apply(action)
+    assert state.version not in seen
+    seen.add(state.version)
+    state.undo()
+    assert state.version not in seen
+    seen.add(state.version)
+    twin.put("scratch", "y", 2)  # the clone parts ways with its own new number
+    assert twin.version not in seen
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_equal_versions_mean_equal_content_along_random_games(seed: int) -> None:
+    """Walk a random game forward, with an undo every fifth step, and note each state."""
+    rng = random.Random(seed)
+    state = RULES.new_state()
+    versions: dict[int, str] = {}
+    for step in range(80):
+        if state.is_terminal():
+            break
+        found = versions.setdefault(state.version, dumps(state))
+        assert found == dumps(state)
+        if step % 5 == 4 and state.can_undo():
+            state.undo()
+            continue
+        if state.is_chance_node():
+            state.apply(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert len(versions) > 5

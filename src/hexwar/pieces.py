@@ -46,6 +46,8 @@ from hexwar.actions import Value
 from hexwar.errors import HexwarError
 from hexwar.geometry import Hex
 from hexwar.grid import Square
+from hexwar.maps import GameMap
+from hexwar.movement import DEFAULT_RULES, MoveRules, Reach, reachable
 from hexwar.stacking import arrive, depart, reorder
 from hexwar.state import State
 
@@ -129,6 +131,11 @@ class Pieces(Generic[C]):
     :meth:`set_attr` or ``place(..., attributes=...)``, read with :meth:`get_attr`, and
     deleted with the piece by :meth:`remove`.
 
+    ``shared`` names attributes (among ``attributes``) that all pieces of a cell share
+    (T&G 6.11: all units in a hex face one way): a piece placed or moved into an occupied
+    cell takes the stack's values; read and set them per cell with :meth:`cell_attr` and
+    :meth:`set_cell_attr`.
+
     >>> from hexwar.state import Ruleset
     >>> from hexwar.sequencer import Phase, Stage, TurnSequence
     >>> class Game(Ruleset):
@@ -152,6 +159,12 @@ class Pieces(Generic[C]):
     table: str = "pieces"
     stacks: str = "stacks"
     attributes: tuple[str, ...] = ()
+    shared: tuple[str, ...] = attrs.field(default=())
+
+    @shared.validator
+    def _check_shared(self, _attribute: object, value: tuple[str, ...]) -> None:
+        for name in value:
+            self._attribute(name)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -225,6 +238,47 @@ class Pieces(Generic[C]):
                 enemies[cell_at(label)] = tuple(theirs)
         return friends, enemies
 
+    def reach(
+        self,
+        state: State,
+        piece: str,
+        game_map: GameMap[C],
+        movement_class: str,
+        allowance: float,
+        *,
+        rules: MoveRules = DEFAULT_RULES,
+        unit: Callable[[str], Any] | None = None,
+    ) -> Reach[C]:
+        """Where ``piece`` may move: :func:`~hexwar.movement.reachable` from its cell,
+        with the other pieces of the registry as its friends and enemies.
+
+        ``unit`` maps ids to what the rule predicates expect (the mover included).
+
+        >>> from hexwar.maps import build_map, hexagon
+        >>> from hexwar.state import Ruleset
+        >>> from hexwar.sequencer import Phase, Stage, TurnSequence
+        >>> from hexwar.terrain import chart_from_dict
+        >>> costs = {"foot": {"terrain": {"clear": 1}}}
+        >>> chart = chart_from_dict({"terrain": {"clear": {}}, "movement": costs})
+        >>> board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
+        >>> class Game(Ruleset):
+        ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
+        >>> state, reg = Game().new_state(), Pieces(HEX_CODEC)
+        >>> reg.place(state, "a", Hex(0, 0), "red")
+        >>> reg.place(state, "x", Hex(1, 0), "blue")
+        >>> reach = reg.reach(state, "a", board, "foot", 1)
+        >>> Hex(1, 0) in reach.costs, Hex(-1, 0) in reach.costs   # never into an enemy
+        (False, True)
+        """
+        side = self.side(state, piece)
+        friends, enemies = self.friends_enemies(state, side, exclude=piece, unit=unit)
+        mover = piece if unit is None else unit(piece)
+        start = self.where(state, piece)
+        return reachable(
+            game_map, start, movement_class, allowance, mover=mover, friends=friends,
+            enemies=enemies, rules=rules,
+        )  # fmt: skip
+
     # -- writing ---------------------------------------------------------------------
 
     def get_attr(self, state: State, piece: str, name: str, default: Value = None) -> Value:
@@ -251,9 +305,9 @@ class Pieces(Generic[C]):
         label = self.codec.label(cell)
         self.codec.cell_at(label)  # fail early on a label the codec cannot read back
         state.put(self.table, piece, (label, side))
-        state.put(self.stacks, label, arrive(self._stack(state, label), piece, on_top=on_top))
         for name, value in (attributes or {}).items():
             state.put(name, piece, value)
+        self._join(state, piece, label, on_top)
 
     def set_attr(self, state: State, piece: str, name: str, value: Value) -> None:
         """Set attribute ``name`` of the placed ``piece`` (journaled)."""
@@ -267,7 +321,26 @@ class Pieces(Generic[C]):
         self._leave(state, piece, label)
         new = self.codec.label(cell)
         state.put(self.table, piece, (new, side))
-        state.put(self.stacks, new, arrive(self._stack(state, new), piece, on_top=on_top))
+        self._join(state, piece, new, on_top)
+
+    def move_stack(self, state: State, cell: C, dest: C, *, on_top: bool = False) -> None:
+        """Move every piece of ``cell`` to ``dest``, top first, keeping their order (a stack
+        retreating as one); they join the pieces there below them, or above ``on_top``.
+
+        >>> from hexwar.state import Ruleset
+        >>> from hexwar.sequencer import Phase, Stage, TurnSequence
+        >>> class Game(Ruleset):
+        ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
+        >>> state, reg = Game().new_state(), Pieces(HEX_CODEC)
+        >>> for piece, cell in (("a", Hex(0, 0)), ("b", Hex(0, 0)), ("c", Hex(1, 0))):
+        ...     reg.place(state, piece, cell, "red")
+        >>> reg.move_stack(state, Hex(0, 0), Hex(1, 0))
+        >>> reg.occupants(state, Hex(1, 0)), reg.occupants(state, Hex(0, 0))
+        (('c', 'a', 'b'), ())
+        """
+        pieces = self.occupants(state, cell)
+        for piece in reversed(pieces) if on_top else pieces:
+            self.move(state, piece, dest, on_top=on_top)
 
     def remove(self, state: State, piece: str) -> None:
         """Take ``piece`` off the map (destroyed, withdrawn), deleting its attributes."""
@@ -276,6 +349,34 @@ class Pieces(Generic[C]):
         state.delete(self.table, piece)
         for name in self.attributes:
             state.delete(name, piece)
+
+    def cell_attr(self, state: State, cell: C, name: str, default: Value = None) -> Value:
+        """Shared attribute ``name`` of the pieces in ``cell`` (``default`` if empty).
+
+        >>> from hexwar.state import Ruleset
+        >>> from hexwar.sequencer import Phase, Stage, TurnSequence
+        >>> class Game(Ruleset):
+        ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
+        >>> state = Game().new_state()
+        >>> reg = Pieces(HEX_CODEC, attributes=("facing",), shared=("facing",))
+        >>> reg.place(state, "a", Hex(0, 0), "red", attributes={"facing": 2})
+        >>> reg.place(state, "b", Hex(1, 0), "red", attributes={"facing": 5})
+        >>> reg.move(state, "b", Hex(0, 0))       # joins the stack: takes its facing
+        >>> reg.get_attr(state, "b", "facing")
+        2
+        >>> reg.set_cell_attr(state, Hex(0, 0), "facing", 4)   # the stack turns as one
+        >>> reg.cell_attr(state, Hex(0, 0), "facing"), reg.get_attr(state, "a", "facing")
+        (4, 4)
+        """
+        self._shared(name)
+        stack = self.occupants(state, cell)
+        return state.get(name, stack[0], default) if stack else default
+
+    def set_cell_attr(self, state: State, cell: C, name: str, value: Value) -> None:
+        """Set shared attribute ``name`` of every piece in ``cell`` (journaled)."""
+        self._shared(name)
+        for piece in self.occupants(state, cell):
+            state.put(name, piece, value)
 
     def restack(self, state: State, cell: C, order: Sequence[str]) -> None:
         """Set the order of the stack in ``cell`` (top first; a permutation of it)."""
@@ -302,6 +403,16 @@ class Pieces(Generic[C]):
     def _attribute(self, name: str) -> None:
         if name not in self.attributes:
             raise PieceError(f"{name!r} is not a piece attribute here {self.attributes}")
+
+    def _shared(self, name: str) -> None:
+        if name not in self.shared:
+            raise PieceError(f"{name!r} is not a shared attribute here {self.shared}")
+
+    def _join(self, state: State, piece: str, label: str, on_top: bool) -> None:
+        stack = self._stack(state, label)
+        for name in self.shared if stack else ():
+            state.put(name, piece, state.get(name, stack[0]))
+        state.put(self.stacks, label, arrive(stack, piece, on_top=on_top))
 
     def _entry(self, state: State, piece: str) -> tuple[str, str]:
         entry = state.get(self.table, piece)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from itertools import count
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
@@ -54,6 +55,8 @@ _HIDDEN_TABLE: Final = "$hidden"
 _EXPIRES_TABLE: Final = "$expires"
 _HIDDEN_KEYS_TABLE: Final = "$hidden_keys"
 _INTERNAL_TABLES: Final = frozenset({_HIDDEN_TABLE, _EXPIRES_TABLE, _HIDDEN_KEYS_TABLE})
+#: Source of :attr:`State.version` numbers (never reused within a process).
+_VERSIONS: Final = count(1)
 _MISSING: Final = object()
 _EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
 
@@ -166,6 +169,7 @@ class State:
         "_pending",
         "_serial",
         "_tables",
+        "_version",
         "options",
         "ruleset",
         "scenario",
@@ -183,6 +187,7 @@ class State:
         self._serial = 0
         self._log: _Node | None = None
         self._frame: list[tuple[Any, ...]] | None = None
+        self._version = next(_VERSIONS)
 
     def _start(self) -> None:
         sequencer.settle(self)
@@ -193,6 +198,19 @@ class State:
         """The value at ``table[key]``, or ``default``."""
         t = self._tables.get(table)
         return default if t is None else t.get(key, default)
+
+    @property
+    def version(self) -> int:
+        """A number that changes whenever the state does (any write, action or undo).
+
+        Two reads that see the same version see the same content, so it is a cache key
+        for anything derived from the state (legal actions, evaluations). Numbers are
+        never reused within a process; a clone starts with its original's version (the
+        same content), and the two part ways at their next change.
+
+        >>> # see tests/test_state.py
+        """
+        return self._version
 
     def table(self, name: str) -> Mapping[str, Value]:
         """A read-only view of a table (empty if it does not exist)."""
@@ -369,6 +387,7 @@ class State:
         self._frame = None
         length = 1 if self._log is None else self._log[4] + 1
         self._log = (action, tuple(frame), private, self._log, length)
+        self._version = next(_VERSIONS)
 
     def can_undo(self) -> bool:
         """True when the last action can be undone."""
@@ -381,9 +400,11 @@ class State:
             raise NothingToUndo("no action to undo")
         self._rollback(node[1])
         self._log = node[3]
+        self._version = next(_VERSIONS)
         return node[0]
 
     def _rollback(self, changes: Iterable[tuple[Any, ...]]) -> None:
+        self._version = next(_VERSIONS)
         for change in reversed(list(changes)):
             if change[0] == "t":
                 _, table, key, old = change
@@ -409,11 +430,13 @@ class State:
         new._serial = self._serial
         new._log = self._log
         new._frame = None
+        new._version = self._version
         return new
 
     # -- writing (for rules code) -------------------------------------------------------
 
     def _set(self, field: str, value: Any) -> None:
+        self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("f", field, getattr(self, field)))
         object.__setattr__(self, field, value)
@@ -423,6 +446,7 @@ class State:
         t = self._tables.get(table)
         if t is None:
             t = self._tables[table] = {}
+        self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("t", table, key, t.get(key, _MISSING)))
         t[key] = value
@@ -432,6 +456,7 @@ class State:
         t = self._tables.get(table)
         if t is None or key not in t:
             return
+        self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("t", table, key, t[key]))
         del t[key]

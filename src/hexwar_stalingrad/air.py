@@ -18,6 +18,7 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from itertools import combinations
@@ -159,7 +160,7 @@ def airfields(state: State, side: str) -> tuple[str, ...]:
 
 
 def _occupied(state: State) -> set[str]:
-    return {w for w, _ in (_entry(state, u) for u in state.table("air"))}
+    return {str(value[0]) for value in state.table("air").values() if isinstance(value, tuple)}
 
 
 def airfield_is_free(state: State, label: str, side: str) -> bool:
@@ -512,7 +513,13 @@ def decision_actions(state: State, decision: Decision) -> list[Action]:
     """Answers to an ``air_place`` decision: ``fly UNIT HEX`` and ``end`` (sorted)."""
     if decision.kind != "air_place":
         return list(decision.choices)
-    return sorted([*placement_actions(state, decision.side, str(decision.params[0])), END])
+    found = placement_actions(state, decision.side, str(decision.params[0]))
+    found.insert(bisect.bisect_left(found, END.kind, key=_kind), END)
+    return found
+
+
+def _kind(action: Action) -> str:
+    return action.kind
 
 
 def decide(state: State, decision: Decision, action: Action) -> None:

@@ -175,6 +175,8 @@ class _View:
     #: unit → (its actions, the hexes they depend on), for the side's units on the map
     per_unit: dict[str, tuple[tuple[Action, ...], frozenset[str]]]
     flat: list[Action]
+    #: the version of the state last seen (:attr:`hexwar.state.State.version`)
+    version: int
 
 
 def _moves(state: State, side: str, exploitation: bool) -> list[Action]:
@@ -209,10 +211,21 @@ def _moves(state: State, side: str, exploitation: bool) -> list[Action]:
         per_unit = {u: ctx.unit_moves(u, lab) for u, lab in mine}
         flat = list(chain.from_iterable([acts for acts, _ in per_unit.values()]))
         views[key] = _View(
-            effects, overrides, hooked, dict(at), dict(units), dict(moved), per_unit, flat
+            effects,
+            overrides,
+            hooked,
+            dict(at),
+            dict(units),
+            dict(moved),
+            per_unit,
+            flat,
+            state.version,
         )
         return flat
-    if view.at == at and view.units == units and view.moved == moved:
+    if view.version == state.version or (
+        view.at == at and view.units == units and view.moved == moved
+    ):
+        view.version = state.version
         return view.flat
     hexes = {k for k, _ in view.at.items() ^ at.items()}
     touched = {k for k, _ in view.units.items() ^ units.items()}
@@ -238,6 +251,7 @@ def _moves(state: State, side: str, exploitation: bool) -> list[Action]:
         view.per_unit = per_unit = {u: per_unit[u] for u in sorted(per_unit)}
     view.flat = list(chain.from_iterable([acts for acts, _ in per_unit.values()]))
     view.at, view.units, view.moved = dict(at), dict(units), dict(moved)
+    view.version = state.version
     return view.flat
 
 
@@ -292,11 +306,9 @@ class _Context:
             )
         ends = search.end_indices(data.cells[label], points)
         label_at, around = data.index_labels, data.neighbor_indices
-        closed = set(ends)
-        for i in ends:
-            closed.update(around[i])
-        region = tuple(sorted([label_at[i] for i in ends]))
-        return region, tuple([label_at[i] for i in sorted(closed)])
+        closed = set(ends).union(*map(around.__getitem__, ends))
+        region = tuple(sorted(map(label_at.__getitem__, ends)))
+        return region, tuple(map(label_at.__getitem__, sorted(closed)))
 
     def foes_on(self, occupants: tuple[Value, ...]) -> tuple[Value, ...]:
         """The occupants with friendly units (and the empty hexes) blanked out."""
@@ -344,8 +356,7 @@ class _Context:
                 entry = None
         if entry is None:
             hexes, deps = self.search_region(unit, label, points)
-            made = self.data.move_action
-            region, region_moves = hexes, tuple([made(unit, lab) for lab in hexes])
+            region, region_moves = hexes, tuple(map(self.data.move_table(unit).__getitem__, hexes))
             occupants = tuple(map(at_get, deps))
             foes = self.foes_on(occupants)
             dep_set = frozenset(deps)

@@ -73,19 +73,6 @@ SEATS: Final[Mapping[int, tuple[Seat, ...]]] = {
     ),
 }
 
-#: Every table the phase actions may depend on (the memo key of ``phase_actions``).
-_STATE_TABLES: Final = (
-    "units",
-    "at",
-    "air",
-    "moved",
-    "fired",
-    "attacked",
-    "cards",
-    "game",
-    "sky",
-    "air_spent",
-)
 _MEMO_LIMIT: Final = 4096
 _UNIT_ACTIONS: Final = frozenset({"move", "bombard", "restore", "rebuild", "place"})
 
@@ -272,19 +259,14 @@ class StalingradRules(Ruleset):
     def phase_actions(self, state: State, side: str) -> Iterable[Action]:
         """The phase's actions, built sorted by (kind, args) so the engine's sort is cheap.
 
-        Memoised on the full content of the state (cursor, effects, every table), so
-        asking again for the same position costs a lookup; movement and exploitation are
-        memoised per unit instead (:func:`hexwar_stalingrad.ground.move_actions`), which
-        also serves the positions after each move.
+        Memoised by :attr:`~hexwar.state.State.version` (the same content gives the same
+        actions), so asking again for the same position costs a lookup; movement and
+        exploitation are kept per side instead (:func:`hexwar_stalingrad.ground.move_actions`),
+        which also serves the positions after each move.
         """
         if state.stage == side and state.phase in ("movement", "exploitation"):
             return self._phase_actions(state, side)  # memoised per unit (ground.py)
-        key = (
-            state.cursor,
-            side,
-            state.effects,
-            tuple(tuple(state.table(t).items()) for t in _STATE_TABLES),
-        )
+        key = (state.version, side)
         memo = self.__dict__.setdefault("_actions_memo", {})
         found = memo.get(key)
         if found is None:

@@ -170,6 +170,13 @@ class Static:
             found = self._cache[key] = Action("move", (unit, label))
         return found
 
+    def move_table(self, unit: str) -> Mapping[str, Action]:
+        """``unit``'s interned ``move UNIT HEX`` actions by hex label (built on first use)."""
+        found: _MoveTable | None = self._cache.get(("move_table", unit))
+        if found is None:
+            found = self._cache["move_table", unit] = _MoveTable(self, unit)
+        return found
+
     def interned(self, kind: str, *args: str) -> Action:
         """The (interned) action ``KIND ARGS...``: built once, then shared."""
         key = (kind, *args)
@@ -225,3 +232,15 @@ def load_static() -> Static:
         load_bombardment(),
         load_turns(),
     )
+
+
+class _MoveTable(dict[str, Action]):
+    """Label → the interned ``move UNIT LABEL``; a missing label is made on first use."""
+
+    def __init__(self, data: Static, unit: str) -> None:
+        super().__init__()
+        self._data, self._unit = data, unit
+
+    def __missing__(self, label: str) -> Action:
+        action = self[label] = self._data.move_action(self._unit, label)
+        return action
