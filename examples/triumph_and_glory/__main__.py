@@ -81,7 +81,7 @@ def summary(state: State) -> str:
         )
     for h, uids in sorted(rules.pieces.positions(state).items()):
         corner = facing(state, h).corner
-        lines.append(f"  {rules.label(h)} facing {corner}: {' / '.join(uids)}")
+        lines.append(f"  {rules.map.label(h)} facing {corner}: {' / '.join(uids)}")
     return "\n".join(lines)
 
 

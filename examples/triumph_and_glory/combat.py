@@ -1,49 +1,27 @@
 """PLACEHOLDER assault for the Triumph & Glory example: NOT the real rules.
 
-Section 9 (assault) is outside the seed's sections 1-6.24; the table, its results and
+Section 9 (assault) is outside the seed's sections 1-6.24; the table
+(``data/assault.toml``: AD attacker's top unit disordered; DR defender retreats 1 hex,
+disordered; DL defender's top unit loses 1 strength point, then DR), its results and
 the retreat only make the example playable. Which assaults may be made (6.13, 6.23) and
 their rear shift and No Orders modifier (5.27) are in ``rules.py``.
 """
 
 from __future__ import annotations
 
+from typing import cast
+
 from hexwar.actions import Value
-from hexwar.crt import OddsTable, Result
-from hexwar.dice import D10
+from hexwar.crt import OddsTable, load_table
 from hexwar.geometry import Hex
+from hexwar.retreat import retreat_cells
 from hexwar.state import State
 
-from .board import lose_step, relocate, side_of, stack, strength, tg
+from .board import lose_step, stack, strength, tg
+from .scenario import DATA
 from .stacking import LIMIT
 
-# PLACEHOLDER assault table (section 9 is outside the seed): d10, low rolls favour the
-# attacker. AD attacker top unit disordered; DR defender retreats 1 hex, disordered;
-# DL defender top unit loses 1 strength point, then DR.
-ASSAULT = OddsTable.build(
-    columns=["1:2", "1:1", "2:1", "3:1"],
-    rows={
-        0: ["DR", "DL", "DL", "DL"],
-        1: ["NE", "DR", "DL", "DL"],
-        2: ["NE", "DR", "DR", "DL"],
-        3: ["NE", "NE", "DR", "DL"],
-        4: ["AD", "NE", "DR", "DR"],
-        5: ["AD", "NE", "NE", "DR"],
-        6: ["AD", "AD", "NE", "DR"],
-        7: ["AD", "AD", "NE", "NE"],
-        8: ["AD", "AD", "AD", "NE"],
-        9: ["AD"] * 4,
-        10: ["AD"] * 4,
-    },
-    results=[
-        Result("AD", rank=-1),
-        Result("NE"),
-        Result("DR", rank=1, retreat=1),
-        Result("DL", rank=2, defender_steps=1, retreat=1),
-    ],
-    dice=D10,
-    name="assault (placeholder)",
-    rule="placeholder",
-)
+ASSAULT = cast(OddsTable, load_table(DATA / "assault.toml"))
 
 
 def resolve_assault(state: State, n: int, params: tuple[Value, ...]) -> None:
@@ -51,10 +29,9 @@ def resolve_assault(state: State, n: int, params: tuple[Value, ...]) -> None:
     ``n``; ``params``: from hex, to hex, column shift, roll modifier, attacking units."""
     frm, to = (tg(state).hexes[str(p)] for p in params[:2])
     units = [str(u) for u in params[4:]]
-    attack = sum(strength(state, u) for u in units)
-    defence = sum(strength(state, u) for u in stack(state, to))
+    shift, drm = (int(str(p)) for p in params[2:4])
     result = ASSAULT.resolve(
-        attack, defence, roll=n, shift=int(str(params[2])), modifier=int(str(params[3]))
+        strength(state, units), strength(state, stack(state, to)), roll=n, shift=shift, modifier=drm
     )
     if result.code == "AD":
         state.put("disordered", units[0], True)
@@ -68,17 +45,13 @@ def retreat(state: State, h: Hex, away: Hex) -> None:
     """PLACEHOLDER retreat: the stack moves, in order, to the first hex (sorted) farther
     from the attacker, free of enemies and within 6.21; else its top unit loses 1 SP."""
     rules, units = tg(state), stack(state, h)
-    side = side_of(state, units[0])
-    for n in sorted(x for x in h.neighbors() if x in rules.map and x.distance(away) == 2):
-        there = stack(state, n)
-        if (not there or side_of(state, there[0]) == side) and LIMIT(
-            [rules.units[u] for u in (*there, *units)]
-        ) is None:
-            for uid in units:
-                relocate(state, uid, n)
-                state.put("disordered", uid, True)
-            return
-    lose_step(state, units[0])
+    unit = rules.units.__getitem__
+    to = retreat_cells(rules.pieces, state, h, away, on_map=rules.map, limit=LIMIT, unit=unit)
+    if not to:
+        return lose_step(state, units[0])
+    rules.pieces.move_stack(state, h, to[0])  # in order, at the bottom, facing as there
+    for uid in units:
+        state.put("disordered", uid, True)
 
 
 __all__ = ["ASSAULT", "resolve_assault"]

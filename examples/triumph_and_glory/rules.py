@@ -5,9 +5,9 @@ Sequence of play (3.0), one turn:
 A. Orders: order-delay roll (5.29; Napoleon never rolls), then each side secretly puts
    up to its commander's order rating of command groups under orders (5.21-5.23; here a
    command group is a whole activation group). The statuses stay hidden from the
-   opponent until the group's first marker is drawn.
+   opponent until the group's first marker is drawn (:class:`hexwar.selection.SecretSelection`).
 B. Initiative (4.0): d10 + order rating each; the higher total wins; a tie gives nobody
-   the initiative.
+   the initiative (:class:`hexwar.contest.OpposedRoll`).
 C. Activation: two markers per group (5.31) go into the cup; the initiative player picks
    the first one (one of his own), the rest are drawn at random. Per marker: the status
    is revealed (5.23), a No-Orders group may try an individual order (5.28), then stack
@@ -22,8 +22,8 @@ Modules: this one (sequence of play, orders, activation, what may be done);
 :mod:`.board` (the units on the map: a ``Pieces`` registry, strength, disorder, facing
 and its arcs, 6.11-6.13); :mod:`.stacking` (6.21 limits, checked where a move or a
 retreat ends and at load; newcomers go to the bottom, 6.24); :mod:`.combat` (the
-PLACEHOLDER assault table and resolution). The activation is in ``act`` (group, status,
-units) with the scratch tables of :data:`FRESH`.
+PLACEHOLDER assault). An activation's group, status, units and flags (moved, assaulted,
+turned, arranged) are kept by :data:`ACT`, a :class:`hexwar.activation.Activation`.
 
 PLACEHOLDERS (not the real rules; the seed stops at 6.24): the assault table, its
 rear-attack shift and results (:mod:`.combat`), retreats, rally, limited movement (half
@@ -33,64 +33,105 @@ allowance), ZOC (hexwar's default: entering an enemy-adjacent hex stops), and vi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from itertools import combinations
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import cast
 
 from hexwar.actions import Action, Decision, Outcome, Value
+from hexwar.activation import Activation, alternate
+from hexwar.contest import OpposedRoll
 from hexwar.cups import Cup
 from hexwar.dice import D10
+from hexwar.edges import Arc, Facing, FacingStyle
 from hexwar.geometry import Hex
-from hexwar.movement import reachable
 from hexwar.pieces import Pieces
-from hexwar.sequencer import Phase, Segment, Stage, TurnSequence, token_draw, token_pick
+from hexwar.selection import SecretSelection
+from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.stacking import to_top
 from hexwar.state import Ruleset, State
 
-from .board import (
-    attacked_in_rear,
-    eliminate,
-    facing,
-    in_range,
-    near_enemy,
-    other,
-    relocate,
-    side_of,
-    stack,
-    strength,
-    tg,
-    where,
-)
+from .board import eliminate, side_of, stack, strength, tg, where
 from .combat import ASSAULT, resolve_assault
-from .scenario import SIDES, Scenario, load_scenario
+from .scenario import SIDES, Commander, Scenario, load_scenario
 from .stacking import LIMIT, MOVE_RULES
 
 FULL_ORDERS = ("orders", "orders-io")  # 5.26 (orders-io: an individual order, 5.28)
+ACTING = (*FULL_ORDERS, "no-orders", "reserve")  # statuses of a group that acts
 REAR_SHIFT = 1  # PLACEHOLDER magnitude of 6.13 "especially severe" rear attacks
 NO_ORDERS_DRM = 1  # 5.27: +1 to the assault roll outside the commander's range
-# Emptied when an activation begins (3.0 C.3): its context ("act": group, status, units)
-# and its flags (unit -> True).
-FRESH = ("act", "moved", "assaulted", "turned", "arranged")
+ALL_ROUND_TERRAIN = ("village", "redoubt")  # 6.11
 
 
-def act(state: State, key: str) -> Any:
-    return state.get("act", key)
+def chief(state: State, side: str) -> Commander:
+    """The side's commander-in-chief (ratings and command range, 5.61)."""
+    return tg(state).scenario.commanders[side]
+
+
+def groups_on_map(state: State, side: str | None = None) -> list[str]:
+    return sorted({tg(state).units[u].group for u in tg(state).pieces.pieces_of(state, side)})
+
+
+FLAGS = ("moved", "assaulted", "turned", "arranged")  # once per unit and activation
+ACT = Activation(flags=FLAGS, present=lambda s, u: tg(s).pieces.is_placed(s, u))
+# 5.21-5.23: up to the order rating of a side's groups on the map, hidden until activation
+ORDERS = SecretSelection("orders", groups_on_map, lambda s, side: chief(s, side).order_rating)
+# 4.0: d10 + the commander's order rating; a tie gives nobody the initiative
+INITIATIVE = OpposedRoll("initiative", D10, SIDES, ORDERS.limit, table="game")
+# 3.0 C.1: the initiative player picks the first marker (one of his own), then the
+# markers are drawn from the cup at random.
+CUP = Cup(key="markers", first=INITIATIVE.winner, owner=lambda s, g: tg(s).groups[g].side)
 
 
 def active_side(state: State) -> str:
-    return tg(state).groups[act(state, "group")].side
+    return tg(state).groups[ACT.token(state)].side
 
 
-def acting(state: State) -> list[str]:
-    """The units of the current activation still on the map."""
-    return [u for u in act(state, "units") if tg(state).pieces.is_placed(state, u)]
+def unless(*statuses: str) -> Callable[[State], bool]:
+    """A phase ``skip``: the activation's status is none of ``statuses``."""
+    return lambda s: ACT.status(s) not in statuses
 
 
-def flagged(state: State, *tables: str) -> set[str]:
-    return {u for t in tables for u in state.table(t)}
+def limited(state: State) -> bool:
+    """5.27: the active group is not under (individual) orders."""
+    return ACT.status(state) not in FULL_ORDERS
 
 
-# -- A. orders phase ----------------------------------------------------------------------
+# -- 5.61 command range, 6.1 facing ----------------------------------------------------
+
+
+def facing(state: State, h: Hex) -> Facing:
+    """The vertex the stack in ``h`` faces (6.11: all units of a hex face one way)."""
+    return Facing(h, cast(int, tg(state).pieces.cell_attr(state, h, "facing")))
+
+
+def in_range(state: State, side: str, h: Hex) -> bool:
+    """5.61: within command range (excluding the commander's hex, including the unit's)."""
+    return chief(state, side).hex.distance(h) <= chief(state, side).range
+
+
+def near_enemy(state: State, h: Hex) -> bool:
+    side = side_of(state, stack(state, h)[0])
+    return any(side_of(state, u) != side for n in h.neighbors() for u in stack(state, n))
+
+
+def defence_style(state: State, h: Hex) -> FacingStyle:
+    """6.11/6.14: infantry in a village or redoubt faces all round; cavalry in good order
+    defends in the flanked formation (flank hexes count as front); else standard."""
+    top = next((u for u in stack(state, h) if tg(state).units[u].arm != "artillery"), None)
+    arm = None if top is None else tg(state).units[top].arm
+    if arm == "infantry" and tg(state).map.terrain(h) in ALL_ROUND_TERRAIN:
+        return FacingStyle.ALL_ROUND
+    if arm == "cavalry" and not state.get("disordered", top):  # type: ignore[arg-type]
+        return FacingStyle.FLANKED
+    return FacingStyle.STANDARD
+
+
+def attacked_in_rear(state: State, attacker: Hex, defender: Hex) -> bool:
+    """6.13: is the attacker in a rear hex of the defending stack?"""
+    arcs = facing(state, defender).arcs(defence_style(state, defender))
+    return arcs.arc_of(attacker) is Arc.REAR
+
+
+# -- A. orders phase, C. activation, D. reserve -----------------------------------------
 
 
 def roll_delay(state: State) -> None:
@@ -98,112 +139,77 @@ def roll_delay(state: State) -> None:
     lets it issue new orders, else its orders stay as they were."""
     for side in reversed(SIDES):
         state.put("game", f"may-order:{side}", True)
-        if state.turn > 1 and tg(state).scenario.commanders[side].delay is not None:
+        if state.turn > 1 and chief(state, side).delay is not None:
             state.push(Decision.roll("delay", D10, params=(side,)))
 
 
 def ask_orders(state: State) -> None:
     """5.21-5.23: each side chooses, secretly, up to its order rating of groups."""
-    rules = tg(state)
     for side in reversed(SIDES):
         if state.get("game", f"may-order:{side}"):
-            groups = rules.groups_on_map(state, side)
-            top = rules.scenario.commanders[side].order_rating
-            choices = tuple(
-                Action("orders", c)
-                for n in range(min(top, len(groups)) + 1)
-                for c in combinations(groups, n)
-            )
-            state.push(Decision("orders", side, choices=choices, private=side))
-
-
-# -- B. initiative, C. activation, D. reserve ---------------------------------------------
-
-
-def roll_initiative(state: State) -> None:
-    """4.0: each side rolls d10 and adds its commander's order rating."""
-    for side in reversed(SIDES):
-        state.push(Decision.roll("initiative", D10, params=(side,)))
-
-
-# 3.0 C.1: the initiative player picks the first marker (one of his own), then the
-# markers are drawn from the cup at random.
-CUP = Cup(
-    key="markers",
-    first=lambda s: s.get("game", "initiative"),
-    owner=lambda s, g: tg(s).groups[g].side,
-)
+            ORDERS.ask(state, side)
 
 
 def fill_cup(state: State) -> None:
     """5.31/5.32: two markers for every group with units on the map."""
-    CUP.fill(state, (g for g in tg(state).groups_on_map(state) for _ in "ab"))
+    CUP.fill(state, (g for g in groups_on_map(state) for _ in "ab"))
 
 
 def open_marker(state: State, group: str) -> None:
     """Reveal the group's order status (5.23); the marker has left the cup."""
-    state.reveal("orders", group)
-    status = "orders" if state.get("orders", group) else "no-orders"
-    begin(state, group, status, tg(state).group_units(state, group))
+    status = "orders" if ORDERS.reveal(state, group) else "no-orders"
+    ACT.begin(state, group, tg(state).group_units(state, group), status=status)
 
 
-def begin(state: State, group: str, status: str, units: Iterable[str]) -> None:
-    for key, value in (("group", group), ("status", status), ("units", tuple(units))):
-        state.put("act", key, value)
+def in_command(state: State, side: str) -> list[str]:
+    """5.52: the groups of ``side`` with a unit within command range, sorted."""
+    units = tg(state).pieces.pieces_of(state, side)
+    return sorted(
+        {tg(state).units[u].group for u in units if in_range(state, side, where(state, u))}
+    )
 
 
 def next_reserve(state: State) -> Decision | None:
     """5.51: the initiative player (else a roll-off, ties re-rolled: 1/2 each) picks who
     starts; then each side picks one group (5.52: one unit within command range) or passes."""
-    tokens, holder = state.cursor.tokens, state.get("game", "initiative")
-    if not tokens:
-        return token_pick(holder, SIDES) if isinstance(holder, str) else token_draw(SIDES)
-    if len(tokens) > 2:
-        return None
-    side = tokens[0] if len(tokens) == 1 else other(tokens[0])
-    units = tg(state).pieces.pieces_of(state, side)
-    near = {tg(state).units[u].group for u in units if in_range(state, side, where(state, u))}
-    return token_pick(side, [*sorted(near), "pass"])
+    return alternate(state, SIDES, INITIATIVE.winner(state), in_command)
 
 
 def open_reserve(state: State, token: str) -> None:
     """5.52/5.53: only units not adjacent to an enemy act, as No Orders, no 5.28 roll."""
     if token in tg(state).groups:
         units = tg(state).group_units(state, token)
-        begin(state, token, "reserve", [u for u in units if not near_enemy(state, where(state, u))])
+        free = [u for u in units if not near_enemy(state, where(state, u))]
+        ACT.begin(state, token, free, status="reserve")
 
 
 def check_reserve(state: State) -> None:
     """5.54: each non-artillery unit that moved in the reserve phase rolls d10; above its
     cohesion it is disordered (already disordered: routed, removed here)."""
-    for uid in sorted(state.table("moved"), reverse=True):
+    for uid in sorted(ACT.flagged(state, "moved"), reverse=True):
         if tg(state).units[uid].arm != "artillery":
             state.push(Decision.roll("cohesion", D10, params=(uid,)))
 
 
 def rally(state: State) -> None:
     """3.0 C.3.d: units that did nothing rally (PLACEHOLDER for 10.1: automatically)."""
-    for uid in sorted(set(acting(state)) - flagged(state, "moved", "assaulted")):
+    for uid in ACT.ready(state, "moved", "assaulted"):
         state.put("disordered", uid, False)
 
 
-def acts(state: State) -> bool:
-    return act(state, "status") not in (None, "halted")
-
-
 PHASES = (
-    Phase("individual-order", side=active_side, skip=lambda s: act(s, "status") != "no-orders"),
-    Phase("arrange", side=active_side, skip=lambda s: not acts(s)),
-    Phase("move", side=active_side, skip=lambda s: not acts(s)),
-    Phase("reserve-check", on_enter=check_reserve, skip=lambda s: act(s, "status") != "reserve"),
-    Phase("assault", side=active_side, skip=lambda s: not acts(s)),
-    Phase("rally", on_enter=rally, skip=lambda s: act(s, "status") in (None, "reserve")),
-    Phase("rearrange", side=active_side, skip=lambda s: not acts(s)),
+    Phase("individual-order", side=active_side, skip=unless("no-orders")),
+    Phase("arrange", side=active_side, skip=unless(*ACTING)),
+    Phase("move", side=active_side, skip=unless(*ACTING)),
+    Phase("reserve-check", on_enter=check_reserve, skip=unless("reserve")),
+    Phase("assault", side=active_side, skip=unless(*ACTING)),
+    Phase("rally", on_enter=rally, skip=unless(*ACTING[:3], "halted")),
+    Phase("rearrange", side=active_side, skip=unless(*ACTING)),
 )
 ACTIVATION = Segment(
-    "activation", PHASES, None, open_marker, on_enter=fill_cup, cup=CUP, token_scratch=FRESH
+    "activation", PHASES, None, open_marker, on_enter=fill_cup, cup=CUP, token_scratch=ACT.scratch
 )
-RESERVE = Segment("reserve", PHASES, next_reserve, open_reserve, token_scratch=FRESH)
+RESERVE = Segment("reserve", PHASES, next_reserve, open_reserve, token_scratch=ACT.scratch)
 
 REASONS = {
     "orders": ("at most the commander's order rating of groups under orders", "5.22"),
@@ -217,10 +223,7 @@ REASONS = {
 
 
 class TriumphAndGlory(Ruleset):
-    """The example ruleset (see the module docstring); ``scenario`` defaults to Shevardino.
-
-    It is also the :class:`~hexwar.pieces.Pieces` codec: printed labels, cached both ways.
-    """
+    """The example ruleset (see the module docstring); ``scenario`` defaults to Shevardino."""
 
     name = "triumph-and-glory"
     sides = SIDES
@@ -229,30 +232,15 @@ class TriumphAndGlory(Ruleset):
         self.scenario = scenario or load_scenario()
         self.units, self.groups = self.scenario.units, self.scenario.groups
         self.map = self.scenario.game_map
-        self.labels = {h: self.map.label(h) for h in self.map}
-        self.hexes = {label: h for h, label in self.labels.items()}
-        self.pieces = Pieces(self, attributes=("strength", "disordered", "facing"))
+        self.hexes = {self.map.label(h): h for h in self.map}
+        attributes = ("strength", "disordered", "facing")
+        self.pieces = Pieces(self.map, attributes=attributes, shared=("facing",))  # 6.11
+        orders = (Phase("delay", on_enter=roll_delay), Phase("issue", on_enter=ask_orders))
+        initiative = Stage("initiative", (Phase("initiative", on_enter=INITIATIVE.start),))
         self.sequence = TurnSequence(
-            stages=(
-                Stage(
-                    "orders",
-                    (Phase("delay", on_enter=roll_delay), Phase("issue", on_enter=ask_orders)),
-                ),
-                Stage("initiative", (Phase("initiative", on_enter=roll_initiative),)),
-                ACTIVATION,
-                RESERVE,
-            ),
+            stages=(Stage("orders", orders), initiative, ACTIVATION, RESERVE),
             turn_limit=turns or self.scenario.turns,
         )
-
-    def label(self, h: Hex) -> str:
-        return self.labels[h]
-
-    def cell_at(self, label: str) -> Hex:
-        return self.hexes[label]
-
-    def groups_on_map(self, state: State, side: str | None = None) -> list[str]:
-        return sorted({self.units[u].group for u in self.pieces.pieces_of(state, side)})
 
     def group_units(self, state: State, group: str) -> list[str]:
         return [u for u in self.pieces.pieces_of(state) if self.units[u].group == group]
@@ -260,8 +248,7 @@ class TriumphAndGlory(Ruleset):
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for h, uids in sorted(self.scenario.stacks.items()):
             for uid in uids:  # file order, each newcomer below (6.24); 6.21 checked at load
-                u = self.units[uid]
-                corner = self.scenario.first_facing[u.side]
+                u, corner = self.units[uid], self.scenario.first_facing[self.units[uid].side]
                 values = {"strength": u.strength, "disordered": False, "facing": corner}
                 self.pieces.place(state, uid, h, u.side, attributes=values)
 
@@ -269,67 +256,61 @@ class TriumphAndGlory(Ruleset):
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         if state.phase == "individual-order":
-            return [Action("request")] if act(state, "status") == "no-orders" else []
-        mine = acting(state)
-        if state.phase in ("arrange", "rearrange"):
-            free = sorted(set(mine) - flagged(state, "arranged"))  # 6.24: once, not by an enemy
-            free = [u for u in free if not near_enemy(state, where(state, u))]
-            return [Action.of("top", u) for u in free if stack(state, where(state, u))[0] != u]
+            return [Action("request")] if ACT.status(state) == "no-orders" else []
+        if state.phase in ("arrange", "rearrange"):  # 6.24: once a unit, not by an enemy
+            free = [
+                u for u in ACT.ready(state, "arranged") if stack(state, where(state, u))[0] != u
+            ]
+            return [Action.of("top", u) for u in free if not near_enemy(state, where(state, u))]
         if state.phase == "move":
-            return self.moves(state, side, mine) + self.turns(state, mine)
-        return self.assaults(state, side, mine) if state.phase == "assault" else []
+            return self.moves(state, side) + self.turns(state)
+        return self.assaults(state, side) if state.phase == "assault" else []
 
-    def moves(self, state: State, side: str, mine: list[str]) -> list[Action]:
+    def moves(self, state: State, side: str) -> list[Action]:
         """6.22: never into or through an enemy; 6.21: end only where the stack is legal;
         No Orders: half allowance (PLACEHOLDER for 7.12), and move or assault (5.27)."""
-        limited = act(state, "status") not in FULL_ORDERS
         out: list[Action] = []
-        for uid in sorted(set(mine) - flagged(state, "moved", "assaulted")):
+        for uid in ACT.ready(state, "moved", "assaulted"):
             u, h = self.units[uid], where(state, uid)
-            friends, enemies = self.pieces.friends_enemies(
-                state, side, exclude=uid, unit=self.units.__getitem__
-            )
-            allowance = u.allowance // 2 if limited else u.allowance
-            reach = reachable(
-                self.map, h, u.arm, allowance, mover=u, friends=friends, enemies=enemies,
+            allowance = u.allowance // 2 if limited(state) else u.allowance
+            reach = self.pieces.reach(
+                state,
+                uid,
+                self.map,
+                u.arm,
+                allowance,
                 rules=MOVE_RULES,
-            )  # fmt: skip
-            out += [Action("move", (uid, self.label(d))) for d in reach.costs if d != h]
+                unit=self.units.__getitem__,
+            )
+            out += [Action.of("move", uid, self.map.label(d)) for d in reach.costs if d != h]
         return out
 
-    def turns(self, state: State, mine: list[str]) -> list[Action]:
+    def turns(self, state: State) -> list[Action]:
         """6.12: turning is free; a stack turns as one (6.11), here once per activation."""
-        out = []
-        for h in sorted({where(state, u) for u in mine}):
-            if set(stack(state, h)) <= set(mine) - flagged(state, "turned"):
+        out, free = [], set(ACT.ready(state, "turned"))
+        for h in sorted({where(state, u) for u in ACT.units(state)}):
+            if set(stack(state, h)) <= free:
                 corner = facing(state, h).corner
-                out += [Action.of("face", self.label(h), k) for k in range(6) if k != corner]
+                out += [Action.of("face", self.map.label(h), k) for k in range(6) if k != corner]
         return out
 
-    def attackers(self, state: State, h: Hex, mine: list[str]) -> list[str]:
-        """6.23: the stack attacks as one mass if its top unit belongs to the active group."""
-        done = flagged(state, "assaulted")
-        if act(state, "status") not in FULL_ORDERS:
-            done |= flagged(state, "moved")  # 5.27: move or assault
-        ready = [
-            u
-            for u in stack(state, h)
-            if u in mine
-            and self.units[u].arm != "artillery"
-            and not state.get("disordered", u)
-            and u not in done
-        ]
-        return ready if ready and ready[0] == stack(state, h)[0] else []
+    def attackers(self, state: State, h: Hex) -> list[str]:
+        """6.23: the stack attacks as one mass if its top unit belongs to the active group;
+        5.27: a group without full orders moves or assaults."""
+        ready = set(ACT.ready(state, "assaulted", *(["moved"] if limited(state) else [])))
+        units = [u for u in stack(state, h) if u in ready and self.units[u].arm != "artillery"]
+        units = [u for u in units if not state.get("disordered", u)]
+        return units if units and units[0] == stack(state, h)[0] else []
 
-    def assaults(self, state: State, side: str, mine: list[str]) -> list[Action]:
+    def assaults(self, state: State, side: str) -> list[Action]:
         out = []
-        for h in sorted({where(state, u) for u in mine}):
-            attack = sum(strength(state, u) for u in self.attackers(state, h, mine))
+        for h in sorted({where(state, u) for u in ACT.units(state)}):
+            attack = strength(state, self.attackers(state, h))
             for t in facing(state, h).front():  # 6.13 (attacking cavalry: 2 front hexes)
-                defence = sum(strength(state, u) for u in stack(state, t))
-                foe = stack(state, t) and side_of(state, stack(state, t)[0]) != side
-                if attack and foe and ASSAULT.ratio(attack, defence) >= ASSAULT.threshold:
-                    out.append(Action.of("assault", self.label(h), self.label(t)))
+                foes = stack(state, t)
+                if attack and foes and side_of(state, foes[0]) != side:
+                    if ASSAULT.ratio(attack, strength(state, foes)) >= ASSAULT.threshold:
+                        out.append(Action.of("assault", self.map.label(h), self.map.label(t)))
         return out
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
@@ -349,56 +330,44 @@ class TriumphAndGlory(Ruleset):
     def play(self, state: State, action: Action) -> None:
         kind, args = action.kind, action.args
         if kind == "request":
-            state.push(Decision.roll("io", D10, params=(act(state, "group"),)))
+            state.push(Decision.roll("io", D10, params=(ACT.token(state),)))
         elif kind == "top":
             h = where(state, args[0])
             self.pieces.restack(state, h, to_top(stack(state, h), args[0]))
-            state.put("arranged", args[0], True)
+            ACT.flag(state, "arranged", args[0])
         elif kind == "move":
-            relocate(state, args[0], self.hexes[args[1]])
-            state.put("moved", args[0], True)
+            self.pieces.move(state, args[0], self.hexes[args[1]])  # bottom, facing as there
+            ACT.flag(state, "moved", args[0])
         elif kind == "face":
-            for uid in stack(state, self.hexes[args[0]]):
-                state.put("facing", uid, action.int_arg(1))
-                state.put("turned", uid, True)
+            ACT.flag(state, "turned", *stack(state, self.hexes[args[0]]))
+            self.pieces.set_cell_attr(state, self.hexes[args[0]], "facing", action.int_arg(1))
         else:  # assault (6.13, 6.23; the resolution is a PLACEHOLDER)
             frm, to = self.hexes[args[0]], self.hexes[args[1]]
-            units = self.attackers(state, frm, acting(state))
-            for uid in units:
-                state.put("assaulted", uid, True)
+            units = self.attackers(state, frm)
+            ACT.flag(state, "assaulted", *units)
             shift = REAR_SHIFT if attacked_in_rear(state, frm, to) else 0
-            limited = act(state, "status") not in FULL_ORDERS
             outside = not in_range(state, side_of(state, units[0]), frm)
-            drm = NO_ORDERS_DRM if limited and outside else 0
+            drm = NO_ORDERS_DRM if limited(state) and outside else 0
             state.push(Decision.roll("assault", D10, params=(*args, shift, drm, *units)))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
-        kind, params = decision.kind, decision.params
-        if kind == "orders":  # 5.21-5.23: hidden from the opponent until activation
-            for g in self.groups:
-                if self.groups[g].side == decision.side:
-                    state.put("orders", g, g in action.args)
-                    state.hide("orders", g, decision.side)
+        if ORDERS.answer(state, decision, action) or INITIATIVE.answer(state, decision, action):
             return
-        n, first = decision.rolled(action), str(params[0])
+        kind, n, first = decision.kind, decision.rolled(action), str(decision.params[0])
         if kind == "delay":  # 5.29
             fails = cast(int, state.get("delay", first, 0))
-            ok = n - fails <= cast(int, self.scenario.commanders[first].delay)
+            ok = n - fails <= cast(int, chief(state, first).delay)
             state.put("game", f"may-order:{first}", ok)
             state.put("delay", first, 0 if ok else fails + 1)
-        elif kind == "initiative":  # 4.0
-            state.put("game", f"total:{first}", n + self.scenario.commanders[first].order_rating)
-            if first == SIDES[-1]:
-                a, b = (cast(int, state.get("game", f"total:{s}")) for s in SIDES)
-                state.put("game", "initiative", None if a == b else SIDES[b > a])
         elif kind == "io":  # 5.28
             side = self.groups[first].side
-            near = any(in_range(state, side, where(state, u)) for u in act(state, "units"))
-            drm = self.scenario.commanders[side].drm if near else 0
-            ok = n - drm <= self.groups[first].io_rating
-            state.put("act", "status", "orders-io" if ok else "halted")
+            near = any(in_range(state, side, where(state, u)) for u in ACT.units(state))
+            drm = chief(state, side).drm if near else 0
+            ACT.set_status(
+                state, "orders-io" if n - drm <= self.groups[first].io_rating else "halted"
+            )
         elif kind == "assault":
-            resolve_assault(state, n, params)
+            resolve_assault(state, n, decision.params)
         elif self.pieces.is_placed(state, first) and n > self.units[first].cohesion:  # 5.54
             routed = state.get("disordered", first)
             state.put("disordered", first, True)

@@ -13,9 +13,12 @@ keeps that in state tables that are emptied when the next activation begins: pas
 ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
 >>> state = Game().new_state()
 >>> act = Activation(flags=("moved", "fired"))
->>> act.begin(state, "I-Corps", ["25L", "57L", "61L"], status="orders")
->>> act.token(state), act.status(state), act.units(state)
-('I-Corps', 'orders', ('25L', '57L', '61L'))
+>>> act.begin(state, "I-Corps", ["25L", "57L", "61L"], status="orders", side="french")
+>>> act.token(state), act.side(state), act.status(state), act.units(state)
+('I-Corps', 'french', 'orders', ('25L', '57L', '61L'))
+>>> skip = act.skip_unless("orders", "reserve")     # a Phase(skip=...) predicate
+>>> skip(state)
+False
 >>> act.flag(state, "moved", "57L")
 >>> act.flag(state, "fired", "25L")
 >>> act.ready(state, "moved"), act.ready(state, "moved", "fired")
@@ -62,12 +65,19 @@ class Activation:
         return (self.table, *self.flags)
 
     def begin(
-        self, state: State, token: str, units: Iterable[str], *, status: str | None = None
+        self,
+        state: State,
+        token: str,
+        units: Iterable[str],
+        *,
+        status: str | None = None,
+        side: str | None = None,
     ) -> None:
-        """Start the activation of ``token`` with ``units`` in ``status`` (journaled)."""
+        """Start the activation of ``token`` by ``side`` with ``units`` in ``status``."""
         state.put(self.table, "token", token)
         state.put(self.table, "status", status)
         state.put(self.table, "units", tuple(units))
+        state.put(self.table, "side", side)
 
     def active(self, state: State) -> bool:
         """Whether an activation has begun (since the scratch tables were last emptied)."""
@@ -84,6 +94,19 @@ class Activation:
         """The activation's status (``None`` if none was given, or no activation)."""
         status = state.get(self.table, "status")
         return None if status is None else str(status)
+
+    def side(self, state: State) -> str:
+        """The side whose activation it is (a phase's ``side``); :class:`ActivationError`
+        if none was given."""
+        side = state.get(self.table, "side")
+        if side is None:
+            raise ActivationError("the activation has no side")
+        return str(side)
+
+    def skip_unless(self, *statuses: str) -> Callable[[State], bool]:
+        """A phase ``skip`` predicate: true unless the activation's status is one of
+        ``statuses`` (no activation, or another status: the phase is left out)."""
+        return lambda state: self.status(state) not in statuses
 
     def set_status(self, state: State, status: str | None) -> None:
         """Change the status (an individual order that succeeded or failed)."""

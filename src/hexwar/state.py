@@ -201,12 +201,15 @@ class State:
 
     @property
     def version(self) -> int:
-        """A number that changes whenever the state does (any write, action or undo).
+        """A number that changes whenever what the rules can read changes (the tables, the
+        cursor, pending decisions, effects, the outcome: any write, and undo).
 
-        Two reads that see the same version see the same content, so it is a cache key
-        for anything derived from the state (legal actions, evaluations). Numbers are
-        never reused within a process; a clone starts with its original's version (the
-        same content), and the two part ways at their next change.
+        Two reads that see the same version see the same position, so it is a cache key
+        for anything the rules derive from it (legal actions, evaluations); the history
+        is not part of it (an action's journal entry is added after its writes, so the
+        legal actions asked for while the sequencer settles stay valid afterwards).
+        Numbers are never reused within a process; a clone starts with its original's
+        version (the same content), and the two part ways at their next change.
 
         >>> # see tests/test_state.py
         """
@@ -387,7 +390,6 @@ class State:
         self._frame = None
         length = 1 if self._log is None else self._log[4] + 1
         self._log = (action, tuple(frame), private, self._log, length)
-        self._version = next(_VERSIONS)
 
     def can_undo(self) -> bool:
         """True when the last action can be undone."""
