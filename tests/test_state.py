@@ -69,6 +69,16 @@ def test_action_text_round_trips_and_orders() -> None:
         Action.of("roll", "x").int_arg(0)
 
 
+@pytest.mark.parametrize(
+    "args", [("two words",), ("",), ("ok", 3), ("ok", ["x"]), ["ok"], ("ok", "tab\there")]
+)
+def test_bad_action_arguments_are_refused_even_after_good_ones_were_seen(args: object) -> None:
+    Action("move", ("ok", "fine"))  # known tokens take the fast path next time
+    Action("move", ("ok", "fine"))
+    with pytest.raises(ActionSyntaxError):
+        Action("move", args)  # type: ignore[arg-type]
+
+
 def test_new_game_starts_at_a_chance_node_with_exact_probabilities() -> None:
     state = RULES.new_state()
     assert state.current_player() == CHANCE

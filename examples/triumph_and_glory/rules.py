@@ -33,7 +33,7 @@ allowance), ZOC (hexwar's default: entering an enemy-adjacent hex stops), and vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import cast
 
 from hexwar.actions import Action, Decision, Outcome, Value
@@ -70,6 +70,10 @@ def groups_on_map(state: State, side: str | None = None) -> list[str]:
     return sorted({tg(state).units[u].group for u in tg(state).pieces.pieces_of(state, side)})
 
 
+def group_units(state: State, group: str) -> list[str]:
+    return [u for u in tg(state).pieces.pieces_of(state) if tg(state).units[u].group == group]
+
+
 FLAGS = ("moved", "assaulted", "turned", "arranged")  # once per unit and activation
 ACT = Activation(flags=FLAGS, present=lambda s, u: tg(s).pieces.is_placed(s, u))
 # 5.21-5.23: up to the order rating of a side's groups on the map, hidden until activation
@@ -81,26 +85,12 @@ INITIATIVE = OpposedRoll("initiative", D10, SIDES, ORDERS.limit, table="game")
 CUP = Cup(key="markers", first=INITIATIVE.winner, owner=lambda s, g: tg(s).groups[g].side)
 
 
-def active_side(state: State) -> str:
-    return tg(state).groups[ACT.token(state)].side
-
-
-def unless(*statuses: str) -> Callable[[State], bool]:
-    """A phase ``skip``: the activation's status is none of ``statuses``."""
-    return lambda s: ACT.status(s) not in statuses
-
-
 def limited(state: State) -> bool:
     """5.27: the active group is not under (individual) orders."""
     return ACT.status(state) not in FULL_ORDERS
 
 
 # -- 5.61 command range, 6.1 facing ----------------------------------------------------
-
-
-def facing(state: State, h: Hex) -> Facing:
-    """The vertex the stack in ``h`` faces (6.11: all units of a hex face one way)."""
-    return Facing(h, cast(int, tg(state).pieces.cell_attr(state, h, "facing")))
 
 
 def in_range(state: State, side: str, h: Hex) -> bool:
@@ -111,6 +101,11 @@ def in_range(state: State, side: str, h: Hex) -> bool:
 def near_enemy(state: State, h: Hex) -> bool:
     side = side_of(state, stack(state, h)[0])
     return any(side_of(state, u) != side for n in h.neighbors() for u in stack(state, n))
+
+
+def facing(state: State, h: Hex) -> Facing:
+    """The vertex the stack in ``h`` faces (6.11: all units of a hex face one way)."""
+    return Facing(h, cast(int, tg(state).pieces.cell_attr(state, h, "facing")))
 
 
 def defence_style(state: State, h: Hex) -> FacingStyle:
@@ -138,15 +133,15 @@ def roll_delay(state: State) -> None:
     """5.29: from turn 2, a side rolls; <= delay rating (after -1 per earlier failure)
     lets it issue new orders, else its orders stay as they were."""
     for side in reversed(SIDES):
-        state.put("game", f"may-order:{side}", True)
         if state.turn > 1 and chief(state, side).delay is not None:
             state.push(Decision.roll("delay", D10, params=(side,)))
 
 
 def ask_orders(state: State) -> None:
-    """5.21-5.23: each side chooses, secretly, up to its order rating of groups."""
+    """5.21-5.23: each side whose last delay roll passed (``delay``: failures in a row)
+    chooses, secretly, up to its order rating of groups."""
     for side in reversed(SIDES):
-        if state.get("game", f"may-order:{side}"):
+        if not state.get("delay", side):
             ORDERS.ask(state, side)
 
 
@@ -158,15 +153,17 @@ def fill_cup(state: State) -> None:
 def open_marker(state: State, group: str) -> None:
     """Reveal the group's order status (5.23); the marker has left the cup."""
     status = "orders" if ORDERS.reveal(state, group) else "no-orders"
-    ACT.begin(state, group, tg(state).group_units(state, group), status=status)
+    ACT.begin(
+        state, group, group_units(state, group), status=status, side=tg(state).groups[group].side
+    )
 
 
 def in_command(state: State, side: str) -> list[str]:
-    """5.52: the groups of ``side`` with a unit within command range, sorted."""
-    units = tg(state).pieces.pieces_of(state, side)
-    return sorted(
-        {tg(state).units[u].group for u in units if in_range(state, side, where(state, u))}
-    )
+    """5.52: the groups of ``side`` with a unit within command range."""
+    units = [
+        u for u in tg(state).pieces.pieces_of(state, side) if in_range(state, side, where(state, u))
+    ]
+    return sorted({tg(state).units[u].group for u in units})
 
 
 def next_reserve(state: State) -> Decision | None:
@@ -178,9 +175,8 @@ def next_reserve(state: State) -> Decision | None:
 def open_reserve(state: State, token: str) -> None:
     """5.52/5.53: only units not adjacent to an enemy act, as No Orders, no 5.28 roll."""
     if token in tg(state).groups:
-        units = tg(state).group_units(state, token)
-        free = [u for u in units if not near_enemy(state, where(state, u))]
-        ACT.begin(state, token, free, status="reserve")
+        free = [u for u in group_units(state, token) if not near_enemy(state, where(state, u))]
+        ACT.begin(state, token, free, status="reserve", side=tg(state).groups[token].side)
 
 
 def check_reserve(state: State) -> None:
@@ -198,19 +194,28 @@ def rally(state: State) -> None:
 
 
 PHASES = (
-    Phase("individual-order", side=active_side, skip=unless("no-orders")),
-    Phase("arrange", side=active_side, skip=unless(*ACTING)),
-    Phase("move", side=active_side, skip=unless(*ACTING)),
-    Phase("reserve-check", on_enter=check_reserve, skip=unless("reserve")),
-    Phase("assault", side=active_side, skip=unless(*ACTING)),
-    Phase("rally", on_enter=rally, skip=unless(*ACTING[:3], "halted")),
-    Phase("rearrange", side=active_side, skip=unless(*ACTING)),
+    Phase("individual-order", side=ACT.side, skip=ACT.skip_unless("no-orders")),
+    Phase("arrange", side=ACT.side, skip=ACT.skip_unless(*ACTING)),
+    Phase("move", side=ACT.side, skip=ACT.skip_unless(*ACTING)),
+    Phase("reserve-check", on_enter=check_reserve, skip=ACT.skip_unless("reserve")),
+    Phase("assault", side=ACT.side, skip=ACT.skip_unless(*ACTING)),
+    Phase("rally", on_enter=rally, skip=ACT.skip_unless(*ACTING[:3], "halted")),
+    Phase("rearrange", side=ACT.side, skip=ACT.skip_unless(*ACTING)),
 )
-ACTIVATION = Segment(
-    "activation", PHASES, None, open_marker, on_enter=fill_cup, cup=CUP, token_scratch=ACT.scratch
+STAGES = (
+    Stage("orders", (Phase("delay", on_enter=roll_delay), Phase("issue", on_enter=ask_orders))),
+    Stage("initiative", (Phase("initiative", on_enter=INITIATIVE.start),)),
+    Segment(
+        "activation",
+        PHASES,
+        None,
+        open_marker,
+        on_enter=fill_cup,
+        cup=CUP,
+        token_scratch=ACT.scratch,
+    ),
+    Segment("reserve", PHASES, next_reserve, open_reserve, token_scratch=ACT.scratch),
 )
-RESERVE = Segment("reserve", PHASES, next_reserve, open_reserve, token_scratch=ACT.scratch)
-
 REASONS = {
     "orders": ("at most the commander's order rating of groups under orders", "5.22"),
     "pick": ("the initiative player picks one of his own markers", "4.0"),
@@ -235,15 +240,7 @@ class TriumphAndGlory(Ruleset):
         self.hexes = {self.map.label(h): h for h in self.map}
         attributes = ("strength", "disordered", "facing")
         self.pieces = Pieces(self.map, attributes=attributes, shared=("facing",))  # 6.11
-        orders = (Phase("delay", on_enter=roll_delay), Phase("issue", on_enter=ask_orders))
-        initiative = Stage("initiative", (Phase("initiative", on_enter=INITIATIVE.start),))
-        self.sequence = TurnSequence(
-            stages=(Stage("orders", orders), initiative, ACTIVATION, RESERVE),
-            turn_limit=turns or self.scenario.turns,
-        )
-
-    def group_units(self, state: State, group: str) -> list[str]:
-        return [u for u in self.pieces.pieces_of(state) if self.units[u].group == group]
+        self.sequence = TurnSequence(STAGES, turn_limit=turns or self.scenario.turns)
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for h, uids in sorted(self.scenario.stacks.items()):
@@ -263,25 +260,17 @@ class TriumphAndGlory(Ruleset):
             ]
             return [Action.of("top", u) for u in free if not near_enemy(state, where(state, u))]
         if state.phase == "move":
-            return self.moves(state, side) + self.turns(state)
+            return self.moves(state) + self.turns(state)
         return self.assaults(state, side) if state.phase == "assault" else []
 
-    def moves(self, state: State, side: str) -> list[Action]:
+    def moves(self, state: State) -> list[Action]:
         """6.22: never into or through an enemy; 6.21: end only where the stack is legal;
         No Orders: half allowance (PLACEHOLDER for 7.12), and move or assault (5.27)."""
         out: list[Action] = []
         for uid in ACT.ready(state, "moved", "assaulted"):
-            u, h = self.units[uid], where(state, uid)
-            allowance = u.allowance // 2 if limited(state) else u.allowance
-            reach = self.pieces.reach(
-                state,
-                uid,
-                self.map,
-                u.arm,
-                allowance,
-                rules=MOVE_RULES,
-                unit=self.units.__getitem__,
-            )
+            u, h, unit = self.units[uid], where(state, uid), self.units.__getitem__
+            mp = u.allowance // 2 if limited(state) else u.allowance
+            reach = self.pieces.reach(state, uid, self.map, u.arm, mp, rules=MOVE_RULES, unit=unit)
             out += [Action.of("move", uid, self.map.label(d)) for d in reach.costs if d != h]
         return out
 
@@ -303,27 +292,25 @@ class TriumphAndGlory(Ruleset):
         return units if units and units[0] == stack(state, h)[0] else []
 
     def assaults(self, state: State, side: str) -> list[Action]:
+        """6.13: into an enemy in a front hex (attacking cavalry: 2 front hexes too)."""
         out = []
         for h in sorted({where(state, u) for u in ACT.units(state)}):
             attack = strength(state, self.attackers(state, h))
-            for t in facing(state, h).front():  # 6.13 (attacking cavalry: 2 front hexes)
+            for t in facing(state, h).front():
                 foes = stack(state, t)
-                if attack and foes and side_of(state, foes[0]) != side:
-                    if ASSAULT.ratio(attack, strength(state, foes)) >= ASSAULT.threshold:
-                        out.append(Action.of("assault", self.map.label(h), self.map.label(t)))
+                ok = attack and foes and side_of(state, foes[0]) != side
+                if ok and ASSAULT.ratio(attack, strength(state, foes)) >= ASSAULT.threshold:
+                    out.append(Action.of("assault", self.map.label(h), self.map.label(t)))
         return out
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
         uid, label = (*action.args, "", "")[:2]
-        there = stack(state, self.hexes[label]) if label in self.hexes else ()
-        units = [self.units[u] for u in (*there, uid)] if self.pieces.is_placed(state, uid) else []
-        reason = LIMIT(units) if there and units and units[0].side == units[-1].side else None
-        if action.kind == "move" and reason is not None:
-            return f"{action}: {reason}", "6.21"
-        if action.kind in REASONS:
-            reason, rule = REASONS[action.kind]
-            return f"{action}: {reason}", rule
-        return super().explain(state, action)
+        if action.kind == "move" and self.pieces.is_placed(state, uid) and label in self.hexes:
+            units = [self.units[u] for u in (*stack(state, self.hexes[label]), uid)]
+            if len(units) > 1 and units[0].side == units[-1].side and LIMIT(units):
+                return f"{action}: {LIMIT(units)}", "6.21"
+        reason, rule = REASONS.get(action.kind, ("", None))
+        return (f"{action}: {reason}", rule) if reason else super().explain(state, action)
 
     # -- what happens --------------------------------------------------------------------
 
@@ -354,18 +341,17 @@ class TriumphAndGlory(Ruleset):
         if ORDERS.answer(state, decision, action) or INITIATIVE.answer(state, decision, action):
             return
         kind, n, first = decision.kind, decision.rolled(action), str(decision.params[0])
-        if kind == "delay":  # 5.29
+        if kind == "delay":  # 5.29: a failure keeps the old orders (see ask_orders)
             fails = cast(int, state.get("delay", first, 0))
             ok = n - fails <= cast(int, chief(state, first).delay)
-            state.put("game", f"may-order:{first}", ok)
             state.put("delay", first, 0 if ok else fails + 1)
         elif kind == "io":  # 5.28
-            side = self.groups[first].side
-            near = any(in_range(state, side, where(state, u)) for u in ACT.units(state))
-            drm = chief(state, side).drm if near else 0
-            ACT.set_status(
-                state, "orders-io" if n - drm <= self.groups[first].io_rating else "halted"
+            near = any(in_range(state, ACT.side(state), where(state, u)) for u in ACT.units(state))
+            ok = (
+                n - (chief(state, ACT.side(state)).drm if near else 0)
+                <= self.groups[first].io_rating
             )
+            ACT.set_status(state, "orders-io" if ok else "halted")
         elif kind == "assault":
             resolve_assault(state, n, decision.params)
         elif self.pieces.is_placed(state, first) and n > self.units[first].cohesion:  # 5.54

@@ -78,11 +78,24 @@ class NothingToUndo(HexwarError):
     """``undo()`` on a state with no undoable action."""
 
 
+#: Tokens already checked (exact ``str`` objects only), so that building the same actions
+#: again costs one set test; bounded by :data:`_KNOWN_LIMIT`.
+_KNOWN_TOKENS: Final[set[str]] = set()
+_KNOWN_LIMIT: Final = 100_000
+
+
 def _tokens(_inst: object, _attr: attrs.Attribute[tuple[str, ...]], value: object) -> None:
+    try:
+        if type(value) is tuple and _KNOWN_TOKENS.issuperset(value):
+            return
+    except TypeError:  # an unhashable argument: reported below
+        pass
     if not isinstance(value, tuple) or not all(
         isinstance(t, str) and _TOKEN_RE.match(t) for t in value
     ):
         raise ActionSyntaxError(f"action arguments must be non-empty tokens: {value!r}")
+    if len(_KNOWN_TOKENS) < _KNOWN_LIMIT:
+        _KNOWN_TOKENS.update(t for t in value if type(t) is str)
 
 
 def _kind(_inst: object, _attr: attrs.Attribute[str], value: object) -> None:
