@@ -42,3 +42,23 @@ def test_on_step_sees_every_action_before_it_is_applied() -> None:
 def test_max_steps_stops_early() -> None:
     state = play(Duel().new_state(), _players(2), SeededDriver(2), max_steps=3)
     assert len(state.history) <= 3 + len(Duel().new_state().history)
+
+
+def test_random_player_reads_its_legal_source() -> None:
+    calls: list[int] = []
+
+    def counted(state: State) -> list[Action]:
+        calls.append(1)
+        return state.legal_actions()
+
+    def last_only(state: State) -> list[Action]:
+        return state.legal_actions()[-1:]
+
+    plain = play(Duel().new_state(), _players(4), SeededDriver(4))
+    same = {side: RandomPlayer(40 + i, legal=counted) for i, side in enumerate(Duel().sides)}
+    assert play(Duel().new_state(), same, SeededDriver(4)).history == plain.history
+    assert calls  # the source was used, and the same list gives the same game
+    state = Duel().new_state()
+    while state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+    assert RandomPlayer(1, legal=last_only)(state) == state.legal_actions()[-1]

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hexwar.actions import Action
@@ -47,14 +47,19 @@ class RandomPlayer:
     """Picks uniformly among ``state.legal_actions()`` with its own seeded generator.
 
     A player is outside the rules: its choices are the player's, not chance events, so it
-    owns a ``random.Random`` (seeded, hence reproducible).
+    owns a ``random.Random`` (seeded, hence reproducible). ``legal``: another source of
+    the same list in the same order, for a game that has a faster one (it must equal
+    ``state.legal_actions()``; test that in the game's own tests).
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(
+        self, seed: int = 0, *, legal: Callable[[State], Sequence[Action]] | None = None
+    ) -> None:
         self._rng = random.Random(seed)
+        self._legal: Callable[[State], Sequence[Action]] = legal or State.legal_actions
 
     def __call__(self, state: State) -> Action:
-        return self._rng.choice(state.legal_actions())
+        return self._rng.choice(self._legal(state))
 
 
 def play(

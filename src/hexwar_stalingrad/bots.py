@@ -13,12 +13,11 @@ actions sorted and unique; bots use it on the hot path.
 from __future__ import annotations
 
 import bisect
-import random
 from collections.abc import Callable
 
 from hexwar.actions import END, Action
 from hexwar.dice import SeededDriver
-from hexwar.play import play
+from hexwar.play import RandomPlayer, play
 from hexwar.state import Ruleset, State
 
 __all__ = ["Bot", "RandomBot", "fast_legal_actions", "play_game"]
@@ -41,14 +40,12 @@ def _kind(action: Action) -> str:
     return action.kind
 
 
-class RandomBot:
-    """Picks uniformly among the legal actions (its own seeded generator)."""
+class RandomBot(RandomPlayer):
+    """Picks uniformly among the legal actions (its own seeded generator): the core's
+    :class:`~hexwar.play.RandomPlayer` reading :func:`fast_legal_actions`."""
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
-
-    def __call__(self, state: State) -> Action:
-        return self._rng.choice(fast_legal_actions(state))
+        super().__init__(seed, legal=fast_legal_actions)
 
 
 def play_game(
