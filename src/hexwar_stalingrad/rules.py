@@ -276,8 +276,9 @@ class StalingradRules(Ruleset):
         return list(found)
 
     def has_phase_actions(self, state: State, side: str) -> bool:
-        """Whether :meth:`phase_actions` is not empty; in movement and exploitation it
-        stops at the first unit with a move (S4: an idle phase is skipped)."""
+        """Whether :meth:`phase_actions` is not empty (S4: an idle phase is skipped); in
+        movement and exploitation a card in hand answers at once, else the side's move
+        list (kept up to date by diffs, :mod:`hexwar_stalingrad.ground`) decides."""
         phase = state.phase
         if state.stage == side and phase in ("movement", "exploitation"):
             return bool(cards_rules.hand(state, side)) or ground.has_move_actions(

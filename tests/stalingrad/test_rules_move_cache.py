@@ -1,9 +1,10 @@
 """The movement memo (S6) and the idle-phase test (S4) give exactly the plain answers.
 
-:func:`hexwar_stalingrad.ground.move_actions` memoises each unit's search and reuses it
-while the enemy units near it stay put; :meth:`StalingradRules.has_phase_actions` stops at
-the first unit with a move. Along random games (and after undo) both are compared with a
-plain recomputation: a fresh search with every friendly and enemy unit, as in S6.2-S6.4.
+:func:`hexwar_stalingrad.ground.move_actions` keeps each side's move list as a view on the
+ruleset, updated by diffs, and memoises each unit's search while the enemy units near it
+stay put; :meth:`StalingradRules.has_phase_actions` reads the same view. Along random games
+(after undo, in clones, and with two games asking in turn) both are compared with a plain
+recomputation: a fresh search with every friendly and enemy unit, as in S6.2-S6.4.
 """
 
 from __future__ import annotations
@@ -112,3 +113,22 @@ def test_s6_moves_after_undo_and_in_clones_equal_a_plain_search() -> None:
             branch.undo()
         assert ground.move_actions(branch, side, False) == plain_move_actions(branch, side, False)
         assert fast_legal_actions(branch) == branch.legal_actions() == state.legal_actions()
+
+
+def test_s6_two_games_asking_in_turn_get_their_own_moves() -> None:
+    """The view is one per side on the ruleset: two games asking in turn make it diff
+    whole positions back and forth, and each must still get exactly its own moves."""
+    rules = StalingradRules(length="short")
+    games = [walk(rules, 11, turns=3), walk(rules, 12, turns=3)]
+    checked = 0
+    for a, b in zip(*games, strict=False):
+        for state in (a, b):
+            side, phase = state.current_player(), state.phase
+            if state.pending or state.stage != side or phase not in ("movement", "exploitation"):
+                continue
+            exploitation = phase == "exploitation"
+            assert ground.move_actions(state, side, exploitation) == plain_move_actions(
+                state, side, exploitation
+            )
+            checked += 1
+    assert checked > 50
