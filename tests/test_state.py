@@ -79,6 +79,14 @@ def test_bad_action_arguments_are_refused_even_after_good_ones_were_seen(args: o
         Action("move", args)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("kind", ["", "3d6", "two words", "-x", 7])
+def test_bad_action_kinds_are_refused_even_after_good_ones_were_seen(kind: object) -> None:
+    Action("move")
+    Action("move")
+    with pytest.raises(ActionSyntaxError):
+        Action(kind)  # type: ignore[arg-type]
+
+
 def test_new_game_starts_at_a_chance_node_with_exact_probabilities() -> None:
     state = RULES.new_state()
     assert state.current_player() == CHANCE

@@ -81,6 +81,7 @@ class NothingToUndo(HexwarError):
 #: Tokens already checked (exact ``str`` objects only), so that building the same actions
 #: again costs one set test; bounded by :data:`_KNOWN_LIMIT`.
 _KNOWN_TOKENS: Final[set[str]] = set()
+_KNOWN_KINDS: Final[set[str]] = set()
 _KNOWN_LIMIT: Final = 100_000
 
 
@@ -99,8 +100,12 @@ def _tokens(_inst: object, _attr: attrs.Attribute[tuple[str, ...]], value: objec
 
 
 def _kind(_inst: object, _attr: attrs.Attribute[str], value: object) -> None:
+    if type(value) is str and value in _KNOWN_KINDS:
+        return
     if not isinstance(value, str) or not _KIND_RE.match(value):
         raise ActionSyntaxError(f"bad action kind {value!r}: a letter, then letters/digits/_/-")
+    if type(value) is str and len(_KNOWN_KINDS) < _KNOWN_LIMIT:
+        _KNOWN_KINDS.add(value)
 
 
 def action_key(action: Action) -> tuple[str, tuple[str, ...]]:
