@@ -276,3 +276,109 @@ def test_piece_attribute_errors() -> None:
     REG.place(s, "z", Hex(0, 0), "red")
     REG.remove(s, "z")  # a registry without attributes deletes none
     assert "z" not in s.table("pieces")
+
+
+# -- shared attributes, stacks moving as one, reach, groups (T&G 6.11, 6.24) -------------
+
+FACED = Pieces(HEX_CODEC, attributes=("facing", "strength"), shared=("facing",))
+
+
+def test_a_newcomer_takes_the_stacks_facing_6_11() -> None:
+    s = fresh()
+    FACED.place(s, "a", Hex(0, 0), "red", attributes={"facing": 2, "strength": 3})
+    FACED.place(s, "b", Hex(0, 0), "red", attributes={"facing": 5, "strength": 1})
+    assert FACED.get_attr(s, "b", "facing") == 2  # placed into an occupied hex
+    assert FACED.get_attr(s, "b", "strength") == 1  # unshared attributes stay its own
+    FACED.place(s, "c", Hex(1, 0), "red", attributes={"facing": 4})
+    FACED.move(s, "c", Hex(0, 0))
+    assert FACED.get_attr(s, "c", "facing") == 2
+    FACED.move(s, "a", Hex(2, 0))  # into an empty hex: keeps its own
+    assert FACED.cell_attr(s, Hex(2, 0), "facing") == 2
+    FACED.set_cell_attr(s, Hex(0, 0), "facing", 1)  # the stack turns as one
+    assert [FACED.get_attr(s, p, "facing") for p in ("b", "c", "a")] == [1, 1, 2]
+    assert FACED.cell_attr(s, Hex(5, 5), "facing", "none") == "none"
+
+
+def test_shared_attribute_errors() -> None:
+    with pytest.raises(PieceError, match="'facing' is not a piece attribute"):
+        Pieces(HEX_CODEC, shared=("facing",))
+    s = fresh()
+    with pytest.raises(PieceError, match="'strength' is not a shared attribute"):
+        FACED.cell_attr(s, Hex(0, 0), "strength")
+    with pytest.raises(PieceError, match="'strength' is not a shared attribute"):
+        FACED.set_cell_attr(s, Hex(0, 0), "strength", 1)
+
+
+def test_move_stack_keeps_the_order_below_or_above_the_stack_there_6_24() -> None:
+    s = fresh()
+    for p, cell in (("a", Hex(0, 0)), ("b", Hex(0, 0)), ("x", Hex(1, 0))):
+        FACED.place(s, p, cell, "red", attributes={"facing": 0 if p != "x" else 3})
+    FACED.move_stack(s, Hex(0, 0), Hex(1, 0))
+    assert FACED.occupants(s, Hex(1, 0)) == ("x", "a", "b")
+    assert FACED.cell_attr(s, Hex(1, 0), "facing") == 3
+    assert {FACED.get_attr(s, p, "facing") for p in "xab"} == {3}
+    FACED.move_stack(s, Hex(1, 0), Hex(2, 0))
+    FACED.place(s, "y", Hex(3, 0), "red", attributes={"facing": 1})
+    FACED.move_stack(s, Hex(2, 0), Hex(3, 0), on_top=True)
+    assert FACED.occupants(s, Hex(3, 0)) == ("x", "a", "b", "y")
+    FACED.move_stack(s, Hex(9, 9), Hex(3, 0))  # an empty cell moves nothing
+    assert FACED.occupants(s, Hex(3, 0)) == ("x", "a", "b", "y")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["move", "stack", "turn"]),
+            st.integers(0, 3),
+            st.integers(0, 3),
+            st.integers(0, 5),
+        ),
+        max_size=25,
+    )
+)
+def test_shared_attributes_stay_equal_within_every_cell(ops: list) -> None:  # type: ignore[type-arg]
+    """Whatever moves and turns happen, all pieces of a cell share one facing."""
+    s = fresh()
+    cells = [Hex(q, 0) for q in range(4)]
+    for i, cell in enumerate(cells):
+        FACED.place(s, f"p{i}", cell, "red", attributes={"facing": i})
+    for kind, a, b, corner in ops:
+        if kind == "move":
+            FACED.move(s, f"p{a}", cells[b])
+        elif kind == "stack":
+            FACED.move_stack(s, cells[a], cells[b])
+        else:
+            FACED.set_cell_attr(s, cells[a], "facing", corner)
+        for pieces in FACED.positions(s).values():
+            assert len({FACED.get_attr(s, p, "facing") for p in pieces}) == 1
+    assert sorted(p for ps in FACED.positions(s).values() for p in ps) == ["p0", "p1", "p2", "p3"]
+    assert s.clone() == s
+
+
+def test_reach_is_reachable_with_the_registrys_friends_and_enemies_s6_2() -> None:
+    chart = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}}
+    )
+    m = build_map(chart, dict.fromkeys(hexagon(3), "clear"))
+    s = fresh()
+    REG.place(s, "mover", Hex(0, 0), "red")
+    REG.place(s, "friend", Hex(1, 0), "red")
+    REG.place(s, "foe", Hex(-2, 0), "blue")
+    got = REG.reach(s, "mover", m, "foot", 2, unit=str.upper)
+    friends, enemies = REG.friends_enemies(s, "red", exclude="mover", unit=str.upper)
+    expected = reachable(m, Hex(0, 0), "foot", 2, mover="MOVER", friends=friends, enemies=enemies)
+    assert got.costs == expected.costs
+    assert Hex(-2, 0) not in got.costs
+    assert Hex(2, 0) in got.costs  # through the friend
+
+
+def test_group_by_lists_placed_pieces_by_formation() -> None:
+    s = fresh()
+    for p, side in (("V-b", "red"), ("I-a", "red"), ("V-a", "red"), ("N27-a", "blue")):
+        REG.place(s, p, Hex(0, 0), side)
+    key = lambda p: p.split("-")[0]  # noqa: E731
+    assert REG.group_by(s, key) == {"I": ["I-a"], "N27": ["N27-a"], "V": ["V-a", "V-b"]}
+    assert list(REG.group_by(s, key, "red")) == ["I", "V"]
+    REG.remove(s, "I-a")
+    assert "I" not in REG.group_by(s, key)

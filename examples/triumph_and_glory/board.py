@@ -1,34 +1,60 @@
-"""The Triumph & Glory board: where the units stand (6.2 stacks), their strength and losses.
+"""The Triumph & Glory board: the units on the map, their stacks (6.2), strength and losses.
 
 The state layout: a :class:`~hexwar.pieces.Pieces` registry (``pieces``/``stacks``, top
 first, 6.24) keyed by printed hex labels, with the per-unit attributes ``strength``,
 ``disordered`` and ``facing`` (the corner; a *shared* attribute: all units of a hex face
 one way, 6.11, and a newcomer takes the stack's facing), which leave the state with the
-unit. Facing arcs (6.11-6.13) and command range (5.61) are in :mod:`.rules`.
+unit. What may share a hex (6.21) is :data:`LIMIT`, checked where a move or a retreat
+ends and at load. Facing arcs (6.11-6.13) and command range (5.61) are in :mod:`.rules`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from hexwar.actions import Outcome
 from hexwar.geometry import Hex
+from hexwar.movement import MoveRules
+from hexwar.stacking import all_limits, can_end, max_units
 from hexwar.state import State
-
-from .scenario import SIDES
 
 if TYPE_CHECKING:
     from .rules import TriumphAndGlory
+    from .scenario import Unit
+
+
+def stacking_limit(units: Sequence[Unit]) -> str | None:
+    """6.21: at most 3 units; no infantry with cavalry; 2 of a kind (3 if one brigade);
+    artillery alone: 2 of one activation group with <= 6 SP; with others: at most 1,
+    and with two infantry/cavalry only if they are of one brigade."""
+    troops = [u for u in units if u.arm != "artillery"]
+    guns = [u for u in units if u.arm == "artillery"]
+    one_brigade = len({u.brigade for u in troops}) <= 1
+    if len({u.arm for u in troops}) > 1:
+        return "6.21: infantry and cavalry never stack together"
+    if len(troops) == 3 and not one_brigade:
+        return "6.21: three infantry/cavalry units only if all of one brigade"
+    if not troops and (len({u.group for u in guns}) > 1 or sum(u.strength for u in guns) > 6):
+        return "6.21: stacked artillery must be of one activation group, at most 6 SP"
+    if troops and len(guns) > 1:
+        return "6.21: at most one artillery unit with non-artillery units"
+    if guns and len(troops) == 2 and not one_brigade:
+        return "6.21: artillery joins two units only if they are of one brigade"
+    return None
+
+
+LIMIT = all_limits(
+    max_units(3, rule="6.21"),
+    max_units(2, counts=lambda u: u.arm == "artillery", rule="6.21"),
+    stacking_limit,
+)
+MOVE_RULES = MoveRules(can_end=can_end(LIMIT))  # passing through any stack is free (6.21)
 
 
 def tg(state: State) -> TriumphAndGlory:
     """The example's ruleset (its map, units and :class:`~hexwar.pieces.Pieces`)."""
     return cast("TriumphAndGlory", state.ruleset)
-
-
-def other(side: str) -> str:
-    return SIDES[1 - SIDES.index(side)]
 
 
 def stack(state: State, h: Hex) -> tuple[str, ...]:
@@ -50,13 +76,16 @@ def strength(state: State, units: Iterable[str]) -> int:
 
 
 def eliminate(state: State, uid: str) -> None:
+    """The unit leaves the map; a side with no units left loses (PLACEHOLDER victory)."""
     side = side_of(state, uid)
     tg(state).pieces.remove(state, uid)  # with its strength, disorder and facing
     if not tg(state).pieces.pieces_of(state, side):
-        state.end_game(Outcome(other(side), f"placeholder victory: no {side} units left"))
+        winner = next(s for s in tg(state).sides if s != side)
+        state.end_game(Outcome(winner, f"placeholder victory: no {side} units left"))
 
 
 def lose_step(state: State, uid: str) -> None:
+    """PLACEHOLDER step loss (section 9): 1 strength point and disorder; the last one kills."""
     if strength(state, [uid]) > 1:
         state.put("strength", uid, strength(state, [uid]) - 1)
         state.put("disordered", uid, True)

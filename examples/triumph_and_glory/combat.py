@@ -17,9 +17,8 @@ from hexwar.geometry import Hex
 from hexwar.retreat import retreat_cells
 from hexwar.state import State
 
-from .board import lose_step, stack, strength, tg
+from .board import LIMIT, lose_step, stack, strength, tg
 from .scenario import DATA
-from .stacking import LIMIT
 
 ASSAULT = cast(OddsTable, load_table(DATA / "assault.toml"))
 
@@ -30,9 +29,8 @@ def resolve_assault(state: State, n: int, params: tuple[Value, ...]) -> None:
     frm, to = (tg(state).hexes[str(p)] for p in params[:2])
     units = [str(u) for u in params[4:]]
     shift, drm = (int(str(p)) for p in params[2:4])
-    result = ASSAULT.resolve(
-        strength(state, units), strength(state, stack(state, to)), roll=n, shift=shift, modifier=drm
-    )
+    attack, defence = strength(state, units), strength(state, stack(state, to))
+    result = ASSAULT.resolve(attack, defence, roll=n, shift=shift, modifier=drm)
     if result.code == "AD":
         state.put("disordered", units[0], True)
     if result.defender_steps:
@@ -48,7 +46,8 @@ def retreat(state: State, h: Hex, away: Hex) -> None:
     unit = rules.units.__getitem__
     to = retreat_cells(rules.pieces, state, h, away, on_map=rules.map, limit=LIMIT, unit=unit)
     if not to:
-        return lose_step(state, units[0])
+        lose_step(state, units[0])
+        return
     rules.pieces.move_stack(state, h, to[0])  # in order, at the bottom, facing as there
     for uid in units:
         state.put("disordered", uid, True)

@@ -18,12 +18,15 @@ D. Reserve activation (5.5): the initiative player (else a roll-off) picks who s
    non-artillery unit that moved rolls for disorder (5.54).
 E. Morale (10.x) is outside the seed's sections 1-6 and is not played.
 
-Modules: this one (sequence of play, orders, activation, what may be done);
-:mod:`.board` (the units on the map: a ``Pieces`` registry, strength, disorder, facing
-and its arcs, 6.11-6.13); :mod:`.stacking` (6.21 limits, checked where a move or a
-retreat ends and at load; newcomers go to the bottom, 6.24); :mod:`.combat` (the
-PLACEHOLDER assault). An activation's group, status, units and flags (moved, assaulted,
-turned, arranged) are kept by :data:`ACT`, a :class:`hexwar.activation.Activation`.
+Modules: this one (sequence of play, orders, activation, command range 5.61, facing
+arcs 6.11-6.13, what may be done); :mod:`.board` (the units on the map in a ``Pieces``
+registry with strength, disorder and a shared facing; the 6.21 stacking limits, checked
+where a move or a retreat ends and at load; newcomers go to the bottom, 6.24);
+:mod:`.combat` (the PLACEHOLDER assault); ``data/rules.toml`` (rule values and the
+reasons :meth:`TriumphAndGlory.explain` cites). An activation's group, status, units
+and flags (moved, assaulted, turned, arranged) are kept by :data:`ACT`, a
+:class:`hexwar.activation.Activation`; the reserve's alternating picks are
+:func:`hexwar.activation.alternate`.
 
 PLACEHOLDERS (not the real rules; the seed stops at 6.24): the assault table, its
 rear-attack shift and results (:mod:`.combat`), retreats, rally, limited movement (half
@@ -49,16 +52,12 @@ from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.stacking import to_top
 from hexwar.state import Ruleset, State
 
-from .board import eliminate, side_of, stack, strength, tg, where
+from .board import LIMIT, MOVE_RULES, eliminate, side_of, stack, strength, tg, where
 from .combat import ASSAULT, resolve_assault
-from .scenario import SIDES, Commander, Scenario, load_scenario
-from .stacking import LIMIT, MOVE_RULES
+from .scenario import SIDES, TABLES, Commander, Scenario, load_scenario
 
 FULL_ORDERS = ("orders", "orders-io")  # 5.26 (orders-io: an individual order, 5.28)
 ACTING = (*FULL_ORDERS, "no-orders", "reserve")  # statuses of a group that acts
-REAR_SHIFT = 1  # PLACEHOLDER magnitude of 6.13 "especially severe" rear attacks
-NO_ORDERS_DRM = 1  # 5.27: +1 to the assault roll outside the commander's range
-ALL_ROUND_TERRAIN = ("village", "redoubt")  # 6.11
 
 
 def chief(state: State, side: str) -> Commander:
@@ -66,23 +65,24 @@ def chief(state: State, side: str) -> Commander:
     return tg(state).scenario.commanders[side]
 
 
-def groups_on_map(state: State, side: str | None = None) -> list[str]:
-    return sorted({tg(state).units[u].group for u in tg(state).pieces.pieces_of(state, side)})
+def groups(state: State, side: str | None = None) -> dict[str, list[str]]:
+    """The activation groups with units on the map (of ``side``) -> their units."""
+    return tg(state).pieces.group_by(state, lambda u: tg(state).units[u].group, side)
 
 
-def group_units(state: State, group: str) -> list[str]:
-    return [u for u in tg(state).pieces.pieces_of(state) if tg(state).units[u].group == group]
+def group_side(state: State, group: str) -> str:
+    return tg(state).groups[group].side
 
 
 FLAGS = ("moved", "assaulted", "turned", "arranged")  # once per unit and activation
-ACT = Activation(flags=FLAGS, present=lambda s, u: tg(s).pieces.is_placed(s, u))
+ACT = Activation(flags=FLAGS, present=lambda s, u: tg(s).pieces.is_placed(s, u), owner=group_side)
 # 5.21-5.23: up to the order rating of a side's groups on the map, hidden until activation
-ORDERS = SecretSelection("orders", groups_on_map, lambda s, side: chief(s, side).order_rating)
-# 4.0: d10 + the commander's order rating; a tie gives nobody the initiative
+ORDERS = SecretSelection("orders", groups, lambda s, side: chief(s, side).order_rating)
+# 4.0: d10 + the commander's order rating (ORDERS.limit); a tie gives nobody the initiative
 INITIATIVE = OpposedRoll("initiative", D10, SIDES, ORDERS.limit, table="game")
 # 3.0 C.1: the initiative player picks the first marker (one of his own), then the
 # markers are drawn from the cup at random.
-CUP = Cup(key="markers", first=INITIATIVE.winner, owner=lambda s, g: tg(s).groups[g].side)
+CUP = Cup(key="markers", first=INITIATIVE.winner, owner=ACT.owner)
 
 
 def limited(state: State) -> bool:
@@ -113,7 +113,7 @@ def defence_style(state: State, h: Hex) -> FacingStyle:
     defends in the flanked formation (flank hexes count as front); else standard."""
     top = next((u for u in stack(state, h) if tg(state).units[u].arm != "artillery"), None)
     arm = None if top is None else tg(state).units[top].arm
-    if arm == "infantry" and tg(state).map.terrain(h) in ALL_ROUND_TERRAIN:
+    if arm == "infantry" and tg(state).map.terrain(h) in TABLES.all_round_terrain:
         return FacingStyle.ALL_ROUND
     if arm == "cavalry" and not state.get("disordered", top):  # type: ignore[arg-type]
         return FacingStyle.FLANKED
@@ -122,8 +122,7 @@ def defence_style(state: State, h: Hex) -> FacingStyle:
 
 def attacked_in_rear(state: State, attacker: Hex, defender: Hex) -> bool:
     """6.13: is the attacker in a rear hex of the defending stack?"""
-    arcs = facing(state, defender).arcs(defence_style(state, defender))
-    return arcs.arc_of(attacker) is Arc.REAR
+    return facing(state, defender).arcs(defence_style(state, defender)).arc_of(attacker) is Arc.REAR
 
 
 # -- A. orders phase, C. activation, D. reserve -----------------------------------------
@@ -147,23 +146,19 @@ def ask_orders(state: State) -> None:
 
 def fill_cup(state: State) -> None:
     """5.31/5.32: two markers for every group with units on the map."""
-    CUP.fill(state, (g for g in groups_on_map(state) for _ in "ab"))
+    CUP.fill(state, (g for g in groups(state) for _ in "ab"))
 
 
-def open_marker(state: State, group: str) -> None:
-    """Reveal the group's order status (5.23); the marker has left the cup."""
+def activate(state: State, group: str) -> None:
+    """A marker has left the cup: reveal the group's order status (5.23), activate it."""
     status = "orders" if ORDERS.reveal(state, group) else "no-orders"
-    ACT.begin(
-        state, group, group_units(state, group), status=status, side=tg(state).groups[group].side
-    )
+    ACT.begin(state, group, groups(state).get(group, []), status=status)  # [] if wiped out
 
 
 def in_command(state: State, side: str) -> list[str]:
     """5.52: the groups of ``side`` with a unit within command range."""
-    units = [
-        u for u in tg(state).pieces.pieces_of(state, side) if in_range(state, side, where(state, u))
-    ]
-    return sorted({tg(state).units[u].group for u in units})
+    mine = groups(state, side)
+    return [g for g in mine if any(in_range(state, side, where(state, u)) for u in mine[g])]
 
 
 def next_reserve(state: State) -> Decision | None:
@@ -172,11 +167,11 @@ def next_reserve(state: State) -> Decision | None:
     return alternate(state, SIDES, INITIATIVE.winner(state), in_command)
 
 
-def open_reserve(state: State, token: str) -> None:
+def activate_reserve(state: State, token: str) -> None:
     """5.52/5.53: only units not adjacent to an enemy act, as No Orders, no 5.28 roll."""
     if token in tg(state).groups:
-        free = [u for u in group_units(state, token) if not near_enemy(state, where(state, u))]
-        ACT.begin(state, token, free, status="reserve", side=tg(state).groups[token].side)
+        free = [u for u in groups(state)[token] if not near_enemy(state, where(state, u))]
+        ACT.begin(state, token, free, status="reserve")
 
 
 def check_reserve(state: State) -> None:
@@ -202,29 +197,13 @@ PHASES = (
     Phase("rally", on_enter=rally, skip=ACT.skip_unless(*ACTING[:3], "halted")),
     Phase("rearrange", side=ACT.side, skip=ACT.skip_unless(*ACTING)),
 )
+FRESH = ACT.scratch  # emptied when an activation begins
 STAGES = (
     Stage("orders", (Phase("delay", on_enter=roll_delay), Phase("issue", on_enter=ask_orders))),
     Stage("initiative", (Phase("initiative", on_enter=INITIATIVE.start),)),
-    Segment(
-        "activation",
-        PHASES,
-        None,
-        open_marker,
-        on_enter=fill_cup,
-        cup=CUP,
-        token_scratch=ACT.scratch,
-    ),
-    Segment("reserve", PHASES, next_reserve, open_reserve, token_scratch=ACT.scratch),
+    Segment("activation", PHASES, None, activate, on_enter=fill_cup, cup=CUP, token_scratch=FRESH),
+    Segment("reserve", PHASES, next_reserve, activate_reserve, token_scratch=FRESH),
 )
-REASONS = {
-    "orders": ("at most the commander's order rating of groups under orders", "5.22"),
-    "pick": ("the initiative player picks one of his own markers", "4.0"),
-    "request": ("only a No Orders group may try an individual order", "5.28"),
-    "top": ("stack order changes at an activation's start or end, not by an enemy", "6.24"),
-    "move": ("not a hex this unit can reach now", "7.0"),
-    "face": ("only a stack wholly of the active group turns, in its movement", "6.12"),
-    "assault": ("assault only into a front hex, led by the active top unit, at 1:2+", "6.13"),
-}
 
 
 class TriumphAndGlory(Ruleset):
@@ -255,10 +234,9 @@ class TriumphAndGlory(Ruleset):
         if state.phase == "individual-order":
             return [Action("request")] if ACT.status(state) == "no-orders" else []
         if state.phase in ("arrange", "rearrange"):  # 6.24: once a unit, not by an enemy
-            free = [
-                u for u in ACT.ready(state, "arranged") if stack(state, where(state, u))[0] != u
-            ]
-            return [Action.of("top", u) for u in free if not near_enemy(state, where(state, u))]
+            at = {u: where(state, u) for u in ACT.ready(state, "arranged")}
+            at = {u: h for u, h in at.items() if stack(state, h)[0] != u}
+            return [Action.of("top", u) for u, h in at.items() if not near_enemy(state, h)]
         if state.phase == "move":
             return self.moves(state) + self.turns(state)
         return self.assaults(state, side) if state.phase == "assault" else []
@@ -309,7 +287,7 @@ class TriumphAndGlory(Ruleset):
             units = [self.units[u] for u in (*stack(state, self.hexes[label]), uid)]
             if len(units) > 1 and units[0].side == units[-1].side and LIMIT(units):
                 return f"{action}: {LIMIT(units)}", "6.21"
-        reason, rule = REASONS.get(action.kind, ("", None))
+        reason, rule = TABLES.reasons.get(action.kind, ("", None))
         return (f"{action}: {reason}", rule) if reason else super().explain(state, action)
 
     # -- what happens --------------------------------------------------------------------
@@ -332,9 +310,9 @@ class TriumphAndGlory(Ruleset):
             frm, to = self.hexes[args[0]], self.hexes[args[1]]
             units = self.attackers(state, frm)
             ACT.flag(state, "assaulted", *units)
-            shift = REAR_SHIFT if attacked_in_rear(state, frm, to) else 0
-            outside = not in_range(state, side_of(state, units[0]), frm)
-            drm = NO_ORDERS_DRM if limited(state) and outside else 0
+            shift = TABLES.rear_shift if attacked_in_rear(state, frm, to) else 0
+            near = in_range(state, ACT.side(state), frm)  # 5.27: outside the range, +1
+            drm = TABLES.no_orders_drm if limited(state) and not near else 0
             state.push(Decision.roll("assault", D10, params=(*args, shift, drm, *units)))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
@@ -346,11 +324,9 @@ class TriumphAndGlory(Ruleset):
             ok = n - fails <= cast(int, chief(state, first).delay)
             state.put("delay", first, 0 if ok else fails + 1)
         elif kind == "io":  # 5.28
-            near = any(in_range(state, ACT.side(state), where(state, u)) for u in ACT.units(state))
-            ok = (
-                n - (chief(state, ACT.side(state)).drm if near else 0)
-                <= self.groups[first].io_rating
-            )
+            side = ACT.side(state)
+            near = any(in_range(state, side, where(state, u)) for u in ACT.units(state))
+            ok = n - (chief(state, side).drm if near else 0) <= self.groups[first].io_rating
             ACT.set_status(state, "orders-io" if ok else "halted")
         elif kind == "assault":
             resolve_assault(state, n, decision.params)

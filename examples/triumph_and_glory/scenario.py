@@ -1,4 +1,5 @@
-"""Scenario data for the Triumph & Glory example: units, groups, commanders, map (TOML).
+"""Scenario data for the Triumph & Glory example: units, groups, commanders, map (TOML),
+and the rule values and refusal reasons of ``data/rules.toml`` (:data:`TABLES`).
 
 Every value is checked at load (set-up stacks against 6.21 too); a bad file raises
 :class:`hexwar.errors.DataError` naming the file and the entry (e.g.
@@ -18,7 +19,7 @@ from hexwar.geometry import Hex
 from hexwar.maps import GameMap, load_map
 from hexwar.terrain import load_chart
 
-from .stacking import LIMIT
+from .board import LIMIT
 
 DATA: Final = Path(__file__).parent / "data"
 SIDES: Final = ("french", "russian")
@@ -75,6 +76,37 @@ class Scenario:
     groups: Mapping[str, Group]
     units: Mapping[str, Unit]
     stacks: Mapping[Hex, tuple[str, ...]]  # top unit first (6.24)
+
+
+@attrs.frozen
+class RuleTables:
+    """``data/rules.toml``: values that belong in a table and the reasons ``explain`` cites."""
+
+    rear_shift: int
+    no_orders_drm: int
+    all_round_terrain: frozenset[str]
+    reasons: Mapping[str, tuple[str, str]]  # action kind -> (text, rule)
+
+
+def load_rule_tables(path: Path = DATA / "rules.toml") -> RuleTables:
+    """Load and check ``data/rules.toml``."""
+    raw, source = read_data_file(path)
+    ck = Checker(source)
+    values = ck.table(raw.get("values"), "values")
+    reasons = {}
+    for kind, entry in sorted(ck.table(raw.get("reasons"), "reasons").items()):
+        entry = ck.table(entry, f"reasons.{kind}")
+        text, rule = (ck.string(entry.get(k), f"reasons.{kind}.{k}") for k in ("text", "rule"))
+        reasons[kind] = (text, rule)
+    return RuleTables(
+        ck.integer(values.get("rear_shift"), "values.rear_shift", minimum=0),
+        ck.integer(values.get("no_orders_drm"), "values.no_orders_drm", minimum=0),
+        frozenset(ck.str_list(values.get("all_round_terrain"), "values.all_round_terrain")),
+        reasons,
+    )
+
+
+TABLES: Final = load_rule_tables()
 
 
 def load_scenario(name: str = "shevardino") -> Scenario:

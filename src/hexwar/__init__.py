@@ -31,6 +31,8 @@ from hexwar.actions import (
     Outcome,
     Seat,
 )
+from hexwar.activation import Activation, ActivationError, alternate
+from hexwar.contest import ContestError, OpposedRoll
 from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
 from hexwar.cups import Cup, CupError
@@ -43,10 +45,12 @@ from hexwar.grid import HEX_GRID, SQUARE_GRID, Square
 from hexwar.hooks import Effect, Expiry
 from hexwar.layout import FLAT, POINTY, Layout
 from hexwar.maps import GameMap, build_map, load_map
-from hexwar.movement import MoveRules, Reach, find_path, reachable
+from hexwar.movement import MoveRules, MoveSearch, Reach, find_path, reachable
 from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
 from hexwar.play import RandomPlayer, play
 from hexwar.records import GameRecord, dumps, loads, record_of, replay
+from hexwar.retreat import retreat_cells
+from hexwar.selection import SecretSelection, SelectionError, subsets
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.state import Ruleset, State
 from hexwar.terrain import TerrainChart, load_chart
@@ -68,7 +72,10 @@ __all__ = [
     "SQUARE_GRID",
     "TERMINAL",
     "Action",
+    "Activation",
+    "ActivationError",
     "AttackRefused",
+    "ContestError",
     "Cup",
     "CupError",
     "DataError",
@@ -92,9 +99,11 @@ __all__ = [
     "Layout",
     "MapLabels",
     "MoveRules",
+    "MoveSearch",
     "NotLegalNow",
     "OddsTable",
     "OffsetKind",
+    "OpposedRoll",
     "Outcome",
     "Phase",
     "PieceError",
@@ -104,8 +113,10 @@ __all__ = [
     "Result",
     "Ruleset",
     "Seat",
+    "SecretSelection",
     "SeededDriver",
     "Segment",
+    "SelectionError",
     "Square",
     "Stage",
     "State",
@@ -113,6 +124,7 @@ __all__ = [
     "TerrainChart",
     "TurnSequence",
     "Vertex",
+    "alternate",
     "build_map",
     "dumps",
     "find_path",
@@ -127,6 +139,8 @@ __all__ = [
     "reachable",
     "record_of",
     "replay",
+    "retreat_cells",
+    "subsets",
     "zoc_cells",
 ]
 __version__ = "0.1.0.dev0"

@@ -12,8 +12,8 @@ keeps that in state tables that are emptied when the next activation begins: pas
 >>> class Game(Ruleset):
 ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
 >>> state = Game().new_state()
->>> act = Activation(flags=("moved", "fired"))
->>> act.begin(state, "I-Corps", ["25L", "57L", "61L"], status="orders", side="french")
+>>> act = Activation(flags=("moved", "fired"), owner=lambda state, token: "french")
+>>> act.begin(state, "I-Corps", ["25L", "57L", "61L"], status="orders")
 >>> act.token(state), act.side(state), act.status(state), act.units(state)
 ('I-Corps', 'french', 'orders', ('25L', '57L', '61L'))
 >>> skip = act.skip_unless("orders", "reserve")     # a Phase(skip=...) predicate
@@ -53,11 +53,13 @@ class Activation:
     """Per-activation context in ``table`` (token, status, units) and per-unit ``flags``
     tables (unit -> ``True``). With ``present(state, unit)`` (e.g. a
     :meth:`~hexwar.pieces.Pieces.is_placed`), :meth:`units` leaves out the units for
-    which it is false (eliminated during the activation)."""
+    which it is false (eliminated during the activation). ``owner(state, token)``: the
+    side a token belongs to (see :meth:`side`; also a :class:`~hexwar.cups.Cup` owner)."""
 
     table: str = "act"
     flags: tuple[str, ...] = ()
     present: Callable[[State, str], bool] | None = None
+    owner: Callable[[State, str], str] | None = None
 
     @property
     def scratch(self) -> tuple[str, ...]:
@@ -65,19 +67,12 @@ class Activation:
         return (self.table, *self.flags)
 
     def begin(
-        self,
-        state: State,
-        token: str,
-        units: Iterable[str],
-        *,
-        status: str | None = None,
-        side: str | None = None,
+        self, state: State, token: str, units: Iterable[str], *, status: str | None = None
     ) -> None:
-        """Start the activation of ``token`` by ``side`` with ``units`` in ``status``."""
+        """Start the activation of ``token`` with ``units`` in ``status`` (journaled)."""
         state.put(self.table, "token", token)
         state.put(self.table, "status", status)
         state.put(self.table, "units", tuple(units))
-        state.put(self.table, "side", side)
 
     def active(self, state: State) -> bool:
         """Whether an activation has begun (since the scratch tables were last emptied)."""
@@ -96,12 +91,10 @@ class Activation:
         return None if status is None else str(status)
 
     def side(self, state: State) -> str:
-        """The side whose activation it is (a phase's ``side``); :class:`ActivationError`
-        if none was given."""
-        side = state.get(self.table, "side")
-        if side is None:
-            raise ActivationError("the activation has no side")
-        return str(side)
+        """The side whose activation it is, ``owner(state, token)`` (a phase's ``side``)."""
+        if self.owner is None:
+            raise ActivationError("an Activation without owner= cannot tell the active side")
+        return self.owner(state, self.token(state))
 
     def skip_unless(self, *statuses: str) -> Callable[[State], bool]:
         """A phase ``skip`` predicate: true unless the activation's status is one of

@@ -38,7 +38,8 @@ __all__ = ["ContestError", "OpposedRoll"]
 
 
 class ContestError(HexwarError):
-    """A malformed opposed roll (fewer than two sides, or a side named twice)."""
+    """A malformed opposed roll (fewer than two sides, a side named twice), or a total
+    asked for before the side rolled."""
 
 
 @attrs.frozen
@@ -87,7 +88,10 @@ class OpposedRoll:
 
     def total(self, state: State, side: str) -> int:
         """``side``'s total in the last round it rolled in (roll plus modifier)."""
-        return int(str(state.get(self.table, f"{self.kind}:{side}")))
+        total = state.get(self.table, f"{self.kind}:{side}")
+        if not isinstance(total, int):
+            raise ContestError(f"{side!r} has not rolled for {self.kind!r} yet")
+        return total
 
     def winner(self, state: State) -> str | None:
         """The side with the highest total, or ``None`` after a tie (or before any roll)."""

@@ -193,6 +193,27 @@ class Pieces(Generic[C]):
             if side is None or v[1] == side  # type: ignore[index]
         )
 
+    def group_by(
+        self, state: State, key: Callable[[str], str], side: str | None = None
+    ) -> dict[str, list[str]]:
+        """The placed pieces (of ``side``) by ``key(piece)`` — their formation, activation
+        group or division — groups and their pieces sorted.
+
+        >>> from hexwar.state import Ruleset
+        >>> from hexwar.sequencer import Phase, Stage, TurnSequence
+        >>> class Game(Ruleset):
+        ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
+        >>> state, reg = Game().new_state(), Pieces(HEX_CODEC)
+        >>> for piece in ("V-b", "I-a", "V-a"):
+        ...     reg.place(state, piece, Hex(0, 0), "red")
+        >>> reg.group_by(state, lambda p: p.split("-")[0])
+        {'I': ['I-a'], 'V': ['V-a', 'V-b']}
+        """
+        groups: dict[str, list[str]] = {}
+        for piece in self.pieces_of(state, side):
+            groups.setdefault(key(piece), []).append(piece)
+        return {g: groups[g] for g in sorted(groups)}
+
     def positions(self, state: State, side: str | None = None) -> dict[C, tuple[str, ...]]:
         """Every occupied cell -> its pieces (top first), of ``side`` only if given."""
         cell_at = self.codec.cell_at

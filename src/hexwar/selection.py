@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 import attrs
@@ -64,7 +64,7 @@ class SecretSelection:
     """
 
     kind: str
-    items: Callable[[State, str], Sequence[str]]
+    items: Callable[[State, str], Iterable[str]]
     limit: Callable[[State, str], int]
     table: str = ""
 

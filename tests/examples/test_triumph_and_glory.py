@@ -5,12 +5,13 @@ from __future__ import annotations
 import time
 import tomllib
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from examples.triumph_and_glory import TriumphAndGlory
 from examples.triumph_and_glory.__main__ import play
 from examples.triumph_and_glory.rules import LIMIT, attacked_in_rear, facing, stack, where
-from examples.triumph_and_glory.scenario import DATA, Unit, build_scenario
+from examples.triumph_and_glory.scenario import DATA, Unit, build_scenario, load_rule_tables
 
 from hexwar.actions import CHANCE, END, Action
 from hexwar.errors import DataError
@@ -296,3 +297,26 @@ def test_bad_scenario_data_names_file_and_entry() -> None:
     raw["units"]["57L"]["hex"] = "0802"  # 6.21: the cavalry listed later joins it there
     with pytest.raises(DataError, match=r"bad\.toml: units\.Chernigov\.hex: 6\.21: infantry and"):
         build_scenario(raw, RULES.map, "bad.toml")
+
+
+def test_rule_tables_load_and_bad_ones_name_file_and_entry(tmp_path: Path) -> None:
+    tables = load_rule_tables()
+    assert tables.reasons["orders"][1] == "5.22"
+    assert tables.all_round_terrain == {"village", "redoubt"}  # 6.11
+    text = (DATA / "rules.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "rules.toml"
+    bad.write_text(text.replace("rear_shift = 1", 'rear_shift = "one"'), encoding="utf-8")
+    with pytest.raises(DataError, match=r"rules\.toml: values\.rear_shift"):
+        load_rule_tables(bad)
+    bad.write_text(text.replace('rule = "5.22", ', ""), encoding="utf-8")
+    with pytest.raises(DataError, match=r"rules\.toml: reasons\.orders\.rule"):
+        load_rule_tables(bad)
+
+
+def test_refused_actions_cite_their_rule() -> None:
+    state = start()
+    state.apply("roll 9")
+    state.apply("roll 0")
+    with pytest.raises(ValueError, match=r"4\.0") as refused:
+        state.apply("pick N27")  # the French hold the initiative: only their own markers
+    assert "one of his own markers" in str(refused.value)
