@@ -14,7 +14,12 @@ What it does, phase by phase:
   minus RKKA units and ZOC) from the 6th Army to the supply sources (and, in the long
   game, to Manstein's relief group): the minimum cut nearest the supply sources gives the
   *gaps* still to block (on the first turn: the Don bend at Kalach and Sovetsky), the
-  pocket behind it and the *wall* of ring hexes already held;
+  pocket behind it and the *wall* of ring hexes already held; once the ring is closed, the
+  gaps are its thin spots (a ZOC hex of the wall next to an open outside hex, which a 6th
+  Army unit could step into and trace a path out from, S6.3);
+- sparing the 6th Army (S4.1, S11.1): before the last turn RKKA neither attacks, bombards
+  nor bombs 6th Army units, since a destroyed one is rebuilt on a Wehrmacht truck hex,
+  outside the ring;
 - movement and exploitation (S6): RKKA units score a move by gaps newly blocked (its hex
   and ZOC) minus ring hexes it alone held and would give up (the last unit in the city
   stays), then by progress toward an objective: a hex that covers open gaps (greedy set
@@ -123,9 +128,12 @@ class HeuristicBot:
         if "move" in kinds:
             return self._move(state, side, actions)
         if "bombard" in kinds:
-            return self._pick(
-                [(_bombard_score(state, a), a) for a in actions if a.kind == "bombard"]
-            )
+            targets = [
+                (_bombard_score(state, a), a)
+                for a in actions
+                if a.kind == "bombard" and not self._spare(state, a.args[1])
+            ]
+            return self._pick(targets) if targets else END
         if "attack" in kinds:
             return self._best_attack(state, actions, "attack")
         if "intercept" in kinds:
@@ -219,6 +227,8 @@ class HeuristicBot:
             origin = here[unit]
             if data.ground[unit].arm in ground.ARTILLERY_ARMS:
                 gain = _range_gain(data, origin, target, enemies)
+                if ring is not None and ring.change(unit, origin, target)[1]:
+                    continue  # artillery holding the ring stays (S11.1)
             else:
                 goal = goals.get(unit)
                 gain = 0.0 if goal is None else dist(origin, goal) - dist(target, goal)
@@ -238,6 +248,8 @@ class HeuristicBot:
             if a.kind != kind:
                 continue
             defender, *attackers = a.args
+            if kind == "attack" and self._spare(state, defender):
+                continue
             if kind == "attack":
                 column, shift = ground.attack_odds(state, defender, attackers)
                 labels = data.crt.labels
@@ -260,6 +272,13 @@ class HeuristicBot:
             bonus = self._ring_bonus(state, defender) if kind == "attack" else 0.0
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
+
+    def _spare(self, state: State, defender: str) -> bool:
+        """RKKA leaves the 6th Army alone before the last turn (S11): a destroyed 6th Army
+        unit comes back on a Wehrmacht truck hex (S4.1), outside the ring."""
+        if state.current_player() != "rkka" or _last_turn(state):
+            return False
+        return SIXTH in static(state).ground[defender].groups
 
     def _ring_bonus(self, state: State, defender: str) -> float:
         """RKKA: a 6th Army unit on or next to a gap of the ring is worth hitting (S11.1)."""
@@ -314,6 +333,8 @@ class HeuristicBot:
                 target = state.get("at", a.args[1])
                 assert isinstance(target, str)
                 info = data.ground[target]
+                if self._spare(state, target):
+                    continue
                 value = strength(state, target) + (10 if step(state, target) == REDUCED else 0)
                 scored.append((-100 if info.arm == "tank" else value, a))
         else:
@@ -326,6 +347,12 @@ class HeuristicBot:
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+def _last_turn(state: State) -> bool:
+    """Whether this is the game's last turn (S3.4): nothing destroyed now comes back."""
+    limit = state.ruleset.sequence.turn_limit
+    return limit is not None and state.turn >= limit
 
 
 def _step_balance(state: State, defender: str, dist: Distribution) -> Fraction:
@@ -423,7 +450,24 @@ def ring_plan(state: State) -> RingPlan | None:
         frozenset(n for lab in pocket for n in data.neighbors[lab] if n not in open_cells)
         & data.passable
     )
-    return RingPlan(frozenset(gaps), pocket, frozenset(wall))
+    if gaps:
+        return RingPlan(frozenset(gaps), pocket, wall)
+    # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
+    # there trace a path out; such a hex next to an open outside hex is a thin spot. The
+    # cut with those hexes as sources gives the hexes that thicken the ring.
+    band = wall - {lab for lab, _ in on_map(state, "rkka")}
+    found = min_vertex_cut(data.neighbors, open_cells | band, sixth | band, sinks - band)
+    if found is None or not found[0]:
+        return RingPlan(frozenset(), pocket, wall)
+    thin, outside = found
+    deep = frozenset(open_cells - outside - thin)
+    wall |= (
+        frozenset(
+            n for lab in deep | band for n in data.neighbors[lab] if n not in open_cells | band
+        )
+        & data.passable
+    )
+    return RingPlan(frozenset(thin), pocket, wall)
 
 
 def min_vertex_cut(

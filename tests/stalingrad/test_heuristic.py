@@ -60,9 +60,10 @@ def test_heuristic_is_deterministic_per_seed_and_replays_legally() -> None:
 
 def test_heuristic_attacks_at_the_best_odds_with_fewest_units() -> None:
     ring = ("2116", "2115", "2015", "1916", "2017", "2117")
-    state = situation(
+    state = situation(  # the last turn: the bot attacks the 6th Army (S11.1)
         SHORT,
         {"r-1ga": ring[0], "r-26tc": ring[1], "r-21a-a": ring[2], "w-xi-ak": "2016"},
+        turn=5,
     )
     choice = HeuristicBot(0)(state)
     assert choice.kind == "attack"
@@ -83,9 +84,29 @@ def test_heuristic_attacks_at_the_best_odds_with_fewest_units() -> None:
 
 def test_heuristic_does_not_attack_below_2_to_1() -> None:
     # 6 vs 6: only 1:1 is available, so the bot ends the phase instead
-    state = situation(SHORT, {"r-21a-a": "2115", "w-xi-ak": "2016"})
+    state = situation(SHORT, {"r-21a-a": "2115", "w-xi-ak": "2016"}, turn=5)
     assert any(a.kind == "attack" for a in state.legal_actions())
     assert HeuristicBot(0)(state) == END
+
+
+def test_heuristic_spares_the_6th_army_before_the_last_turn_s4_1_s11_1() -> None:
+    # a destroyed 6th Army unit is rebuilt on a Wehrmacht truck hex (S4.1), outside the
+    # ring, and breaks the encirclement (S11.1): RKKA hits it only on the last turn
+    units = {"r-1ga": "2116", "r-26tc": "2115", "r-21a-a": "2015"}
+    for turn, wanted in ((1, False), (4, False), (5, True)):
+        state = situation(SHORT, {**units, "w-xi-ak": "2016"}, turn=turn)
+        assert any(a.kind == "attack" for a in state.legal_actions())
+        assert (HeuristicBot(0)(state).kind == "attack") is wanted
+    # the same attack on a unit outside the 6th Army is made at once
+    state = situation(SHORT, {**units, "w-rom-iv": "2016"}, turn=1)
+    assert HeuristicBot(0)(state).kind == "attack"
+    # nor does its artillery bombard a 6th Army unit before the last turn (S7.1)
+    for turn, wanted in ((1, False), (5, True)):
+        state = situation(
+            SHORT, {"r-swf-art": "1010", "w-xi-ak": "1012"}, turn=turn, phase="artillery"
+        )
+        assert any(a.kind == "bombard" for a in state.legal_actions())
+        assert (HeuristicBot(0)(state).kind == "bombard") is wanted
 
 
 def _set_up(rules: StalingradRules) -> State:
@@ -151,6 +172,56 @@ def test_heuristic_ring_plan_s11_1_gaps_are_a_minimum_cut_at_the_don_bend() -> N
     )
 
 
+def _rim(center: str, radius: int) -> list[str]:
+    data = SHORT.data
+    return sorted(h for h in data.disk(center, radius) if data.distance(center, h) == radius)
+
+
+def test_heuristic_ring_plan_s11_1_thickens_a_closed_ring_with_thin_spots() -> None:
+    # six units on the corners of the radius-3 rim close the ring by ZOC alone (S2.1,
+    # S11.1); but a 6th Army unit may move into a ZOC hex of the rim (S6.3) and trace a
+    # path out from there: the plan names the hexes that make every such step harmless
+    data = SHORT.data
+    center = "1520"
+    assert set(data.disk(center, 5)) <= data.passable
+    inner = set(_rim(center, 2))
+    corners = [h for h in _rim(center, 3) if sum(n in inner for n in data.neighbors[h]) == 1]
+    infantry = ["r-1ga", "r-21a-a", "r-21a-b", "r-24a-a", "r-24a-b", "r-65a-a"]
+    units = dict(zip(infantry, corners, strict=True))
+    state = situation(SHORT, {**units, "w-xi-ak": center}, phase="movement")
+    assert victory.encircled(state)
+    plan = ring_plan(state)
+    assert plan is not None
+    assert plan.gaps
+    band = [h for h in _rim(center, 3) if h not in corners]
+    for hex_ in band:  # each rim ZOC hex is a thin spot now
+        moved = situation(SHORT, {**units, "w-xi-ak": hex_}, phase="movement")
+        assert not victory.encircled(moved)
+    more = ["r-65a-b", "r-65a-c", "r-66a-a", "r-66a-b", "r-62a", "r-57a"]
+    assert len(plan.gaps) <= len(more)
+    held = {**units, **dict(zip(more, sorted(plan.gaps), strict=False))}
+    for hex_ in band:  # with the planned hexes held, no one step breaks the ring
+        moved = situation(SHORT, {**held, "w-xi-ak": hex_}, phase="movement")
+        assert victory.encircled(moved)
+
+
+def test_heuristic_first_move_blocks_a_reachable_gap_s11_1() -> None:
+    state = _set_up(SHORT)
+    while not (state.stage == "rkka" and state.phase == "movement"):
+        state.apply(END)
+    plan = ring_plan(state)
+    assert plan is not None
+    data = SHORT.data
+    reach = [
+        a
+        for a in state.legal_actions()
+        if a.kind == "move" and plan.gaps & {a.args[1], *data.zoc_of[a.args[1]]}
+    ]
+    assert reach  # some unit can reach a gap this phase
+    move = HeuristicBot(0)(state)
+    assert move in reach
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     st.sets(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=4),
@@ -183,7 +254,7 @@ def test_min_vertex_cut_matches_networkx_flow_on_random_grids(
 
 
 def test_heuristic_rkka_closes_the_ring_s11_1_in_a_seeded_short_game_vs_random() -> None:
-    seed = 4  # the simulate command's game 4: bots seeded 2 * seed and 2 * seed + 1
+    seed = 5  # the simulate command's game 5: bots seeded 2 * seed and 2 * seed + 1
     bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": RandomBot(2 * seed + 1)}
     closed_after_rkka: list[bool] = []
 
@@ -196,7 +267,7 @@ def test_heuristic_rkka_closes_the_ring_s11_1_in_a_seeded_short_game_vs_random()
     assert victory.rkka_in_city(state)
     assert state.outcome is not None
     assert state.outcome.winner == "rkka"
-    assert any(closed_after_rkka)
+    assert any(closed_after_rkka[:3])  # measured: closed after the RKKA stage of turn 2
 
 
 def test_heuristic_attack_score_uses_the_step_loss_balance() -> None:
