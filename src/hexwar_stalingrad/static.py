@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
 from hexwar.actions import Action
 from hexwar.crt import OddsTable, StrengthTable
+from hexwar.datafile import Checker, read_data_file
 from hexwar.geometry import Hex
 from hexwar.maps import GameMap, load_map
 from hexwar.terrain import TerrainChart, load_chart
@@ -50,6 +52,7 @@ class Static:
     crt: OddsTable
     bombardment: StrengthTable
     turns: tuple[Turn, ...]
+    victory: VictoryData
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
 
     # -- cells ------------------------------------------------------------------------------
@@ -126,6 +129,12 @@ class Static:
         """Labels of the Stalingrad city hexes (S11.1)."""
         m = self.game_map
         return frozenset(self.label(c) for c in m if m.terrain(c) == CITY_TERRAIN)
+
+    @functools.cached_property
+    def stalingrad_area(self) -> frozenset[str]:
+        """Labels within ``victory.area_radius`` of a city hex (ruling S11.1)."""
+        radius = self.victory.area_radius
+        return frozenset(lab for c in sorted(self.city) for lab in self.disk(c, radius))
 
     def tagged(self, tag: str) -> tuple[str, ...]:
         """Sorted labels of the cells carrying ``tag``."""
@@ -231,7 +240,29 @@ def load_static() -> Static:
         load_crt(),
         load_bombardment(),
         load_turns(),
+        load_victory(),
     )
+
+
+@attrs.frozen
+class VictoryData:
+    """Victory parameters (S11) from ``victory.toml``."""
+
+    #: Ruling S11.1: the 6th Army units that must be blocked are those within this many
+    #: hexes of a Stalingrad city hex.
+    area_radius: int
+
+
+def load_victory(path: str | Path | None = None) -> VictoryData:
+    """Load and validate ``victory.toml``.
+
+    >>> load_victory().area_radius
+    15
+    """
+    data, source = read_data_file(path if path is not None else data_path("victory.toml"))
+    ck = Checker(source)
+    ck.keys(data, ("area_radius",), (), "victory")
+    return VictoryData(ck.integer(data["area_radius"], "area_radius", 0))
 
 
 class _MoveTable(dict[str, Action]):

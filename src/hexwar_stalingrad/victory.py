@@ -1,9 +1,10 @@
 """Victory (S11): the ring around the 6th Army, Stalingrad, Manstein's relief.
 
 :func:`encircled` answers ruling S11.1 at any moment as a networkx connectivity query:
-the 6th Army is encircled when none of its ground units can trace a path of passable
-hexes to a Wehrmacht supply source (``supply:wehrmacht`` cells) without entering a hex
-that holds an RKKA ground unit or lies in an RKKA ZOC.
+the 6th Army is encircled when none of its ground units in the Stalingrad area
+(``victory.toml``) can trace a path of passable hexes to a Wehrmacht supply source
+(``supply:wehrmacht`` cells) without entering a hex that holds an RKKA ground unit or
+lies in an RKKA ZOC.
 """
 
 from __future__ import annotations
@@ -39,9 +40,16 @@ def _group_cells(state: State, group: str) -> list[str]:
 
 
 def encircled(state: State) -> bool:
-    """Ruling S11.1: no 6th Army unit can reach a supply source (vacuously true if none)."""
+    """Ruling S11.1: no 6th Army unit in the Stalingrad area can reach a supply source
+    (vacuously true if there is none).
+
+    The area is the hexes within ``victory.toml``'s ``area_radius`` of a city hex (the
+    source: the 6th Army units "в Сталинграде"); a unit rebuilt on a far truck hex (S4.1)
+    is not in it.
+    """
     data = static(state)
-    sixth = _group_cells(state, SIXTH_ARMY)
+    area = data.stalingrad_area
+    sixth = [lab for lab in _group_cells(state, SIXTH_ARMY) if lab in area]
     if not sixth:
         return True
     blocked = {lab for lab, _ in on_map(state, "rkka")} | zoc_of_side(state, "rkka")

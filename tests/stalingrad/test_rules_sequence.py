@@ -223,6 +223,35 @@ def test_s11_1_a_closed_ring_of_units_and_zoc_encircles() -> None:
     assert not victory.encircled(state)
 
 
+def test_s11_1_only_6th_army_units_in_the_stalingrad_area_must_be_blocked() -> None:
+    """Ruling S11.1 (the source: the 6th Army units "в Сталинграде"): a 6th Army unit
+    rebuilt on a far truck hex (S4.1) does not open a closed ring; one inside the area
+    but outside the ring does."""
+    data = static(ready(RULES))
+    centre = "1515"
+    ring2 = sorted(h for h in data.disk(centre, 2) if data.distance(h, centre) == 2)
+    rkka = sorted(
+        u
+        for u, i in data.ground.items()
+        if i.side == "rkka" and i.arrives == 1 and i.arm == "infantry"
+    )
+    units: dict[str, str] = {"w-li-n": centre, **dict(zip(rkka, ring2, strict=False))}
+    far_truck = max(
+        data.tagged("truck:wehrmacht"), key=lambda h: min(data.distance(h, c) for c in data.city)
+    )
+    assert far_truck not in data.stalingrad_area
+    assert centre in data.stalingrad_area
+    state = situation(RULES, {**units, "w-li-s": far_truck}, phase="movement")
+    assert victory.encircled(state)
+    outside_ring = next(
+        h
+        for h in sorted(data.stalingrad_area & data.passable)
+        if data.distance(h, centre) > 4 and h not in data.city
+    )
+    state = situation(RULES, {**units, "w-li-s": outside_ring}, phase="movement")
+    assert not victory.encircled(state)
+
+
 def test_s11_2_long_game_and_sudden_death() -> None:
     state = situation(
         RULES,

@@ -177,3 +177,15 @@ def test_geography_duplicate_id(data: Path) -> None:
 def test_unparseable_file(data: Path) -> None:
     (data / "oob.toml").write_text("[[ground]\n", encoding="utf-8")
     rejects(lambda: load_oob(data / "oob.toml"), "oob.toml", "cannot read")
+
+
+def test_victory_area_radius_must_be_a_non_negative_integer(data: Path) -> None:
+    from hexwar_stalingrad.static import load_victory
+
+    path = data / "victory.toml"
+    edit(path, "area_radius = 15", 'area_radius = "far"')
+    rejects(lambda: load_victory(path), "victory.toml", "area_radius")
+    edit(path, 'area_radius = "far"', "area_radius = -1")
+    rejects(lambda: load_victory(path), "victory.toml", "area_radius")
+    edit(path, "area_radius = -1", "area_radius = 3\nradius = 4")
+    rejects(lambda: load_victory(path), "victory.toml", "radius")
