@@ -17,6 +17,7 @@ from hexwar.geometry import Hex
 from hexwar.grid import SQUARE_GRID, Square
 from hexwar.maps import (
     OFFSET_LAYOUTS,
+    GameMap,
     axial_to_offset,
     build_map,
     hexagon,
@@ -24,6 +25,7 @@ from hexwar.maps import (
     map_from_dict,
     offset_to_axial,
     rectangle,
+    square_rectangle,
 )
 from hexwar.strategies import game_maps, hexes
 from hexwar.terrain import Step, chart_from_dict
@@ -260,3 +262,39 @@ def test_labels_round_trip_on_every_cell_and_stay_right_when_cached() -> None:
     assert len(set(labels)) == len(labels)
     with pytest.raises(ValueError, match="off the map"):
         game_map.cell_at("1310")
+
+
+# -- tag-derived lookups and linear-feature cells ------------------------------------------
+
+
+def _tagged_map() -> GameMap[Square]:
+    chart = chart_from_dict(
+        {"terrain": {"clear": {}}, "linear": {"rail": {}, "road": {}},
+         "movement": {"foot": {"terrain": {"clear": 1}}}}
+    )  # fmt: skip
+    cells = dict.fromkeys(square_rectangle(3, 3), "clear")
+    tags = {Square(0, 0): ["zone:red", "row:I"], Square(1, 0): ["zone:red"], Square(2, 2): ["x"]}
+    rail = [Square(0, 0), Square(1, 1), Square(1, 2)]
+    return build_map(chart, cells, topology=SQUARE_GRID, tags=tags, paths=[("rail", rail)])
+
+
+def test_tag_values_reads_key_value_tags() -> None:
+    m = _tagged_map()
+    assert m.tag_values("zone") == {Square(0, 0): "red", Square(1, 0): "red"}
+    assert m.tag_values("row") == {Square(0, 0): "I"}
+    assert m.tag_values("x") == {}  # a bare tag has no value
+    assert list(m.tag_values("zone")) == sorted(m.tag_values("zone"))
+
+
+def test_tag_values_refuses_two_values_for_one_cell() -> None:
+    m = _tagged_map()
+    bad = build_map(m.chart, {Square(0, 0): "clear"}, topology=SQUARE_GRID,
+                    tags={Square(0, 0): ["zone:red", "zone:blue"]}, name="two.toml")  # fmt: skip
+    with pytest.raises(DataError, match=r"two\.toml: Square\(col=0, row=0\): two 'zone' tags"):
+        bad.tag_values("zone")
+
+
+def test_feature_cells_lists_the_cells_a_linear_feature_runs_through() -> None:
+    m = _tagged_map()
+    assert m.feature_cells("rail") == [Square(0, 0), Square(1, 1), Square(1, 2)]
+    assert m.feature_cells("road") == []

@@ -25,7 +25,7 @@ def board_text(state: State) -> str:
     lines = []
     for row in range(rules.board.last_row + 1):
         cells = [c for c in rules.board.map if c.row == row]
-        label = rules.board.labels[cells[0]][1:].lstrip("-")
+        label = rules.board.label(cells[0])[1:].lstrip("-")
         lines.append(
             f"{label:>6} " + " ".join(at.get(c, marks[rules.board.terrain(c)]) for c in cells)
         )

@@ -38,7 +38,7 @@ class Bot:
         units = rules.units(state)
         enemy_cells = {c for u, (_, c) in units.items() if side_of(u) != state.current_player()}
         moves = [a for a in legal if a.kind == "move"]
-        assaults = [a for a in moves if rules.board.cells[a.args[1]] in enemy_cells]
+        assaults = [a for a in moves if rules.board.cell_at(a.args[1]) in enemy_cells]
         if assaults:
             return self.rng.choice(assaults)
         scored = [(self._progress(rules, units, enemy_cells, a), a) for a in moves]
@@ -62,12 +62,12 @@ class Bot:
     ) -> int:
         uid = a.args[0]
         name, here = units[uid]
-        there = rules.board.cells[a.args[1]]
+        there = rules.board.cell_at(a.args[1])
         dist = rules.board.map.topology.distance
         arm = rules.data.arms[name]
         raider = arm.raider and arm.move > 1  # mounted raiders ride for К-III (XIII)
         goals = [rules.board.rear[other(side_of(uid))]] if raider else []
-        goals = goals or sorted(enemies, key=lambda c: dist(here, c))[:1]
+        goals = goals or sorted(enemies, key=lambda c: (dist(here, c), c))[:1]  # ties: by square
         if not goals:
             return 0
         return dist(here, goals[0]) - dist(there, goals[0])

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from hexwar.datafile import Checker, read_data_file
+from hexwar.grid import LabelError, SquareLabels
 from hexwar.maps import GameMap, load_map
 from hexwar.terrain import load_chart
 
@@ -72,9 +73,10 @@ class Scenario:
 
 @attrs.frozen(eq=False)
 class GameData:
-    """Everything the rules read: map, arms, effect rows, scenarios and the ``[rules]``."""
+    """Everything the rules read: map, labels, arms, effect rows, scenarios, ``[rules]``."""
 
     game_map: GameMap[Any]
+    labels: SquareLabels
     arms: Mapping[str, Arm]
     effects: tuple[EffectRow, ...]
     scenarios: Mapping[str, Scenario]
@@ -123,11 +125,26 @@ _EFFECT_FIELDS: dict[str, Field] = {
 }
 
 
+def _labels(ck: Checker, raw: object, game_map: GameMap[Any]) -> SquareLabels:
+    """I: ``[labels]``, a name per map column and row; every map square gets a label."""
+    spec = ck.table(raw, "labels")
+    ck.keys(spec, required=("columns", "rows"), entry="labels")
+    columns, rows = (ck.str_list(spec[k], f"labels.{k}") for k in ("columns", "rows"))
+    try:
+        labels = SquareLabels(columns, rows)
+        for cell in game_map:
+            labels.label(cell)
+    except LabelError as e:
+        raise ck.fail("labels", str(e)) from None
+    return labels
+
+
 def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: str) -> GameData:
     """Validate the parsed ``rules.toml`` against the map's chart."""
     ck = Checker(source)
     top = ck.table(dict(raw), "top level")
-    ck.keys(top, required=("rules", "arms", "effects", "scenarios"))
+    ck.keys(top, required=("rules", "labels", "arms", "effects", "scenarios"))
+    labels = _labels(ck, top["labels"], game_map)
     params = dict(ck.table(top["rules"], "rules"))
     ck.keys(params, required=_PARAMS, entry="rules")
     for key, check in _PARAMS.items():
@@ -184,7 +201,7 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
         turns = ck.integer(spec["turns"], f"{entry}.turns", minimum=1)
         title = ck.string(spec.get("name", name), f"{entry}.name")
         scenarios[name] = Scenario(name, title, turns, tuple(sorted(figures.items())))
-    return GameData(game_map, arms, tuple(effects), scenarios, params)
+    return GameData(game_map, labels, arms, tuple(effects), scenarios, params)
 
 
 @cache

@@ -33,11 +33,14 @@ from typing import Any, cast
 
 from hexwar.actions import Action, Decision, Outcome, Value
 from hexwar.deployment import Deployment
-from hexwar.grid import Square
+from hexwar.grid import Square, line_clear
+from hexwar.memo import TableMemo
 from hexwar.movement import MoveRules, reachable
 from hexwar.pieces import Pieces
+from hexwar.removal import ChosenRemoval
 from hexwar.sequencer import Phase, Stage, TurnSequence
 from hexwar.state import Ruleset, State
+from hexwar.victory import eliminated, fewer_losses, loss_share, withdrawn
 
 from .board import SIDES, Board
 from .data import Arm, EffectRow, GameData, load_game_data
@@ -80,7 +83,9 @@ class BoyOtryadov(Ruleset):
         self.data = data or load_game_data()
         self.board = b = Board(self.data)
         self.p = p = self.data.params
-        self.pieces = Pieces(b)
+        self.pieces = pcs = Pieces(b.labels, attributes=("pinned", "neutral"))
+        # XIII: a raid removes enemy figures of the raiding side's choice
+        self.raid = ChosenRemoval(pcs, "raid", lambda s, side: pcs.pieces_of(s, other(side)))
         half = self.data.share("second_row_share")  # X.2c: at most half the figures in row II
         self.deployment = Deployment(
             self.pieces,
@@ -91,7 +96,7 @@ class BoyOtryadov(Ruleset):
         )
         # III: no ZOC; VI.3: one figure a square, two on a green one.
         self.rules = MoveRules(zoc=False, can_end_at=lambda m, c, f: len(f) < self.capacity(c))
-        self._memo: dict[tuple[Any, ...], list[Action]] = {}
+        self._memo = TableMemo(_READ, self._phase_actions)  # legal actions per position
         act = [Phase("act", side=s, scratch=SCRATCH, on_exit=self._finish, may_end=self.may_end)
                for s in SIDES]  # fmt: skip
         self.sequence = TurnSequence(tuple(Stage(s, (a,)) for s, a in zip(SIDES, act, strict=True)))
@@ -162,15 +167,10 @@ class BoyOtryadov(Ruleset):
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         """The moves, (dis)mounts and fire moves of ``side``; memoised on the tables read."""
-        key = (side, *(tuple(sorted(state.table(t).items())) for t in _READ))
-        if key not in self._memo:
-            if len(self._memo) > 256:
-                self._memo.clear()
-            self._memo[key] = self._phase_actions(state, side)
-        return self._memo[key]
+        return self._memo(state, side)
 
     def _phase_actions(self, state: State, side: str) -> list[Action]:
-        labels = self.board.labels
+        label = self.board.label
         used = state.table("strip")
         budget = self.p["attack_strip_figures"] - len(used)
         out: list[Action] = []
@@ -184,14 +184,14 @@ class BoyOtryadov(Ruleset):
 
             if not state.get("moved", uid) and not state.get("pinned", uid):
                 out += [
-                    Action.of("move", uid, labels[d])
+                    Action.of("move", uid, label(d))
                     for d in self.destinations(state, uid)
                     if strip_ok(cell, d)
                 ]
                 out += [Action.of(k, uid) for k in ("mount", "dismount")
                         if getattr(arm, k) and strip_ok(cell)]  # fmt: skip
             if arm.range and cast(int, state.get("shots", uid, 0)) < arm.shots and strip_ok(cell):
-                out += [Action.of("fire", uid, labels[t]) for t in self.targets(state, uid)]
+                out += [Action.of("fire", uid, label(t)) for t in self.targets(state, uid)]
         return out
 
     def destinations(self, state: State, uid: str) -> list[Square]:
@@ -230,16 +230,14 @@ class BoyOtryadov(Ruleset):
         occ = self.pieces.positions(state)
         out = []
         for t, ids in occ.items():
-            fired = cast(tuple[str, ...], state.get("fire", b.labels[t], ()))
+            fired = cast(tuple[str, ...], state.get("fire", b.label(t), ()))
             if side_of(ids[0]) == side_of(uid) or uid in fired:
                 continue
             if not 1 <= b.map.topology.distance(cell, t) <= arm.range:
                 continue
             if b.terrain(t) == "masking" and arm.group != "artillery":
                 continue
-            if all(
-                any(not self._blocks(arm, cell, c, occ) for c in step) for step in b.line(cell, t)
-            ):
+            if line_clear(cell, t, lambda c: self._blocks(arm, cell, c, occ)):
                 out.append(t)
         return sorted(out)
 
@@ -257,10 +255,10 @@ class BoyOtryadov(Ruleset):
         if decision.kind == "retreat":
             uid = cast(str, decision.params[0])
             out = [
-                Action.of("retreat", uid, self.board.labels[c]) for c in self.retreats(state, uid)
+                Action.of("retreat", uid, self.board.label(c)) for c in self.retreats(state, uid)
             ]
             return out or [Action.of("lost", uid)]
-        return [Action.of("remove", u) for u in self.pieces.pieces_of(state, other(decision.side))]
+        return self.raid.actions(state, decision)
 
     def retreats(self, state: State, uid: str) -> list[Square]:
         """VI: fall back ("back": away from the enemy) or move away within its move ("any")."""
@@ -296,23 +294,16 @@ class BoyOtryadov(Ruleset):
             state.put("shots", uid, cast(int, state.get("shots", uid, 0)) + 1)
         self._check_destroyed(state)
 
-    def _remove(self, state: State, uid: str) -> None:
-        self.pieces.remove(state, uid)
-        for table in ("pinned", "neutral"):
-            state.delete(table, uid)
-
     def _move(self, state: State, uid: str, dest: Square) -> None:
         side, arm = side_of(uid), self.arm(state, uid)
         for u in self.pieces.occupants(state, dest):  # VIII: the assaulted figure is beaten
             if side_of(u) != side:
-                self._remove(state, u)
+                self.pieces.remove(state, u)
         self.pieces.move(state, uid, dest)
         state.put("moved", uid, True)
         if arm.raider and dest == self.board.rear[other(side)]:  # XIII
-            self._remove(state, uid)
-            n = min(self.p["raid_removes"], len(self.pieces.pieces_of(state, other(side))))
-            if n:
-                state.push(Decision("raid", side, (n,)))
+            self.pieces.remove(state, uid)
+            self.raid.start(state, side, self.p["raid_removes"])
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         if self.deployment.answer(state, decision, action):  # X.2: behind the screen
@@ -320,15 +311,12 @@ class BoyOtryadov(Ruleset):
         if decision.kind == "retreat":
             uid = action.args[0]
             if action.kind == "lost":
-                self._remove(state, uid)
+                self.pieces.remove(state, uid)
             else:
                 self.pieces.move(state, uid, self.board.cell_at(action.args[1]))
                 state.put("pinned", uid, True)
         else:  # raid (XIII): the raiding side removes enemy figures one by one
-            self._remove(state, action.args[0])
-            n = cast(int, decision.params[0]) - 1
-            if n and self.pieces.pieces_of(state, other(decision.side)):
-                state.push(Decision("raid", decision.side, (n,)))
+            self.raid.answer(state, decision, action)
         self._check_destroyed(state)
 
     def _finish(self, state: State) -> None:
@@ -347,7 +335,7 @@ class BoyOtryadov(Ruleset):
                 arm = self.arm(state, uid)
                 result = fire_result(self.data.effects, arm, b.terrain(t), shots)
                 if result == "destroy":
-                    self._remove(state, uid)
+                    self.pieces.remove(state, uid)
                 elif result == "neutralise":  # IX: for N turns after this one
                     until = state.turn + self.p["neutralised_turns"] + 1
                     state.put_until("neutral", uid, True, until)
@@ -362,22 +350,18 @@ class BoyOtryadov(Ruleset):
     # -- the end (X) -------------------------------------------------------------------
 
     def _check_destroyed(self, state: State) -> None:
-        if self.deployment.done(state) and state.outcome is None:
-            for side in SIDES:
-                if not self.pieces.pieces_of(state, side):
-                    state.end_game(Outcome(other(side), f"victory: {side} destroyed (поражение)"))
-                    return
+        gone = eliminated(self.pieces, state, SIDES) if self.deployment.done(state) else None
+        if gone and state.outcome is None:
+            state.end_game(Outcome(other(gone), f"victory: {gone} destroyed (поражение)"))
 
     def lost_share(self, state: State, side: str) -> Fraction:
-        oob = self.oob(state, side)
-        return Fraction(oob - len(self.pieces.pieces_of(state, side)), oob)
+        return loss_share(self.pieces, state, side, self.oob(state, side))
 
     def hook_victory_check(self, state: State, value: Outcome | None) -> Outcome | None:
         if value is not None:
             return value
-        zone = self.board.zone
-        out = [s for s in SIDES if all(c in zone for c in self.pieces.positions(state, s))]
-        out = out if state.turn >= self.p["withdrawal_from_turn"] else []
+        early = state.turn < self.p["withdrawal_from_turn"]
+        out = [] if early else withdrawn(self.pieces, state, SIDES, self.board.zone)
         if len(out) == 2:
             return Outcome(None, "draw: both sides stayed out of the battle")
         if out:
@@ -390,7 +374,5 @@ class BoyOtryadov(Ruleset):
 
     def final_outcome(self, state: State) -> Outcome:
         """Turn limit (not in the 1930 rules): the side that lost fewer figures wins."""
-        blue, red = (self.lost_share(state, s) for s in SIDES)
-        if blue == red:
-            return Outcome(None, "turn limit: equal losses")
-        return Outcome("blue" if blue < red else "red", "turn limit: fewer losses")
+        shares = {s: self.lost_share(state, s) for s in SIDES}
+        return fewer_losses(shares, "turn limit: fewer losses", "turn limit: equal losses")

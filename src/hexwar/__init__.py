@@ -41,19 +41,30 @@ from hexwar.dice import D6, D10, Dice, FixedDriver, SeededDriver
 from hexwar.edges import Facing, FacingStyle, Hexside, Vertex
 from hexwar.errors import DataError, HexwarError, IllegalAction
 from hexwar.geometry import DIAGONALS, DIRECTIONS, ORIGIN, FractionalHex, Hex, hex_round
-from hexwar.grid import HEX_GRID, SQUARE_GRID, Square
+from hexwar.grid import (
+    HEX_GRID,
+    SQUARE_GRID,
+    LabelError,
+    Square,
+    SquareLabels,
+    line_clear,
+    square_line,
+)
 from hexwar.hooks import Effect, Expiry
 from hexwar.layout import FLAT, POINTY, Layout
 from hexwar.maps import GameMap, build_map, load_map
+from hexwar.memo import TableMemo
 from hexwar.movement import MoveRules, MoveSearch, Reach, find_path, reachable
 from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
 from hexwar.play import RandomPlayer, play
 from hexwar.records import GameRecord, dumps, loads, record_of, replay
+from hexwar.removal import ChosenRemoval, RemovalError
 from hexwar.retreat import retreat_cells
 from hexwar.selection import SecretSelection, SelectionError, subsets
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.state import Ruleset, State
 from hexwar.terrain import TerrainChart, load_chart
+from hexwar.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
 from hexwar.zoc import zoc_cells
 
 __all__ = [
@@ -75,6 +86,7 @@ __all__ = [
     "Activation",
     "ActivationError",
     "AttackRefused",
+    "ChosenRemoval",
     "ContestError",
     "Cup",
     "CupError",
@@ -96,6 +108,7 @@ __all__ = [
     "Hexside",
     "HexwarError",
     "IllegalAction",
+    "LabelError",
     "Layout",
     "MapLabels",
     "MoveRules",
@@ -110,6 +123,7 @@ __all__ = [
     "Pieces",
     "RandomPlayer",
     "Reach",
+    "RemovalError",
     "Result",
     "Ruleset",
     "Seat",
@@ -118,29 +132,38 @@ __all__ = [
     "Segment",
     "SelectionError",
     "Square",
+    "SquareLabels",
     "Stage",
     "State",
     "StrengthTable",
+    "TableMemo",
     "TerrainChart",
     "TurnSequence",
     "Vertex",
+    "VictoryError",
     "alternate",
     "build_map",
     "dumps",
+    "eliminated",
+    "fewer_losses",
     "find_path",
     "hex_round",
     "hex_to_offset",
+    "line_clear",
     "load_chart",
     "load_map",
     "load_table",
     "loads",
+    "loss_share",
     "offset_to_hex",
     "play",
     "reachable",
     "record_of",
     "replay",
     "retreat_cells",
+    "square_line",
     "subsets",
+    "withdrawn",
     "zoc_cells",
 ]
 __version__ = "0.1.0.dev0"

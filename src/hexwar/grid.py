@@ -14,11 +14,12 @@ game «Бой отрядов»: 8-neighbour moves, Chebyshev distance).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Final, Protocol, TypeVar
 
 import attrs
 
+from hexwar.errors import HexwarError
 from hexwar.geometry import Hex
 
 __all__ = [
@@ -26,9 +27,13 @@ __all__ = [
     "SQUARE_GRID",
     "SQUARE_GRID_4",
     "HexGrid",
+    "LabelError",
     "Square",
     "SquareGrid",
+    "SquareLabels",
     "Topology",
+    "line_clear",
+    "square_line",
 ]
 
 C = TypeVar("C", bound=Hashable)
@@ -127,3 +132,107 @@ SQUARE_GRID: Final = SquareGrid()
 """Squares with 8-neighbour moves and Chebyshev distance."""
 SQUARE_GRID_4: Final = SquareGrid(diagonal=False)
 """Squares with 4-neighbour moves and Manhattan distance."""
+
+
+# -- lines of sight on squares -------------------------------------------------------------
+
+
+def _split(num: int, den: int) -> tuple[int, ...]:
+    """``num / den`` rounded to the nearest integer; both integers on an exact half."""
+    q, r = divmod(num, den)
+    return (q, q + 1) if 2 * r == den else (q + (2 * r > den),)
+
+
+def square_line(a: Square, b: Square) -> list[tuple[Square, ...]]:
+    """The squares a straight line from the centre of ``a`` to that of ``b`` crosses.
+
+    One entry per step of the longer axis, ``a`` first and ``b`` last (``n + 1`` entries
+    for a Chebyshev distance ``n``): the square(s) nearest the line at that step, found
+    in exact integer arithmetic. Where the line passes exactly between two squares (a
+    tie) the entry holds both, lower coordinate first; otherwise one square. Unlike
+    :meth:`hexwar.geometry.Hex.line_to` nothing is nudged: which tied square counts is
+    the rules' choice (see :func:`line_clear`). The line from ``b`` is the reverse.
+
+    >>> [s for (s,) in square_line(Square(0, 0), Square(3, 1))]
+    [Square(col=0, row=0), Square(col=1, row=0), Square(col=2, row=1), Square(col=3, row=1)]
+    >>> square_line(Square(0, 0), Square(2, 1))[1]       # a tie: both squares
+    (Square(col=1, row=0), Square(col=1, row=1))
+    """
+    n = max(abs(b.col - a.col), abs(b.row - a.row))
+    if n == 0:
+        return [(a,)]
+    out = []
+    for i in range(n + 1):
+        cols = _split(a.col * n + (b.col - a.col) * i, n)
+        rows = _split(a.row * n + (b.row - a.row) * i, n)
+        out.append(tuple(Square(c, r) for c in cols for r in rows))
+    return out
+
+
+def line_clear(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
+    """Whether the line of sight from ``a`` to ``b`` is clear of squares that ``blocks``.
+
+    Only the squares strictly between ``a`` and ``b`` are asked; at a tie the line is
+    blocked only if *both* squares block (it may pass along either side). «Бой отрядов»
+    V: fire is stopped by strong or green squares and by figures on the line.
+
+    >>> wall = {Square(1, 0)}
+    >>> line_clear(Square(0, 0), Square(2, 0), wall.__contains__)
+    False
+    >>> line_clear(Square(0, 0), Square(2, 1), wall.__contains__)   # passes by Square(1, 1)
+    True
+    """
+    return all(any(not blocks(c) for c in step) for step in square_line(a, b)[1:-1])
+
+
+class LabelError(HexwarError):
+    """Labels that are not unique, or a label that names no square."""
+
+
+def _names(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(names)
+
+
+@attrs.frozen(eq=False)
+class SquareLabels:
+    """Printed square labels: a column name then a row name (chess ``e4``, «Бой отрядов»
+    ``К4`` and ``К-IIIb``), given as data. A :class:`hexwar.pieces.CellCodec`.
+
+    ``columns[i]`` names column ``i``, ``rows[j]`` row ``j``; every concatenation must be
+    distinct (checked when built).
+
+    >>> labels = SquareLabels(("a", "b"), ("1", "2", "3"))
+    >>> labels.label(Square(1, 2)), labels.cell_at("a2")
+    ('b3', Square(col=0, row=1))
+    >>> labels.cell_at("c1")
+    Traceback (most recent call last):
+    ...
+    hexwar.grid.LabelError: 'c1' is not a square label (columns a..b, rows 1..3)
+    """
+
+    columns: tuple[str, ...] = attrs.field(converter=_names)
+    rows: tuple[str, ...] = attrs.field(converter=_names)
+    _cells: dict[str, Square] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        cells = {c + r: Square(i, j) for i, c in enumerate(self.columns)
+                 for j, r in enumerate(self.rows)}  # fmt: skip
+        if len(cells) != len(self.columns) * len(self.rows):
+            raise LabelError("column and row names do not give distinct square labels")
+        object.__setattr__(self, "_cells", cells)
+
+    def label(self, cell: Square) -> str:
+        """The label of ``cell``; :class:`LabelError` off the named columns and rows."""
+        if not (0 <= cell.col < len(self.columns) and 0 <= cell.row < len(self.rows)):
+            raise LabelError(f"{cell!r} has no label")
+        return self.columns[cell.col] + self.rows[cell.row]
+
+    def cell_at(self, label: str) -> Square:
+        """The square labelled ``label``; :class:`LabelError` if none is."""
+        cell = self._cells.get(label)
+        if cell is None:
+            c, r = self.columns, self.rows
+            raise LabelError(
+                f"{label!r} is not a square label (columns {c[0]}..{c[-1]}, rows {r[0]}..{r[-1]})"
+            )
+        return cell

@@ -147,6 +147,37 @@ class GameMap(Generic[C]):
         """The cells carrying ``tag``, sorted."""
         return [c for c in self.indexed_cells() if tag in self.tags(c)]
 
+    def tag_values(self, key: str) -> dict[C, str]:
+        """Cell -> ``value`` of its ``"<key>:<value>"`` tag, for the cells that have one
+        (zones, rows, owners given as tags in the map file), in cell order.
+
+        A cell with two such tags is a :class:`DataError`.
+
+        >>> from hexwar.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> m = build_map(chart, dict.fromkeys(hexagon(1), "clear"),
+        ...               tags={Hex(0, 0): ["zone:red", "city"], Hex(1, 0): ["zone:blue"]})
+        >>> m.tag_values("zone")
+        {Hex(q=0, r=0): 'red', Hex(q=1, r=0): 'blue'}
+        """
+        out: dict[C, str] = {}
+        prefix = key + ":"
+        for cell in self.indexed_cells():
+            for tag in sorted(self.tags(cell)):
+                if tag.startswith(prefix):
+                    if cell in out:
+                        raise DataError(
+                            f"two {key!r} tags", source=self.name or "<map>", entry=repr(cell)
+                        )
+                    out[cell] = tag[len(prefix) :]
+        return out
+
+    def feature_cells(self, feature: str) -> list[C]:
+        """The cells (sorted) a linear ``feature`` (a road, a railway) runs through."""
+        return [c for c in self.indexed_cells()
+                if any(feature in self.linear(c, n) for n in self.graph.adj[c])]  # fmt: skip
+
     def neighbors(self, cell: C) -> list[C]:
         """The adjacent cells that are on the map, sorted."""
         return sorted(self.graph.adj[cell])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -31,7 +32,7 @@ def position(figures: dict[str, tuple[str, str]], scenario: str = "skirmish") ->
     for uid in RULES.pieces.pieces_of(state):
         RULES.pieces.remove(state, uid)
     for uid, (arm, label) in figures.items():
-        RULES.pieces.place(state, uid, RULES.board.cells[label], side_of(uid))
+        RULES.pieces.place(state, uid, RULES.board.cell_at(label), side_of(uid))
         state.put("arm", uid, arm)
     return state
 
@@ -67,8 +68,8 @@ def test_map_has_the_seed_square_counts_i() -> None:
     assert (counts["strong"], counts["weak"], counts["masking"]) == (23, 88, 19)
     assert counts["marsh"] + counts["lake"] == 20
     assert {board.terrain(c) for c in board.zone} == {"weak"}  # 30 white squares each
-    assert board.labels[board.rear["red"]] == "К-IIIr"
-    assert board.terrain(board.cells["К2"]) != "weak"
+    assert board.label(board.rear["red"]) == "К-IIIr"
+    assert board.terrain(board.cell_at("К2")) != "weak"
 
 
 def test_bad_rules_file_names_the_file_and_entry(tmp_path: Path) -> None:
@@ -212,7 +213,9 @@ def test_ranges_lines_of_fire_and_green_squares_v() -> None:
         {"b01": ("rifle", "В13"), "b02": ("hmg", "Б10"), "b03": ("field_gun", "Г15"),
          "r01": ("rifle", "В11"), "r02": ("rifle", "Б8"), "r03": ("rifle", "В10")}
     )  # fmt: skip
-    terrain = {lb: RULES.board.terrain(RULES.board.cells[lb]) for lb in ("В12", "Б10", "Б9", "В10")}
+    terrain = {
+        lb: RULES.board.terrain(RULES.board.cell_at(lb)) for lb in ("В12", "Б10", "Б9", "В10")
+    }
     assert terrain == {"В12": "strong", "Б10": "strong", "Б9": "strong", "В10": "masking"}
     assert fires(state, "b01") == set()  # V a: strong В12 blocks the squad; the rest is too far
     assert fires(state, "b02") == {"В11", "Б8"}  # V b: from strong Б10 over strong Б9; not green
@@ -437,3 +440,40 @@ def test_hidden_set_up_does_not_show_which_squares_are_held_x2() -> None:
     assert blue_cells
     red_stacks = state.observation("red")["tables"].get("stacks", {})
     assert not blue_cells & set(red_stacks)
+
+
+def test_bot_games_do_not_depend_on_the_hash_seed() -> None:
+    """Neither the rules nor the bot let set order decide (squares hash differently per run)."""
+    code = (
+        "from examples.boy_otryadov.bot import play; "
+        "print([str(a) for a in play('skirmish', 1, 6).history])"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "3", "5")
+    }
+    assert len(runs) == 1
+
+
+def test_labels_come_from_the_data_and_must_name_every_square_i(tmp_path: Path) -> None:
+    board = RULES.board
+    assert [board.label(c) for c in board.map if c.col == 9][:4] == [
+        "К-IIIr",
+        "К-IIr",
+        "К-Ir",
+        "К1",
+    ]
+    assert board.cell_at("А-Ib") in board.zone
+    assert board.roman[board.cell_at("А-Ib")] == "I"
+    raw, _ = read_data_file(DATA / "rules.toml")
+    raw["labels"]["rows"] = raw["labels"]["rows"][:-1]  # the map has 21 rows
+    with pytest.raises(DataError, match=r"rules\.toml: labels: .* has no label"):
+        game_data_from_dict(raw, load_game_data().game_map, str(tmp_path / "rules.toml"))
