@@ -64,19 +64,23 @@ def walk(rules: StalingradRules, seed: int, turns: int):  # type: ignore[no-unty
         state.apply_unchecked(bots[state.current_player()](state))
 
 
+def check_moves(state: State) -> int:
+    """In a movement or exploitation phase of the side to move, check the memoised moves
+    against the plain search; 1 if checked, else 0."""
+    side, phase = state.current_player(), state.phase
+    if state.pending or state.stage != side or phase not in ("movement", "exploitation"):
+        return 0
+    exploitation = phase == "exploitation"
+    assert ground.move_actions(state, side, exploitation) == plain_move_actions(
+        state, side, exploitation
+    )
+    return 1
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_s6_memoised_moves_equal_a_plain_search_along_random_games(seed: int) -> None:
     rules = StalingradRules(length="short")
-    checked = 0
-    for state in walk(rules, seed, turns=3):
-        side, phase = state.current_player(), state.phase
-        if state.pending or state.stage != side or phase not in ("movement", "exploitation"):
-            continue
-        exploitation = phase == "exploitation"
-        assert ground.move_actions(state, side, exploitation) == plain_move_actions(
-            state, side, exploitation
-        )
-        checked += 1
+    checked = sum(check_moves(state) for state in walk(rules, seed, turns=3))
     assert checked > 50
 
 
@@ -120,15 +124,5 @@ def test_s6_two_games_asking_in_turn_get_their_own_moves() -> None:
     whole positions back and forth, and each must still get exactly its own moves."""
     rules = StalingradRules(length="short")
     games = [walk(rules, 11, turns=3), walk(rules, 12, turns=3)]
-    checked = 0
-    for a, b in zip(*games, strict=False):
-        for state in (a, b):
-            side, phase = state.current_player(), state.phase
-            if state.pending or state.stage != side or phase not in ("movement", "exploitation"):
-                continue
-            exploitation = phase == "exploitation"
-            assert ground.move_actions(state, side, exploitation) == plain_move_actions(
-                state, side, exploitation
-            )
-            checked += 1
+    checked = sum(check_moves(a) + check_moves(b) for a, b in zip(*games, strict=False))
     assert checked > 50

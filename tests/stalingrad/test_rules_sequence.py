@@ -201,22 +201,25 @@ def test_s11_1_short_game_needs_the_city_and_the_ring() -> None:
     assert victory.short_game_outcome(state).winner == "wehrmacht"
 
 
-def test_s11_1_a_closed_ring_of_units_and_zoc_encircles() -> None:
+def ring_around(centre: str) -> dict[str, str]:
+    """A 6th Army unit on ``centre`` and RKKA infantry on every hex of ring 2 around it
+    (with their ZOC, a closed ring), as ``unit -> hex``."""
     data = static(ready(RULES))
-    centre = "1515"
     ring2 = sorted(h for h in data.disk(centre, 2) if data.distance(h, centre) == 2)
-    # units on every other hex of ring 2 plus ZOC close the ring around the centre
     rkka = sorted(
         u
         for u, i in data.ground.items()
         if i.side == "rkka" and i.arrives == 1 and i.arm == "infantry"
     )
-    units: dict[str, str] = {"w-li-n": centre}
-    for u, h in zip(rkka, ring2, strict=False):
-        units[u] = h
+    assert len(ring2) <= len(rkka)
+    return {"w-li-n": centre, **dict(zip(rkka, ring2, strict=False))}
+
+
+def test_s11_1_a_closed_ring_of_units_and_zoc_encircles() -> None:
+    centre = "1515"
+    units = ring_around(centre)
     state = situation(RULES, units, phase="movement")
     assert victory.encircled(state)
-    assert len(ring2) <= len(rkka)
     # open the west half of the ring (supply sources are on the west edge): not encircled
     west = {u: h for u, h in units.items() if u != "w-li-n" and h[:2] >= centre[:2]}
     state = situation(RULES, {"w-li-n": centre, **west}, phase="movement")
@@ -229,13 +232,7 @@ def test_s11_1_only_6th_army_units_in_the_stalingrad_area_must_be_blocked() -> N
     but outside the ring does."""
     data = static(ready(RULES))
     centre = "1515"
-    ring2 = sorted(h for h in data.disk(centre, 2) if data.distance(h, centre) == 2)
-    rkka = sorted(
-        u
-        for u, i in data.ground.items()
-        if i.side == "rkka" and i.arrives == 1 and i.arm == "infantry"
-    )
-    units: dict[str, str] = {"w-li-n": centre, **dict(zip(rkka, ring2, strict=False))}
+    units = ring_around(centre)
     far_truck = max(
         data.tagged("truck:wehrmacht"), key=lambda h: min(data.distance(h, c) for c in data.city)
     )
