@@ -322,7 +322,7 @@ class MoveSearch(Generic[C]):
         go, go_prev, stop, stop_prev = self._run(s, allowance, -1)
         if self._end_ok or self.rules.can_end_at is not None:
             index = self._index
-            reach = self._finish(start, s, go, go_prev, stop, stop_prev)
+            reach = self._finish(start, go, go_prev, stop, stop_prev)
             return {index[c]: d for c, d in reach.costs.items()}
         if not self._end_ok_empty:
             return {s: 0}
@@ -350,7 +350,7 @@ class MoveSearch(Generic[C]):
             else:
                 t_ok = self._end_ok.get(t, self._end_ok_empty)
         go, go_prev, stop, stop_prev = self._run(s, allowance, t if t_ok else -1)
-        return self._finish(start, s, go, go_prev, stop, stop_prev)
+        return self._finish(start, go, go_prev, stop, stop_prev)
 
     def _run(
         self, s: int, allowance: float, target: int
@@ -384,7 +384,6 @@ class MoveSearch(Generic[C]):
     def _finish(
         self,
         start: C,
-        s: int,
         go: dict[int, float],
         go_prev: dict[int, int],
         stop: dict[int, float],
