@@ -140,7 +140,7 @@ def has_move_actions(state: State, side: str, exploitation: bool) -> bool:
     return bool(_moves(state, side, exploitation))
 
 
-#: A memo entry of :func:`_unit_moves`: the hexes the search read, their occupants when
+#: A memo entry of :meth:`_Context.unit_moves`: the hexes the search read, their occupants when
 #: the actions were built, the actions, the enemy units on those hexes when the search
 #: ran, the hexes the unit reaches when no friend is in the way (sorted) and their
 #: ``move`` actions, and the hexes read as a set.

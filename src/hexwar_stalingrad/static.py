@@ -173,11 +173,7 @@ class Static:
 
     def move_action(self, unit: str, label: str) -> Action:
         """The (interned) action ``move UNIT HEX``."""
-        key = ("move", unit, label)
-        found: Action | None = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = Action("move", (unit, label))
-        return found
+        return self.interned("move", unit, label)
 
     def move_table(self, unit: str) -> Mapping[str, Action]:
         """``unit``'s interned ``move UNIT HEX`` actions by hex label (built on first use)."""
@@ -188,7 +184,7 @@ class Static:
 
     def interned(self, kind: str, *args: str) -> Action:
         """The (interned) action ``KIND ARGS...``: built once, then shared."""
-        key = (kind, *args)
+        key = ("action", kind, *args)
         found: Action | None = self._cache.get(key)
         if found is None:
             found = self._cache[key] = Action(kind, args)
