@@ -11,15 +11,22 @@ What it does, phase by phase:
   destroys them), fighters next to enemy bombers; attacks at the best odds, 2:1 or better;
 - the ring (S11.1): once per RKKA movement/exploitation phase, :func:`ring_plan` runs a
   max-flow query on :func:`hexwar_stalingrad.victory.encircled`'s graph (passable hexes
-  minus RKKA units and ZOC) from the 6th Army to the supply sources (and, in the long
-  game, to Manstein's relief group): the minimum cut nearest the supply sources gives the
-  *gaps* still to block (on the first turn: the Don bend at Kalach and Sovetsky), the
-  pocket behind it and the *wall* of ring hexes already held; once the ring is closed, the
-  gaps are its thin spots (a ZOC hex of the wall next to an open outside hex, which a 6th
-  Army unit could step into and trace a path out from, S6.3);
-- sparing the 6th Army (S4.1, S11.1): before the last turn RKKA neither attacks, bombards
-  nor bombs 6th Army units, since a destroyed one is rebuilt on a Wehrmacht truck hex,
-  outside the ring;
+  minus RKKA units and ZOC) from the 6th Army units in the Stalingrad area (ruling S11.1)
+  to the supply sources (and, in the long game, to Manstein's relief group): the minimum
+  cut nearest the 6th Army (the tightest ring; the cut nearest the supply sources runs
+  along the Don bend, and the 6th Army's armour keeps pushing it west) gives the *gaps*
+  still to block, the pocket behind it and the *wall* of ring hexes already held; once
+  the ring is closed, the gaps are its thin spots (a ZOC hex of the wall next to an open
+  outside hex, which a 6th Army unit could step into and trace a path out from, S6.3);
+- the screen (S11.2, long game): the relief group's units (from turn 5: their start
+  hexes, S4.2) are cut off by a second minimum cut, nearest them, from the hexes next to
+  the 6th Army and its pocket; those hexes join the gaps;
+- sparing the 6th Army (S4.1, S11.2): in the long game, before the last turn, RKKA
+  neither attacks, bombards nor bombs 6th Army units, since a destroyed one is rebuilt on
+  a Wehrmacht truck hex (Tormosin, Kotelnikovo, ...) and S11.2 counts any 6th Army unit
+  next to the relief; in the short game it does (S11.1 counts only the Stalingrad area,
+  which the rebuilt unit leaves); on the long game's last turn it attacks either unit of a
+  6th Army-relief contact at any odds;
 - movement and exploitation (S6): RKKA units score a move by gaps newly blocked (its hex
   and ZOC) minus ring hexes it alone held and would give up (the last unit in the city
   stays), then by progress toward an objective: a hex that covers open gaps (greedy set
@@ -31,7 +38,8 @@ What it does, phase by phase:
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
 - ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
   expected step-loss balance (:class:`hexwar.crt.Distribution`) favours the attacker (any
-  odds on artillery, S7.4), with the fewest attackers; RKKA prefers 6th Army units on a gap;
+  odds on artillery, S7.4), with the fewest attackers; RKKA attacks 6th Army units on or
+  next to a gap at any odds, and prefers them;
 - decisions: the strongest attacker advances (RKKA: only a unit that keeps the ring held,
   else none); the weakest takes an attacker's loss; the defender (AL) hits a reduced
   attacker first; a retreating 6th Army unit is pushed away from its supply sources, any
@@ -61,8 +69,18 @@ from hexwar.crt import Distribution
 from hexwar.dice import SeededDriver
 from hexwar.play import play as run
 from hexwar.state import Ruleset, State
-from hexwar_stalingrad import air, ground
-from hexwar_stalingrad.board import FULL, REDUCED, enemy, on_map, static, step, strength, where
+from hexwar_stalingrad import air, ground, reinforce
+from hexwar_stalingrad.board import (
+    FULL,
+    POOL,
+    REDUCED,
+    enemy,
+    on_map,
+    static,
+    step,
+    strength,
+    where,
+)
 from hexwar_stalingrad.bots import Bot, fast_legal_actions
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.victory import RELIEF, SIXTH_ARMY, SUPPLY_TAG
@@ -255,6 +273,7 @@ class HeuristicBot:
                 labels = data.crt.labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
+                bonus = 0.0
                 column = air.air_odds(state, defender, attackers)[2]
                 shift, labels, helpless = 0, air.air_table(state).labels, False
             if column is None:
@@ -264,27 +283,35 @@ class HeuristicBot:
             if kind == "attack":
                 dist = data.crt.distribution_at(labels[index])
                 balance = float(_step_balance(state, defender, dist))
-                if index < ATTACK_THRESHOLD and balance <= 0 and not helpless:
+                bonus = self._ring_bonus(state, defender)
+                if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not bonus:
                     continue
             elif index < ATTACK_THRESHOLD:
                 continue
             reduced_bonus = 0.5 if kind == "attack" and step(state, defender) == REDUCED else 0
-            bonus = self._ring_bonus(state, defender) if kind == "attack" else 0.0
+            bonus = bonus if kind == "attack" else 0.0
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
 
     def _spare(self, state: State, defender: str) -> bool:
         """RKKA leaves the 6th Army alone before the last turn (S11): a destroyed 6th Army
         unit comes back on a Wehrmacht truck hex (S4.1), outside the ring."""
-        if state.current_player() != "rkka" or _last_turn(state):
+        if state.current_player() != "rkka" or _last_turn(state) or _short(state):
             return False
         return SIXTH in static(state).ground[defender].groups
 
     def _ring_bonus(self, state: State, defender: str) -> float:
-        """RKKA: a 6th Army unit on or next to a gap of the ring is worth hitting (S11.1)."""
+        """RKKA: a 6th Army unit on or next to a gap of the ring is worth hitting (S11.1);
+        on the long game's last turn, so is either unit of a 6th Army-relief contact
+        (S11.2), at any odds."""
         plan = self._ring_turn(state)
         data = static(state)
-        if plan is None or SIXTH not in data.ground[defender].groups:
+        groups = data.ground[defender].groups
+        if state.current_player() == "rkka" and _last_turn(state) and not _short(state):
+            other = RELIEF if SIXTH in groups else SIXTH if RELIEF in groups else None
+            if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
+                return 2.0
+        if plan is None or SIXTH not in groups:
             return 0.0
         return 1.0 if _disk(data, where(state, defender)) & plan.gaps else 0.0
 
@@ -355,6 +382,12 @@ def _last_turn(state: State) -> bool:
     return limit is not None and state.turn >= limit
 
 
+def _short(state: State) -> bool:
+    """The short game (S3.4, S11.1): only 6th Army units in the Stalingrad area count, so
+    a destroyed one, rebuilt on a truck hex outside it (S4.1), no longer matters."""
+    return getattr(state.ruleset, "length", None) == "short"
+
+
 def _step_balance(state: State, defender: str, dist: Distribution) -> Fraction:
     """Expected defender step losses minus attacker step losses of an attack (S8.4, S9.1).
 
@@ -416,9 +449,10 @@ class RingPlan:
     """Where the ring around the 6th Army is open (S11.1), from one max-flow query.
 
     ``gaps``: a minimum set of hexes that RKKA units must still block (occupy or hold in
-    ZOC) so that no 6th Army unit can trace a path to a supply source (or, in the long
-    game, to Manstein's relief group, S11.2) — the cut nearest to the supply sources, so
-    the ring runs along the Don and Kalach rather than hugging the pocket;
+    ZOC) so that no 6th Army unit in the Stalingrad area can trace a path to a supply
+    source (or, in the long game, to Manstein's relief group, S11.2) — the cut nearest
+    the 6th Army, so the ring hugs the pocket rather than chasing the 6th Army's armour
+    along the Don — plus, in the long game, the relief's screen (:func:`ring_plan`);
     ``pocket``: the open hexes on the 6th Army's side of that cut; ``wall``: the blocked
     hexes next to the pocket (the ring already held).
     """
@@ -435,13 +469,13 @@ def ring_plan(state: State) -> RingPlan | None:
     units and RKKA ZOC, plus the 6th Army's own hexes (sources, never cut).
     """
     data = static(state)
-    sixth = set(_group(state, SIXTH))
+    sixth = set(_group(state, SIXTH)) & data.stalingrad_area
     if not sixth:
         return None
     blocked = {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
     open_cells = (data.passable - blocked) | sixth
     sinks = (set(data.tagged(SUPPLY)) | set(_group(state, RELIEF))) & open_cells
-    found = min_vertex_cut(data.neighbors, open_cells, sixth, sinks)
+    found = min_vertex_cut(data.neighbors, open_cells, sixth, sinks, near_sources=True)
     if found is None:
         return None
     gaps, outside = found
@@ -450,15 +484,16 @@ def ring_plan(state: State) -> RingPlan | None:
         frozenset(n for lab in pocket for n in data.neighbors[lab] if n not in open_cells)
         & data.passable
     )
+    screen = _screen(state, (data.passable - blocked), pocket)
     if gaps:
-        return RingPlan(frozenset(gaps), pocket, wall)
+        return RingPlan(frozenset(gaps) | screen, pocket, wall)
     # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
     # there trace a path out; such a hex next to an open outside hex is a thin spot. The
     # cut with those hexes as sources gives the hexes that thicken the ring.
     band = wall - {lab for lab, _ in on_map(state, "rkka")}
     found = min_vertex_cut(data.neighbors, open_cells | band, sixth | band, sinks - band)
     if found is None or not found[0]:
-        return RingPlan(frozenset(), pocket, wall)
+        return RingPlan(screen, pocket, wall)
     thin, outside = found
     deep = frozenset(open_cells - outside - thin)
     wall |= (
@@ -467,7 +502,39 @@ def ring_plan(state: State) -> RingPlan | None:
         )
         & data.passable
     )
-    return RingPlan(frozenset(thin), pocket, wall)
+    return RingPlan(frozenset(thin) | screen, pocket, wall)
+
+
+def _screen(state: State, open_cells: AbstractSet[str], pocket: AbstractSet[str]) -> frozenset[str]:
+    """Long game (S11.2): the hexes to block so that Manstein's relief group cannot move
+    (stopping only on entering RKKA ZOC, S6.3) next to a 6th Army unit or the pocket.
+
+    The minimum cut nearest the relief (its units on the map, else, from the turn before
+    the reserves arrive, their start hexes, S4.2) between it and the hexes next to the
+    6th Army, in the graph of hexes free of RKKA units and ZOC.
+    """
+    if _short(state):
+        return frozenset()
+    data = static(state)
+    relief = set(_group(state, RELIEF))
+    if not relief and state.turn >= reinforce.RESERVE_TURN - 1:
+        relief = {
+            h
+            for u, info in sorted(data.ground.items())
+            if RELIEF in info.groups
+            and info.arrives == reinforce.RESERVE_TURN
+            and where(state, u) == POOL
+            and (h := data.start_hex(info.side, info.start)) is not None
+        }
+    sixth = set(_group(state, SIXTH))
+    if not relief or not sixth:
+        return frozenset()
+    near = sixth | set(pocket)
+    near |= {n for h in sorted(near) for n in data.neighbors[h]}
+    cells = set(open_cells) | relief
+    targets = {n for h in sorted(near) for n in data.neighbors[h]} & cells
+    found = min_vertex_cut(data.neighbors, cells, relief, targets - relief, near_sources=True)
+    return frozenset(found[0]) if found is not None else frozenset()
 
 
 def min_vertex_cut(
@@ -476,18 +543,25 @@ def min_vertex_cut(
     sources: AbstractSet[str],
     sinks: AbstractSet[str],
     limit: int = FLOW_LIMIT,
+    *,
+    near_sources: bool = False,
 ) -> tuple[set[str], set[str]] | None:
     """A minimum set of hexes whose removal separates ``sources`` from ``sinks``.
 
     Unit vertex capacities (sources uncuttable) on the graph induced by ``open_cells``;
     augmenting paths on the split graph (each hex an ``in`` and an ``out`` node), then the
-    cut nearest the sinks. Returns ``(cut, outside)`` — ``outside``: the hexes that still
-    reach a sink — or ``None`` past ``limit`` disjoint paths.
+    cut nearest the sinks (``near_sources``: nearest the sources). Returns ``(cut,
+    outside)`` — ``outside``: the open hexes beyond the cut, on the sinks' side — or
+    ``None`` past ``limit`` disjoint paths.
 
     >>> nb = {"a": ("b",), "b": ("a", "c", "d"), "c": ("b",), "d": ("b",)}
     >>> cut, outside = min_vertex_cut(nb, {"a", "b", "c", "d"}, {"a"}, {"c", "d"})
     >>> sorted(cut), sorted(outside)
     (['b'], ['c', 'd'])
+    >>> line = {"a": ("b",), "b": ("a", "c"), "c": ("b", "d"), "d": ("c",)}
+    >>> [sorted(min_vertex_cut(line, set(line), {"a"}, {"d"}, near_sources=n)[0])
+    ...  for n in (False, True)]
+    [['d'], ['b']]
     """
     used: set[str] = set()  # hexes carrying a path (their unit capacity is used)
     flow: dict[tuple[str, str], int] = {}  # net flow out(u) -> in(v)
@@ -516,6 +590,8 @@ def min_vertex_cut(
                     parent[n] = node
                     queue.append(n)
         if found is None:
+            if near_sources:
+                return _source_side_cut(neighbors, open_cells, sources, used, flow)
             return _sink_side_cut(neighbors, open_cells, sources, sinks, used, flow)
         node, prev = found, parent[found]
         while prev is not None:
@@ -555,6 +631,35 @@ def _sink_side_cut(
                 queue.append(n)
     cut = {v for v, out in reach if out and (v, 0) not in reach}
     return cut, {v for v, _ in reach} - cut
+
+
+def _source_side_cut(
+    neighbors: Mapping[str, Sequence[str]],
+    open_cells: AbstractSet[str],
+    sources: AbstractSet[str],
+    used: set[str],
+    flow: dict[tuple[str, str], int],
+) -> tuple[set[str], set[str]]:
+    """After a maximum flow: the cut nearest the sources (the nodes the sources still reach
+    in the residual graph end just before it); ``outside``: every open hex beyond it."""
+    reach = {(v, 0) for v in sources}
+    queue = deque(sorted(reach))
+    while queue:
+        v, out = queue.popleft()
+        if out:  # out(v) -> in(w); out(v) -> in(v) back along a used hex
+            nxt = [(w, 0) for w in neighbors[v] if w in open_cells]
+            if v in used and v not in sources:
+                nxt.append((v, 0))
+        else:  # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
+            nxt = [(v, 1)] if v in sources or v not in used else []
+            nxt.extend((u, 1) for u in neighbors[v] if flow.get((u, v), 0) > 0)
+        for n in nxt:
+            if n not in reach:
+                reach.add(n)
+                queue.append(n)
+    cut = {v for v, out in reach if not out and (v, 1) not in reach}
+    inside = {v for v, _ in reach}
+    return cut, set(open_cells) - inside
 
 
 class _RingMoves:

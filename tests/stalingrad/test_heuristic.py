@@ -14,6 +14,7 @@ from hexwar_stalingrad.board import on_map
 from hexwar_stalingrad.bots import Bot, RandomBot
 from hexwar_stalingrad.heuristic import (
     HeuristicBot,
+    _screen,
     _step_balance,
     min_vertex_cut,
     objectives,
@@ -89,21 +90,26 @@ def test_heuristic_does_not_attack_below_2_to_1() -> None:
     assert HeuristicBot(0)(state) == END
 
 
-def test_heuristic_spares_the_6th_army_before_the_last_turn_s4_1_s11_1() -> None:
-    # a destroyed 6th Army unit is rebuilt on a Wehrmacht truck hex (S4.1), outside the
-    # ring, and breaks the encirclement (S11.1): RKKA hits it only on the last turn
+def test_heuristic_spares_the_6th_army_only_in_the_long_game_s4_1_s11() -> None:
+    # long game (S11.2 counts ANY 6th Army unit): a destroyed one is rebuilt on a truck hex
+    # (S4.1), maybe next to Manstein's assembly area, so RKKA hits it only on the last turn
     units = {"r-1ga": "2116", "r-26tc": "2115", "r-21a-a": "2015"}
-    for turn, wanted in ((1, False), (4, False), (5, True)):
-        state = situation(SHORT, {**units, "w-xi-ak": "2016"}, turn=turn)
+    for turn, wanted in ((1, False), (9, False), (10, True)):
+        state = situation(LONG, {**units, "w-xi-ak": "2016"}, turn=turn)
         assert any(a.kind == "attack" for a in state.legal_actions())
         assert (HeuristicBot(0)(state).kind == "attack") is wanted
-    # the same attack on a unit outside the 6th Army is made at once
-    state = situation(SHORT, {**units, "w-rom-iv": "2016"}, turn=1)
+    # short game (ruling S11.1 counts only units within 15 hexes of the city): a unit rebuilt
+    # on a far truck hex no longer matters, so the attack is made at once
+    for turn in (1, 4, 5):
+        state = situation(SHORT, {**units, "w-xi-ak": "2016"}, turn=turn)
+        assert HeuristicBot(0)(state).kind == "attack"
+    # a unit outside the 6th Army is attacked at once in either game
+    state = situation(LONG, {**units, "w-rom-iv": "2016"}, turn=1)
     assert HeuristicBot(0)(state).kind == "attack"
-    # nor does its artillery bombard a 6th Army unit before the last turn (S7.1)
-    for turn, wanted in ((1, False), (5, True)):
+    # nor does long-game artillery bombard a 6th Army unit before the last turn (S7.1)
+    for rules, turn, wanted in ((LONG, 1, False), (LONG, 10, True), (SHORT, 1, True)):
         state = situation(
-            SHORT, {"r-swf-art": "1010", "w-xi-ak": "1012"}, turn=turn, phase="artillery"
+            rules, {"r-swf-art": "1010", "w-xi-ak": "1012"}, turn=turn, phase="artillery"
         )
         assert any(a.kind == "bombard" for a in state.legal_actions())
         assert (HeuristicBot(0)(state).kind == "bombard") is wanted
@@ -153,10 +159,15 @@ def test_heuristic_ring_plan_s11_1_gaps_are_a_minimum_cut_at_the_don_bend() -> N
     assert not any(nx.has_path(rest, s, t) for s in sixth for t in supply if t in rest)
     # ... and no smaller set does (networkx's maximum flow on the split graph)
     assert len(plan.gaps) == _split_flow_value(dict(data.neighbors), cells, sixth, supply)
-    # the ring runs through the Don bend: Kalach (Uranus) is within 3 hexes (24 km) of a gap
+    # it is the cut nearest the 6th Army (the tightest ring): no larger pocket than the cut
+    # nearest the supply sources, which runs along the Don bend (Kalach within 24 km)
+    far = min_vertex_cut(data.neighbors, cells, sixth, supply)
+    assert far is not None
+    far_pocket = cells - far[1] - far[0]
+    assert len(plan.pocket) < len(far_pocket)
     kalach = data.place("kalach")
     assert kalach is not None
-    assert min(data.distance(kalach, g) for g in plan.gaps) <= 3
+    assert min(data.distance(kalach, g) for g in far[0]) <= 3
     # RKKA armour heads for hexes that block gaps; the Wehrmacht only steers its groups
     goals = objectives(state, "rkka", plan)
     assigned = ring_targets(state, plan, [u for _, u in on_map(state, "rkka")])
@@ -241,16 +252,17 @@ def test_min_vertex_cut_matches_networkx_flow_on_random_grids(
     src = set(data.draw(st.lists(st.sampled_from(ordered), min_size=1, max_size=3)))
     dst = set(data.draw(st.lists(st.sampled_from(ordered), min_size=1, max_size=3))) - src
     assume(dst)
-    found = min_vertex_cut(nb, set(nb), src, dst)
-    assert found is not None
-    cut, outside = found
-    assert not cut & src
-    assert len(cut) == _split_flow_value(nb, set(nb), src, dst)
-    rest = nx.Graph()
-    rest.add_nodes_from(set(nb) - cut)
-    rest.add_edges_from((v, w) for v in set(nb) - cut for w in nb[v] if w not in cut)
-    assert not any(nx.has_path(rest, s, t) for s in src for t in dst if t in rest)
-    assert dst - cut <= outside
+    for near_sources in (False, True):
+        found = min_vertex_cut(nb, set(nb), src, dst, near_sources=near_sources)
+        assert found is not None
+        cut, outside = found
+        assert not cut & src
+        assert len(cut) == _split_flow_value(nb, set(nb), src, dst)
+        rest = nx.Graph()
+        rest.add_nodes_from(set(nb) - cut)
+        rest.add_edges_from((v, w) for v in set(nb) - cut for w in nb[v] if w not in cut)
+        assert not any(nx.has_path(rest, s, t) for s in src for t in dst if t in rest)
+        assert dst - cut <= outside
 
 
 def test_heuristic_rkka_closes_the_ring_s11_1_in_a_seeded_short_game_vs_random() -> None:
@@ -291,3 +303,76 @@ def test_heuristic_artillery_keeps_range_2() -> None:
     assert move.args[0] == "r-swf-kat"
     assert SHORT.data.distance(move.args[1], "1014") == 2
     assert Action("move", ("r-swf-kat", "1013")) != move  # never next to the enemy
+
+
+def test_heuristic_screen_s11_2_cuts_the_relief_off_from_the_6th_army() -> None:
+    # long game, turn 7: Manstein's relief group is on the map (S4.2); the plan adds a
+    # minimum set of hexes that, blocked, keep it from moving next to the 6th Army
+    units = {"w-xi-ak": "2016", "w-6pz": "1622", "r-1ga": "1919"}
+    state = situation(LONG, units, turn=7, phase="movement")
+    data = LONG.data
+    relief = {
+        lab for lab, u in on_map(state, "wehrmacht") if "relief_group" in data.ground[u].groups
+    }
+    assert "1622" in relief
+    plan = ring_plan(state)
+    assert plan is not None
+    blocked = {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
+    screen = _screen(state, data.passable - blocked, plan.pocket)
+    assert screen
+    assert screen <= plan.gaps
+    near = {"2016", *plan.pocket}
+    near |= {n for h in near for n in data.neighbors[h]}
+    targets = {n for h in near for n in data.neighbors[h]}
+    cells = (set(data.passable) - blocked) | relief
+    rest = nx.Graph()
+    rest.add_nodes_from(cells - screen)
+    rest.add_edges_from(
+        (v, w) for v in cells - screen for w in data.neighbors[v] if w in cells - screen
+    )
+    assert not any(nx.has_path(rest, r, t) for r in relief for t in targets - relief if t in rest)
+    assert len(screen) == _split_flow_value(dict(data.neighbors), cells, relief, targets & cells)
+    # the short game (S11.1) has no relief to screen
+    assert not _screen(situation(SHORT, units, turn=5, phase="movement"), cells, plan.pocket)
+
+
+def test_heuristic_long_game_last_turn_breaks_a_relief_contact_s11_2() -> None:
+    # turn 10, Manstein's 6th Panzer next to the XI Corps: RKKA attacks the contact at
+    # 1:1 (S11.2 is judged at the end of the turn) rather than the Romanian corps at 2:1
+    units = {
+        "w-xi-ak": "2016",
+        "w-6pz": "1916",
+        "w-rom-iv": "2214",
+        "r-21a-a": "2117",
+        "r-21a-b": "2213",
+    }
+    state = situation(LONG, units, turn=10)
+    odds = {
+        a.args[0]: ground.attack_odds(state, a.args[0], a.args[1:])[0]
+        for a in state.legal_actions()
+        if a.kind == "attack"
+    }
+    assert odds == {"w-rom-iv": "2:1", "w-xi-ak": "1:1"}
+    assert HeuristicBot(0)(state) == Action("attack", ("w-xi-ak", "r-21a-a"))
+    # before the last turn the 6th Army is spared (S4.1) and the Romanians are hit
+    state = situation(LONG, units, turn=9)
+    assert HeuristicBot(0)(state) == Action("attack", ("w-rom-iv", "r-21a-b"))
+
+
+def test_heuristic_vs_heuristic_short_game_ring_closes_and_holds_s11_1() -> None:
+    # measured over the simulate command's games 0-19 (bots seeded 2 * seed, 2 * seed + 1):
+    # RKKA won 10; in game 3 the ring closes after the RKKA stage of turn 2 and holds
+    # through the Wehrmacht stages of turns 4 and 5
+    seed = 3
+    bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": HeuristicBot(2 * seed + 1)}
+    after_rkka: list[bool] = []
+
+    def watch(state: State, action: Action) -> None:
+        if state.stage == "wehrmacht" and len(after_rkka) < state.turn:
+            after_rkka.append(victory.encircled(state))
+
+    state = play(SHORT, bots, seed=seed, on_step=watch)
+    assert any(after_rkka[:2])
+    assert victory.encircled(state)
+    assert state.outcome is not None
+    assert state.outcome.winner == "rkka"
