@@ -21,6 +21,9 @@ What it does, phase by phase:
 - the screen (S11.2, long game): the relief group's units (from turn 5: their start
   hexes, S4.2) are cut off by a second minimum cut, nearest them, from the hexes next to
   the 6th Army and its pocket; those hexes join the gaps;
+- the counter-attack (S11.2, long game): once the relief group is on the map, RKKA units
+  neither needed on the ring or screen nor bound for the city head for the nearest relief
+  unit, and RKKA attacks relief units at any odds (``RELIEF_BONUS``), before others;
 - sparing the 6th Army (S4.1, S11.2): in the long game, before the last turn, RKKA
   neither attacks, bombards nor bombs 6th Army units, since a destroyed one is rebuilt on
   a Wehrmacht truck hex (Tormosin, Kotelnikovo, ...) and S11.2 counts any 6th Army unit
@@ -31,7 +34,8 @@ What it does, phase by phase:
   and ZOC) minus ring hexes it alone held and would give up (the last unit in the city
   stays), then by progress toward an objective: a hex that covers open gaps (greedy set
   cover, matched to free units by turns to arrive; armour and cavalry arrive first), else
-  the nearest gap, else the 6th Army; one unit goes to the city if none is there.
+  (long game, relief on the map) the nearest relief unit, else the nearest gap, else the
+  6th Army; one unit goes to the city if none is there.
   Wehrmacht: the relief group heads for the 6th Army (S11.2), the 6th Army for the relief
   once it is on the map, and before that the 6th Army's armour for the gaps (keeping a
   corridor open); artillery of both sides: range 2 of an enemy (S7.1);
@@ -106,6 +110,9 @@ SUPPLY: Final = SUPPLY_TAG
 RING_WEIGHT: Final = 10
 #: Ring hexes' worth of the last RKKA unit in Stalingrad (S11.1: it must stay there).
 CITY_WEIGHT: Final = 5
+#: Attack score bonus of a relief-group unit for RKKA in the long game (S11.2): it is
+#: attacked at any odds, and before other targets at equal odds.
+RELIEF_BONUS: Final = 1.0
 #: Most disjoint escape paths the ring query follows before giving up (it never nears it).
 FLOW_LIMIT: Final = 400
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
@@ -311,6 +318,8 @@ class HeuristicBot:
             other = RELIEF if SIXTH in groups else SIXTH if RELIEF in groups else None
             if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
                 return 2.0
+        if state.current_player() == "rkka" and RELIEF in groups:
+            return RELIEF_BONUS
         if plan is None or SIXTH not in groups:
             return 0.0
         return 1.0 if _disk(data, where(state, defender)) & plan.gaps else 0.0
@@ -775,6 +784,8 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
                 goals[unit] = nearest(label, sorted(data.city))
             elif unit in assigned:
                 goals[unit] = assigned[unit]
+            elif relief:  # long game (S11.2): go for Manstein's relief group
+                goals[unit] = nearest(label, relief)
             elif arm in _MOBILE or plan is not None:  # close up on the ring
                 goals[unit] = nearest(label, gaps or sixth or enemy_hexes)
             else:

@@ -376,3 +376,75 @@ def test_heuristic_vs_heuristic_short_game_ring_closes_and_holds_s11_1() -> None
     assert victory.encircled(state)
     assert state.outcome is not None
     assert state.outcome.winner == "rkka"
+
+
+def test_heuristic_counter_attack_s11_2_free_units_head_for_the_relief() -> None:
+    # long game, turn 7, Manstein's relief on the map (S4.2): an RKKA unit neither assigned
+    # to the ring or the screen nor bound for the city goes for the nearest relief unit
+    units = {
+        "w-xi-ak": "2016",
+        "w-6pz": "1622",
+        "w-7lw": "1322",
+        "r-62a": "2616",
+        "r-1ga": "1919",
+        "r-7tc": "1008",
+        "r-4mc": "2830",
+    }
+    state = situation(LONG, units, turn=7, phase="movement")
+    data = LONG.data
+    plan = ring_plan(state)
+    assert plan is not None
+    mine = [u for _, u in on_map(state, "rkka")]
+    assigned = ring_targets(state, plan, mine)
+    goals = objectives(state, "rkka", plan)
+    free = [u for u in mine if u not in assigned and u != "r-62a"]
+    assert free
+    relief = sorted(
+        lab for lab, u in on_map(state, "wehrmacht") if "relief_group" in data.ground[u].groups
+    )
+    assert {"1622", "1322"} <= set(relief)
+    here_of = {u: lab for lab, u in on_map(state, "rkka")}
+    for unit in free:
+        here = here_of[unit]
+        want = min(relief, key=lambda h: (data.distance(here, h), h))
+        assert goals[unit] == want
+
+
+def test_heuristic_attacks_the_relief_at_any_odds_s11_2() -> None:
+    # 8 + 6 vs the 6th Panzer's 11: only 1:1; RKKA attacks the relief group all the same
+    # (S11.2: every step it loses is a step nearer holding it off), not a 1:1 on others
+    attackers = {"r-24a-a": "2115", "r-21a-a": "2116"}
+    state = situation(LONG, {**attackers, "w-6pz": "2016"}, turn=7)
+    odds = {
+        ground.attack_odds(state, a.args[0], a.args[1:])[0]
+        for a in state.legal_actions()
+        if a.kind == "attack"
+    }
+    assert odds == {"1:1"}
+    choice = HeuristicBot(0)(state)
+    assert choice.kind == "attack"
+    assert choice.args[0] == "w-6pz"
+    other = situation(LONG, {"r-21a-a": "2116", "w-hollidt": "2016"}, turn=7)
+    assert any(a.kind == "attack" for a in other.legal_actions())
+    assert HeuristicBot(0)(other) == END
+
+
+def test_heuristic_vs_heuristic_long_game_rkka_holds_off_the_relief_s11_2() -> None:
+    # measured over the simulate command's games 0-19 (bots seeded 2 * seed, 2 * seed + 1):
+    # RKKA won 4 (2 before the counter-attack); game 2 was lost before and is held now
+    seed = 2
+    bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": HeuristicBot(2 * seed + 1)}
+    relief_seen: list[bool] = []
+
+    def watch(state: State, action: Action) -> None:
+        data = LONG.data
+        relief_seen.append(
+            any("relief_group" in data.ground[u].groups for _, u in on_map(state, "wehrmacht"))
+        )
+
+    state = play(LONG, bots, seed=seed, on_step=watch)
+    assert state.turn == 10
+    assert any(relief_seen)  # the relief came on (S4.2) ...
+    assert not victory.relief_contact(state)  # ... and did not reach the 6th Army
+    assert state.outcome is not None
+    assert state.outcome.winner == "rkka"
