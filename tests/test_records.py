@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +23,7 @@ from hexwar.records import (
     replay,
 )
 from hexwar.state import State
+from hexwar.testing import outputs_under_hash_seeds
 from toy_game import Duel
 
 RULES = Duel()
@@ -91,18 +89,7 @@ def test_record_replays_to_the_same_state() -> None:
 
 
 def test_replay_is_identical_under_different_hash_seeds(tmp_path: Path) -> None:
-    outputs = []
-    for hash_seed in ("1", "4242"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        proc = subprocess.run(
-            [sys.executable, "-c", SCRIPT, str(TESTS), "7"],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=True,
-            timeout=120,
-        )
-        outputs.append(proc.stdout)
+    outputs = outputs_under_hash_seeds(SCRIPT, [str(TESTS), "7"], timeout=120)
     assert outputs[0] == outputs[1]
     record_text, state_text = outputs[0].splitlines()
     record = GameRecord.from_json(RULES, record_text)

@@ -10,6 +10,8 @@
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
 - :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
   set ``new_state``, add ``@invariant`` methods.
+- :func:`outputs_under_hash_seeds` runs a script under several ``PYTHONHASHSEED`` values,
+  to show that no set or dict order over strings decides a game.
 
 Requires ``hypothesis`` (the ``test`` extra). See ``docs/architecture.md`` for a worked
 example.
@@ -17,7 +19,10 @@ example.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -39,6 +44,7 @@ __all__ = [
     "check_random_games",
     "check_rejects",
     "check_step",
+    "outputs_under_hash_seeds",
     "random_states",
 ]
 
@@ -307,3 +313,37 @@ class RulesStateMachine(RuleBasedStateMachine):
     def kit_checks(self) -> None:
         fails = check_step(self.state, [s.name for s in self.state.ruleset.seats()])
         assert not fails, fails
+
+
+def outputs_under_hash_seeds(
+    code: str,
+    args: Sequence[str] = (),
+    *,
+    hash_seeds: Sequence[str] = ("1", "4242"),
+    cwd: str | os.PathLike[str] | None = None,
+    timeout: float = 300,
+) -> list[str]:
+    """The standard output of ``python -c code args...`` run once per ``PYTHONHASHSEED``
+    in ``hash_seeds`` (a failing run raises ``CalledProcessError``).
+
+    String hashing, hence set and dict order over strings, changes with the seed; a
+    deterministic game prints the same record under every one, so the outputs must all
+    be equal — compare them in the test:
+
+    >>> outs = outputs_under_hash_seeds("print(sorted({'b', 'a'}))")
+    >>> [out.strip() for out in outs]
+    ["['a', 'b']", "['a', 'b']"]
+    """
+    outputs = []
+    for seed in hash_seeds:
+        run = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=cwd,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=timeout,
+        )
+        outputs.append(run.stdout)
+    return outputs

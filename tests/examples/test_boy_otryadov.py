@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections import Counter
@@ -18,7 +17,7 @@ from hexwar.errors import DataError
 from hexwar.records import dumps, loads
 from hexwar.state import HIDDEN, State
 from hexwar.terrain import read_data_file
-from hexwar.testing import check_random_games, check_rejects
+from hexwar.testing import check_random_games, check_rejects, outputs_under_hash_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = BoyOtryadov()
@@ -448,18 +447,7 @@ def test_bot_games_do_not_depend_on_the_hash_seed() -> None:
         "from examples.boy_otryadov.bot import play; "
         "print([str(a) for a in play('skirmish', 1, 6).history])"
     )
-    runs = {
-        subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-        ).stdout
-        for seed in ("1", "3", "5")
-    }
+    runs = set(outputs_under_hash_seeds(code, hash_seeds=("1", "3", "5"), cwd=ROOT, timeout=120))
     assert len(runs) == 1
 
 

@@ -9,11 +9,10 @@ tests/stalingrad/test_stalingrad_golden.py`` and commit the new files with the c
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from hexwar.records import GameRecord, record_of, replay
+from hexwar.testing import outputs_under_hash_seeds
 from hexwar_stalingrad.board import SIDES
 from hexwar_stalingrad.heuristic import HeuristicBot, play
 from hexwar_stalingrad.render import map_svg
@@ -70,17 +69,6 @@ print(record_of(state, seed=21).to_json())
 
 def test_a_seeded_game_is_the_same_under_any_string_hash_seed() -> None:
     """Determinism: no set/dict order over strings decides an action or an outcome."""
-    outputs = []
-    for hash_seed in ("1", "4242"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        run = subprocess.run(
-            [sys.executable, "-c", _RECORD_SCRIPT],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-        outputs.append(run.stdout)
+    outputs = outputs_under_hash_seeds(_RECORD_SCRIPT)
     assert outputs[0]
     assert outputs[0] == outputs[1]
