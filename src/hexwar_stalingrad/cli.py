@@ -26,13 +26,15 @@ from typing import Final, TextIO
 
 from hexwar.actions import Action
 from hexwar.crt import AttackRefused, CombatError, OddsTable
+from hexwar.dice import SeededDriver
 from hexwar.errors import HexwarError
+from hexwar.play import play
 from hexwar.records import GameRecord, RecordError, record_of
 from hexwar.state import State
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
 from hexwar_stalingrad.bots import Bot, RandomBot
-from hexwar_stalingrad.heuristic import HeuristicBot, play
+from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import map_svg, position_svg
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 from hexwar_stalingrad.tables import air_crt, load_crt
@@ -144,7 +146,12 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     summary = _Summary(out)
     start = time.perf_counter()
     print(f"«Сталинград» ({args.length} game), heuristic vs heuristic, seed {args.seed}", file=out)
-    state = play(rules, bots, args.seed, options={"length": args.length}, on_step=summary.step)
+    state = play(
+        rules.new_state(options={"length": args.length}),
+        bots,
+        SeededDriver(args.seed),
+        on_step=summary.step,
+    )
     summary.finish(state)
     elapsed = time.perf_counter() - start
     assert state.outcome is not None
@@ -229,7 +236,7 @@ def _play_one(job: tuple[int, str, str, str]) -> str | None:
     seed, rkka, wehrmacht, length = job
     rules = _rules(length)
     bots = {"rkka": make_bot(rkka, seed * 2), "wehrmacht": make_bot(wehrmacht, seed * 2 + 1)}
-    state = play(rules, bots, seed)
+    state = play(rules.new_state(), bots, SeededDriver(seed))
     return None if state.outcome is None else state.outcome.winner
 
 

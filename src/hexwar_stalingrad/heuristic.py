@@ -1,65 +1,74 @@
 """A heuristic bot for «Сталинград»: simple, explainable, deterministic given its seed.
 
-What it does, phase by phase:
+It plays the campaign's plan. **RKKA** (Operation «Уран», S11.1) closes the ring around the
+6th Army fast and keeps a unit in the city; in the long game (S11.2) it screens Manstein's
+relief (LVII Panzer Corps from Kotelnikovo) and counter-attacks it. **The Wehrmacht**: the
+6th Army holds the pocket and the city as ordered (it does not march out: it moves only
+inside the Stalingrad area and attacks from where it stands); the relief group drives for
+the pocket; the other formations push toward it too.
 
-- cards (S5): plays a card in the phase where its effect counts (a movement bonus in
+Phase by phase:
+
+- cards (S5): a card is played in the phase where its effect counts (a movement bonus in
   movement, an odds shift in the attack phase, air strength in air combat, a bombardment
   die modifier in the artillery phase, the rest at once in its card phase);
-- replacements (S4.1): restores the strongest reduced unit, else rebuilds the strongest
-  destroyed unit at full strength, else at reduced strength;
+- replacements (S4.1): restore the strongest reduced unit, else rebuild the strongest
+  destroyed unit at full strength, else at reduced strength (the Wehrmacht rebuilds a
+  6th Army unit last: it comes back on a truck hex outside the pocket);
 - air (S10): bombers onto the strongest non-tank enemy units (reduced ones first: one loss
   destroys them), fighters next to enemy bombers; attacks at the best odds, 2:1 or better;
-- the ring (S11.1): once per RKKA movement/exploitation phase, :func:`ring_plan` runs a
-  max-flow query on :func:`hexwar_stalingrad.victory.encircled`'s graph (passable hexes
-  minus RKKA units and ZOC) from the 6th Army units in the Stalingrad area (ruling S11.1)
-  to the supply sources (and, in the long game, to Manstein's relief group): the minimum
-  cut nearest the 6th Army (the tightest ring; the cut nearest the supply sources runs
-  along the Don bend, and the 6th Army's armour keeps pushing it west) gives the *gaps*
-  still to block, the pocket behind it and the *wall* of ring hexes already held; once
-  the ring is closed, the gaps are its thin spots (a ZOC hex of the wall next to an open
-  outside hex, which a 6th Army unit could step into and trace a path out from, S6.3);
-- the screen (S11.2, long game): the relief group's units (from turn 5: their start
-  hexes, S4.2) are cut off by a second minimum cut, nearest them, from the hexes next to
-  the 6th Army and its pocket; those hexes join the gaps;
-- the counter-attack (S11.2, long game): once the relief group is on the map, RKKA units
-  neither needed on the ring or screen nor bound for the city head for the nearest relief
-  unit, and RKKA attacks relief units at any odds (``RELIEF_BONUS``), before others;
-- sparing the 6th Army (S4.1, S11.2): in the long game, before the last turn, RKKA
-  neither attacks, bombards nor bombs 6th Army units, since a destroyed one is rebuilt on
-  a Wehrmacht truck hex (Tormosin, Kotelnikovo, ...) and S11.2 counts any 6th Army unit
-  next to the relief; in the short game it does (S11.1 counts only the Stalingrad area,
-  which the rebuilt unit leaves); on the long game's last turn it attacks either unit of a
-  6th Army-relief contact at any odds;
+- the ring (S11.1): :func:`ring_plan` runs a max-flow query on
+  :func:`hexwar_stalingrad.victory.encircled`'s graph (passable hexes minus RKKA units and
+  ZOC) from the 6th Army units in the Stalingrad area to the supply sources (and, in the
+  long game, to Manstein's relief group): the minimum cut nearest the 6th Army (the
+  tightest ring) gives the *gaps* still to block, the pocket behind it and the *wall* of
+  ring hexes already held; once closed, the gaps are its thin spots (a ZOC hex of the wall
+  next to an open outside hex, which a 6th Army unit could step into, S6.3);
+- the screen (S11.2, long game): the relief group (from turn 5: its start hexes, S4.2) is
+  cut off by a second minimum cut, nearest the 6th Army, from the hexes next to the
+  pocket: a line across the Aksay–Myshkova steppe south-west of the pocket; those hexes
+  join the gaps;
 - movement and exploitation (S6): RKKA units score a move by gaps newly blocked (its hex
   and ZOC) minus ring hexes it alone held and would give up (the last unit in the city
   stays), then by progress toward an objective: a hex that covers open gaps (greedy set
-  cover, matched to free units by turns to arrive; armour and cavalry arrive first), else
-  (long game, relief on the map) the nearest relief unit, else the nearest gap, else the
-  6th Army; one unit goes to the city if none is there.
-  Wehrmacht: the relief group heads for the 6th Army (S11.2), the 6th Army for the relief
-  once it is on the map, and before that the 6th Army's armour for the gaps (keeping a
-  corridor open); artillery of both sides: range 2 of an enemy (S7.1);
+  cover matched to free units by turns to arrive), else (long game, relief on the map)
+  the nearest relief unit, else the nearest gap, else the 6th Army; one unit goes to the
+  city if none is there. Wehrmacht: the relief and the other formations outside the
+  pocket head for the nearest 6th Army unit in the area; the 6th Army holds. Progress is
+  counted in hex steps through passable hexes (:meth:`Static.path_steps`); artillery of
+  both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
 - ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
   expected step-loss balance (:class:`hexwar.crt.Distribution`) favours the attacker (any
   odds on artillery, S7.4), with the fewest attackers; RKKA attacks 6th Army units on or
-  next to a gap at any odds, and prefers them;
-- decisions: the strongest attacker advances (RKKA: only a unit that keeps the ring held,
-  else none); the weakest takes an attacker's loss; the defender (AL) hits a reduced
-  attacker first; a retreating 6th Army unit is pushed away from its supply sources, any
-  other unit away from its goal.
+  next to a gap and relief units at any odds, and prefers them; on the long game's last
+  turn both sides go for the relief–6th Army contact at any odds;
+- decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held;
+  a 6th Army unit not out of the area); the weakest takes an attacker's loss; the defender
+  (AL) hits a reduced attacker first; a retreating 6th Army unit is pushed away from its
+  supply sources, any other unit away from its goal.
 
-Ties are broken by a :class:`hexwar.dice.SeededDriver`, so a seed fixes every choice.
+Speed: distances come from tables kept with the map data (:meth:`Static.hex_distances`,
+:meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
+relief positions, and every hex of its wall still blocked: blocking more hexes only
+shrinks the gaps left, which the move scoring recounts), so it is recomputed a few times a
+turn, not every decision.
 
+The bot is a plain player for :func:`hexwar.play.play`; it breaks ties with its own seeded
+``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
+
+>>> from hexwar.dice import SeededDriver
+>>> from hexwar.play import play
 >>> from hexwar_stalingrad.rules import StalingradRules
->>> bots = {s: HeuristicBot(seed=1) for s in ("rkka", "wehrmacht")}
->>> state = play(StalingradRules(length="short"), bots, seed=1)
+>>> bots = {"rkka": HeuristicBot(seed=2), "wehrmacht": HeuristicBot(seed=3)}
+>>> state = play(StalingradRules(length="short").new_state(), bots, SeededDriver(1))
 >>> state.is_terminal(), state.turn
 (True, 5)
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -68,11 +77,9 @@ from typing import Final
 
 import attrs
 
-from hexwar.actions import END, Action, Value
+from hexwar.actions import END, Action
 from hexwar.crt import Distribution
-from hexwar.dice import SeededDriver
-from hexwar.play import play as run
-from hexwar.state import Ruleset, State
+from hexwar.state import State
 from hexwar_stalingrad import air, ground, reinforce
 from hexwar_stalingrad.board import (
     FULL,
@@ -85,7 +92,6 @@ from hexwar_stalingrad.board import (
     strength,
     where,
 )
-from hexwar_stalingrad.bots import Bot, fast_legal_actions
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.victory import RELIEF, SIXTH_ARMY, SUPPLY_TAG
 
@@ -95,7 +101,6 @@ __all__ = [
     "RingPlan",
     "min_vertex_cut",
     "objectives",
-    "play",
     "ring_plan",
     "ring_targets",
 ]
@@ -115,6 +120,8 @@ CITY_WEIGHT: Final = 5
 RELIEF_BONUS: Final = 1.0
 #: Most disjoint escape paths the ring query follows before giving up (it never nears it).
 FLOW_LIMIT: Final = 400
+#: Steps beyond any reach: the distance of a hex no passable path joins.
+FAR: Final = 10_000
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
 _CARD_PHASE: Final = {
     "movement_bonus": "movement",
@@ -125,22 +132,24 @@ _CARD_PHASE: Final = {
 
 
 class HeuristicBot:
-    """A bot: ``bot(state) -> Action`` for the side to act (see the module docstring)."""
+    """A player: ``bot(state) -> Action`` for the side to act (see the module docstring).
+
+    ``seed`` seeds the bot's own ``random.Random``, which breaks ties between equally
+    scored actions (as :class:`hexwar.play.RandomPlayer` picks its actions).
+    """
 
     def __init__(self, seed: int = 0) -> None:
-        self._driver = SeededDriver(seed)
-        self._plan_key: object = None
-        self._plan_value: RingPlan | None = None
+        self._rng = random.Random(seed)
+        self._plan: RingPlan | None = None
+        self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
         top = sorted(a for s, a in scored if s == best)
-        if len(top) == 1:
-            return top[0]
-        return self._driver.pick([(a, Fraction(1, len(top))) for a in top])
+        return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def __call__(self, state: State) -> Action:
-        actions = fast_legal_actions(state)
+        actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         side = state.current_player()
@@ -153,23 +162,19 @@ class HeuristicBot:
         if "move" in kinds:
             return self._move(state, side, actions)
         if "bombard" in kinds:
-            targets = [
-                (_bombard_score(state, a), a)
-                for a in actions
-                if a.kind == "bombard" and not self._spare(state, a.args[1])
-            ]
+            targets = [(_bombard_score(state, a), a) for a in actions if a.kind == "bombard"]
             return self._pick(targets) if targets else END
         if "attack" in kinds:
             return self._best_attack(state, actions, "attack")
         if "intercept" in kinds:
             return self._best_attack(state, actions, "intercept")
         if kinds & {"restore", "rebuild"}:
-            return self._replace(state, actions)
+            return self._replace(state, side, actions)
         return END
 
     # -- cards (S5) ----------------------------------------------------------------------------
 
-    def _card(self, state: State, side: str, actions: list[Action]) -> Action | None:
+    def _card(self, state: State, side: str, actions: Sequence[Action]) -> Action | None:
         data = static(state)
         phase = str(state.phase)
         for a in actions:
@@ -185,7 +190,7 @@ class HeuristicBot:
 
     # -- replacements (S4.1) -------------------------------------------------------------------
 
-    def _replace(self, state: State, actions: list[Action]) -> Action:
+    def _replace(self, state: State, side: str, actions: Sequence[Action]) -> Action:
         data = static(state)
 
         def value(unit: str) -> int:
@@ -198,143 +203,153 @@ class HeuristicBot:
             if a.kind == "restore":
                 scored.append((1000 + value(a.args[0]), a))
             elif a.kind == "rebuild":
-                scored.append(((500 if a.args[2] == FULL else 0) + value(a.args[0]), a))
+                unit = a.args[0]
+                # a 6th Army unit comes back outside the pocket (S4.1), where it counts for
+                # neither S11.1 nor S11.2: the Wehrmacht rebuilds it last
+                outside = unit in data.ground and SIXTH in data.ground[unit].groups
+                base = 100 if side == "wehrmacht" and outside else 500
+                scored.append(((base if a.args[2] == FULL else 0) + value(unit), a))
         return self._pick(scored) if scored else END
 
     # -- movement (S6) -------------------------------------------------------------------------
 
-    def _plan(self, state: State) -> RingPlan | None:
-        """The ring plan of this phase (computed once per phase: S11.1 max-flow query)."""
-        key = (state.turn, str(state.stage), str(state.phase), tuple(_group(state, SIXTH)))
-        if self._plan_key != key:
-            self._plan_key, self._plan_value = key, ring_plan(state)
-        return self._plan_value
+    def plan(self, state: State) -> RingPlan | None:
+        """The ring plan (S11.1, S11.2) for ``state``: the last one while it stays exact
+        (:meth:`RingPlan.holds`), else a new :func:`ring_plan`."""
+        inputs = plan_inputs(state)
+        if inputs is None:
+            return None
+        last = self._plan
+        if last is None or not last.holds(state, inputs):
+            last = self._plan = ring_plan(state, inputs)
+        return last
 
-    def _ring_turn(self, state: State) -> RingPlan | None:
-        """This turn's last ring plan, if any (decisions reuse it rather than recompute)."""
-        key = self._plan_key
-        if isinstance(key, tuple) and key[0] == state.turn:
-            return self._plan_value
-        return None
-
-    def _advance_in_ring(self, state: State, actions: list[Action]) -> Action:
+    def _advance_in_ring(self, state: State, actions: Sequence[Action], plan: RingPlan) -> Action:
         """RKKA advance after combat (S8.4): never with a unit that opens the ring."""
-        plan = self._ring_turn(state)
-        assert plan is not None
         vacated = str(state.pending[-1].params[0])
         mine = on_map(state, "rkka")
         ring = _RingMoves(state, plan, mine)
-        scored: list[tuple[float, Action]] = [(0.0, END if END in actions else actions[0])]
+        scored: list[tuple[float, Action]] = []
+        fallback: list[tuple[float, Action]] = []
         for a in actions:
             unit = a.args[0]
             if unit == "none":
-                scored[0] = (0.0, a)
+                scored.append((0.0, a))
                 continue
             new, lost = ring.change(unit, where(state, unit), vacated)
-            if lost == 0:
-                scored.append((1 + RING_WEIGHT * new + 0.01 * _power(state, unit), a))
-        return self._pick(scored)
+            score = 1 + RING_WEIGHT * (new - lost) + 0.01 * _power(state, unit)
+            (scored if lost == 0 else fallback).append((score, a))
+        return self._pick(scored or fallback)
 
-    def _move(self, state: State, side: str, actions: list[Action]) -> Action:
+    def _move(self, state: State, side: str, actions: Sequence[Action]) -> Action:
         data = static(state)
-        plan = self._plan(state)
+        plan = self.plan(state) if side == "rkka" else None
         goals = objectives(state, side, plan)
-        enemies = [lab for lab, _ in on_map(state, enemy(side))]
+        enemies = tuple(sorted(lab for lab, _ in on_map(state, enemy(side))))
         mine = on_map(state, side)
         here = {u: lab for lab, u in mine}
-        dist = data.distance
-        ring = _RingMoves(state, plan, mine) if side == "rkka" and plan is not None else None
+        ring = _RingMoves(state, plan, mine) if plan is not None else None
+        area = data.stalingrad_area
+        hold = _holding(state, side)
         scored: list[tuple[float, Action]] = []
+        tables: dict[str, Mapping[str, int]] = {}
+        held: dict[str, frozenset[str]] = {}
         for a in actions:
             if a.kind != "move":
                 continue
             unit, target = a.args
             origin = here[unit]
+            if unit in hold and (target not in area or origin not in area):
+                continue  # the 6th Army holds: it does not march out (S11)
             if data.ground[unit].arm in ground.ARTILLERY_ARMS:
-                gain = _range_gain(data, origin, target, enemies)
+                gain = self._range_gain(data, origin, target, enemies)
                 if ring is not None and ring.change(unit, origin, target)[1]:
                     continue  # artillery holding the ring stays (S11.1)
             else:
                 goal = goals.get(unit)
-                gain = 0.0 if goal is None else dist(origin, goal) - dist(target, goal)
+                if goal is None:
+                    gain = 0.0
+                else:
+                    steps = tables.get(goal)
+                    if steps is None:
+                        steps = tables[goal] = data.path_steps((goal,))
+                    gain = steps.get(origin, FAR) - steps.get(target, FAR)
                 if ring is not None:
-                    new, lost = ring.change(unit, origin, target)
+                    if unit not in held:
+                        held[unit] = ring.held(origin)
+                    new, lost = ring.change(unit, origin, target, held[unit])
                     gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
             if gain > 0:
-                scored.append((gain - 0.01 * dist(origin, target), a))
+                scored.append((gain - 0.01 * data.hex_distances(origin)[target], a))
         return self._pick(scored) if scored else END
+
+    def _range_gain(self, data: Static, here: str, there: str, enemies: tuple[str, ...]) -> float:
+        """Artillery: get to exactly two hexes from an enemy (S7.1), never next to one."""
+        if not enemies:
+            return 0.0
+        key, memo = self._nearest
+        if key != enemies:
+            memo = {}
+            self._nearest = (enemies, memo)
+
+        def badness(label: str) -> int:
+            found = memo.get(label)
+            if found is None:
+                table = data.hex_distances(label)
+                found = memo[label] = min(table[e] for e in enemies)
+            return 10 if found <= 1 else abs(found - 2)
+
+        return badness(here) - badness(there)
 
     # -- attacks (S8, S10.5) -------------------------------------------------------------------
 
-    def _best_attack(self, state: State, actions: list[Action], kind: str) -> Action:
+    def _best_attack(self, state: State, actions: Sequence[Action], kind: str) -> Action:
         data = static(state)
         scored: list[tuple[float, Action]] = []
+        plan = self._plan if kind == "attack" and state.current_player() == "rkka" else None
         for a in actions:
             if a.kind != kind:
                 continue
             defender, *attackers = a.args
-            if kind == "attack" and self._spare(state, defender):
-                continue
             if kind == "attack":
                 column, shift = ground.attack_odds(state, defender, attackers)
                 labels = data.crt.labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
-                bonus = 0.0
                 column = air.air_odds(state, defender, attackers)[2]
                 shift, labels, helpless = 0, air.air_table(state).labels, False
             if column is None:
                 continue
             index = min(max(labels.index(column) + shift, 0), len(labels) - 1)
-            balance = 0.0
+            balance = bonus = reduced_bonus = 0.0
             if kind == "attack":
                 dist = data.crt.distribution_at(labels[index])
                 balance = float(_step_balance(state, defender, dist))
-                bonus = self._ring_bonus(state, defender)
+                bonus = _attack_bonus(state, defender, plan)
                 if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not bonus:
                     continue
+                reduced_bonus = 0.5 if step(state, defender) == REDUCED else 0.0
             elif index < ATTACK_THRESHOLD:
                 continue
-            reduced_bonus = 0.5 if kind == "attack" and step(state, defender) == REDUCED else 0
-            bonus = bonus if kind == "attack" else 0.0
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
 
-    def _spare(self, state: State, defender: str) -> bool:
-        """RKKA leaves the 6th Army alone before the last turn (S11): a destroyed 6th Army
-        unit comes back on a Wehrmacht truck hex (S4.1), outside the ring."""
-        if state.current_player() != "rkka" or _last_turn(state) or _short(state):
-            return False
-        return SIXTH in static(state).ground[defender].groups
-
-    def _ring_bonus(self, state: State, defender: str) -> float:
-        """RKKA: a 6th Army unit on or next to a gap of the ring is worth hitting (S11.1);
-        on the long game's last turn, so is either unit of a 6th Army-relief contact
-        (S11.2), at any odds."""
-        plan = self._ring_turn(state)
-        data = static(state)
-        groups = data.ground[defender].groups
-        if state.current_player() == "rkka" and _last_turn(state) and not _short(state):
-            other = RELIEF if SIXTH in groups else SIXTH if RELIEF in groups else None
-            if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
-                return 2.0
-        if state.current_player() == "rkka" and RELIEF in groups:
-            return RELIEF_BONUS
-        if plan is None or SIXTH not in groups:
-            return 0.0
-        return 1.0 if _disk(data, where(state, defender)) & plan.gaps else 0.0
-
     # -- decisions -----------------------------------------------------------------------------
 
-    def _decide(self, state: State, side: str, actions: list[Action]) -> Action:
+    def _decide(self, state: State, side: str, actions: Sequence[Action]) -> Action:
         kind = state.pending[-1].kind
         data = static(state)
         if kind == "air_place":
             return self._place(state, side, actions)
-        if kind == "advance" and side == "rkka" and self._ring_turn(state) is not None:
-            return self._advance_in_ring(state, actions)
+        if kind == "advance" and side == "rkka" and self._plan is not None:
+            return self._advance_in_ring(state, actions, self._plan)
         if kind in ("advance", "air_advance"):
             units = [a for a in actions if a.args[0] != "none"]
+            if kind == "advance" and side == "wehrmacht":
+                vacated = str(state.pending[-1].params[0])
+                hold = _holding(state, side)
+                if vacated not in data.stalingrad_area:  # the 6th Army does not march out
+                    units = [a for a in units if a.args[0] not in hold] or units
             return self._pick([(_power(state, a.args[0]), a) for a in units]) if units else END
         if kind in ("ex_loss", "air_loss"):
             return self._pick([(-_power(state, a.args[0]), a) for a in actions])
@@ -347,17 +362,16 @@ class HeuristicBot:
             )
         if kind == "retreat":  # the attacker pushes the defender away from its goals
             defender = str(state.pending[-1].params[0])
-            supply = data.tagged(SUPPLY)
-            if SIXTH in data.ground[defender].groups and supply:  # deeper into the pocket
-                return self._pick(
-                    [(min(data.distance(a.args[0], t) for t in supply), a) for a in actions]
-                )
+            if SIXTH in data.ground[defender].groups:  # deeper into the pocket
+                supply = data.path_steps(data.tagged(SUPPLY))
+                return self._pick([(supply.get(a.args[0], FAR), a) for a in actions])
             goal = objectives(state, data.ground[defender].side).get(defender)
             if goal is not None:
-                return self._pick([(data.distance(a.args[0], goal), a) for a in actions])
+                steps = data.path_steps((goal,))
+                return self._pick([(steps.get(a.args[0], FAR), a) for a in actions])
         return self._pick([(0, a) for a in actions])
 
-    def _place(self, state: State, side: str, actions: list[Action]) -> Action:
+    def _place(self, state: State, side: str, actions: Sequence[Action]) -> Action:
         data = static(state)
         flies = [a for a in actions if a.kind == "fly"]
         if not flies:
@@ -369,8 +383,6 @@ class HeuristicBot:
                 target = state.get("at", a.args[1])
                 assert isinstance(target, str)
                 info = data.ground[target]
-                if self._spare(state, target):
-                    continue
                 value = strength(state, target) + (10 if step(state, target) == REDUCED else 0)
                 scored.append((-100 if info.arm == "tank" else value, a))
         else:
@@ -379,10 +391,46 @@ class HeuristicBot:
             ]
             taken = {h for u in air.aloft(state, side) if (h := air.sky_hex(state, u))}
             for a in flies:
-                near = sum(1 for h in enemy_bombers if data.distance(h, a.args[1]) == 1)
+                near = sum(1 for h in enemy_bombers if data.hex_distances(h)[a.args[1]] == 1)
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+def _holding(state: State, side: str) -> frozenset[str]:
+    """The Wehrmacht's 6th Army units in the Stalingrad area: they hold the pocket and the
+    city as ordered (S11: they stay in the area); none for RKKA."""
+    if side != "wehrmacht":
+        return frozenset()
+    data = static(state)
+    return frozenset(
+        u
+        for lab, u in on_map(state, "wehrmacht")
+        if lab in data.stalingrad_area and SIXTH in data.ground[u].groups
+    )
+
+
+def _attack_bonus(state: State, defender: str, plan: RingPlan | None) -> float:
+    """Targets worth more than their odds: on the long game's last turn either unit of a
+    relief–6th Army contact (S11.2, both sides); for RKKA a relief unit (S11.2) and a 6th
+    Army unit on or next to a gap of the ring (S11.1)."""
+    data = static(state)
+    side = state.current_player()
+    groups = data.ground[defender].groups
+    if _last_turn(state) and not _short(state):
+        if side == "rkka":
+            other = RELIEF if SIXTH in groups else SIXTH if RELIEF in groups else None
+        else:  # the Wehrmacht clears RKKA units off the hexes next to the pocket
+            other = SIXTH
+        if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
+            return 2.0
+    if side != "rkka":
+        return 0.0
+    if RELIEF in groups and not _short(state):
+        return RELIEF_BONUS
+    if plan is None or SIXTH not in groups:
+        return 0.0
+    return 1.0 if data.zoc_disks[where(state, defender)] & plan.gaps else 0.0
 
 
 def _last_turn(state: State) -> bool:
@@ -392,8 +440,7 @@ def _last_turn(state: State) -> bool:
 
 
 def _short(state: State) -> bool:
-    """The short game (S3.4, S11.1): only 6th Army units in the Stalingrad area count, so
-    a destroyed one, rebuilt on a truck hex outside it (S4.1), no longer matters."""
+    """The short game (S3.4, S11.1): no relief group to screen."""
     return getattr(state.ruleset, "length", None) == "short"
 
 
@@ -426,31 +473,55 @@ def _bombard_score(state: State, action: Action) -> float:
     return score
 
 
-def _range_gain(data: Static, here: str, there: str, enemies: list[str]) -> float:
-    """Artillery: get to exactly two hexes from an enemy (S7.1), never next to one."""
-
-    def badness(label: str) -> int:
-        if not enemies:
-            return 0
-        nearest = min(data.distance(label, e) for e in enemies)
-        return 10 if nearest <= 1 else abs(nearest - 2)
-
-    return badness(here) - badness(there)
-
-
 def _group(state: State, group: str) -> list[str]:
     """Sorted labels of the Wehrmacht ground units of ``group`` on the map."""
     ground_units = static(state).ground
     return sorted(lab for lab, u in on_map(state, "wehrmacht") if group in ground_units[u].groups)
 
 
-def _disk(data: Static, label: str) -> frozenset[str]:
-    """The hexes a ground unit on ``label`` blocks for the ring: its hex and its ZOC (S2.1)."""
-    key = ("heuristic-disk", label)
-    found: frozenset[str] | None = data._cache.get(key)
-    if found is None:
-        found = data._cache[key] = frozenset((label, *data.zoc_of[label]))
-    return found
+@attrs.frozen
+class PlanInputs:
+    """What a :class:`RingPlan` is computed from, besides RKKA's blocked hexes.
+
+    ``sixth``: the 6th Army units' hexes in the Stalingrad area (ruling S11.1);
+    ``relief``: the relief group's hexes on the map (S11.2, sinks of the ring); ``screen``:
+    the hexes the screen keeps away from the pocket (the relief, or from the turn before
+    the reserves arrive its start hexes, S4.2; none in the short game).
+    """
+
+    sixth: tuple[str, ...]
+    relief: tuple[str, ...]
+    screen: tuple[str, ...]
+
+
+def plan_inputs(state: State) -> PlanInputs | None:
+    """The :class:`PlanInputs` of the position, or ``None`` if no 6th Army unit is in the
+    Stalingrad area."""
+    data = static(state)
+    sixth = tuple(lab for lab in _group(state, SIXTH) if lab in data.stalingrad_area)
+    if not sixth:
+        return None
+    relief = tuple(_group(state, RELIEF))
+    screen: tuple[str, ...] = ()
+    if not _short(state):
+        screen = relief
+        if not relief and state.turn >= reinforce.RESERVE_TURN - 1:
+            screen = tuple(
+                sorted(
+                    h
+                    for u, info in sorted(data.ground.items())
+                    if RELIEF in info.groups
+                    and info.arrives == reinforce.RESERVE_TURN
+                    and where(state, u) == POOL
+                    and (h := data.start_hex(info.side, info.start)) is not None
+                )
+            )
+    return PlanInputs(sixth, relief, screen)
+
+
+def _blocked(state: State) -> set[str]:
+    """Hexes RKKA blocks for the ring (S11.1): its ground units' hexes and ZOC."""
+    return {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
 
 
 @attrs.frozen
@@ -460,31 +531,49 @@ class RingPlan:
     ``gaps``: a minimum set of hexes that RKKA units must still block (occupy or hold in
     ZOC) so that no 6th Army unit in the Stalingrad area can trace a path to a supply
     source (or, in the long game, to Manstein's relief group, S11.2) — the cut nearest
-    the 6th Army, so the ring hugs the pocket rather than chasing the 6th Army's armour
-    along the Don — plus, in the long game, the relief's screen (:func:`ring_plan`);
-    ``pocket``: the open hexes on the 6th Army's side of that cut; ``wall``: the blocked
-    hexes next to the pocket (the ring already held).
+    the 6th Army, so the ring hugs the pocket rather than chasing along the Don — plus, in
+    the long game, the relief's screen (:func:`ring_plan`); ``pocket``: the open hexes on
+    the 6th Army's side of that cut; ``wall``: the blocked hexes next to the pocket (the
+    ring already held) and next to the relief's side of the screen; ``manned``: the wall
+    hexes an RKKA unit stood on; ``inputs``: the rest of what it was computed from.
     """
 
     gaps: frozenset[str]
     pocket: frozenset[str]
     wall: frozenset[str]
+    manned: frozenset[str] = frozenset()
+    inputs: PlanInputs | None = None
+
+    def holds(self, state: State, inputs: PlanInputs) -> bool:
+        """Whether the plan is still exact for ``state``: the same inputs, every wall hex
+        still blocked and every manned one still manned. (Blocking more hexes only
+        shrinks the open gaps, and the move scoring counts those afresh.)"""
+        if inputs != self.inputs:
+            return False
+        at = state.table("at")
+        if any(not isinstance(at.get(h), str) for h in self.manned):
+            return False
+        return self.wall <= _blocked(state)
 
 
-def ring_plan(state: State) -> RingPlan | None:
-    """The :class:`RingPlan` of the position, or ``None`` if no 6th Army unit is on the map.
+def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None:
+    """The :class:`RingPlan` of the position, or ``None`` if no 6th Army unit is in the
+    Stalingrad area.
 
     The graph is :func:`hexwar_stalingrad.victory.encircled`'s: passable hexes minus RKKA
     units and RKKA ZOC, plus the 6th Army's own hexes (sources, never cut).
     """
-    data = static(state)
-    sixth = set(_group(state, SIXTH)) & data.stalingrad_area
-    if not sixth:
+    inputs = inputs or plan_inputs(state)
+    if inputs is None:
         return None
-    blocked = {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
-    open_cells = (data.passable - blocked) | sixth
-    sinks = (set(data.tagged(SUPPLY)) | set(_group(state, RELIEF))) & open_cells
-    found = min_vertex_cut(data.neighbors, open_cells, sixth, sinks, near_sources=True)
+    data = static(state)
+    sixth = set(inputs.sixth)
+    manned = {lab for lab, _ in on_map(state, "rkka")}
+    blocked = manned | ground.zoc_of_side(state, "rkka")
+    free = data.passable - blocked
+    open_cells = free | sixth
+    sinks = (set(data.tagged(SUPPLY)) | set(inputs.relief)) & open_cells
+    found = _map_cut(data, open_cells, sixth, sinks, near_sources=True)
     if found is None:
         return None
     gaps, outside = found
@@ -493,57 +582,58 @@ def ring_plan(state: State) -> RingPlan | None:
         frozenset(n for lab in pocket for n in data.neighbors[lab] if n not in open_cells)
         & data.passable
     )
-    screen = _screen(state, (data.passable - blocked), pocket)
-    if gaps:
-        return RingPlan(frozenset(gaps) | screen, pocket, wall)
-    # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
-    # there trace a path out; such a hex next to an open outside hex is a thin spot. The
-    # cut with those hexes as sources gives the hexes that thicken the ring.
-    band = wall - {lab for lab, _ in on_map(state, "rkka")}
-    found = min_vertex_cut(data.neighbors, open_cells | band, sixth | band, sinks - band)
-    if found is None or not found[0]:
-        return RingPlan(screen, pocket, wall)
-    thin, outside = found
-    deep = frozenset(open_cells - outside - thin)
-    wall |= (
-        frozenset(
-            n for lab in deep | band for n in data.neighbors[lab] if n not in open_cells | band
-        )
-        & data.passable
-    )
-    return RingPlan(frozenset(thin) | screen, pocket, wall)
+    screen, fence = _screen(state, free, pocket, inputs)
+    if not gaps:
+        # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
+        # there trace a path out; such a hex next to an open outside hex is a thin spot.
+        # The cut with those hexes as sources gives the hexes that thicken the ring.
+        band = wall - manned
+        found = _map_cut(data, open_cells | band, sixth | band, sinks - band)
+        if found is not None and found[0]:
+            gaps, outside = found
+            deep = frozenset(open_cells - outside - gaps)
+            wall |= (
+                frozenset(
+                    n
+                    for lab in deep | band
+                    for n in data.neighbors[lab]
+                    if n not in open_cells | band
+                )
+                & data.passable
+            )
+        # the thin spots depend on which wall hexes a unit stands on (the band is the rest)
+        crew = frozenset(wall & manned)
+    else:
+        crew = frozenset()
+    return RingPlan(frozenset(gaps) | screen, pocket, wall | fence, crew, inputs)
 
 
-def _screen(state: State, open_cells: AbstractSet[str], pocket: AbstractSet[str]) -> frozenset[str]:
+def _screen(
+    state: State, free: AbstractSet[str], pocket: AbstractSet[str], inputs: PlanInputs
+) -> tuple[frozenset[str], frozenset[str]]:
     """Long game (S11.2): the hexes to block so that Manstein's relief group cannot move
-    (stopping only on entering RKKA ZOC, S6.3) next to a 6th Army unit or the pocket.
+    (stopping only on entering RKKA ZOC, S6.3) next to a 6th Army unit or the pocket, and
+    the blocked hexes around the relief's side of that cut.
 
     The minimum cut nearest the relief (its units on the map, else, from the turn before
     the reserves arrive, their start hexes, S4.2) between it and the hexes next to the
     6th Army, in the graph of hexes free of RKKA units and ZOC.
     """
-    if _short(state):
-        return frozenset()
+    relief = set(inputs.screen)
+    if not relief:
+        return frozenset(), frozenset()
     data = static(state)
-    relief = set(_group(state, RELIEF))
-    if not relief and state.turn >= reinforce.RESERVE_TURN - 1:
-        relief = {
-            h
-            for u, info in sorted(data.ground.items())
-            if RELIEF in info.groups
-            and info.arrives == reinforce.RESERVE_TURN
-            and where(state, u) == POOL
-            and (h := data.start_hex(info.side, info.start)) is not None
-        }
-    sixth = set(_group(state, SIXTH))
-    if not relief or not sixth:
-        return frozenset()
-    near = sixth | set(pocket)
+    near = set(inputs.sixth) | set(pocket)
     near |= {n for h in sorted(near) for n in data.neighbors[h]}
-    cells = set(open_cells) | relief
+    cells = set(free) | relief
     targets = {n for h in sorted(near) for n in data.neighbors[h]} & cells
-    found = min_vertex_cut(data.neighbors, cells, relief, targets - relief, near_sources=True)
-    return frozenset(found[0]) if found is not None else frozenset()
+    found = _map_cut(data, cells, relief, targets - relief, near_sources=True)
+    if found is None:
+        return frozenset(), frozenset()
+    cut, outside = found
+    inside = cells - outside - cut
+    fence = frozenset(n for h in inside for n in data.neighbors[h] if n not in cells)
+    return frozenset(cut), fence & data.passable
 
 
 def min_vertex_cut(
@@ -572,103 +662,176 @@ def min_vertex_cut(
     ...  for n in (False, True)]
     [['d'], ['b']]
     """
-    used: set[str] = set()  # hexes carrying a path (their unit capacity is used)
-    flow: dict[tuple[str, str], int] = {}  # net flow out(u) -> in(v)
+    labels = sorted(neighbors)
+    index = {lab: i for i, lab in enumerate(labels)}
+    graph = tuple(tuple(index[n] for n in neighbors[lab] if n in index) for lab in labels)
+    found = _index_cut(
+        graph,
+        [lab in open_cells for lab in labels],
+        sorted(index[s] for s in sources if s in index),
+        [lab in sinks for lab in labels],
+        limit,
+        near_sources,
+    )
+    if found is None:
+        return None
+    cut, outside = found
+    return {labels[i] for i in cut}, {labels[i] for i in outside}
+
+
+def _map_cut(
+    data: Static,
+    open_cells: AbstractSet[str],
+    sources: AbstractSet[str],
+    sinks: AbstractSet[str],
+    *,
+    near_sources: bool = False,
+) -> tuple[set[str], set[str]] | None:
+    """:func:`min_vertex_cut` on the map's own cell-index graph (no relabelling)."""
+    index, labels = data.label_indices, data.index_labels
+    is_open = [False] * len(labels)
+    for lab in open_cells:
+        is_open[index[lab]] = True
+    is_sink = [False] * len(labels)
+    for lab in sinks:
+        is_sink[index[lab]] = True
+    found = _index_cut(
+        data.neighbor_indices,
+        is_open,
+        sorted(index[s] for s in sources),
+        is_sink,
+        FLOW_LIMIT,
+        near_sources,
+    )
+    if found is None:
+        return None
+    return {labels[i] for i in found[0]}, {labels[i] for i in found[1]}
+
+
+def _index_cut(
+    graph: Sequence[Sequence[int]],
+    is_open: list[bool],
+    sources: Sequence[int],
+    is_sink: list[bool],
+    limit: int,
+    near_sources: bool,
+) -> tuple[list[int], list[int]] | None:
+    """:func:`min_vertex_cut` on cell indices: ``graph[v]`` the neighbours of ``v``.
+
+    Split-graph nodes: ``2 v`` is ``in(v)``, ``2 v + 1`` is ``out(v)``. ``used[v]``: ``v``
+    carries a path; ``flow[u * n + v]``: net flow ``out(u) -> in(v)``; ``into[v]``: the
+    ``u`` with positive flow into ``v``.
+    """
+    n = len(graph)
+    is_source = [False] * n
+    for s in sources:
+        is_source[s] = True
+        is_open[s] = True
+    used = [False] * n
+    flow: dict[int, int] = {}
+    into: list[set[int]] = [set() for _ in range(n)]
+
+    def residual_from(node: int) -> list[int]:
+        v = node >> 1
+        if node & 1:  # out(v) -> in(w); out(v) -> in(v) back along a used hex
+            out = [2 * w for w in graph[v] if is_open[w]]
+            if used[v] and not is_source[v]:
+                out.append(2 * v)
+            return out
+        # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
+        out = [2 * v + 1] if is_source[v] or not used[v] else []
+        out.extend(2 * u + 1 for u in sorted(into[v]))
+        return out
+
     for _ in range(limit):
-        parent: dict[tuple[str, int], tuple[str, int] | None] = {}
-        queue: deque[tuple[str, int]] = deque()
-        for s in sorted(sources):
-            parent[s, 1] = None
-            queue.append((s, 1))
-        found = None
+        parent = [-2] * (2 * n)
+        queue: deque[int] = deque()
+        for s in sources:
+            parent[2 * s + 1] = -1
+            queue.append(2 * s + 1)
+        found = -1
         while queue:
             node = queue.popleft()
-            v, out = node
-            if out:
-                if v in sinks and v not in sources:
-                    found = node
-                    break
-                nxt = [(w, 0) for w in neighbors[v] if w in open_cells]
-                if v in used and v not in sources:
-                    nxt.append((v, 0))
-            else:
-                nxt = [(v, 1)] if v in sources or v not in used else []
-                nxt.extend((u, 1) for u in neighbors[v] if flow.get((u, v), 0) > 0)
-            for n in nxt:
-                if n not in parent:
-                    parent[n] = node
-                    queue.append(n)
-        if found is None:
+            v = node >> 1
+            if node & 1 and is_sink[v] and not is_source[v]:
+                found = node
+                break
+            for k in residual_from(node):
+                if parent[k] == -2:
+                    parent[k] = node
+                    queue.append(k)
+        if found < 0:
             if near_sources:
-                return _source_side_cut(neighbors, open_cells, sources, used, flow)
-            return _sink_side_cut(neighbors, open_cells, sources, sinks, used, flow)
+                return _index_source_side(graph, is_open, sources, residual_from)
+            return _index_sink_side(graph, is_open, is_source, is_sink, used, flow)
         node, prev = found, parent[found]
-        while prev is not None:
-            (a, a_out), b = prev, node[0]
+        while prev >= 0:
+            a, b = prev >> 1, node >> 1
             if a == b:
-                (used.add if a_out == 0 else used.discard)(a)
+                used[a] = not prev & 1  # in(a) -> out(a) takes the hex; back frees it
             else:  # out(a) -> in(b), or in(a) -> out(b) cancelling flow b -> a
-                flow[a, b] = flow.get((a, b), 0) + 1
-                flow[b, a] = flow.get((b, a), 0) - 1
+                for x, y, d in ((a, b, 1), (b, a, -1)):
+                    f = flow[x * n + y] = flow.get(x * n + y, 0) + d
+                    (into[y].add if f > 0 else into[y].discard)(x)
             node, prev = prev, parent[prev]
     return None
 
 
-def _sink_side_cut(
-    neighbors: Mapping[str, Sequence[str]],
-    open_cells: AbstractSet[str],
-    sources: AbstractSet[str],
-    sinks: AbstractSet[str],
-    used: set[str],
-    flow: dict[tuple[str, str], int],
-) -> tuple[set[str], set[str]]:
-    """After a maximum flow: the nodes that still reach a sink in the residual graph."""
-    reach = {(v, 1) for v in sinks if v not in sources}
-    queue = deque(sorted(reach))
-    while queue:
-        v, out = queue.popleft()
-        if out:  # arcs into out(v): in(v) -> out(v); in(u) -> out(v) if flow v -> u
-            prev = [(v, 0)] if v in sources or v not in used else []
-            prev.extend((u, 0) for u in neighbors[v] if flow.get((v, u), 0) > 0)
-        else:  # arcs into in(v): out(u) -> in(v); out(v) -> in(v) if v carries a path
-            prev = [(u, 1) for u in neighbors[v] if u in open_cells]
-            if v in used and v not in sources:
-                prev.append((v, 1))
-        for n in prev:
-            if n not in reach:
-                reach.add(n)
-                queue.append(n)
-    cut = {v for v, out in reach if out and (v, 0) not in reach}
-    return cut, {v for v, _ in reach} - cut
-
-
-def _source_side_cut(
-    neighbors: Mapping[str, Sequence[str]],
-    open_cells: AbstractSet[str],
-    sources: AbstractSet[str],
-    used: set[str],
-    flow: dict[tuple[str, str], int],
-) -> tuple[set[str], set[str]]:
+def _index_source_side(
+    graph: Sequence[Sequence[int]],
+    is_open: list[bool],
+    sources: Sequence[int],
+    residual_from: Callable[[int], list[int]],
+) -> tuple[list[int], list[int]]:
     """After a maximum flow: the cut nearest the sources (the nodes the sources still reach
     in the residual graph end just before it); ``outside``: every open hex beyond it."""
-    reach = {(v, 0) for v in sources}
-    queue = deque(sorted(reach))
+    reach = [False] * (2 * len(graph))
+    queue = deque(2 * s for s in sources)
+    for k in queue:
+        reach[k] = True
     while queue:
-        v, out = queue.popleft()
-        if out:  # out(v) -> in(w); out(v) -> in(v) back along a used hex
-            nxt = [(w, 0) for w in neighbors[v] if w in open_cells]
-            if v in used and v not in sources:
-                nxt.append((v, 0))
-        else:  # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
-            nxt = [(v, 1)] if v in sources or v not in used else []
-            nxt.extend((u, 1) for u in neighbors[v] if flow.get((u, v), 0) > 0)
-        for n in nxt:
-            if n not in reach:
-                reach.add(n)
-                queue.append(n)
-    cut = {v for v, out in reach if not out and (v, 1) not in reach}
-    inside = {v for v, _ in reach}
-    return cut, set(open_cells) - inside
+        for k in residual_from(queue.popleft()):
+            if not reach[k]:
+                reach[k] = True
+                queue.append(k)
+    cut = [v for v in range(len(graph)) if reach[2 * v] and not reach[2 * v + 1]]
+    outside = [
+        v for v in range(len(graph)) if is_open[v] and not reach[2 * v] and not reach[2 * v + 1]
+    ]
+    return cut, outside
+
+
+def _index_sink_side(
+    graph: Sequence[Sequence[int]],
+    is_open: list[bool],
+    is_source: list[bool],
+    is_sink: list[bool],
+    used: list[bool],
+    flow: dict[int, int],
+) -> tuple[list[int], list[int]]:
+    """After a maximum flow: the nodes that still reach a sink in the residual graph."""
+    n = len(graph)
+    reach = [False] * (2 * n)
+    queue = deque(2 * v + 1 for v in range(n) if is_sink[v] and is_open[v] and not is_source[v])
+    for k in queue:
+        reach[k] = True
+    while queue:
+        node = queue.popleft()
+        v = node >> 1
+        if node & 1:  # arcs into out(v): in(v) -> out(v); in(u) -> out(v) if flow v -> u
+            prev = [2 * v] if is_source[v] or not used[v] else []
+            prev.extend(2 * u for u in graph[v] if flow.get(v * n + u, 0) > 0)
+        else:  # arcs into in(v): out(u) -> in(v); out(v) -> in(v) if v carries a path
+            prev = [2 * u + 1 for u in graph[v] if is_open[u]]
+            if used[v] and not is_source[v]:
+                prev.append(2 * v + 1)
+        for k in prev:
+            if not reach[k]:
+                reach[k] = True
+                queue.append(k)
+    cut = [v for v in range(n) if reach[2 * v + 1] and not reach[2 * v]]
+    outside = [v for v in range(n) if (reach[2 * v] or reach[2 * v + 1]) and v not in cut]
+    return cut, outside
 
 
 class _RingMoves:
@@ -676,30 +839,42 @@ class _RingMoves:
 
     def __init__(self, state: State, plan: RingPlan, mine: Sequence[tuple[str, str]]) -> None:
         self.data = data = static(state)
+        self.disks = disks = data.zoc_disks
         count: dict[str, int] = {}
         for label, _ in mine:
-            for h in _disk(data, label):
+            for h in disks[label]:
                 count[h] = count.get(h, 0) + 1
         self.count = count
         self.open_gaps = frozenset(g for g in plan.gaps if not count.get(g))
         self.important = plan.gaps | plan.wall
+        self._new: dict[str, int] = {}
         in_city = [u for lab, u in mine if lab in data.city]
         self.last_in_city = in_city[0] if len(in_city) == 1 else None
 
     def held(self, origin: str) -> frozenset[str]:
         """Ring hexes only the unit on ``origin`` blocks."""
-        return frozenset(
-            h for h in _disk(self.data, origin) & self.important if self.count.get(h) == 1
-        )
+        return frozenset(h for h in self.disks[origin] & self.important if self.count.get(h) == 1)
 
-    def change(self, unit: str, origin: str, target: str) -> tuple[int, int]:
+    def change(
+        self, unit: str, origin: str, target: str, held: frozenset[str] | None = None
+    ) -> tuple[int, int]:
         """``(gaps newly blocked, ring hexes given up)`` by ``move unit target``."""
-        disk = _disk(self.data, target)
-        new = len(self.open_gaps & disk)
-        lost = len(self.held(origin) - disk)
+        disk = self.disks[target]
+        new = self._new.get(target)
+        if new is None:
+            new = self._new[target] = len(self.open_gaps & disk)
+        mine = self.held(origin) if held is None else held
+        lost = len(mine - disk) if mine else 0
         if unit == self.last_in_city and target not in self.data.city:
             lost += CITY_WEIGHT
         return new, lost
+
+
+def _nearest(data: Static, label: str, targets: Sequence[str]) -> str | None:
+    """The target fewest passable steps from ``label`` (ties: the first label)."""
+    if not targets:
+        return None
+    return min(targets, key=lambda t: (data.path_steps((t,)).get(label, FAR), t))
 
 
 def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str, str]:
@@ -709,6 +884,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
     matching of the free units (those holding no ring hex alone) by turns to arrive.
     """
     data = static(state)
+    disks = data.zoc_disks
     mine = on_map(state, "rkka")
     moves = _RingMoves(state, plan, mine)
     here = {u: lab for lab, u in mine}
@@ -718,18 +894,16 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
         {
             n
             for g in open_gaps
-            for n in _disk(data, g)
+            for n in disks[g]
             if n in data.passable and state.get("at", n) is None
         }
     )
     while open_gaps and candidates:
-        best = max(
-            candidates, key=lambda c: (len(open_gaps & _disk(data, c)), c not in plan.pocket)
-        )
-        if not open_gaps & _disk(data, best):
+        best = max(candidates, key=lambda c: (len(open_gaps & disks[c]), c not in plan.pocket))
+        if not open_gaps & disks[best]:
             break
         anchors.append(best)
-        open_gaps -= _disk(data, best)
+        open_gaps -= disks[best]
         candidates.remove(best)
     free = [
         u
@@ -738,7 +912,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
     ]
 
     def turns(unit: str, anchor: str) -> tuple[int, int, str, str]:
-        d = data.distance(here[unit], anchor)
+        d = data.path_steps((anchor,)).get(here[unit], FAR)
         return -(-d // max(ground.allowance(state, unit, hooked=False), 1)), d, unit, anchor
 
     out: dict[str, str] = {}
@@ -757,69 +931,36 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
     foes = on_map(state, enemy(side))
     sixth = _group(state, SIXTH)
     relief = _group(state, RELIEF)
-
-    def nearest(label: str, targets: Sequence[str]) -> str | None:
-        return min(targets, key=lambda t: (data.distance(label, t), t)) if targets else None
-
     goals: dict[str, str | None] = {}
     if side == "rkka":
         enemy_hexes = [lab for lab, _ in foes]
         assigned = ring_targets(state, plan, [u for _, u in mine]) if plan else {}
         gaps = sorted(plan.gaps) if plan else []
-        in_city = any(lab in data.city for lab, _ in mine)
+        city = sorted(data.city)
         city_goer = None
-        if not in_city and data.city:
-            city = sorted(data.city)
+        if city and not any(lab in data.city for lab, _ in mine):
+            to_city = data.path_steps(tuple(city))
             city_goer = min(
                 (u for _, u in mine if ground_units[u].arm not in ground.ARTILLERY_ARMS),
-                key=lambda u: (
-                    data.distance(where(state, u), nearest(where(state, u), city) or ""),
-                    u,
-                ),
+                key=lambda u: (to_city.get(where(state, u), FAR), u),
                 default=None,
             )
         for label, unit in mine:
             arm = ground_units[unit].arm
             if unit == city_goer:
-                goals[unit] = nearest(label, sorted(data.city))
+                goals[unit] = _nearest(data, label, city)
             elif unit in assigned:
                 goals[unit] = assigned[unit]
-            elif relief:  # long game (S11.2): go for Manstein's relief group
-                goals[unit] = nearest(label, relief)
+            elif relief and not _short(state):  # long game (S11.2): go for the relief
+                goals[unit] = _nearest(data, label, relief)
             elif arm in _MOBILE or plan is not None:  # close up on the ring
-                goals[unit] = nearest(label, gaps or sixth or enemy_hexes)
+                goals[unit] = _nearest(data, label, gaps or sixth or enemy_hexes)
             else:
-                goals[unit] = nearest(label, enemy_hexes)
+                goals[unit] = _nearest(data, label, enemy_hexes)
     else:
-        corridor = sorted(plan.gaps) if plan and not relief else []
+        pocket = [lab for lab in sixth if lab in data.stalingrad_area] or sixth
         for label, unit in mine:
-            info = ground_units[unit]
-            if RELIEF in info.groups:
-                goals[unit] = nearest(label, sixth)
-            elif SIXTH in info.groups and relief:
-                goals[unit] = nearest(label, relief)
-            elif SIXTH in info.groups and info.arm in _MOBILE and corridor:
-                goals[unit] = nearest(label, corridor)  # keep the way out open (S11.1)
+            if SIXTH in ground_units[unit].groups and label in data.stalingrad_area:
+                continue  # the 6th Army holds the pocket and the city
+            goals[unit] = _nearest(data, label, pocket)
     return {u: g for u, g in goals.items() if g is not None}
-
-
-def play(
-    rules: Ruleset,
-    bots: Mapping[str, Bot],
-    seed: int = 0,
-    *,
-    options: Mapping[str, Value] | None = None,
-    max_steps: int = 100_000,
-    on_step: Callable[[State, Action], None] | None = None,
-) -> State:
-    """Play one game: chance through ``SeededDriver(seed)``, each side by its bot.
-
-    ``on_step(state, action)`` is called before each action is applied (for summaries).
-    """
-    return run(
-        rules.new_state(options=options),
-        bots,
-        SeededDriver(seed),
-        max_steps=max_steps,
-        on_step=on_step,
-    )

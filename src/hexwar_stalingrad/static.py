@@ -87,6 +87,11 @@ class Static:
         return tuple(self.label(c) for c in self.game_map.indexed_cells())
 
     @functools.cached_property
+    def label_indices(self) -> Mapping[str, int]:
+        """Every label → its cell index (the inverse of :attr:`index_labels`)."""
+        return {lab: i for i, lab in enumerate(self.index_labels)}
+
+    @functools.cached_property
     def neighbor_indices(self) -> tuple[tuple[int, ...], ...]:
         """The cell indices adjacent to each cell index."""
         m = self.game_map
@@ -159,6 +164,56 @@ class Static:
     def distance(self, a: str, b: str) -> int:
         """Hex distance between two labels."""
         return self.cell(a).distance(self.cell(b))
+
+    def hex_distances(self, label: str) -> Mapping[str, int]:
+        """Hex distance from ``label`` to every label of the map: a table built once per
+        label and kept with the map data (``distance`` without recomputing hexes).
+
+        >>> data = load_static()
+        >>> data.hex_distances("0912")["0915"] == data.distance("0912", "0915") == 3
+        True
+        """
+        key = ("hex_distances", label)
+        found: dict[str, int] | None = self._cache.get(key)
+        if found is None:
+            centre = self.cell(label)
+            found = {lab: centre.distance(c) for lab, c in self.cells.items()}
+            self._cache[key] = found
+        return found
+
+    def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
+        """Fewest hex steps from any of ``sources`` to every label reachable through
+        passable hexes (units, ZOC and terrain costs ignored; breadth-first search on the
+        map graph). Built once per source tuple and kept with the map data.
+
+        >>> data = load_static()
+        >>> steps = data.path_steps(("0912",))
+        >>> steps["0912"], steps["0913"]
+        (0, 1)
+        """
+        key = ("path_steps", sources)
+        found: dict[str, int] | None = self._cache.get(key)
+        if found is None:
+            passable, neighbors = self.passable, self.neighbors
+            found = dict.fromkeys(sorted(set(sources) & passable), 0)
+            frontier = list(found)
+            depth = 0
+            while frontier:
+                depth += 1
+                nxt = []
+                for lab in frontier:
+                    for n in neighbors[lab]:
+                        if n not in found and n in passable:
+                            found[n] = depth
+                            nxt.append(n)
+                frontier = nxt
+            self._cache[key] = found
+        return found
+
+    @functools.cached_property
+    def zoc_disks(self) -> Mapping[str, frozenset[str]]:
+        """Every label → that label and the hexes a ground unit on it controls (S2.1)."""
+        return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
         """The labels within ``radius`` of ``label`` (sorted; cached)."""

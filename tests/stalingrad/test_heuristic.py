@@ -7,6 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hexwar.actions import END, Action
+from hexwar.dice import SeededDriver
+from hexwar.play import play as run
 from hexwar.records import record_of
 from hexwar.state import State
 from hexwar_stalingrad import ground, victory
@@ -18,7 +20,6 @@ from hexwar_stalingrad.heuristic import (
     _step_balance,
     min_vertex_cut,
     objectives,
-    play,
     ring_plan,
     ring_targets,
 )
@@ -27,6 +28,10 @@ from hexwar_stalingrad.situations import situation
 
 SHORT = StalingradRules(length="short")
 LONG = StalingradRules(length="long")
+
+
+def play(rules: StalingradRules, bots: dict, seed: int, on_step=None) -> State:  # type: ignore[type-arg]
+    return run(rules.new_state(), bots, SeededDriver(seed), on_step=on_step)
 
 
 def _bots(seed: int) -> dict[str, HeuristicBot]:
