@@ -48,7 +48,7 @@ Phase by phase:
   (AL) hits a reduced attacker first; a retreating 6th Army unit is pushed away from its
   supply sources, any other unit away from its goal.
 
-Speed: distances come from tables kept with the map data (:meth:`Static.hex_distances`,
+Speed: distances come from data kept with the map (:attr:`Static.axial`,
 :meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
 relief positions, and every hex of its wall still blocked: blocking more hexes only
 shrinks the gaps left, which the move scoring recounts), so it is recomputed a few times a
@@ -73,7 +73,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -123,6 +123,8 @@ FLOW_LIMIT: Final = 400
 #: Steps beyond any reach: the distance of a hex no passable path joins.
 FAR: Final = 10_000
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
+_T = TypeVar("_T")
+_NO_STEPS: Final[Mapping[str, int]] = {}
 _CARD_PHASE: Final = {
     "movement_bonus": "movement",
     "odds_shift": "attack",
@@ -142,6 +144,9 @@ class HeuristicBot:
         self._rng = random.Random(seed)
         self._plan: RingPlan | None = None
         self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
+        self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
+        self._scores: tuple[Any, dict[str, Any]] = (None, {})
+        self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
@@ -227,7 +232,7 @@ class HeuristicBot:
     def _advance_in_ring(self, state: State, actions: Sequence[Action], plan: RingPlan) -> Action:
         """RKKA advance after combat (S8.4): never with a unit that opens the ring."""
         vacated = str(state.pending[-1].params[0])
-        mine = on_map(state, "rkka")
+        mine = _on_map(state, "rkka")
         ring = _RingMoves(state, plan, mine)
         scored: list[tuple[float, Action]] = []
         fallback: list[tuple[float, Action]] = []
@@ -242,46 +247,110 @@ class HeuristicBot:
         return self._pick(scored or fallback)
 
     def _move(self, state: State, side: str, actions: Sequence[Action]) -> Action:
-        data = static(state)
         plan = self.plan(state) if side == "rkka" else None
-        goals = objectives(state, side, plan)
-        enemies = tuple(sorted(lab for lab, _ in on_map(state, enemy(side))))
-        mine = on_map(state, side)
+        enemies = tuple(sorted(lab for lab, _ in _on_map(state, enemy(side))))
+        goals = self._goals(state, side, plan, enemies)
+        mine = _on_map(state, side)
         here = {u: lab for lab, u in mine}
         ring = _RingMoves(state, plan, mine) if plan is not None else None
-        area = data.stalingrad_area
         hold = _holding(state, side)
+        # a unit's scored moves are kept for the phase, keyed by all they read: its
+        # actions (the same objects while the engine has not touched the unit), its goal
+        # and hex, and the ring's open gaps, its held hexes and the city rule
+        phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
+        if self._scores[0] != phase:
+            self._scores = (phase, {})
+        memo = self._scores[1]
         scored: list[tuple[float, Action]] = []
-        tables: dict[str, Mapping[str, int]] = {}
-        held: dict[str, frozenset[str]] = {}
-        for a in actions:
-            if a.kind != "move":
-                continue
-            unit, target = a.args
+        moves = [a for a in actions if a.kind == "move"]
+        i = 0
+        while i < len(moves):
+            unit = moves[i].args[0]
+            j = i + 1
+            while j < len(moves) and moves[j].args[0] == unit:
+                j += 1
+            mine_moves = tuple(moves[i:j])
+            i = j
             origin = here[unit]
-            if unit in hold and (target not in area or origin not in area):
-                continue  # the 6th Army holds: it does not march out (S11)
-            if data.ground[unit].arm in ground.ARTILLERY_ARMS:
+            held = ring.held(origin) if ring is not None else frozenset()
+            key = (
+                mine_moves,
+                goals.get(unit),
+                origin,
+                None if ring is None else (ring.open_gaps, held, unit == ring.last_in_city),
+            )
+            found = memo.get(unit)
+            if found is None or found[0] != key:
+                found = memo[unit] = (
+                    key,
+                    self._unit_moves(state, unit, origin, mine_moves, goals, ring, held, hold),
+                )
+            scored.extend(found[1])
+        return self._pick(scored) if scored else END
+
+    def _unit_moves(
+        self,
+        state: State,
+        unit: str,
+        origin: str,
+        moves: Sequence[Action],
+        goals: Mapping[str, str],
+        ring: _RingMoves | None,
+        held: frozenset[str],
+        hold: frozenset[str],
+    ) -> list[tuple[float, Action]]:
+        """``unit``'s moves worth making, scored (see the module docstring)."""
+        data = static(state)
+        area, axial, disks = data.stalingrad_area, data.axial, data.zoc_disks
+        artillery = data.ground[unit].arm in ground.ARTILLERY_ARMS
+        goal = goals.get(unit)
+        # the 6th Army holds (S11): it stays in the area, and without a goal it stays put
+        # unless it is artillery finding its range
+        if unit in hold and (origin not in area or not artillery):
+            return []
+        if goal is None and not artillery and ring is None:
+            return []
+        steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
+        start = steps.get(origin, FAR)
+        near = axial[origin]
+        careful = bool(held) or (ring is not None and unit == ring.last_in_city)
+        enemies = self._scores[0][4] if self._scores[0] else ()
+        out: list[tuple[float, Action]] = []
+        for a in moves:
+            target = a.args[1]
+            if artillery:
+                if unit in hold and target not in area:
+                    continue
                 gain = self._range_gain(data, origin, target, enemies)
-                if ring is not None and ring.change(unit, origin, target)[1]:
+                if ring is not None and held and ring.change(unit, origin, target, held)[1]:
                     continue  # artillery holding the ring stays (S11.1)
             else:
-                goal = goals.get(unit)
-                if goal is None:
-                    gain = 0.0
-                else:
-                    steps = tables.get(goal)
-                    if steps is None:
-                        steps = tables[goal] = data.path_steps((goal,))
-                    gain = steps.get(origin, FAR) - steps.get(target, FAR)
+                gain = start - steps.get(target, FAR) if steps else 0.0
                 if ring is not None:
-                    if unit not in held:
-                        held[unit] = ring.held(origin)
-                    new, lost = ring.change(unit, origin, target, held[unit])
+                    new = ring.fresh.get(target)
+                    if new is None:
+                        new = ring.fresh[target] = len(ring.open_gaps & disks[target])
+                    lost = ring.change(unit, origin, target, held)[1] if careful else 0
                     gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
             if gain > 0:
-                scored.append((gain - 0.01 * data.hex_distances(origin)[target], a))
-        return self._pick(scored) if scored else END
+                out.append((gain - 0.01 * _hex(near, axial[target]), a))
+        return out
+
+    def _goals(
+        self, state: State, side: str, plan: RingPlan | None, enemies: tuple[str, ...]
+    ) -> dict[str, str]:
+        """:func:`objectives` once per phase: reused while the phase (turn, stage, phase),
+        the plan and the enemy's hexes are the same and every own unit that has not moved
+        this phase stands where it stood (S6: only own moves happen in between)."""
+        moved = state.table("moved")
+        unmoved = frozenset((u, lab) for lab, u in _on_map(state, side) if not moved.get(u))
+        key = (state.turn, str(state.stage), str(state.phase), side, plan, enemies)
+        last = self._phase_goals
+        if last is not None and last[0] == key and unmoved <= last[1]:
+            return last[2]
+        goals = objectives(state, side, plan)
+        self._phase_goals = (key, unmoved, goals)
+        return goals
 
     def _range_gain(self, data: Static, here: str, there: str, enemies: tuple[str, ...]) -> float:
         """Artillery: get to exactly two hexes from an enemy (S7.1), never next to one."""
@@ -295,8 +364,9 @@ class HeuristicBot:
         def badness(label: str) -> int:
             found = memo.get(label)
             if found is None:
-                table = data.hex_distances(label)
-                found = memo[label] = min(table[e] for e in enemies)
+                axial = data.axial
+                here = axial[label]
+                found = memo[label] = min(_hex(here, axial[e]) for e in enemies)
             return 10 if found <= 1 else abs(found - 2)
 
         return badness(here) - badness(there)
@@ -323,8 +393,7 @@ class HeuristicBot:
             index = min(max(labels.index(column) + shift, 0), len(labels) - 1)
             balance = bonus = reduced_bonus = 0.0
             if kind == "attack":
-                dist = data.crt.distribution_at(labels[index])
-                balance = float(_step_balance(state, defender, dist))
+                balance = self._balance(data, labels[index], step(state, defender))
                 bonus = _attack_bonus(state, defender, plan)
                 if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not bonus:
                     continue
@@ -333,6 +402,19 @@ class HeuristicBot:
                 continue
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
+
+    def _balance(self, data: Static, column: str, defender_step: str) -> float:
+        """:func:`_step_balance` at ``column`` against a defender on ``defender_step``,
+        worked out once per combat results table."""
+        crt, memo = self._balances
+        if crt is not data.crt:
+            memo = {}
+            self._balances = (data.crt, memo)
+        key = (column, defender_step)
+        if key not in memo:
+            dist = data.crt.distribution_at(column)
+            memo[key] = float(_balance_of(dist, 2 if defender_step == FULL else 1))
+        return memo[key]
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -391,10 +473,17 @@ class HeuristicBot:
             ]
             taken = {h for u in air.aloft(state, side) if (h := air.sky_hex(state, u))}
             for a in flies:
-                near = sum(1 for h in enemy_bombers if data.hex_distances(h)[a.args[1]] == 1)
+                there = data.axial[a.args[1]]
+                near = sum(1 for h in enemy_bombers if _hex(data.axial[h], there) == 1)
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Hex distance between two axial coordinates."""
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def _holding(state: State, side: str) -> frozenset[str]:
@@ -405,7 +494,7 @@ def _holding(state: State, side: str) -> frozenset[str]:
     data = static(state)
     return frozenset(
         u
-        for lab, u in on_map(state, "wehrmacht")
+        for lab, u in _on_map(state, "wehrmacht")
         if lab in data.stalingrad_area and SIXTH in data.ground[u].groups
     )
 
@@ -449,7 +538,11 @@ def _step_balance(state: State, defender: str, dist: Distribution) -> Fraction:
 
     Destroying a defender counts both its steps; a reduced defender has one to lose.
     """
-    left = 2 if step(state, defender) == FULL else 1
+    return _balance_of(dist, 2 if step(state, defender) == FULL else 1)
+
+
+def _balance_of(dist: Distribution, left: int) -> Fraction:
+    """:func:`_step_balance` against a defender with ``left`` steps."""
     return dist.expect(lambda r: left if r.eliminated else min(r.defender_steps, left)) - (
         dist.expected_attacker_steps
     )
@@ -473,10 +566,41 @@ def _bombard_score(state: State, action: Action) -> float:
     return score
 
 
+#: One position's reads, keyed by :attr:`State.version` (exact: never reused in a process).
+_SEEN: dict[str, Any] = {"version": None}
+
+
+def _seen(state: State, key: str, compute: Callable[[], _T]) -> _T:
+    """``compute()`` once per position (``state.version``) and ``key``."""
+    if _SEEN["version"] != state.version:
+        _SEEN.clear()
+        _SEEN["version"] = state.version
+    if key not in _SEEN:
+        _SEEN[key] = compute()
+    found: _T = _SEEN[key]
+    return found
+
+
+def _on_map(state: State, side: str) -> list[tuple[str, str]]:
+    """:func:`on_map` of ``side``, read once per position."""
+    return _seen(state, "on_map:" + side, lambda: on_map(state, side))
+
+
+def _rkka_zoc(state: State) -> set[str]:
+    """RKKA's ZOC (S2.1), read once per position (do not mutate)."""
+    return _seen(state, "zoc", lambda: ground.zoc_of_side(state, "rkka"))
+
+
 def _group(state: State, group: str) -> list[str]:
     """Sorted labels of the Wehrmacht ground units of ``group`` on the map."""
     ground_units = static(state).ground
-    return sorted(lab for lab, u in on_map(state, "wehrmacht") if group in ground_units[u].groups)
+    return _seen(
+        state,
+        "group:" + group,
+        lambda: sorted(
+            lab for lab, u in _on_map(state, "wehrmacht") if group in ground_units[u].groups
+        ),
+    )
 
 
 @attrs.frozen
@@ -521,7 +645,7 @@ def plan_inputs(state: State) -> PlanInputs | None:
 
 def _blocked(state: State) -> set[str]:
     """Hexes RKKA blocks for the ring (S11.1): its ground units' hexes and ZOC."""
-    return {lab for lab, _ in on_map(state, "rkka")} | ground.zoc_of_side(state, "rkka")
+    return {lab for lab, _ in _on_map(state, "rkka")} | _rkka_zoc(state)
 
 
 @attrs.frozen
@@ -568,8 +692,8 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         return None
     data = static(state)
     sixth = set(inputs.sixth)
-    manned = {lab for lab, _ in on_map(state, "rkka")}
-    blocked = manned | ground.zoc_of_side(state, "rkka")
+    manned = {lab for lab, _ in _on_map(state, "rkka")}
+    blocked = manned | _rkka_zoc(state)
     free = data.passable - blocked
     open_cells = free | sixth
     sinks = (set(data.tagged(SUPPLY)) | set(inputs.relief)) & open_cells
@@ -592,13 +716,9 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         if found is not None and found[0]:
             gaps, outside = found
             deep = frozenset(open_cells - outside - gaps)
+            reach = open_cells | band
             wall |= (
-                frozenset(
-                    n
-                    for lab in deep | band
-                    for n in data.neighbors[lab]
-                    if n not in open_cells | band
-                )
+                frozenset(n for lab in deep | band for n in data.neighbors[lab] if n not in reach)
                 & data.passable
             )
         # the thin spots depend on which wall hexes a unit stands on (the band is the rest)
@@ -729,7 +849,7 @@ def _index_cut(
         is_open[s] = True
     used = [False] * n
     flow: dict[int, int] = {}
-    into: list[set[int]] = [set() for _ in range(n)]
+    into: dict[int, list[int]] = {}  # sorted
 
     def residual_from(node: int) -> list[int]:
         v = node >> 1
@@ -740,7 +860,7 @@ def _index_cut(
             return out
         # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
         out = [2 * v + 1] if is_source[v] or not used[v] else []
-        out.extend(2 * u + 1 for u in sorted(into[v]))
+        out.extend(2 * u + 1 for u in into.get(v, ()))
         return out
 
     for _ in range(limit):
@@ -750,16 +870,32 @@ def _index_cut(
             parent[2 * s + 1] = -1
             queue.append(2 * s + 1)
         found = -1
+        pop, push = queue.popleft, queue.append
         while queue:
-            node = queue.popleft()
+            node = pop()
             v = node >> 1
-            if node & 1 and is_sink[v] and not is_source[v]:
-                found = node
-                break
-            for k in residual_from(node):
-                if parent[k] == -2:
-                    parent[k] = node
-                    queue.append(k)
+            if node & 1:  # out(v) -> in(w); out(v) -> in(v) back along a used hex
+                if is_sink[v] and not is_source[v]:
+                    found = node
+                    break
+                for w in graph[v]:
+                    k = 2 * w
+                    if is_open[w] and parent[k] == -2:
+                        parent[k] = node
+                        push(k)
+                if used[v] and not is_source[v] and parent[node - 1] == -2:
+                    parent[node - 1] = node
+                    push(node - 1)
+            else:  # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
+                if (is_source[v] or not used[v]) and parent[node + 1] == -2:
+                    parent[node + 1] = node
+                    push(node + 1)
+                if v in into:
+                    for u in into[v]:
+                        k = 2 * u + 1
+                        if parent[k] == -2:
+                            parent[k] = node
+                            push(k)
         if found < 0:
             if near_sources:
                 return _index_source_side(graph, is_open, sources, residual_from)
@@ -772,9 +908,24 @@ def _index_cut(
             else:  # out(a) -> in(b), or in(a) -> out(b) cancelling flow b -> a
                 for x, y, d in ((a, b, 1), (b, a, -1)):
                     f = flow[x * n + y] = flow.get(x * n + y, 0) + d
-                    (into[y].add if f > 0 else into[y].discard)(x)
+                    _set_flow(into, x, y, f > 0)
             node, prev = prev, parent[prev]
     return None
+
+
+def _set_flow(into: dict[int, list[int]], x: int, y: int, positive: bool) -> None:
+    """Record whether the flow ``x -> y`` is positive in ``into[y]`` (kept sorted)."""
+    found = into.get(y)
+    if positive:
+        if found is None:
+            into[y] = [x]
+        elif x not in found:
+            found.append(x)
+            found.sort()
+    elif found is not None and x in found:
+        found.remove(x)
+        if not found:
+            del into[y]
 
 
 def _index_source_side(
@@ -847,24 +998,29 @@ class _RingMoves:
         self.count = count
         self.open_gaps = frozenset(g for g in plan.gaps if not count.get(g))
         self.important = plan.gaps | plan.wall
-        self._new: dict[str, int] = {}
+        self.manned = plan.manned
+        self.fresh: dict[str, int] = {}  # target hex -> open gaps it blocks
         in_city = [u for lab, u in mine if lab in data.city]
         self.last_in_city = in_city[0] if len(in_city) == 1 else None
 
     def held(self, origin: str) -> frozenset[str]:
-        """Ring hexes only the unit on ``origin`` blocks."""
-        return frozenset(h for h in self.disks[origin] & self.important if self.count.get(h) == 1)
+        """Ring hexes only the unit on ``origin`` blocks, and ``origin`` itself if it is a
+        manned hex of a closed ring (left, a 6th Army unit could step in, S6.3)."""
+        mine = frozenset(h for h in self.disks[origin] & self.important if self.count.get(h) == 1)
+        return mine | {origin} if origin in self.manned else mine
 
     def change(
         self, unit: str, origin: str, target: str, held: frozenset[str] | None = None
     ) -> tuple[int, int]:
         """``(gaps newly blocked, ring hexes given up)`` by ``move unit target``."""
         disk = self.disks[target]
-        new = self._new.get(target)
+        new = self.fresh.get(target)
         if new is None:
-            new = self._new[target] = len(self.open_gaps & disk)
+            new = self.fresh[target] = len(self.open_gaps & disk)
         mine = self.held(origin) if held is None else held
         lost = len(mine - disk) if mine else 0
+        if origin in self.manned and origin in disk:
+            lost += 1  # the hex stays blocked, but only by ZOC
         if unit == self.last_in_city and target not in self.data.city:
             lost += CITY_WEIGHT
         return new, lost
@@ -885,7 +1041,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
     """
     data = static(state)
     disks = data.zoc_disks
-    mine = on_map(state, "rkka")
+    mine = _on_map(state, "rkka")
     moves = _RingMoves(state, plan, mine)
     here = {u: lab for lab, u in mine}
     open_gaps = set(moves.open_gaps)
@@ -927,8 +1083,8 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
     """The hex each of ``side``'s ground units heads for (see the module docstring)."""
     data = static(state)
     ground_units = data.ground
-    mine = on_map(state, side)
-    foes = on_map(state, enemy(side))
+    mine = _on_map(state, side)
+    foes = _on_map(state, enemy(side))
     sixth = _group(state, SIXTH)
     relief = _group(state, RELIEF)
     goals: dict[str, str | None] = {}

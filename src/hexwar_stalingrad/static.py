@@ -165,21 +165,17 @@ class Static:
         """Hex distance between two labels."""
         return self.cell(a).distance(self.cell(b))
 
-    def hex_distances(self, label: str) -> Mapping[str, int]:
-        """Hex distance from ``label`` to every label of the map: a table built once per
-        label and kept with the map data (``distance`` without recomputing hexes).
+    @functools.cached_property
+    def axial(self) -> Mapping[str, tuple[int, int]]:
+        """Every label → its axial coordinates ``(q, r)``: hex distance by arithmetic,
+        without building cells (``distance`` in a tight loop).
 
         >>> data = load_static()
-        >>> data.hex_distances("0912")["0915"] == data.distance("0912", "0915") == 3
-        True
+        >>> (q1, r1), (q2, r2) = data.axial["0912"], data.axial["0915"]
+        >>> (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
+        3
         """
-        key = ("hex_distances", label)
-        found: dict[str, int] | None = self._cache.get(key)
-        if found is None:
-            centre = self.cell(label)
-            found = {lab: centre.distance(c) for lab, c in self.cells.items()}
-            self._cache[key] = found
-        return found
+        return {lab: (c.q, c.r) for lab, c in self.cells.items()}
 
     def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         """Fewest hex steps from any of ``sources`` to every label reachable through
