@@ -110,6 +110,10 @@ ATTACK_THRESHOLD: Final = 1
 _MOBILE: Final = frozenset({"tank", "mechanized", "cavalry"})
 SIXTH: Final = SIXTH_ARMY
 SUPPLY: Final = SUPPLY_TAG
+#: The lowest odds column (index: 3:1) at which RKKA attacks a 6th Army unit in the
+#: Stalingrad area that is not on or next to a gap of the ring: S11.1 asks for the ring,
+#: and in November 1942 the Fronts closed it rather than storm the pocket.
+POCKET_THRESHOLD: Final = 5
 #: Score of one ring gap blocked (or one ring hex given up) by a move, against the one
 #: hex of progress toward a unit's objective (S11.1).
 RING_WEIGHT: Final = 10
@@ -118,6 +122,12 @@ CITY_WEIGHT: Final = 5
 #: Attack score bonus of a relief-group unit for RKKA in the long game (S11.2): it is
 #: attacked at any odds, and before other targets at equal odds.
 RELIEF_BONUS: Final = 1.0
+#: Attack score bonus of an RKKA unit in a Stalingrad city hex for the Wehrmacht in the
+#: short game (S11.1: with no RKKA unit in the city, the Wehrmacht wins): any odds.
+CITY_BONUS: Final = 1.0
+#: Attack score bonus, for the Wehrmacht on the short game's last turn, of an RKKA unit
+#: within two hexes of a 6th Army unit in the area (it holds the ring, S11.1): any odds.
+RING_BREAK_BONUS: Final = 1.0
 #: Most disjoint escape paths the ring query follows before giving up (it never nears it).
 FLOW_LIMIT: Final = 400
 #: Steps beyond any reach: the distance of a hex no passable path joins.
@@ -397,6 +407,8 @@ class HeuristicBot:
                 bonus = _attack_bonus(state, defender, plan)
                 if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not bonus:
                     continue
+                if _in_pocket(state, defender) and index < POCKET_THRESHOLD - (bonus > 0):
+                    continue  # RKKA rings the 6th Army in; it does not storm the pocket
                 reduced_bonus = 0.5 if step(state, defender) == REDUCED else 0.0
             elif index < ATTACK_THRESHOLD:
                 continue
@@ -514,12 +526,33 @@ def _attack_bonus(state: State, defender: str, plan: RingPlan | None) -> float:
         if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
             return 2.0
     if side != "rkka":
+        # S11.1: RKKA must hold a city hex at the end; the 6th Army clears the city
+        if not _short(state):
+            return 0.0
+        here = where(state, defender)
+        if here in data.city:
+            return CITY_BONUS
+        if _last_turn(state):  # S11.1 is judged now: break the ring at any odds
+            axial = data.axial
+            pocket = [axial[lab] for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
+            if any(_hex(axial[here], p) <= 2 for p in pocket):
+                return RING_BREAK_BONUS
         return 0.0
     if RELIEF in groups and not _short(state):
         return RELIEF_BONUS
     if plan is None or SIXTH not in groups:
         return 0.0
-    return 1.0 if data.zoc_disks[where(state, defender)] & plan.gaps else 0.0
+    return 1.0 if where(state, defender) in plan.gaps else 0.0
+
+
+def _in_pocket(state: State, unit: str) -> bool:
+    """RKKA attacking a 6th Army unit in the Stalingrad area (ruling S11.1)."""
+    data = static(state)
+    return (
+        state.current_player() == "rkka"
+        and SIXTH in data.ground[unit].groups
+        and where(state, unit) in data.stalingrad_area
+    )
 
 
 def _last_turn(state: State) -> bool:
