@@ -114,6 +114,12 @@ SUPPLY: Final = SUPPLY_TAG
 #: Stalingrad area that is not on or next to a gap of the ring: S11.1 asks for the ring,
 #: and in November 1942 the Fronts closed it rather than storm the pocket.
 POCKET_THRESHOLD: Final = 5
+#: Steps from the city within which the 6th Army holds (the pocket of late November 1942
+#: reached west to Marinovka, six hexes out); its units farther out fall back to it.
+POCKET_RADIUS: Final = 6
+#: Which minimum cut the ring takes: nearest the 6th Army (True) or nearest the supply
+#: sources (False: the pincers meet on the Don bend, at Kalach and Sovetsky, as on 23 Nov).
+RING_NEAR_POCKET: Final = True
 #: Score of one ring gap blocked (or one ring hex given up) by a move, against the one
 #: hex of progress toward a unit's objective (S11.1).
 RING_WEIGHT: Final = 10
@@ -316,7 +322,7 @@ class HeuristicBot:
         goal = goals.get(unit)
         # the 6th Army holds (S11): it stays in the area, and without a goal it stays put
         # unless it is artillery finding its range
-        if unit in hold and (origin not in area or not artillery):
+        if unit in hold and (origin not in area or (goal is None and not artillery)):
             return []
         if goal is None and not artillery and ring is None:
             return []
@@ -328,9 +334,9 @@ class HeuristicBot:
         out: list[tuple[float, Action]] = []
         for a in moves:
             target = a.args[1]
+            if unit in hold and target not in area:
+                continue
             if artillery:
-                if unit in hold and target not in area:
-                    continue
                 gain = self._range_gain(data, origin, target, enemies)
                 if ring is not None and held and ring.change(unit, origin, target, held)[1]:
                     continue  # artillery holding the ring stays (S11.1)
@@ -546,13 +552,12 @@ def _attack_bonus(state: State, defender: str, plan: RingPlan | None) -> float:
 
 
 def _in_pocket(state: State, unit: str) -> bool:
-    """RKKA attacking a 6th Army unit in the Stalingrad area (ruling S11.1)."""
+    """RKKA attacking a 6th Army unit in the pocket (within ``POCKET_RADIUS`` steps of
+    the city); those still out on the Don are fair game."""
     data = static(state)
-    return (
-        state.current_player() == "rkka"
-        and SIXTH in data.ground[unit].groups
-        and where(state, unit) in data.stalingrad_area
-    )
+    if state.current_player() != "rkka" or SIXTH not in data.ground[unit].groups:
+        return False
+    return data.path_steps(tuple(sorted(data.city))).get(where(state, unit), FAR) <= POCKET_RADIUS
 
 
 def _last_turn(state: State) -> bool:
@@ -730,7 +735,7 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
     free = data.passable - blocked
     open_cells = free | sixth
     sinks = (set(data.tagged(SUPPLY)) | set(inputs.relief)) & open_cells
-    found = _map_cut(data, open_cells, sixth, sinks, near_sources=True)
+    found = _map_cut(data, open_cells, sixth, sinks, near_sources=RING_NEAR_POCKET)
     if found is None:
         return None
     gaps, outside = found
@@ -1148,8 +1153,14 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
                 goals[unit] = _nearest(data, label, enemy_hexes)
     else:
         pocket = [lab for lab in sixth if lab in data.stalingrad_area] or sixth
+        city = sorted(data.city)
+        to_city = data.path_steps(tuple(city))
         for label, unit in mine:
             if SIXTH in ground_units[unit].groups and label in data.stalingrad_area:
-                continue  # the 6th Army holds the pocket and the city
+                # the 6th Army holds the pocket and the city; the corps west of it (the
+                # small Don bend) fall back into it, as XI Corps did on 23-26 November
+                if to_city.get(label, FAR) > POCKET_RADIUS:
+                    goals[unit] = _nearest(data, label, city)
+                continue
             goals[unit] = _nearest(data, label, pocket)
     return {u: g for u, g in goals.items() if g is not None}
