@@ -1,7 +1,7 @@
 """The theatre's source geography: places, rivers, railways, roads, lakes, trench lines.
 
 Loaded from ``data/geography.toml``, a copy of the coordinates in the historical
-reference (``shared/reference/stalingrad-history.md``). The map script projects it onto
+reference (the project's own, used to build the map data). The map script projects it onto
 the hex grid (:mod:`hexwar_stalingrad.mapbuild`).
 
 >>> geo = load_geography()
