@@ -358,17 +358,19 @@ def _route(
     The chain is the cheapest simple path through land hexes, a hex costing more the
     farther its centre lies from the line's polyline, that never steps across a river
     hexside except at a bridge: the river hexside nearest each bridge point, taken in
-    the order of the bridges along the polyline. A polyline that runs beside a river
-    therefore stays on one bank, and no hex is visited twice (no spurs).
+    the order of the bridges along the polyline. The hex of a polyline point (a station,
+    a town) next to two consecutive hexes of the chain, on their bank, is then put
+    between them. A polyline that runs beside a river therefore stays on one bank, and
+    no hex is visited twice (no spurs).
     """
     pts = [proj.to_km(lat, lon) for lat, lon in line.points]
     start, end = run
     forward = _arc_position(pts, centre[start]) <= _arc_position(pts, centre[end])
     crossings: list[tuple[float, tuple[Hex, Hex]]] = []
-    for b in bridges:
-        p = proj.to_km(b.lat, b.lon)
-        pos = _arc_position(pts, p)
-        crossings.append((pos, _bridge_side(geo.line(b.river), p, hexsides, centre, line.id)))
+    for bridge in bridges:
+        p = proj.to_km(bridge.lat, bridge.lon)
+        side = _bridge_side(geo.line(bridge.river), p, hexsides, centre, line.id)
+        crossings.append((_arc_position(pts, p), side))
     crossings.sort(key=lambda c: c[0] if forward else -c[0])
     weight = {h: 1.0 + (_nearest_on(pts, centre[h])[0] / proj.hex_km) ** 2 for h in land}
     chain = [start]
@@ -381,7 +383,18 @@ def _route(
     leg = _cheapest(chain, [end], land, hexsides, weight)
     if leg is None:
         raise ValueError(f"{line.id}: no path to {label(end)} without crossing a river")
-    return chain + leg[1:]
+    chain += leg[1:]
+    # Through the hexes of the line's own points (stations, towns) next to two consecutive
+    # hexes of the chain on the same bank: one step out of the way.
+    for stop in (proj.to_hex(lat, lon) for lat, lon in line.points):
+        if stop in chain or stop not in land:
+            continue
+        for i, (a, b) in enumerate(itertools.pairwise(chain)):
+            sides = ((min(a, stop), max(a, stop)), (min(stop, b), max(stop, b)))
+            if a.distance(stop) == b.distance(stop) == 1 and not set(sides) & hexsides.keys():
+                chain.insert(i + 1, stop)
+                break
+    return chain
 
 
 def _arc_position(pts: Sequence[Point], p: Point) -> float:
@@ -547,11 +560,11 @@ def plan_map(
             runs = _runs(_trace(proj, line), land)
             spans = [sorted(_arc_position(pts, centre[h]) for h in run) for run in runs]
             mine: list[list[Bridge]] = [[] for _ in runs]
-            for b in line.bridges:  # each bridge to the stretch of the line it lies on
-                pos = _arc_position(pts, proj.to_km(b.lat, b.lon))
+            for bridge in line.bridges:  # each bridge to the stretch of the line it is on
+                pos = _arc_position(pts, proj.to_km(bridge.lat, bridge.lon))
                 gaps = [max(lo - pos, pos - hi, 0.0) for lo, hi in spans]
                 if gaps:
-                    mine[gaps.index(min(gaps))].append(b)
+                    mine[gaps.index(min(gaps))].append(bridge)
             for run, bridges in zip(runs, mine, strict=True):
                 chain = _route(proj, geo, line, run, bridges, land, hexsides, centre)
                 paths.append((section, line.id, chain))

@@ -89,8 +89,8 @@ def test_lines_cross_rivers_only_at_their_bridges(game_map, chains, line) -> Non
 def test_every_river_crossing_of_a_line_is_bridged(game_map, chains, line) -> None:  # type: ignore[no-untyped-def]
     for cells in chains[line.id]:
         for a, b in itertools.pairwise(cells):
-            if m_features := game_map.hexside(a, b) - {"bridge"}:
-                assert "bridge" in game_map.hexside(a, b), (line.id, m_features)
+            if rivers := game_map.hexside(a, b) - {"bridge"}:
+                assert "bridge" in game_map.hexside(a, b), (line.id, rivers)
 
 
 def test_declared_bridges_lie_on_their_river_and_line() -> None:
@@ -147,11 +147,14 @@ def test_nizhne_chirskaya_is_below_the_chir_mouth(game_map) -> None:  # type: ig
     m = game_map
     # the history: Nizhne-Chirskaya and Tormosin on the right (south) bank of the Chir and
     # the right (west) bank of the Don; Verkhne-Chirsky in the Chir-Don angle
-    assert _side(GEO, "nizhne_chirskaya", "chir") > 0 and _side(GEO, "nizhne_chirskaya", "don") > 0
+    assert _side(GEO, "nizhne_chirskaya", "chir") > 0
+    assert _side(GEO, "nizhne_chirskaya", "don") > 0
     assert _side(GEO, "tormosin", "chir") > 0
     assert _side(GEO, "verkhne_chirsky", "chir") < 0 < _side(GEO, "verkhne_chirsky", "don")
     # the map: the Chir and the Don close the angle, and Nizhne-Chirskaya is outside it
-    hexes = {p: m.tagged(f"place:{p}")[0] for p in ("nizhne_chirskaya", "tormosin", "verkhne_chirsky")}
+    hexes = {
+        p: m.tagged(f"place:{p}")[0] for p in ("nizhne_chirskaya", "tormosin", "verkhne_chirsky")
+    }
     angle = _region(m, hexes["verkhne_chirsky"], {"chir", "don"})
     assert hexes["tormosin"] not in angle
     assert hexes["nizhne_chirskaya"] not in angle
