@@ -128,6 +128,9 @@ CITY_WEIGHT: Final = 5
 #: Attack score bonus of a relief-group unit for RKKA in the long game (S11.2): it is
 #: attacked at any odds, and before other targets at equal odds.
 RELIEF_BONUS: Final = 1.0
+#: Attack score bonus, on the long game's last turn, of a unit in a relief-6th Army
+#: contact (S11.2 is judged at the end of the turn): any odds, before anything else.
+CONTACT_BONUS: Final = 2.0
 #: Attack score bonus of an RKKA unit in a Stalingrad city hex for the Wehrmacht in the
 #: short game (S11.1: with no RKKA unit in the city, the Wehrmacht wins): any odds.
 CITY_BONUS: Final = 1.0
@@ -413,7 +416,11 @@ class HeuristicBot:
                 bonus = _attack_bonus(state, defender, plan)
                 if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not bonus:
                     continue
-                if _in_pocket(state, defender) and index < POCKET_THRESHOLD - (bonus > 0):
+                if (
+                    bonus < CONTACT_BONUS
+                    and _in_pocket(state, defender)
+                    and index < POCKET_THRESHOLD - (bonus > 0)
+                ):
                     continue  # RKKA rings the 6th Army in; it does not storm the pocket
                 reduced_bonus = 0.5 if step(state, defender) == REDUCED else 0.0
             elif index < ATTACK_THRESHOLD:
@@ -530,7 +537,7 @@ def _attack_bonus(state: State, defender: str, plan: RingPlan | None) -> float:
         else:  # the Wehrmacht clears RKKA units off the hexes next to the pocket
             other = SIXTH
         if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
-            return 2.0
+            return CONTACT_BONUS
     if side != "rkka":
         # S11.1: RKKA must hold a city hex at the end; the 6th Army clears the city
         if not _short(state):
