@@ -50,8 +50,6 @@ __all__ = [
 #: Arms that bombard (S7.1), cover (S7.3), are helpless in close combat (S7.4) and do not
 #: attack (ruling S7.4). The Katyusha is a rocket-artillery unit.
 ARTILLERY_ARMS: Final = frozenset({"artillery", "katyusha"})
-#: S7.2: a Katyusha strikes at double strength.
-BOMB_FACTOR: Final = {"katyusha": 2}
 #: S7.1: artillery bombards exactly two hexes away.
 ARTILLERY_RANGE: Final = 2
 #: S7.4: a ground attack on artillery is resolved at this column.
@@ -388,12 +386,16 @@ def _ring(state: State, label: str, radius: int) -> list[str]:
 
 
 def bombs(state: State, unit: str) -> Fraction:
-    """Bombs the artillery unit strikes with now (S1.4, S7.2), after card effects."""
+    """Bombs the artillery unit strikes with now (S1.4, S7.2), after card effects.
+
+    The printed bombs of the side the counter shows. The Katyusha's double strike (S7.2,
+    S1.7) is in its printed value (2 bombs to the A-19's 1; reduced 1 to ½), so it counts
+    once (ruling S1.7, Dec 2026): no factor is applied here.
+    """
     info = static(state).ground[unit]
     base = info.bombs if step(state, unit) == FULL else info.reduced_bombs
     assert base is not None, unit
-    value = base * BOMB_FACTOR.get(info.arm, 1)
-    out: Fraction = state.hook("bombard_strength", value, unit=unit)
+    out: Fraction = state.hook("bombard_strength", base, unit=unit)
     return out
 
 

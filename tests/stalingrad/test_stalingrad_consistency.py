@@ -124,6 +124,12 @@ def test_s1_7_counter_values(sc: Scenario) -> None:
     kat = [u for u in sc.oob.ground if u.arm == "katyusha"]
     assert kat
     assert all(u.bombs == Fraction(2) and "БМ-13" in u.name_ru for u in kat)
+    # S7.2 / ruling S1.7: the double strike is the printed value, on both sides of the
+    # counter (full 2 = 2 x 1, reduced 1 = 2 x 1/2), applied once
+    for k in kat:
+        for a in a19:
+            assert k.bombs == 2 * a.bombs
+            assert k.reduced_bombs == 2 * a.reduced_bombs == 1
     # W2 needs RKKA infantry 6, an RKKA tank 7 and German infantry 6
     assert any(
         u.side == "rkka" and u.arm == "infantry" and u.strength.full == 6 for u in sc.oob.ground

@@ -109,11 +109,11 @@ def test_w6_air_strike_on_infantry_in_a_trench_takes_a_loss() -> None:
     assert step(state, "w-xi-ak") == "reduced"
 
 
-def _artillery_shot(unit: str, die: int) -> State:
+def _artillery_shot(unit: str, die: int, unit_step: str = "full") -> State:
     data = load_static()
     target = next(lab for lab in sorted(data.passable) if data.distance(OPEN, lab) == 2)
     assert OPEN not in data.fortified
-    state = situation(RULES, {unit: target, "w-xi-ak": OPEN}, phase="artillery")
+    state = situation(RULES, {unit: (target, unit_step), "w-xi-ak": OPEN}, phase="artillery")
     shot = Action("bombard", (unit, "w-xi-ak"))
     assert shot in state.legal_actions()
     state.apply(shot)
@@ -132,11 +132,22 @@ def test_w7_a19_bombards_infantry_in_the_open_die_4_flips_it() -> None:
 
 
 def test_w8_katyusha_same_target_and_die_destroys_the_full_infantry() -> None:
-    """W8 (S7.2): the Katyusha's 2 bombs strike doubled (column 2), die 4 → 2Lo."""
-    assert ground.bombs(situation(RULES, {"r-swf-kat": OPEN}, phase="movement"), "r-swf-kat") == 4
+    """W8 (S7.2, ruling S1.7): the full Katyusha strikes with 2 bombs — double the A-19's 1,
+    counted once — so die 4 → 2Lo: two losses, the full infantry is destroyed."""
+    assert ground.bombs(situation(RULES, {"r-swf-kat": OPEN}, phase="movement"), "r-swf-kat") == 2
     state = _artillery_shot("r-swf-kat", 4)
     assert where(state, "w-xi-ak") == "dead"
     assert unit_at(state, OPEN) is None
+
+
+def test_w8_a_reduced_katyusha_inflicts_one_loss() -> None:
+    """W8 (ruling S1.7): a reduced Katyusha strikes with 1 bomb (the doubling counts once,
+    so it is weaker than a full one): same target and die → Lo, one loss."""
+    reduced = situation(RULES, {"r-swf-kat": (OPEN, "reduced")}, phase="movement")
+    assert ground.bombs(reduced, "r-swf-kat") == 1
+    state = _artillery_shot("r-swf-kat", 4, "reduced")
+    assert step(state, "w-xi-ak") == "reduced"
+    assert where(state, "w-xi-ak") == OPEN
 
 
 def test_w9_artillery_attacked_in_close_combat_is_resolved_at_6_to_1() -> None:
