@@ -217,7 +217,14 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
         if not isinstance(effects_raw, list) or not effects_raw:
             raise ck.fail(f"{e}.effects", "wrong type: expected a non-empty array of effects")
         effects = tuple(_effect(ck, x, f"{e}.effects[{k}]") for k, x in enumerate(effects_raw))
+        deck = ck.choice(raw["deck"], DECKS, f"{e}.deck")
         for k, eff in enumerate(effects):
+            if deck == "common" and eff.duration == "phase":
+                raise ck.fail(
+                    f"{e}.effects[{k}].duration",
+                    "a common event is in force until the next one is turned: its effects "
+                    "last the 'turn' (or the 'game' if it is '∞'), not a 'phase' (ruling S5.5)",
+                )
             if (mark == "∞") != (eff.duration == "game"):
                 raise ck.fail(
                     f"{e}.effects[{k}].duration",
@@ -227,7 +234,7 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
         cards.append(
             Card(
                 id_,
-                ck.choice(raw["deck"], DECKS, f"{e}.deck"),
+                deck,
                 mark,
                 ck.string(raw["name"], f"{e}.name"),
                 ck.string(raw["name_ru"], f"{e}.name_ru"),

@@ -256,7 +256,14 @@ def _apply_effects(state: State, card: Card, owner: str | None) -> None:
 
 
 def turn_common_event(state: State) -> None:
-    """S5.1: turn the next common event face up; it replaces the previous one."""
+    """S5.1: turn the next common event face up; it replaces the previous one.
+
+    Ruling S5.5: a common event is imposed, not offered to the sides — its effects are in
+    force from now until the next one is turned (they last the ``turn``; the next event is
+    turned when the next turn starts), whatever its mark; then a ``1`` / ``!`` event goes
+    under the common deck. An ``∞`` event's ``game`` effects stay to the end of the game
+    and the card leaves the deck.
+    """
     previous = state.get("cards", "common")
     if isinstance(previous, str):
         card = static(state).cards[previous]

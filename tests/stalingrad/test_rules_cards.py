@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from hexwar.actions import END
+from hexwar.actions import END, Action
 from hexwar.hooks import Expiry
 from hexwar.state import HIDDEN, State
 from hexwar_stalingrad import cards_rules, ground, reinforce
@@ -454,3 +454,55 @@ def test_s5_3_every_window_starts_once_a_turn_in_the_order_of_play() -> None:
     starts = [w for _, w, stage, phase, _ in rules.seen if w >= 0]
     firsts = sorted(set(starts), key=starts.index)
     assert firsts == list(range(len(WINDOWS)))
+
+
+def _step(state: State) -> None:
+    if state.pending:
+        legal = state.legal_actions()
+        state.apply(END if END in legal else legal[0])
+    else:
+        state.apply(END)
+
+
+def test_s5_5_a_common_event_is_in_force_until_the_next_is_turned_an_infinity_one_stays() -> None:
+    """Ruling S5.5: a common event is imposed at once — never offered to a side — and is in
+    force until the next one is turned; then a ``1``/``!`` event goes under the deck, while
+    an ``∞`` event stays in force to the end of the game (and leaves the deck)."""
+    freeze, frost, short = "common-volga-freezes", "common-clear-frost", "common-short-day"
+    state = situation(
+        RULES, {"r-1ga": "1010", "w-xi-ak": "3030"}, turn=2, stage="wehrmacht", phase="movement"
+    )
+    marks = {c: static(state).cards[c].mark for c in (freeze, frost, short)}
+    assert marks == {freeze: "∞", frost: "!", short: "1"}
+    rest = [c for c in state.get("cards", "deck:common") or () if c not in marks]
+    state.put("cards", "deck:common", (freeze, frost, short, *rest))
+
+    def sources() -> set[str | None]:
+        return {e.source for e in state.effects}
+
+    while state.turn < 3:
+        _step(state)
+    assert state.get("cards", "common") == freeze
+    assert freeze in sources()
+    while state.turn < 4:
+        _step(state)
+    # turn 4: the "!" event is in force at once and through the whole turn, never offered
+    assert state.get("cards", "common") == frost
+    while state.turn == 4:
+        assert frost in sources()
+        assert freeze in sources()  # the "∞" event stays after it was replaced
+        for side in SIDES:
+            assert frost not in cards_rules.hand(state, side)
+        assert Action("play", (frost,)) not in state.legal_actions()
+        _step(state)
+    # turn 5: the next event is turned: the "!" one ends and goes under the deck
+    assert state.get("cards", "common") == short
+    assert frost not in sources()
+    assert short in sources()
+    deck = list(state.get("cards", "deck:common") or ())
+    assert deck[-1] == frost
+    assert freeze not in deck  # the "∞" event left the deck ...
+    assert any(e.source == freeze and e.expiry == Expiry.GAME for e in state.effects)
+    while state.turn < 7:
+        _step(state)
+    assert freeze in sources()  # ... and is still in force two events later
