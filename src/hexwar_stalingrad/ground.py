@@ -756,15 +756,15 @@ def decide_combat(state: State, decision: Decision, action: Action) -> None:
     elif kind == "al_loss":
         take_loss(state, action.args[0])
     elif kind == "ex_loss":
-        vacated, arm, owed, *rest = decision.params
-        assert isinstance(owed, int)
+        hole, arm, due, *others = decision.params
+        assert isinstance(due, int)
         unit = action.args[0]
-        owed -= loss_strength(state, unit)
+        due -= loss_strength(state, unit)
         take_loss(state, unit)
-        attackers = tuple(str(a) for a in rest)
-        if owed > 0:  # ruling S8.4: not enough yet, another step
-            ask_ex_loss(state, str(vacated), str(arm), owed, attackers)
-        elif vacated:
-            offer_advance(state, str(vacated), attackers)
+        attackers = tuple(str(a) for a in others)
+        if due > 0:  # ruling S8.4: not enough yet, another step
+            ask_ex_loss(state, str(hole), str(arm), due, attackers)
+        elif hole:
+            offer_advance(state, str(hole), attackers)
     else:  # pragma: no cover - the ruleset dispatches only these
         raise AssertionError(decision)

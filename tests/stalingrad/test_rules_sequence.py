@@ -16,12 +16,28 @@ from hexwar_stalingrad.situations import ready, situation
 RULES = StalingradRules()
 
 
+class _Phases(StalingradRules):
+    """Records every phase entered (``phase_start`` hook), also those where nobody rests."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered: list[tuple[int, str | None, str]] = []
+
+    def hook_phase_start(self, state: State, value: None, **context: object) -> None:
+        self.entered.append((state.turn, state.stage, str(context["phase"])))
+        return value
+
+
 def stages_of_turn(state: State, turn: int) -> list[tuple[str | None, str | None]]:
-    seen: list[tuple[str | None, str | None]] = []
+    """The (stage, phase) pairs entered in ``turn`` (the state's ruleset is a _Phases)."""
+    rules = state.ruleset
+    assert isinstance(rules, _Phases)
     while state.turn == turn and not state.is_terminal():
-        if (state.stage, state.phase) not in seen:
-            seen.append((state.stage, state.phase))
         state.apply("end")
+    seen: list[tuple[str | None, str | None]] = []
+    for t, stage, phase in rules.entered:
+        if t == turn and (stage, phase) not in seen:
+            seen.append((stage, phase))
     return seen
 
 
@@ -37,7 +53,7 @@ def test_s3_2_set_up_places_turn_1_units_and_sets_reserves_and_aviation_aside() 
 
 
 def test_s4_turn_1_has_no_replacements_no_air_and_every_ground_phase() -> None:
-    state = ready(RULES, seed=5)
+    state = ready(_Phases(), seed=5)
     seen = stages_of_turn(state, 1)
     stages = [s for s, _ in seen]
     assert "replacements" not in stages
