@@ -92,6 +92,7 @@ from hexwar_stalingrad.board import (
     strength,
     where,
 )
+from hexwar_stalingrad.reinforce import RESERVE_TURN
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.victory import RELIEF, SIXTH_ARMY, SUPPLY_TAG
 
@@ -126,8 +127,13 @@ RING_WEIGHT: Final = 10
 #: Ring hexes' worth of the last RKKA unit in Stalingrad (S11.1: it must stay there).
 CITY_WEIGHT: Final = 5
 #: Attack score bonus of a relief-group unit for RKKA in the long game (S11.2): it is
-#: attacked at any odds, and before other targets at equal odds.
-RELIEF_BONUS: Final = 1.0
+#: attacked before other targets at equal odds (at 2:1 or a favourable balance, like any).
+RELIEF_BONUS: Final = 0.5
+#: The lowest odds column (index: 3:1) at which RKKA attacks a relief unit before the last
+#: turn: the Myshkova screen held its line (until the counter-offensive of 24 December).
+SCREEN_THRESHOLD: Final = 2
+#: The attack score bonus from which a target is attacked at any odds.
+MUST_ATTACK: Final = 1.0
 #: Attack score bonus, on the long game's last turn, of a unit in a relief-6th Army
 #: contact (S11.2 is judged at the end of the turn): any odds, before anything else.
 CONTACT_BONUS: Final = 2.0
@@ -186,7 +192,11 @@ class HeuristicBot:
         if "move" in kinds:
             return self._move(state, side, actions)
         if "bombard" in kinds:
-            targets = [(_bombard_score(state, a), a) for a in actions if a.kind == "bombard"]
+            targets = [
+                (_bombard_score(state, a), a)
+                for a in actions
+                if a.kind == "bombard" and not _spared(state, a.args[1])
+            ]
             return self._pick(targets) if targets else END
         if "attack" in kinds:
             return self._best_attack(state, actions, "attack")
@@ -413,14 +423,14 @@ class HeuristicBot:
             balance = bonus = reduced_bonus = 0.0
             if kind == "attack":
                 balance = self._balance(data, labels[index], step(state, defender))
-                bonus = _attack_bonus(state, defender, plan)
-                if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not bonus:
+                bonus = _attack_bonus(state, defender, attackers, plan)
+                forced = bonus >= MUST_ATTACK  # a target worth any odds
+                if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not forced:
                     continue
-                if (
-                    bonus < CONTACT_BONUS
-                    and _in_pocket(state, defender)
-                    and index < POCKET_THRESHOLD - (bonus > 0)
-                ):
+                if bonus == RELIEF_BONUS and index < SCREEN_THRESHOLD:
+                    continue  # the screen holds the line rather than trade with the panzers
+                storm = bonus < CONTACT_BONUS and _in_pocket(state, defender)
+                if storm and (_spared(state, defender) or index < POCKET_THRESHOLD - (bonus > 0)):
                     continue  # RKKA rings the 6th Army in; it does not storm the pocket
                 reduced_bonus = 0.5 if step(state, defender) == REDUCED else 0.0
             elif index < ATTACK_THRESHOLD:
@@ -457,6 +467,9 @@ class HeuristicBot:
                 hold = _holding(state, side)
                 if vacated not in data.stalingrad_area:  # the 6th Army does not march out
                     units = [a for a in units if a.args[0] not in hold] or units
+                pocket = {lab for lab in _group(state, SIXTH) if lab in data.stalingrad_area}
+                if pocket & set(data.neighbors[vacated]):  # the relief advances into contact
+                    units = [a for a in units if RELIEF in data.ground[a.args[0]].groups] or units
             return self._pick([(_power(state, a.args[0]), a) for a in units]) if units else END
         if kind in ("ex_loss", "air_loss"):
             return self._pick([(-_power(state, a.args[0]), a) for a in actions])
@@ -490,6 +503,8 @@ class HeuristicBot:
                 target = state.get("at", a.args[1])
                 assert isinstance(target, str)
                 info = data.ground[target]
+                if _spared(state, target):
+                    continue
                 value = strength(state, target) + (10 if step(state, target) == REDUCED else 0)
                 scored.append((-100 if info.arm == "tank" else value, a))
         else:
@@ -524,31 +539,40 @@ def _holding(state: State, side: str) -> frozenset[str]:
     )
 
 
-def _attack_bonus(state: State, defender: str, plan: RingPlan | None) -> float:
-    """Targets worth more than their odds: on the long game's last turn either unit of a
-    relief–6th Army contact (S11.2, both sides); for RKKA a relief unit (S11.2) and a 6th
-    Army unit on or next to a gap of the ring (S11.1)."""
+def _attack_bonus(
+    state: State, defender: str, attackers: Sequence[str], plan: RingPlan | None
+) -> float:
+    """Targets worth more than their odds: on the long game's last turn for RKKA either
+    unit of a relief–6th Army contact (S11.2), and from its second-last turn for the
+    Wehrmacht's relief an RKKA unit next to the pocket (a DR, and the relief advances into
+    contact, S8.4); for RKKA a relief unit (S11.2) and a 6th Army unit on a gap of the ring
+    (S11.1); for the Wehrmacht in the short game an RKKA unit in the city, and on the last
+    turn one holding the ring (S11.1)."""
     data = static(state)
     side = state.current_player()
     groups = data.ground[defender].groups
-    if _last_turn(state) and not _short(state):
-        if side == "rkka":
+    here = where(state, defender)
+    if not _short(state):
+        limit = state.ruleset.sequence.turn_limit
+        if side == "rkka" and _last_turn(state):
             other = RELIEF if SIXTH in groups else SIXTH if RELIEF in groups else None
-        else:  # the Wehrmacht clears RKKA units off the hexes next to the pocket
-            other = SIXTH
-        if other and set(data.neighbors[where(state, defender)]) & set(_group(state, other)):
-            return CONTACT_BONUS
+            if other and set(data.neighbors[here]) & set(_group(state, other)):
+                return CONTACT_BONUS
+        elif side == "wehrmacht" and limit is not None and state.turn >= limit - 1:
+            relief = any(RELIEF in data.ground[a].groups for a in attackers)
+            pocket = {lab for lab in _group(state, SIXTH) if lab in data.stalingrad_area}
+            if relief and pocket & set(data.neighbors[here]):
+                return CONTACT_BONUS
     if side != "rkka":
         # S11.1: RKKA must hold a city hex at the end; the 6th Army clears the city
         if not _short(state):
             return 0.0
-        here = where(state, defender)
         if here in data.city:
             return CITY_BONUS
         if _last_turn(state):  # S11.1 is judged now: break the ring at any odds
             axial = data.axial
-            pocket = [axial[lab] for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
-            if any(_hex(axial[here], p) <= 2 for p in pocket):
+            held = [axial[lab] for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
+            if any(_hex(axial[here], p) <= 2 for p in held):
                 return RING_BREAK_BONUS
         return 0.0
     if RELIEF in groups and not _short(state):
@@ -565,6 +589,13 @@ def _in_pocket(state: State, unit: str) -> bool:
     if state.current_player() != "rkka" or SIXTH not in data.ground[unit].groups:
         return False
     return data.path_steps(tuple(sorted(data.city))).get(where(state, unit), FAR) <= POCKET_RADIUS
+
+
+def _spared(state: State, unit: str) -> bool:
+    """RKKA, long game, before the last turn: the pocket is neither attacked, bombarded nor
+    bombed (S11.2 asks only to keep the relief off; the assault, Operation «Кольцо», came
+    in January 1943)."""
+    return not _short(state) and not _last_turn(state) and _in_pocket(state, unit)
 
 
 def _last_turn(state: State) -> bool:
@@ -1152,7 +1183,9 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
                 goals[unit] = _nearest(data, label, city)
             elif unit in assigned:
                 goals[unit] = assigned[unit]
-            elif relief and not _short(state):  # long game (S11.2): go for the relief
+            elif relief and not _short(state) and ground_units[unit].arrives == RESERVE_TURN:
+                # long game (S11.2): the turn-6 reserves (2nd Guards Army, 5th Shock Army)
+                # go for the relief, as on the Myshkova; the armies of the ring hold it
                 goals[unit] = _nearest(data, label, relief)
             elif arm in _MOBILE or plan is not None:  # close up on the ring
                 goals[unit] = _nearest(data, label, gaps or sixth or enemy_hexes)

@@ -365,7 +365,7 @@ def test_heuristic_counter_attack_s11_2_free_units_head_for_the_relief() -> None
     units = {
         "w-xi-ak": "2016",
         "w-6pz": "1622",
-        "w-7lw": "1322",
+        "w-23pz": "1322",
         "r-62a": "2616",
         "r-1ga": "1919",
         "r-7tc": "1008",
