@@ -359,16 +359,19 @@ def test_heuristic_long_game_last_turn_breaks_a_relief_contact_s11_2() -> None:
     assert HeuristicBot(0)(state) == Action("attack", ("w-rom-iv", "r-21a-b"))
 
 
-def test_heuristic_counter_attack_s11_2_free_units_head_for_the_relief() -> None:
-    # long game, turn 7, Manstein's relief on the map (S4.2): an RKKA unit neither assigned
-    # to the ring or the screen nor bound for the city goes for the nearest relief unit
+def test_heuristic_counter_attack_s11_2_the_reserves_head_for_the_relief() -> None:
+    # long game, turn 7, Manstein's relief on the map (S4.2): the turn-6 reserves (here the
+    # 7th Tank Corps and the 2nd Guards Mechanized Corps) that are neither assigned to the
+    # ring or the screen nor bound for the city go for the nearest relief unit; the armies
+    # of the ring (the 4th Mechanized Corps, there since turn 1) do not
     units = {
         "w-xi-ak": "2016",
         "w-6pz": "1622",
-        "w-23pz": "1322",
+        "w-23pz": "1323",
         "r-62a": "2616",
         "r-1ga": "1919",
         "r-7tc": "1008",
+        "r-2gmc": "0910",
         "r-4mc": "2830",
     }
     state = situation(LONG, units, turn=7, phase="movement")
@@ -378,22 +381,23 @@ def test_heuristic_counter_attack_s11_2_free_units_head_for_the_relief() -> None
     mine = [u for _, u in on_map(state, "rkka")]
     assigned = ring_targets(state, plan, mine)
     goals = objectives(state, "rkka", plan)
-    free = [u for u in mine if u not in assigned and u != "r-62a"]
-    assert free
     relief = sorted(
         lab for lab, u in on_map(state, "wehrmacht") if "relief_group" in data.ground[u].groups
     )
-    assert {"1622", "1322"} <= set(relief)
+    assert {"1622", "1323"} <= set(relief)
     here_of = {u: lab for lab, u in on_map(state, "rkka")}
-    for unit in free:
+    reserves = [u for u in ("r-7tc", "r-2gmc") if u not in assigned]
+    assert reserves
+    for unit in reserves:
         here = here_of[unit]
-        want = min(relief, key=lambda h: (data.distance(here, h), h))
+        want = min(relief, key=lambda h: (data.path_steps((h,))[here], h))
         assert goals[unit] == want
+    if "r-4mc" not in assigned:
+        assert goals["r-4mc"] not in relief
 
 
-def test_heuristic_attacks_the_relief_at_any_odds_s11_2() -> None:
-    # 8 + 6 vs the 6th Panzer's 11: only 1:1; RKKA attacks the relief group all the same
-    # (S11.2: every step it loses is a step nearer holding it off), not a 1:1 on others
+def test_heuristic_screen_attacks_the_relief_at_3_to_1_and_first_s11_2() -> None:
+    # 8 + 6 vs the 6th Panzer's 11: only 1:1, and the screen holds its line (S11.2) ...
     attackers = {"r-24a-a": "2115", "r-21a-a": "2116"}
     state = situation(LONG, {**attackers, "w-6pz": "2016"}, turn=7)
     odds = {
@@ -402,12 +406,14 @@ def test_heuristic_attacks_the_relief_at_any_odds_s11_2() -> None:
         if a.kind == "attack"
     }
     assert odds == {"1:1"}
+    assert HeuristicBot(0)(state) == END
+    # ... but at 3:1 (8 + 6 vs the 17th Panzer's 4) it attacks the relief
+    units = {"r-24a-a": "2115", "r-21a-a": "2116", "w-17pz": "2016"}
+    state = situation(LONG, units, turn=7)
     choice = HeuristicBot(0)(state)
     assert choice.kind == "attack"
-    assert choice.args[0] == "w-6pz"
-    other = situation(LONG, {"r-21a-a": "2116", "w-hollidt": "2016"}, turn=7)
-    assert any(a.kind == "attack" for a in other.legal_actions())
-    assert HeuristicBot(0)(other) == END
+    assert choice.args[0] == "w-17pz"
+    assert ground.attack_odds(state, choice.args[0], choice.args[1:])[0] == "3:1"
 
 
 def test_heuristic_6th_army_holds_the_pocket_and_its_don_bend_corps_fall_back_s11() -> None:
@@ -445,7 +451,8 @@ def test_heuristic_rkka_rings_the_pocket_rather_than_storms_it_s11_1() -> None:
         for a in pocket.legal_actions()
         if a.kind == "attack"
     }
-    assert "5:1" in odds and "6:1" not in odds
+    assert "5:1" in odds
+    assert "6:1" not in odds
     assert to_city["2216"] <= POCKET_RADIUS
     assert HeuristicBot(0)(pocket) == END
     far = {"r-1ga": "1109", "r-24a-a": "1110", "r-4tc": "1009"}
