@@ -140,7 +140,7 @@ CONTACT_BONUS: Final = 2.0
 #: Attack score bonus of an RKKA unit in a Stalingrad city hex for the Wehrmacht in the
 #: short game (S11.1: with no RKKA unit in the city, the Wehrmacht wins): any odds.
 CITY_BONUS: Final = 1.0
-#: Attack score bonus, for the Wehrmacht on the short game's last turn, of an RKKA unit
+#: Attack score bonus, for the Wehrmacht on the short game's last two turns, of an RKKA unit
 #: within two hexes of a 6th Army unit in the area (it holds the ring, S11.1): any odds.
 RING_BREAK_BONUS: Final = 1.0
 #: Most disjoint escape paths the ring query follows before giving up (it never nears it).
@@ -569,7 +569,9 @@ def _attack_bonus(
             return 0.0
         if here in data.city:
             return CITY_BONUS
-        if _last_turn(state):  # S11.1 is judged now: break the ring at any odds
+        limit = state.ruleset.sequence.turn_limit
+        if limit is not None and state.turn >= limit - 1:  # S11.1 is judged soon: break
+            # the ring at any odds
             axial = data.axial
             held = [axial[lab] for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
             if any(_hex(axial[here], p) <= 2 for p in held):
