@@ -1,11 +1,13 @@
 """A heuristic bot for «Сталинград»: simple, explainable, deterministic given its seed.
 
 It plays the campaign's plan. **RKKA** (Operation «Уран», S11.1) closes the ring around the
-6th Army fast and keeps a unit in the city; in the long game (S11.2) it screens Manstein's
-relief (LVII Panzer Corps from Kotelnikovo) and counter-attacks it. **The Wehrmacht**: the
-6th Army holds the pocket and the city as ordered (it does not march out: it moves only
-inside the Stalingrad area and attacks from where it stands); the relief group drives for
-the pocket; the other formations push toward it too.
+6th Army fast and keeps a unit in the city, ringing the pocket in rather than storming it;
+in the long game (S11.2) its turn-6 reserves (2nd Guards Army) meet Manstein's relief
+(LVII Panzer Corps from Kotelnikovo) on the steppe between the Aksay and the Myshkova
+while the armies of the ring hold it. **The Wehrmacht**: the 6th Army holds the pocket and
+the city as ordered — its corps out in the small Don bend fall back into the pocket, and
+no 6th Army unit leaves the Stalingrad area; the relief group drives for the pocket; the
+other formations push toward it too; in the short game the Wehrmacht fights for the city.
 
 Phase by phase:
 
@@ -23,36 +25,42 @@ Phase by phase:
   long game, to Manstein's relief group): the minimum cut nearest the 6th Army (the
   tightest ring) gives the *gaps* still to block, the pocket behind it and the *wall* of
   ring hexes already held; once closed, the gaps are its thin spots (a ZOC hex of the wall
-  next to an open outside hex, which a 6th Army unit could step into, S6.3);
+  next to an open outside hex, which a 6th Army unit could step into, S6.3), and a unit
+  standing on the wall counts as holding its hex;
 - the screen (S11.2, long game): the relief group (from turn 5: its start hexes, S4.2) is
-  cut off by a second minimum cut, nearest the 6th Army, from the hexes next to the
-  pocket: a line across the Aksay–Myshkova steppe south-west of the pocket; those hexes
-  join the gaps;
+  cut off by a second minimum cut, nearest the relief, from the hexes next to the pocket;
+  those hexes join the gaps;
 - movement and exploitation (S6): RKKA units score a move by gaps newly blocked (its hex
   and ZOC) minus ring hexes it alone held and would give up (the last unit in the city
   stays), then by progress toward an objective: a hex that covers open gaps (greedy set
-  cover matched to free units by turns to arrive), else (long game, relief on the map)
-  the nearest relief unit, else the nearest gap, else the 6th Army; one unit goes to the
-  city if none is there. Wehrmacht: the relief and the other formations outside the
-  pocket head for the nearest 6th Army unit in the area; the 6th Army holds. Progress is
-  counted in hex steps through passable hexes (:meth:`Static.path_steps`); artillery of
-  both sides keeps range 2 of an enemy (S7.1);
+  cover matched to free units by turns to arrive), else (long game, relief on the map,
+  turn-6 reserves) the nearest relief unit, else the nearest gap, else the 6th Army; one
+  unit goes to the city if none is there. Wehrmacht: the relief and the other formations
+  outside the pocket head for the nearest 6th Army unit in the area; a 6th Army unit more
+  than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold.
+  Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
+  artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
 - ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
   expected step-loss balance (:class:`hexwar.crt.Distribution`) favours the attacker (any
-  odds on artillery, S7.4), with the fewest attackers; RKKA attacks 6th Army units on or
-  next to a gap and relief units at any odds, and prefers them; on the long game's last
-  turn both sides go for the relief–6th Army contact at any odds;
-- decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held;
-  a 6th Army unit not out of the area); the weakest takes an attacker's loss; the defender
-  (AL) hits a reduced attacker first; a retreating 6th Army unit is pushed away from its
-  supply sources, any other unit away from its goal.
+  odds on artillery, S7.4), with the fewest attackers. RKKA attacks a 6th Army unit in the
+  pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in the long game,
+  neither attacks, bombards nor bombs it before the last turn; it attacks relief units at
+  3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the city at any
+  odds in the short game, and one holding the ring on its last two turns. On the long
+  game's last turn (the relief from its second-last) both sides go for the relief–6th Army
+  contact at any odds;
+- decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held; the
+  Wehrmacht: a relief unit into contact, a 6th Army unit never out of the area); the
+  weakest takes an attacker's loss; the defender (AL) hits a reduced attacker first; a
+  retreating 6th Army unit is pushed away from its supply sources, any other unit away
+  from its goal.
 
 Speed: distances come from data kept with the map (:attr:`Static.axial`,
 :meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
-relief positions, and every hex of its wall still blocked: blocking more hexes only
-shrinks the gaps left, which the move scoring recounts), so it is recomputed a few times a
-turn, not every decision.
+relief positions, every hex of its wall still blocked and every manned one still manned:
+blocking more hexes only shrinks the gaps left, which the move scoring counts afresh);
+a unit's scored moves are kept for the phase, keyed by everything they read.
 
 The bot is a plain player for :func:`hexwar.play.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
