@@ -29,10 +29,20 @@ from hexwar.crt import OddsTable, Result
 from hexwar.dice import D6
 from hexwar.sequencer import Phase, Stage
 from hexwar.state import State
-from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, SIDES, enemy, static, unit_at
+from hexwar_stalingrad.board import (
+    DEAD,
+    DONE,
+    FULL,
+    GONE,
+    POOL,
+    REDUCED,
+    SIDES,
+    enemy,
+    static,
+    unit_at,
+)
 from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.ground import apply_bombardment
-from hexwar_stalingrad.tables import air_crt
 
 __all__ = [
     "ALOFT",
@@ -259,25 +269,52 @@ def placement_actions(state: State, side: str, role: str) -> list[Action]:
     of either side, not holding a bomber (S10.3; ruling: only the hexes where a fighter can
     attack or cover, which keeps the action space finite).
     """
+    units, hexes = _placement_units_and_hexes(state, side, role)
+    made = static(state).interned
+    return [made("fly", u, h) for u in units for h in hexes]
+
+
+def _placement_units_and_hexes(
+    state: State, side: str, role: str
+) -> tuple[list[str], list[str]]:
     plan = _plan(state, side, role)
     placed = {u for u, _, _ in plan}
-    taken = {h for _, h, _ in plan}
     units = [u for u in based(state, side, role) if u not in placed]
     if not units:
-        return []
+        return [], []
+    taken = {h for _, h, _ in plan}
     data = static(state)
     if role == BOMBER:
+        foes = data.foes(side)
         hexes = sorted(
-            lab
-            for lab, u in state.table("at").items()
-            if isinstance(u, str) and data.ground[u].side != side and lab not in taken
+            lab for lab, u in state.table("at").items() if u in foes and lab not in taken
         )
     else:
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
         hexes = sorted(near - bomber_hexes - taken)
-    made = data.interned
-    return [made("fly", u, h) for u in units for h in hexes]
+    return (units, hexes) if hexes else ([], [])
+
+
+def placement_tokens(state: State, decision: Decision, args: tuple[str, ...]) -> list[str]:
+    """The tokens of an ``air_place`` answer (S10.2, S10.3): after ``()`` the kinds
+    ``end`` and ``fly`` (if a unit may fly), after ``fly`` the units, then the hexes,
+    then :data:`DONE`; after ``end``, :data:`DONE`."""
+    units, hexes = _placement_units_and_hexes(state, decision.side, str(decision.params[0]))
+    if not args:
+        return [END.kind, "fly"] if units else [END.kind]
+    kind, rest = args[0], args[1:]
+    if kind == END.kind:
+        return [DONE] if not rest else []
+    if kind != "fly" or len(rest) > 2:
+        return []
+    if not rest:
+        return units
+    if rest[0] not in units:
+        return []
+    if len(rest) == 1:
+        return hexes
+    return [DONE] if rest[1] in hexes else []
 
 
 def _ask_placement(state: State, side: str, role: str) -> None:
@@ -354,11 +391,7 @@ def supporters(state: State, defender: str) -> list[str]:
 
 def air_table(state: State) -> OddsTable:
     """The CRT with nearest rounding and refusal below 0.5 (S10.5; cached per ruleset)."""
-    data = static(state)
-    table: OddsTable | None = data._cache.get("air_crt")
-    if table is None:
-        table = data._cache["air_crt"] = air_crt()
-    return table
+    return static(state).air_crt
 
 
 def air_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[int, int, str | None]:
@@ -378,21 +411,77 @@ def _may_attack(state: State, unit: str) -> bool:
     return not state.get("air_spent", unit)
 
 
+class _AirGroup:
+    """An air attack on one aloft enemy unit (S10.4, S10.5): the side's unspent fighters
+    adjacent to it (sorted), their strengths, and the attack that reaches 0.5."""
+
+    def __init__(self, state: State, side: str, defender: str) -> None:
+        here = sky_hex(state, defender)
+        assert here is not None
+        self.attackers = [
+            f
+            for f in aloft(state, side, FIGHTER)
+            if _may_attack(state, f) and _adjacent(state, here, sky_hex(state, f) or here)
+        ]
+        self.strength = {f: air_strength(state, f) for f in self.attackers}
+        defence = air_strength(state, defender) + sum(
+            air_strength(state, f) for f in supporters(state, defender)
+        )
+        self.need = air_table(state).threshold * max(defence, 1)
+
+    def reaches(self, attack: int) -> bool:
+        return attack > 0 and attack >= self.need
+
+    def tokens(self, group: tuple[str, ...]) -> list[str]:
+        """Fighters that may follow ``group`` (sorted, after its last one) with a legal
+        attack still to complete (strengths are not negative: the group so far plus every
+        later fighter is the strongest completion), and :data:`DONE` if ``group`` is legal."""
+        strengths = self.strength
+        if any(u not in strengths for u in group) or list(group) != sorted(set(group)):
+            return []
+        rest = [u for u in self.attackers if not group or u > group[-1]]
+        have = sum(map(strengths.__getitem__, group))
+        after = sum(map(strengths.__getitem__, rest))
+        out = []
+        for u in rest:
+            if self.reaches(have + after):
+                out.append(u)
+            after -= strengths[u]
+        if group and self.reaches(have):
+            out.append(DONE)
+        return sorted(out)
+
+
+def air_attack_tokens(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The tokens after ``intercept`` + ``args``: aloft enemy units some group of fighters
+    can attack at 0.5 or better, then fighters one at a time in sorted order, then
+    :data:`DONE` (S10.4, S10.5)."""
+    if state.phase != f"combat_{side}":
+        return []
+    if not args:
+        if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
+            return []
+        return [d for d in aloft(state, enemy(side)) if _AirGroup(state, side, d).tokens(())]
+    defender = args[0]
+    info = static(state).air.get(defender)
+    if info is None or info.side == side or sky_hex(state, defender) is None:
+        return []
+    return _AirGroup(state, side, defender).tokens(args[1:])
+
+
 def air_attack_actions(state: State, side: str) -> list[Action]:
     """``intercept DEFENDER F1 [F2 ...]``: unspent own fighters adjacent to an aloft enemy
     air unit, at 0.5 or better (S10.4, S10.5); sorted."""
     out: list[Action] = []
-    fighters = [f for f in aloft(state, side, FIGHTER) if _may_attack(state, f)]
-    if not fighters:
+    if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
         return out
     for defender in aloft(state, enemy(side)):
-        here = sky_hex(state, defender)
-        assert here is not None
-        near = [f for f in fighters if _adjacent(state, here, sky_hex(state, f) or here)]
+        group = _AirGroup(state, side, defender)
+        near = group.attackers
         for k in range(1, len(near) + 1):
-            for group in combinations(near, k):
-                if air_odds(state, defender, group)[2] is not None:
-                    out.append(Action("intercept", (defender, *group)))
+            for attackers in combinations(near, k):
+                if group.reaches(sum(map(group.strength.__getitem__, attackers))):
+                    out.append(Action("intercept", (defender, *attackers)))
     return sorted(out)
 
 
@@ -602,27 +691,70 @@ def _points(state: State, side: str) -> int:
     return v if isinstance(v, int) else 0
 
 
+def _restorable(state: State, side: str, points: int) -> list[str]:
+    if points < REPLACEMENT_COST["restore"]:
+        return []
+    out = []
+    for u in static(state).side_air(side):
+        w, s = _entry(state, u)
+        if s == REDUCED and w not in (POOL, DEAD, ALOFT):
+            out.append(u)
+    return out
+
+
+def _rebuildable(state: State, side: str) -> list[str]:
+    return [u for u in static(state).side_air(side) if air_where(state, u) == DEAD]
+
+
+def _levels(points: int) -> list[str]:
+    return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
+
+
 def replacement_actions(state: State, side: str) -> list[Action]:
     """``restore AIR`` (a reduced unit on an airfield, 1 point) and ``rebuild AIR AIRFIELD
     full|reduced`` (a destroyed unit onto a free own airfield, 2 / 1 points), S4.1."""
     points = _points(state, side)
     if points <= 0:
         return []
-    data = static(state)
-    out = []
-    mine = sorted(u for u, info in data.air.items() if info.side == side)
-    for u in mine:
-        w, s = _entry(state, u)
-        if s == REDUCED and w not in (POOL, DEAD, ALOFT) and points >= REPLACEMENT_COST["restore"]:
-            out.append(Action("restore", (u,)))
-    fields = free_airfields(state, side)
-    for u in mine:
-        if air_where(state, u) != DEAD:
-            continue
-        for level in (FULL, REDUCED):
-            if points >= REPLACEMENT_COST[level]:
-                out.extend(Action("rebuild", (u, a, level)) for a in fields)
+    out = [Action("restore", (u,)) for u in _restorable(state, side, points)]
+    dead = _rebuildable(state, side)
+    levels = _levels(points)
+    if dead and levels:
+        fields = free_airfields(state, side)
+        for u in dead:
+            for level in (FULL, REDUCED):
+                if level in levels:
+                    out.extend(Action("rebuild", (u, a, level)) for a in fields)
     return out
+
+
+def replacement_tokens(state: State, side: str, kind: str, args: tuple[str, ...]) -> list[str]:
+    """The tokens after ``restore`` / ``rebuild`` + ``args`` for air units (S4.1): the
+    units, (for ``rebuild``) the free airfields and the affordable levels, :data:`DONE`."""
+    points = _points(state, side)
+    if points <= 0:
+        return []
+    if kind == "restore":
+        units = _restorable(state, side, points)
+        if not args:
+            return units
+        return [DONE] if len(args) == 1 and args[0] in units else []
+    levels = _levels(points)
+    dead = _rebuildable(state, side) if levels else []
+    if not dead or len(args) > 3 or (args and args[0] not in dead):
+        return []
+    fields = free_airfields(state, side)
+    if not fields:
+        return []
+    if not args:
+        return dead
+    if len(args) == 1:
+        return fields
+    if args[1] not in fields:
+        return []
+    if len(args) == 2:
+        return levels
+    return [DONE] if args[2] in levels else []
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

@@ -18,6 +18,7 @@ from hexwar_stalingrad.units import GroundUnit
 
 __all__ = [
     "DEAD",
+    "DONE",
     "FULL",
     "GONE",
     "POOL",
@@ -37,6 +38,8 @@ __all__ = [
 ]
 
 SIDES: Final = ("rkka", "wehrmacht")
+#: The closing token of an action (``hexwar.space.DONE``).
+DONE: Final = "done"
 POOL: Final = "pool"
 DEAD: Final = "dead"
 FULL: Final = "full"

@@ -20,7 +20,7 @@ from hexwar.actions import Action, Decision, Value
 from hexwar.dice import draw_outcomes
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint
 from hexwar.state import State
-from hexwar_stalingrad.board import static
+from hexwar_stalingrad.board import DONE, static
 from hexwar_stalingrad.cards import Card
 
 __all__ = [
@@ -281,6 +281,15 @@ def deal(state: State) -> None:
 def card_actions(state: State, side: str) -> list[Action]:
     """``play CARD`` for each card ``side`` holds (S5.3)."""
     return [Action("play", (c,)) for c in hand(state, side)]
+
+
+def card_tokens(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The tokens after ``play`` + ``args``: the cards ``side`` holds (sorted), then
+    :data:`~hexwar_stalingrad.board.DONE` (S5.3)."""
+    held = hand(state, side)
+    if not args:
+        return held
+    return [DONE] if len(args) == 1 and args[0] in held else []
 
 
 def play_card(state: State, side: str, card_id: str) -> None:

@@ -14,15 +14,18 @@ attack, exploitation: S6-S8). State layout, action texts and decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
+
+import attrs
 
 from hexwar.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.hooks import EffectRule, HookPoint
 from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, cards_rules, ground, reinforce, victory
-from hexwar_stalingrad.board import FULL, POOL, SIDES, place, static
+from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
 from hexwar_stalingrad.static import Static, load_static
 
 __all__ = ["GAME_LENGTHS", "GROUND_PHASES", "SEATS", "StalingradRules", "weather"]
@@ -73,8 +76,61 @@ SEATS: Final[Mapping[int, tuple[Seat, ...]]] = {
     ),
 }
 
-_MEMO_LIMIT: Final = 4096
 _UNIT_ACTIONS: Final = frozenset({"move", "bombard", "restore", "rebuild", "place"})
+#: Every kind of action of the game (phase actions, decision answers, chance outcomes and
+#: the engine's ``end``), sorted.
+KINDS: Final = (
+    "advance",
+    "attack",
+    "bombard",
+    "end",
+    "fly",
+    "intercept",
+    "land",
+    "loss",
+    "move",
+    "place",
+    "play",
+    "rebuild",
+    "restore",
+    "retreat",
+    "roll",
+    "shuffle",
+)
+
+
+@attrs.frozen
+class _Kind:
+    """One kind of phase action: its tokens after the kind (``tokens(args)``) and the
+    existence test ``exists()`` (by default: any token after the kind)."""
+
+    tokens: Callable[[tuple[str, ...]], list[str]]
+    exists: Callable[[], bool]
+
+    @classmethod
+    def of(cls, tokens: Callable[[tuple[str, ...]], list[str]]) -> _Kind:
+        return cls(tokens, lambda: bool(tokens(())))
+
+
+def _replacement_tokens(
+    state: State, side: str, kind: str
+) -> Callable[[tuple[str, ...]], list[str]]:
+    """S4.1: the ground and air ``restore`` / ``rebuild`` tokens together."""
+    air_units = static(state).air
+
+    def tokens(args: tuple[str, ...]) -> list[str]:
+        if not args:
+            return sorted(
+                {
+                    *reinforce.replacement_tokens(state, side, kind, ()),
+                    *air.replacement_tokens(state, side, kind, ()),
+                }
+            )
+        if args[0] in air_units:
+            return air.replacement_tokens(state, side, kind, args)
+        return reinforce.replacement_tokens(state, side, kind, args)
+
+    return tokens
 
 
 def _action_key(action: Action) -> tuple[str, tuple[str, ...]]:
@@ -254,39 +310,73 @@ class StalingradRules(Ruleset):
             )
         return frozenset()
 
+    # -- the action space -----------------------------------------------------------------------
+
+    def action_space(self) -> ActionSpace:
+        """Every token an action can hold, from the data (``docs/stalingrad/rules.md``):
+        the kinds, then the ground and air unit ids, hex labels, card ids, deck names, die
+        rolls, replacement levels and the answer ``none``."""
+        data = self.data
+        vocabularies = (
+            ("ground_unit", tuple(sorted(data.ground))),
+            ("air_unit", tuple(sorted(data.air))),
+            ("hex", tuple(sorted(data.cells))),
+            ("card", tuple(sorted(data.cards))),
+            ("deck", cards_rules.DECK_ORDER),
+            ("roll", tuple(a.args[0] for a, _ in ground.ROLL_OUTCOMES)),
+            ("level", (FULL, REDUCED)),
+            ("answer", (ground.NO_ADVANCE,)),
+        )
+        return ActionSpace(KINDS, vocabularies)
+
     # -- what may be done ------------------------------------------------------------------------
 
-    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
-        """The phase's actions, built sorted by (kind, args) so the engine's sort is cheap.
-
-        Memoised by :attr:`~hexwar.state.State.version` (the same content gives the same
-        actions), so asking again for the same position costs a lookup; movement and
-        exploitation are kept per side instead (:func:`hexwar_stalingrad.ground.move_actions`),
-        which also serves the positions after each move.
-        """
-        if state.stage == side and state.phase in ("movement", "exploitation"):
-            return self._phase_actions(state, side)  # memoised per unit (ground.py)
-        key = (state.version, side)
-        memo = self.__dict__.setdefault("_actions_memo", {})
-        found = memo.get(key)
-        if found is None:
-            if len(memo) > _MEMO_LIMIT:
-                memo.clear()
-            found = memo[key] = tuple(self._phase_actions(state, side))
-        return list(found)
-
-    def has_phase_actions(self, state: State, side: str) -> bool:
-        """Whether :meth:`phase_actions` is not empty (S4: an idle phase is skipped); in
-        movement and exploitation a card in hand answers at once, else the side's move
-        list (kept up to date by diffs, :mod:`hexwar_stalingrad.ground`) decides."""
-        phase = state.phase
-        if state.stage == side and phase in ("movement", "exploitation"):
-            return bool(cards_rules.hand(state, side)) or ground.has_move_actions(
-                state, side, exploitation=phase == "exploitation"
+    def _phase_kinds(self, state: State, side: str) -> dict[str, _Kind]:
+        """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
+        every phase the side acts in, and the phase's own kinds."""
+        stage, phase = state.stage, state.phase
+        kinds = {"play": _Kind.of(lambda args: cards_rules.card_tokens(state, side, args))}
+        if stage == "replacements":
+            for kind in ("restore", "rebuild"):
+                kinds[kind] = _Kind.of(_replacement_tokens(state, side, kind))
+        elif stage == "air":
+            kinds["intercept"] = _Kind.of(lambda args: air.air_attack_tokens(state, side, args))
+        elif stage != side:
+            pass
+        elif phase in ("movement", "exploitation"):
+            exploitation = phase == "exploitation"
+            kinds["move"] = _Kind(
+                lambda args: ground.move_tokens(state, side, args, exploitation),
+                lambda: ground.has_move(state, side, exploitation),
             )
-        return bool(self.phase_actions(state, side))
+        elif phase == "artillery":
+            kinds["bombard"] = _Kind.of(lambda args: ground.bombard_tokens(state, side, args))
+        elif phase == "attack":
+            kinds["attack"] = _Kind.of(lambda args: ground.attack_tokens(state, side, args))
+        return kinds
 
-    def _phase_actions(self, state: State, side: str) -> list[Action]:
+    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
+        """The tokens that may follow ``prefix`` in the current phase (sorted; ``done``
+        closes a complete action): the kinds with a legal action, then each kind's
+        arguments one at a time (``docs/stalingrad/rules.md``, *Action space*)."""
+        kinds = self._phase_kinds(state, side)
+        if not prefix:
+            return [k for k in sorted(kinds) if kinds[k].exists()]
+        kind = kinds.get(prefix[0])
+        return [] if kind is None else kind.tokens(tuple(prefix[1:]))
+
+    def decision_tokens(
+        self, state: State, decision: Decision, prefix: tuple[str, ...]
+    ) -> Sequence[str]:
+        """The tokens of an answer to a decision without fixed choices: the hidden air
+        placements (S10.2, S10.3)."""
+        if decision.kind == "air_place":
+            return air.placement_tokens(state, decision, tuple(prefix))
+        return super().decision_tokens(state, decision, prefix)
+
+    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
+        """The phase's complete actions (sorted by kind, then arguments): each kind's own
+        enumerator over the same rules as :meth:`phase_tokens`."""
         stage, phase = state.stage, state.phase
         cards = cards_rules.card_actions(state, side)
         if stage == "replacements":

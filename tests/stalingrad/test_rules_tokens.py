@@ -1,0 +1,78 @@
+"""Legality by prefix (the action space, S4-S10) agrees with the complete action lists.
+
+Along random games, at every player node the tokens :meth:`StalingradRules.phase_tokens`
+offers after every prefix are compared with the prefix tree of the complete list built by
+each kind's own enumerator (:meth:`StalingradRules.phase_actions`): the same tokens in
+the same order, ``done`` exactly after the complete actions, and nothing after a prefix
+that is not in the tree (no dead ends). The hidden air placements (S10.2, S10.3) are
+checked the same way against :func:`hexwar_stalingrad.air.decision_actions`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+import pytest
+
+from hexwar.actions import Action
+from hexwar.dice import SeededDriver
+from hexwar.space import DONE, tokens_of
+from hexwar.state import State
+from hexwar_stalingrad import air
+from hexwar_stalingrad.rules import StalingradRules
+
+Prefix = tuple[str, ...]
+
+
+def tree(actions: Iterable[Action]) -> dict[Prefix, list[str]]:
+    """Every prefix of the actions' tokens -> the sorted tokens that may follow it."""
+    children: dict[Prefix, set[str]] = {(): set()}
+    for action in actions:
+        tokens = tokens_of(action)
+        for i in range(len(tokens)):
+            children.setdefault(tokens[:i], set()).add(tokens[i])
+        children.setdefault(tokens, set()).add(DONE)
+    return {prefix: sorted(nxt) for prefix, nxt in children.items()}
+
+
+def compare(expected: dict[Prefix, list[str]], ask: Callable[[Prefix], Sequence[str]]) -> None:
+    for prefix, nxt in expected.items():
+        assert list(ask(prefix)) == nxt, prefix
+        # a token not offered after this prefix leads nowhere
+        assert list(ask((*prefix, "0000"))) == []
+
+
+def nodes(rules: StalingradRules, seed: int) -> Iterator[State]:
+    """The non-chance nodes of a random game (uniform over the complete legal list)."""
+    rng, driver = random.Random(seed), SeededDriver(seed)
+    state = rules.new_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_unchecked(driver.pick(state.chance_outcomes()))
+            continue
+        yield state
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("length", "seed"), [("short", 1), ("long", 2), ("long", 3)])
+def test_phase_tokens_are_the_prefix_tree_of_the_complete_lists(length: str, seed: int) -> None:
+    rules = StalingradRules(length=length)
+    kinds: set[str] = set()
+    placements = 0
+    for state in nodes(rules, seed):
+        if state.pending:
+            decision = state.pending[-1]
+            if decision.kind == "air_place":
+                expected = tree(air.decision_actions(state, decision))
+                compare(expected, lambda p: rules.decision_tokens(state, decision, p))
+                placements += 1
+            continue
+        side = state.current_player()
+        expected = tree(rules.phase_actions(state, side))
+        compare(expected, lambda p: rules.phase_tokens(state, side, p))
+        kinds.update(expected[()])
+    assert {"move", "attack", "play"} <= kinds
+    if length == "long":
+        assert {"bombard", "restore", "rebuild", "intercept"} & kinds
+        assert placements > 0
