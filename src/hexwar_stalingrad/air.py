@@ -31,7 +31,6 @@ from hexwar.sequencer import Phase, Stage
 from hexwar.state import State
 from hexwar_stalingrad.board import (
     DEAD,
-    DONE,
     FULL,
     GONE,
     POOL,
@@ -274,9 +273,7 @@ def placement_actions(state: State, side: str, role: str) -> list[Action]:
     return [made("fly", u, h) for u in units for h in hexes]
 
 
-def _placement_units_and_hexes(
-    state: State, side: str, role: str
-) -> tuple[list[str], list[str]]:
+def _placement_units_and_hexes(state: State, side: str, role: str) -> tuple[list[str], list[str]]:
     plan = _plan(state, side, role)
     placed = {u for u, _, _ in plan}
     units = [u for u in based(state, side, role) if u not in placed]
@@ -296,25 +293,16 @@ def _placement_units_and_hexes(
     return (units, hexes) if hexes else ([], [])
 
 
-def placement_tokens(state: State, decision: Decision, args: tuple[str, ...]) -> list[str]:
-    """The tokens of an ``air_place`` answer (S10.2, S10.3): after ``()`` the kinds
-    ``end`` and ``fly`` (if a unit may fly), after ``fly`` the units, then the hexes,
-    then :data:`DONE`; after ``end``, :data:`DONE`."""
+def fly_units(state: State, decision: Decision, args: tuple[str, ...] = ()) -> list[str]:
+    """The units an ``air_place`` decision may still place (S10.2, S10.3), sorted; none
+    when there is no hex to place them on."""
+    return _placement_units_and_hexes(state, decision.side, str(decision.params[0]))[0]
+
+
+def fly_hexes(state: State, decision: Decision, args: tuple[str, ...]) -> list[str]:
+    """The hexes the unit ``args[0]`` may be placed on (S10.2, S10.3), sorted."""
     units, hexes = _placement_units_and_hexes(state, decision.side, str(decision.params[0]))
-    if not args:
-        return [END.kind, "fly"] if units else [END.kind]
-    kind, rest = args[0], args[1:]
-    if kind == END.kind:
-        return [DONE] if not rest else []
-    if kind != "fly" or len(rest) > 2:
-        return []
-    if not rest:
-        return units
-    if rest[0] not in units:
-        return []
-    if len(rest) == 1:
-        return hexes
-    return [DONE] if rest[1] in hexes else []
+    return hexes if args[0] in units else []
 
 
 def _ask_placement(state: State, side: str, role: str) -> None:
@@ -413,7 +401,8 @@ def _may_attack(state: State, unit: str) -> bool:
 
 class _AirGroup:
     """An air attack on one aloft enemy unit (S10.4, S10.5): the side's unspent fighters
-    adjacent to it (sorted), their strengths, and the attack that reaches 0.5."""
+    adjacent to it (sorted), their strengths (never negative), and the attack strength
+    that reaches 0.5."""
 
     def __init__(self, state: State, side: str, defender: str) -> None:
         here = sky_hex(state, defender)
@@ -428,45 +417,67 @@ class _AirGroup:
             air_strength(state, f) for f in supporters(state, defender)
         )
         self.need = air_table(state).threshold * max(defence, 1)
+        #: per fighter: its strength plus every later fighter's
+        self.best: dict[str, int] = {}
+        after = 0
+        for f in reversed(self.attackers):
+            after = self.best[f] = self.strength[f] + after
 
-    def reaches(self, attack: int) -> bool:
+    def legal(self, group: tuple[str, ...]) -> bool:
+        attack = sum(map(self.strength.__getitem__, group))
         return attack > 0 and attack >= self.need
 
-    def tokens(self, group: tuple[str, ...]) -> list[str]:
-        """Fighters that may follow ``group`` (sorted, after its last one) with a legal
-        attack still to complete (strengths are not negative: the group so far plus every
-        later fighter is the strongest completion), and :data:`DONE` if ``group`` is legal."""
-        strengths = self.strength
-        if any(u not in strengths for u in group) or list(group) != sorted(set(group)):
-            return []
-        rest = [u for u in self.attackers if not group or u > group[-1]]
-        have = sum(map(strengths.__getitem__, group))
-        after = sum(map(strengths.__getitem__, rest))
-        out = []
-        for u in rest:
-            if self.reaches(have + after):
-                out.append(u)
-            after -= strengths[u]
-        if group and self.reaches(have):
-            out.append(DONE)
-        return sorted(out)
+    def feasible(self, group: tuple[str, ...]) -> bool:
+        """Whether ``group`` plus every later fighter reaches 0.5 (monotone)."""
+        attack = sum(map(self.strength.__getitem__, group[:-1])) + self.best[group[-1]]
+        return attack > 0 and attack >= self.need
 
 
-def air_attack_tokens(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The tokens after ``intercept`` + ``args``: aloft enemy units some group of fighters
-    can attack at 0.5 or better, then fighters one at a time in sorted order, then
-    :data:`DONE` (S10.4, S10.5)."""
+def _air_group(state: State, side: str, defender: str) -> _AirGroup | None:
+    def build() -> _AirGroup | None:
+        info = static(state).air.get(defender)
+        if info is None or info.side == side or sky_hex(state, defender) is None:
+            return None
+        return _AirGroup(state, side, defender)
+
+    return state.derive(("stalingrad-intercept", side, defender), build)
+
+
+def intercept_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The aloft enemy air units some group of the side's unspent adjacent fighters can
+    attack at 0.5 or better, in the side's air combat phase (S10.4, S10.5); sorted."""
     if state.phase != f"combat_{side}":
         return []
-    if not args:
-        if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
-            return []
-        return [d for d in aloft(state, enemy(side)) if _AirGroup(state, side, d).tokens(())]
-    defender = args[0]
-    info = static(state).air.get(defender)
-    if info is None or info.side == side or sky_hex(state, defender) is None:
+    if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
         return []
-    return _AirGroup(state, side, defender).tokens(args[1:])
+    out = []
+    for defender in aloft(state, enemy(side)):
+        group = _air_group(state, side, defender)
+        if group is not None and any(group.feasible((f,)) for f in group.attackers):
+            out.append(defender)
+    return out
+
+
+def interceptors(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
+    """The side's unspent fighters adjacent to the aloft enemy unit ``fixed[0]``."""
+    group = _air_group(state, side, fixed[0])
+    return [] if group is None else group.attackers
+
+
+def intercept_valid(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` attacks ``fixed[0]`` at 0.5 or better (S10.5)."""
+    group = _air_group(state, side, fixed[0])
+    return group is not None and group.legal(chosen)
+
+
+def intercept_feasible(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` plus later fighters can reach 0.5 (monotone, S10.5)."""
+    group = _air_group(state, side, fixed[0])
+    return group is not None and group.feasible(chosen)
 
 
 def air_attack_actions(state: State, side: str) -> list[Action]:
@@ -480,7 +491,7 @@ def air_attack_actions(state: State, side: str) -> list[Action]:
         near = group.attackers
         for k in range(1, len(near) + 1):
             for attackers in combinations(near, k):
-                if group.reaches(sum(map(group.strength.__getitem__, attackers))):
+                if group.legal(attackers):
                     out.append(Action("intercept", (defender, *attackers)))
     return sorted(out)
 
@@ -728,33 +739,27 @@ def replacement_actions(state: State, side: str) -> list[Action]:
     return out
 
 
-def replacement_tokens(state: State, side: str, kind: str, args: tuple[str, ...]) -> list[str]:
-    """The tokens after ``restore`` / ``rebuild`` + ``args`` for air units (S4.1): the
-    units, (for ``rebuild``) the free airfields and the affordable levels, :data:`DONE`."""
-    points = _points(state, side)
-    if points <= 0:
+def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's reduced air units on an airfield it can pay to restore (S4.1)."""
+    return _restorable(state, side, _points(state, side))
+
+
+def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's destroyed air units it can pay to rebuild onto a free airfield (S4.1)."""
+    if not _levels(_points(state, side)):
         return []
-    if kind == "restore":
-        units = _restorable(state, side, points)
-        if not args:
-            return units
-        return [DONE] if len(args) == 1 and args[0] in units else []
-    levels = _levels(points)
-    dead = _rebuildable(state, side) if levels else []
-    if not dead or len(args) > 3 or (args and args[0] not in dead):
-        return []
-    fields = free_airfields(state, side)
-    if not fields:
-        return []
-    if not args:
-        return dead
-    if len(args) == 1:
-        return fields
-    if args[1] not in fields:
-        return []
-    if len(args) == 2:
-        return levels
-    return [DONE] if args[2] in levels else []
+    dead = _rebuildable(state, side)
+    return dead if dead and free_airfields(state, side) else []
+
+
+def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The free own airfields the destroyed unit ``args[0]`` may be rebuilt on (S4.1)."""
+    return free_airfields(state, side) if args[0] in rebuild_units(state, side) else []
+
+
+def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The levels (``full``, ``reduced``) the side can pay for (S4.1)."""
+    return _levels(_points(state, side)) if args[1] in rebuild_hexes(state, side, args) else []
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

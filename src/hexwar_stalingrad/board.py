@@ -18,7 +18,6 @@ from hexwar_stalingrad.units import GroundUnit
 
 __all__ = [
     "DEAD",
-    "DONE",
     "FULL",
     "GONE",
     "POOL",
@@ -38,8 +37,6 @@ __all__ = [
 ]
 
 SIDES: Final = ("rkka", "wehrmacht")
-#: The closing token of an action (``hexwar.space.DONE``).
-DONE: Final = "done"
 POOL: Final = "pool"
 DEAD: Final = "dead"
 FULL: Final = "full"

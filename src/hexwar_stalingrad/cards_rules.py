@@ -20,7 +20,7 @@ from hexwar.actions import Action, Decision, Value
 from hexwar.dice import draw_outcomes
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint
 from hexwar.state import State
-from hexwar_stalingrad.board import DONE, static
+from hexwar_stalingrad.board import static
 from hexwar_stalingrad.cards import Card
 
 __all__ = [
@@ -283,13 +283,9 @@ def card_actions(state: State, side: str) -> list[Action]:
     return [Action("play", (c,)) for c in hand(state, side)]
 
 
-def card_tokens(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The tokens after ``play`` + ``args``: the cards ``side`` holds (sorted), then
-    :data:`~hexwar_stalingrad.board.DONE` (S5.3)."""
-    held = hand(state, side)
-    if not args:
-        return held
-    return [DONE] if len(args) == 1 and args[0] in held else []
+def held_cards(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The cards ``side`` may play now: every card it holds (S5.3), sorted."""
+    return hand(state, side)
 
 
 def play_card(state: State, side: str, card_id: str) -> None:

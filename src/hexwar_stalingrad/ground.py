@@ -16,9 +16,9 @@ from typing import Final
 from hexwar.actions import Action, Decision, Value
 from hexwar.crt import Result
 from hexwar.dice import D6
+from hexwar.movement import CompiledSteps
 from hexwar.state import State
 from hexwar_stalingrad.board import (
-    DONE,
     FULL,
     enemy,
     on_map,
@@ -144,6 +144,7 @@ class Movers:
         self.overrides = terrain_overrides(state)
         self.hooked = allowance_hooked(state)
         self._enemies: frozenset[str] | None = None
+        self._steps: dict[str, CompiledSteps] = {}
 
     def enemies(self) -> frozenset[str]:
         """The labels holding enemy ground units."""
@@ -174,7 +175,10 @@ class Movers:
         """The cheap sufficient test: an adjacent empty hex the unit can enter with its
         points (it may always end there: S6.3 stops it in a ZOC hex, S6.4 lets it leave)."""
         data = self.data
-        steps = data.steps(self.overrides, data.ground[unit].movement_class)
+        mclass = data.ground[unit].movement_class
+        steps = self._steps.get(mclass)
+        if steps is None:
+            steps = self._steps[mclass] = data.steps(self.overrides, mclass)
         i = data.label_indices[label]
         at, labels = self.at, data.index_labels
         for j, cost in steps.go[i]:
@@ -210,9 +214,14 @@ class Movers:
         return label if isinstance(label, str) and self.at.get(label) == unit else None
 
 
-def has_move(state: State, side: str, exploitation: bool) -> bool:
-    """Whether ``side`` has at least one ``move`` (the cheap test first, S4 idle test)."""
-    movers = Movers(state, side, exploitation)
+def _exploiting(state: State) -> bool:
+    return state.phase == "exploitation"
+
+
+def has_move(state: State, side: str) -> bool:
+    """Whether ``side`` has at least one ``move`` in this phase (S6, S6.5): the cheap test
+    for every unit first, the search only for the units it does not settle (S4 idle test)."""
+    movers = Movers(state, side, _exploiting(state))
     later = []
     for unit, label in movers.units():
         points = movers.points(unit)
@@ -224,21 +233,17 @@ def has_move(state: State, side: str, exploitation: bool) -> bool:
     return any(movers.ends(u, lab, p) for u, lab, p in later)
 
 
-def move_tokens(
-    state: State, side: str, args: tuple[str, ...], exploitation: bool
-) -> list[str]:
-    """The tokens after ``move`` + ``args``: the units with a hex to move to, then that
-    unit's end hexes, then :data:`DONE` (S6, S6.5)."""
-    movers = Movers(state, side, exploitation)
-    if not args:
-        return [u for u, lab in movers.units() if movers.may_move(u, lab)]
+def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
+    movers = Movers(state, side, _exploiting(state))
+    return [u for u, lab in movers.units() if movers.may_move(u, lab)]
+
+
+def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The hexes the unit ``args[0]`` may end its move in (S6.2-S6.4), sorted."""
+    movers = Movers(state, side, _exploiting(state))
     label = movers.place_of(args[0])
-    if label is None or len(args) > 2:
-        return []
-    ends = movers.ends(args[0], label, movers.points(args[0]))
-    if len(args) == 1:
-        return ends
-    return [DONE] if args[1] in ends else []
+    return [] if label is None else movers.ends(args[0], label, movers.points(args[0]))
 
 
 def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
@@ -299,21 +304,20 @@ def bombard_actions(state: State, side: str) -> list[Action]:
     ]
 
 
-def bombard_tokens(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The tokens after ``bombard`` + ``args``: artillery with a target, its targets, then
-    :data:`DONE` (S7.1)."""
-    if not args:
-        return [u for lab, u in on_map(state, side) if _bombard_targets(state, side, u, lab)]
+def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's unspent artillery with an enemy unit two hexes away (S7.1), sorted."""
+    return [u for lab, u in on_map(state, side) if _bombard_targets(state, side, u, lab)]
+
+
+def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
     info = static(state).ground.get(args[0])
-    if info is None or info.side != side or len(args) > 2:
+    if info is None or info.side != side:
         return []
     label = where(state, args[0])
     if unit_at(state, label) != args[0]:
         return []
-    targets = _bombard_targets(state, side, args[0], label)
-    if len(args) == 1:
-        return targets
-    return [DONE] if args[1] in targets else []
+    return _bombard_targets(state, side, args[0], label)
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -427,13 +431,19 @@ class _Group:
         self.attackers = _attackers(state, side, label)
         self.need: Fraction | None = None
         self.strength = dict.fromkeys(self.attackers, 0)
-        if data.ground[defender].arm not in ARTILLERY_ARMS:
+        if self.attackers and data.ground[defender].arm not in ARTILLERY_ARMS:
             hook = state.hook
             for u in self.attackers:
                 self.strength[u] = int(
                     hook("combat_strength", strength(state, u), unit=u, role="attack")
                 )
             self.need = data.crt.threshold * max(defence_strength(state, defender), 1)
+        #: per attacker: its strength plus every later attacker's positive strength
+        self.best: dict[str, int] = {}
+        after = 0
+        for u in reversed(self.attackers):
+            self.best[u] = self.strength[u] + after
+            after += max(0, self.strength[u])
 
     def legal(self, group: tuple[str, ...]) -> bool:
         """Whether ``group`` (eligible attackers) attacks at 1:1 or better (S8.2)."""
@@ -441,45 +451,79 @@ class _Group:
             self.need is None or sum(map(self.strength.__getitem__, group)) >= self.need
         )
 
-    def tokens(self, group: tuple[str, ...]) -> list[str]:
-        """The attackers that may follow ``group`` (after its last one, in sorted order)
-        such that a legal attack still completes, and :data:`DONE` if ``group`` is legal.
-
-        Monotone test: ``group`` + the attacker + every later attacker of positive
-        strength is the strongest completion through that attacker."""
+    def feasible(self, group: tuple[str, ...]) -> bool:
+        """Whether some legal group is ``group`` plus later attackers: the strongest such
+        group adds every later attacker of positive strength (monotone)."""
+        if self.need is None:
+            return True
         strengths = self.strength
-        if any(u not in strengths for u in group) or list(group) != sorted(set(group)):
-            return []
-        rest = [u for u in self.attackers if not group or u > group[-1]]
-        have = sum(map(strengths.__getitem__, group))
-        after = sum(max(0, strengths[u]) for u in rest)
-        out = []
-        for u in rest:
-            after -= max(0, strengths[u])
-            if self.need is None or have + strengths[u] + after >= self.need:
-                out.append(u)
-        if self.legal(group):
-            out.append(DONE)
-        return sorted(out)
+        return sum(map(strengths.__getitem__, group[:-1])) + self.best[group[-1]] >= self.need
 
 
-def attack_tokens(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The tokens after ``attack`` + ``args``: defenders some group can attack at 1:1 or
-    better, then attackers one at a time in sorted order, then :data:`DONE` (S8.1, S8.2)."""
-    if not args:
-        out = []
-        for label, defender in on_map(state, enemy(side)):
-            if _Group(state, side, defender, label).tokens(()):
-                out.append(defender)
-        return out
-    defender = args[0]
-    info = static(state).ground.get(defender)
-    if info is None or info.side == side:
-        return []
-    label = where(state, defender)
-    if unit_at(state, label) != defender:
-        return []
-    return _Group(state, side, defender, label).tokens(args[1:])
+def _group(state: State, side: str, defender: str) -> _Group | None:
+    """The attack on ``defender`` by ``side`` now, or ``None`` if it is not an enemy
+    unit on the map (kept for the position: :meth:`hexwar.state.State.derive`)."""
+
+    def build() -> _Group | None:
+        info = static(state).ground.get(defender)
+        if info is None or info.side == side:
+            return None
+        label = where(state, defender)
+        if unit_at(state, label) != defender:
+            return None
+        return _Group(state, side, defender, label)
+
+    return state.derive(("stalingrad-attack", side, defender), build)
+
+
+def _open(state: State, side: str, defender: str) -> bool:
+    group = _group(state, side, defender)
+    return group is not None and any(group.feasible((u,)) for u in group.attackers)
+
+
+def _targets(state: State, side: str) -> list[str]:
+    """The enemy units next to one of the side's units, sorted."""
+    data = static(state)
+    at, neighbors, foes = state.table("at"), data.neighbors, data.foes(side)
+    found = set()
+    for label, _ in on_map(state, side):
+        for n in neighbors[label]:
+            u = at.get(n)
+            if u in foes:
+                found.add(u)
+    return sorted(found)  # type: ignore[arg-type]
+
+
+def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The enemy units some group of the side's units can attack at 1:1 or better (S8.1,
+    S8.2; any adjacent attacker for artillery, S7.4), sorted."""
+    return [d for d in _targets(state, side) if _open(state, side, d)]
+
+
+def has_attack(state: State, side: str) -> bool:
+    """Whether ``side`` has at least one legal ``attack`` (stops at the first, S4)."""
+    return any(_open(state, side, d) for d in _targets(state, side))
+
+
+def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
+    """The units that may attack the defender ``fixed[0]`` (adjacent, not artillery, not
+    yet attacked this turn: S8.1, S7.4), sorted."""
+    group = _group(state, side, fixed[0])
+    return [] if group is None else group.attackers
+
+
+def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
+    """Whether ``chosen`` attacks ``fixed[0]`` at 1:1 or better (S8.2)."""
+    group = _group(state, side, fixed[0])
+    return group is not None and group.legal(chosen)
+
+
+def attack_feasible(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` plus later attackers can reach 1:1 (monotone, S8.2)."""
+    group = _group(state, side, fixed[0])
+    return group is not None and group.feasible(chosen)
 
 
 def attack_actions(state: State, side: str) -> list[Action]:

@@ -71,6 +71,7 @@ import attrs
 from hexwar.actions import END, Action, Value
 from hexwar.crt import Distribution
 from hexwar.dice import SeededDriver
+from hexwar.play import Player
 from hexwar.play import play as run
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, ground, reinforce
@@ -85,7 +86,6 @@ from hexwar_stalingrad.board import (
     strength,
     where,
 )
-from hexwar_stalingrad.bots import Bot, fast_legal_actions
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.victory import RELIEF, SIXTH_ARMY, SUPPLY_TAG
 
@@ -140,7 +140,7 @@ class HeuristicBot:
         return self._driver.pick([(a, Fraction(1, len(top))) for a in top])
 
     def __call__(self, state: State) -> Action:
-        actions = fast_legal_actions(state)
+        actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         side = state.current_player()
@@ -446,11 +446,7 @@ def _group(state: State, group: str) -> list[str]:
 
 def _disk(data: Static, label: str) -> frozenset[str]:
     """The hexes a ground unit on ``label`` blocks for the ring: its hex and its ZOC (S2.1)."""
-    key = ("heuristic-disk", label)
-    found: frozenset[str] | None = data._cache.get(key)
-    if found is None:
-        found = data._cache[key] = frozenset((label, *data.zoc_of[label]))
-    return found
+    return data.zoc_closure(label)
 
 
 @attrs.frozen
@@ -805,7 +801,7 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
 
 def play(
     rules: Ruleset,
-    bots: Mapping[str, Bot],
+    bots: Mapping[str, Player],
     seed: int = 0,
     *,
     options: Mapping[str, Value] | None = None,

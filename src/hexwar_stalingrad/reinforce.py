@@ -13,7 +13,6 @@ from hexwar.actions import Action, Decision
 from hexwar.state import State
 from hexwar_stalingrad.board import (
     DEAD,
-    DONE,
     FULL,
     POOL,
     REDUCED,
@@ -107,7 +106,9 @@ def _restorable(state: State, side: str, zoc: set[str]) -> list[str]:
 
 def _trucks(state: State, side: str, zoc: set[str]) -> list[str]:
     return [
-        t for t in static(state).tagged(f"truck:{side}") if unit_at(state, t) is None and t not in zoc
+        t
+        for t in static(state).tagged(f"truck:{side}")
+        if unit_at(state, t) is None and t not in zoc
     ]
 
 
@@ -138,33 +139,35 @@ def replacement_actions(state: State, side: str) -> list[Action]:
     return out + restores  # sorted: rebuild < restore
 
 
-def replacement_tokens(state: State, side: str, kind: str, args: tuple[str, ...]) -> list[str]:
-    """The tokens after ``restore`` / ``rebuild`` + ``args`` for ground units (S4.1): the
-    units, (for ``rebuild``) the free truck hexes and affordable levels, :data:`DONE`."""
+def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's reduced units on the map, not in enemy ZOC, it can pay to restore (S4.1,
+    S2.2), sorted."""
     if not _has_points(state, side):
         return []
-    zoc = zoc_of_side(state, enemy(side))
-    if kind == "restore":
-        units = _restorable(state, side, zoc)
-        if not args:
-            return units
-        return [DONE] if len(args) == 1 and args[0] in units else []
-    trucks = _trucks(state, side, zoc)
-    if not trucks or len(args) > 3:
+    return _restorable(state, side, zoc_of_side(state, enemy(side)))
+
+
+def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's dead units it can pay to rebuild, if a truck hex is free (S4.1)."""
+    if not _has_points(state, side):
         return []
-    if not args:
-        return [u for u in static(state).side_ground(side) if _levels(state, side, u)]
-    info = static(state).ground.get(args[0])
-    levels = _levels(state, side, args[0]) if info is not None and info.side == side else []
-    if not levels:
+    if not _trucks(state, side, zoc_of_side(state, enemy(side))):
         return []
-    if len(args) == 1:
-        return trucks
-    if args[1] not in trucks:
+    return [u for u in static(state).side_ground(side) if _levels(state, side, u)]
+
+
+def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` may be rebuilt on."""
+    if args[0] not in rebuild_units(state, side):
         return []
-    if len(args) == 2:
-        return levels
-    return [DONE] if args[2] in levels else []
+    return _trucks(state, side, zoc_of_side(state, enemy(side)))
+
+
+def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The levels the side can pay for to rebuild ``args[0]`` on ``args[1]`` (S4.1)."""
+    if args[1] not in rebuild_hexes(state, side, args):
+        return []
+    return _levels(state, side, args[0])
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

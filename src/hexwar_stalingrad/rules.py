@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-import attrs
-
 from hexwar.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.hooks import EffectRule, HookPoint
+from hexwar.kinds import Combination, Kind, Kinds, Values
 from hexwar.sequencer import Phase, Stage, TurnSequence
 from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
@@ -99,38 +98,78 @@ KINDS: Final = (
 )
 
 
-@attrs.frozen
-class _Kind:
-    """One kind of phase action: its tokens after the kind (``tokens(args)``) and the
-    existence test ``exists()`` (by default: any token after the kind)."""
-
-    tokens: Callable[[tuple[str, ...]], list[str]]
-    exists: Callable[[], bool]
-
-    @classmethod
-    def of(cls, tokens: Callable[[tuple[str, ...]], list[str]]) -> _Kind:
-        return cls(tokens, lambda: bool(tokens(())))
+def _restore_units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    return sorted({*reinforce.restore_units(state, side), *air.restore_units(state, side)})
 
 
-def _replacement_tokens(
-    state: State, side: str, kind: str
-) -> Callable[[tuple[str, ...]], list[str]]:
-    """S4.1: the ground and air ``restore`` / ``rebuild`` tokens together."""
-    air_units = static(state).air
+def _rebuild_units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    return sorted({*reinforce.rebuild_units(state, side), *air.rebuild_units(state, side)})
 
-    def tokens(args: tuple[str, ...]) -> list[str]:
-        if not args:
-            return sorted(
-                {
-                    *reinforce.replacement_tokens(state, side, kind, ()),
-                    *air.replacement_tokens(state, side, kind, ()),
-                }
-            )
-        if args[0] in air_units:
-            return air.replacement_tokens(state, side, kind, args)
-        return reinforce.replacement_tokens(state, side, kind, args)
 
-    return tokens
+def _rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    if args[0] in static(state).air:
+        return air.rebuild_hexes(state, side, args)
+    return reinforce.rebuild_hexes(state, side, args)
+
+
+def _rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    if args[0] in static(state).air:
+        return air.rebuild_levels(state, side, args)
+    return reinforce.rebuild_levels(state, side, args)
+
+
+# The kinds of phase actions (``docs/stalingrad/rules.md``, *Action space*): each step
+# lists the values that may follow (``checked``: each one has a legal completion).
+PLAY: Final = Kind("play", (Values(cards_rules.held_cards),))
+MOVE: Final = Kind(
+    "move",
+    (Values(ground.move_units, checked=True), Values(ground.move_ends)),
+    exists=ground.has_move,
+)
+BOMBARD: Final = Kind(
+    "bombard", (Values(ground.bombard_units, checked=True), Values(ground.bombard_targets))
+)
+ATTACK: Final = Kind(
+    "attack",
+    (
+        Values(ground.attack_defenders, checked=True),
+        Combination(ground.attackers, valid=ground.attack_valid, feasible=ground.attack_feasible),
+    ),
+    exists=ground.has_attack,
+)
+INTERCEPT: Final = Kind(
+    "intercept",
+    (
+        Values(air.intercept_defenders, checked=True),
+        Combination(air.interceptors, valid=air.intercept_valid, feasible=air.intercept_feasible),
+    ),
+)
+RESTORE: Final = Kind("restore", (Values(_restore_units),))
+REBUILD: Final = Kind(
+    "rebuild",
+    (
+        Values(_rebuild_units, checked=True),
+        Values(_rebuild_hexes, checked=True),
+        Values(_rebuild_levels),
+    ),
+)
+#: The kinds of each kind of phase (S4): cards may be played whenever the side acts (S5.3).
+CARDS_ONLY: Final = Kinds((PLAY,))
+REPLACEMENTS: Final = Kinds((PLAY, REBUILD, RESTORE))
+AIR_COMBAT: Final = Kinds((INTERCEPT, PLAY))
+GROUND: Final = {
+    "movement": Kinds((MOVE, PLAY)),
+    "exploitation": Kinds((MOVE, PLAY)),
+    "artillery": Kinds((BOMBARD, PLAY)),
+    "attack": Kinds((ATTACK, PLAY)),
+}
+#: The answers to a hidden air placement (S10.2, S10.3): ``fly UNIT HEX`` or ``end``.
+AIR_PLACEMENT: Final = Kinds(
+    (
+        Kind("end"),
+        Kind("fly", (Values(air.fly_units, checked=True), Values(air.fly_hexes))),
+    )
+)
 
 
 def _action_key(action: Action) -> tuple[str, tuple[str, ...]]:
@@ -331,39 +370,23 @@ class StalingradRules(Ruleset):
 
     # -- what may be done ------------------------------------------------------------------------
 
-    def _phase_kinds(self, state: State, side: str) -> dict[str, _Kind]:
+    def phase_kinds(self, state: State, side: str) -> Kinds[str]:
         """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
         every phase the side acts in, and the phase's own kinds."""
-        stage, phase = state.stage, state.phase
-        kinds = {"play": _Kind.of(lambda args: cards_rules.card_tokens(state, side, args))}
+        stage = state.stage
         if stage == "replacements":
-            for kind in ("restore", "rebuild"):
-                kinds[kind] = _Kind.of(_replacement_tokens(state, side, kind))
-        elif stage == "air":
-            kinds["intercept"] = _Kind.of(lambda args: air.air_attack_tokens(state, side, args))
-        elif stage != side:
-            pass
-        elif phase in ("movement", "exploitation"):
-            exploitation = phase == "exploitation"
-            kinds["move"] = _Kind(
-                lambda args: ground.move_tokens(state, side, args, exploitation),
-                lambda: ground.has_move(state, side, exploitation),
-            )
-        elif phase == "artillery":
-            kinds["bombard"] = _Kind.of(lambda args: ground.bombard_tokens(state, side, args))
-        elif phase == "attack":
-            kinds["attack"] = _Kind.of(lambda args: ground.attack_tokens(state, side, args))
-        return kinds
+            return REPLACEMENTS
+        if stage == "air":
+            return AIR_COMBAT
+        if stage == side:
+            return GROUND.get(str(state.phase), CARDS_ONLY)
+        return CARDS_ONLY
 
     def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
         """The tokens that may follow ``prefix`` in the current phase (sorted; ``done``
         closes a complete action): the kinds with a legal action, then each kind's
         arguments one at a time (``docs/stalingrad/rules.md``, *Action space*)."""
-        kinds = self._phase_kinds(state, side)
-        if not prefix:
-            return [k for k in sorted(kinds) if kinds[k].exists()]
-        kind = kinds.get(prefix[0])
-        return [] if kind is None else kind.tokens(tuple(prefix[1:]))
+        return self.phase_kinds(state, side).tokens(state, side, tuple(prefix))
 
     def decision_tokens(
         self, state: State, decision: Decision, prefix: tuple[str, ...]
@@ -371,7 +394,7 @@ class StalingradRules(Ruleset):
         """The tokens of an answer to a decision without fixed choices: the hidden air
         placements (S10.2, S10.3)."""
         if decision.kind == "air_place":
-            return air.placement_tokens(state, decision, tuple(prefix))
+            return AIR_PLACEMENT.tokens(state, decision, tuple(prefix))
         return super().decision_tokens(state, decision, prefix)
 
     def phase_actions(self, state: State, side: str) -> Iterable[Action]:

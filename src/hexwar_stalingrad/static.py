@@ -169,9 +169,7 @@ class Static:
     @functools.cached_property
     def _foes(self) -> Mapping[str, frozenset[str]]:
         sides = sorted({u.side for u in self.ground.values()})
-        return {
-            s: frozenset(u for u, info in self.ground.items() if info.side != s) for s in sides
-        }
+        return {s: frozenset(u for u, info in self.ground.items() if info.side != s) for s in sides}
 
     def foes(self, side: str) -> frozenset[str]:
         """The ground units not of ``side``."""

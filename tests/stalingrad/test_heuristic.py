@@ -7,11 +7,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hexwar.actions import END, Action
+from hexwar.play import Player, RandomPlayer
 from hexwar.records import record_of
 from hexwar.state import State
 from hexwar_stalingrad import ground, victory
 from hexwar_stalingrad.board import on_map
-from hexwar_stalingrad.bots import Bot, RandomBot
 from hexwar_stalingrad.heuristic import (
     HeuristicBot,
     _screen,
@@ -37,8 +37,8 @@ def test_heuristic_plays_full_games_both_lengths_and_against_random() -> None:
     for rules, bots in (
         (SHORT, _bots(1)),
         (LONG, _bots(2)),
-        (SHORT, {"rkka": HeuristicBot(3), "wehrmacht": RandomBot(3)}),
-        (SHORT, {"rkka": RandomBot(4), "wehrmacht": HeuristicBot(4)}),
+        (SHORT, {"rkka": HeuristicBot(3), "wehrmacht": RandomPlayer(3)}),
+        (SHORT, {"rkka": RandomPlayer(4), "wehrmacht": HeuristicBot(4)}),
     ):
         state = play(rules, bots, seed=7)
         assert state.is_terminal()
@@ -267,7 +267,10 @@ def test_min_vertex_cut_matches_networkx_flow_on_random_grids(
 
 def test_heuristic_rkka_closes_the_ring_s11_1_in_a_seeded_short_game_vs_random() -> None:
     seed = 5  # the simulate command's game 5: bots seeded 2 * seed and 2 * seed + 1
-    bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": RandomBot(2 * seed + 1)}
+    bots: dict[str, Player] = {
+        "rkka": HeuristicBot(2 * seed),
+        "wehrmacht": RandomPlayer(2 * seed + 1),
+    }
     closed_after_rkka: list[bool] = []
 
     def watch(state: State, action: Action) -> None:  # first action of a Wehrmacht stage
@@ -364,7 +367,10 @@ def test_heuristic_vs_heuristic_short_game_ring_closes_and_holds_s11_1() -> None
     # RKKA won 10; in game 3 the ring closes after the RKKA stage of turn 2 and holds
     # through the Wehrmacht stages of turns 4 and 5
     seed = 3
-    bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": HeuristicBot(2 * seed + 1)}
+    bots: dict[str, Player] = {
+        "rkka": HeuristicBot(2 * seed),
+        "wehrmacht": HeuristicBot(2 * seed + 1),
+    }
     after_rkka: list[bool] = []
 
     def watch(state: State, action: Action) -> None:
@@ -433,7 +439,10 @@ def test_heuristic_vs_heuristic_long_game_rkka_holds_off_the_relief_s11_2() -> N
     # measured over the simulate command's games 0-19 (bots seeded 2 * seed, 2 * seed + 1):
     # RKKA won 4 (2 before the counter-attack); game 2 was lost before and is held now
     seed = 2
-    bots: dict[str, Bot] = {"rkka": HeuristicBot(2 * seed), "wehrmacht": HeuristicBot(2 * seed + 1)}
+    bots: dict[str, Player] = {
+        "rkka": HeuristicBot(2 * seed),
+        "wehrmacht": HeuristicBot(2 * seed + 1),
+    }
     relief_seen: list[bool] = []
 
     def watch(state: State, action: Action) -> None:
