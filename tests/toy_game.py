@@ -27,6 +27,7 @@ from hexwar.dice import D6, draw_outcomes
 from hexwar.geometry import Hex
 from hexwar.hooks import Effect, EffectRule, Expiry
 from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 
 SIDES = ("red", "blue")
@@ -123,6 +124,14 @@ class Duel(Ruleset):
         return frozenset()
 
     # -- actions ---------------------------------------------------------------------------
+
+    def action_space(self) -> ActionSpace:
+        """8 kinds, the sides, the columns 0-6, the cards, the die (1-6 share the
+        columns' tokens): 20 tokens with ``done``."""
+        kinds = ("end", "move", "attack", "play", "deal", "roll", "absorb", "retreat")
+        return ActionSpace.of(
+            kinds, side=SIDES, column=range(len(BOARD)), card=CUP, die=range(1, 7)
+        )
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         if state.get("done", side):
