@@ -8,13 +8,13 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
 from typing import Final
 
 from hexwar.actions import Action, Decision, Value
-from hexwar.crt import Result
+from hexwar.crt import AttackRefused, Distribution, Result
 from hexwar.dice import D6
 from hexwar.movement import CompiledSteps
 from hexwar.state import State
@@ -36,6 +36,7 @@ from hexwar_stalingrad.units import EXPLOITING_ARMS
 __all__ = [
     "ARTILLERY_ARMS",
     "attack_actions",
+    "attack_distribution",
     "attack_odds",
     "bombard_actions",
     "declare_attack",
@@ -491,7 +492,7 @@ def _targets(state: State, side: str) -> list[str]:
             u = at.get(n)
             if u in foes:
                 found.add(u)
-    return sorted(found)  # type: ignore[arg-type]
+    return sorted(found)
 
 
 def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
@@ -581,6 +582,19 @@ def attack_result(
     side = data.ground[attackers[0]].side
     modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
     return data.crt.result_at(column, roll, shift=shift, modifier=modifier)
+
+
+def attack_distribution(state: State, defender: str, attackers: Sequence[str]) -> Distribution:
+    """The exact distribution of the CRT results of an attack now (S8.2, S8.3, S7.4): its
+    column, the card odds shifts and die modifiers (S5.4); refused below 1:1."""
+    attackers = tuple(attackers)
+    column, shift = attack_odds(state, defender, attackers)
+    if column is None:
+        raise AttackRefused(f"attack on {defender}: odds below 1:1", rule="S8.2")
+    data = static(state)
+    side = data.ground[attackers[0]].side
+    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
+    return data.crt.distribution_at(column, shift=shift, modifier=modifier)
 
 
 def resolve(state: State, decision: Decision, action: Action) -> None:

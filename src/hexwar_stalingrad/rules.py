@@ -21,7 +21,7 @@ from hexwar.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.hooks import EffectRule, HookPoint
 from hexwar.kinds import Combination, Kind, Kinds, Values
 from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import ActionSpace
+from hexwar.space import DONE, ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, cards_rules, ground, reinforce, victory
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
@@ -120,16 +120,16 @@ def _rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]
 
 # The kinds of phase actions (``docs/stalingrad/rules.md``, *Action space*): each step
 # lists the values that may follow (``checked``: each one has a legal completion).
-PLAY: Final = Kind("play", (Values(cards_rules.held_cards),))
-MOVE: Final = Kind(
+PLAY: Final[Kind[str]] = Kind("play", (Values(cards_rules.held_cards),))
+MOVE: Final[Kind[str]] = Kind(
     "move",
     (Values(ground.move_units, checked=True), Values(ground.move_ends)),
     exists=ground.has_move,
 )
-BOMBARD: Final = Kind(
+BOMBARD: Final[Kind[str]] = Kind(
     "bombard", (Values(ground.bombard_units, checked=True), Values(ground.bombard_targets))
 )
-ATTACK: Final = Kind(
+ATTACK: Final[Kind[str]] = Kind(
     "attack",
     (
         Values(ground.attack_defenders, checked=True),
@@ -137,15 +137,15 @@ ATTACK: Final = Kind(
     ),
     exists=ground.has_attack,
 )
-INTERCEPT: Final = Kind(
+INTERCEPT: Final[Kind[str]] = Kind(
     "intercept",
     (
         Values(air.intercept_defenders, checked=True),
         Combination(air.interceptors, valid=air.intercept_valid, feasible=air.intercept_feasible),
     ),
 )
-RESTORE: Final = Kind("restore", (Values(_restore_units),))
-REBUILD: Final = Kind(
+RESTORE: Final[Kind[str]] = Kind("restore", (Values(_restore_units),))
+REBUILD: Final[Kind[str]] = Kind(
     "rebuild",
     (
         Values(_rebuild_units, checked=True),
@@ -154,17 +154,24 @@ REBUILD: Final = Kind(
     ),
 )
 #: The kinds of each kind of phase (S4): cards may be played whenever the side acts (S5.3).
-CARDS_ONLY: Final = Kinds((PLAY,))
-REPLACEMENTS: Final = Kinds((PLAY, REBUILD, RESTORE))
-AIR_COMBAT: Final = Kinds((INTERCEPT, PLAY))
+CARDS_ONLY: Final[Kinds[str]] = Kinds((PLAY,))
+REPLACEMENTS: Final[Kinds[str]] = Kinds((PLAY, REBUILD, RESTORE))
+AIR_COMBAT: Final[Kinds[str]] = Kinds((INTERCEPT, PLAY))
 GROUND: Final = {
     "movement": Kinds((MOVE, PLAY)),
     "exploitation": Kinds((MOVE, PLAY)),
     "artillery": Kinds((BOMBARD, PLAY)),
     "attack": Kinds((ATTACK, PLAY)),
 }
+#: Kinds whose arguments are all single values: the prefix length that is complete.
+_COMPLETE: Final = {
+    k.name: 1 + len(k.steps)
+    for k in (PLAY, MOVE, BOMBARD, RESTORE, REBUILD)
+    if all(isinstance(step, Values) for step in k.steps)
+}
+_DONE_ONLY: Final = (DONE,)
 #: The answers to a hidden air placement (S10.2, S10.3): ``fly UNIT HEX`` or ``end``.
-AIR_PLACEMENT: Final = Kinds(
+AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
     (
         Kind("end"),
         Kind("fly", (Values(air.fly_units, checked=True), Values(air.fly_hexes))),
@@ -277,6 +284,13 @@ class StalingradRules(Ruleset):
             turn_limit=GAME_LENGTHS[length],
             on_turn_start=_turn_start,
         )
+        #: (stage index, phase index, side) -> the kinds of that phase (S4), from the sequence
+        self.kinds_by_phase: Mapping[tuple[int, int, str], Kinds[str]] = {
+            (i, j, side): self._kinds_of(stage.name, phase.name, side)
+            for i, stage in enumerate(self.sequence.stages)
+            for j, phase in enumerate(stage.phases)
+            for side in SIDES
+        }
 
     # -- the sequence (S4) ---------------------------------------------------------------------
 
@@ -370,22 +384,34 @@ class StalingradRules(Ruleset):
 
     # -- what may be done ------------------------------------------------------------------------
 
-    def phase_kinds(self, state: State, side: str) -> Kinds[str]:
-        """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
-        every phase the side acts in, and the phase's own kinds."""
-        stage = state.stage
+    def _kinds_of(self, stage: str, phase: str, side: str) -> Kinds[str]:
         if stage == "replacements":
             return REPLACEMENTS
         if stage == "air":
             return AIR_COMBAT
         if stage == side:
-            return GROUND.get(str(state.phase), CARDS_ONLY)
+            return GROUND.get(phase, CARDS_ONLY)
         return CARDS_ONLY
+
+    def phase_kinds(self, state: State, side: str) -> Kinds[str]:
+        """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
+        every phase the side acts in, and the phase's own kinds (by the cursor's stage and
+        phase indexes: :attr:`kinds_by_phase`, built with the sequence)."""
+        c = state.cursor
+        found = self.kinds_by_phase.get((c.stage, c.phase, side))
+        if found is None:
+            return self._kinds_of(str(state.stage), str(state.phase), side)
+        return found
 
     def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
         """The tokens that may follow ``prefix`` in the current phase (sorted; ``done``
         closes a complete action): the kinds with a legal action, then each kind's
-        arguments one at a time (``docs/stalingrad/rules.md``, *Action space*)."""
+        arguments one at a time (``docs/stalingrad/rules.md``, *Action space*).
+
+        ``prefix`` is a legal prefix (the engine walks it token by token), so a prefix as
+        long as its kind's fixed arguments allow is complete: ``done`` at once."""
+        if prefix and len(prefix) == _COMPLETE.get(prefix[0]):
+            return _DONE_ONLY
         return self.phase_kinds(state, side).tokens(state, side, tuple(prefix))
 
     def decision_tokens(

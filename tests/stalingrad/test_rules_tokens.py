@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 
 import pytest
+from random_games import random_game
 
 from hexwar.actions import Action
 from hexwar.dice import SeededDriver
@@ -75,3 +76,20 @@ def test_phase_tokens_are_the_prefix_tree_of_the_complete_lists(length: str, see
     if length == "long":
         assert {"bombard", "restore", "rebuild", "intercept"} & kinds
         assert placements > 0
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_every_action_of_random_games_is_in_the_action_space(players: int) -> None:
+    """The space is built from the data before play; every action seen in random games
+    (phase actions, decision answers, chance outcomes, ``end``) encodes and decodes."""
+    rules = StalingradRules(length="long", players=players)
+    space = rules.action_space()
+    assert space.size == 1 + len(space.kinds) + sum(len(v) for _, v in space.vocabularies)
+    kinds: set[str] = set()
+    for seed in range(3):
+        state = random_game(rules, seed)
+        for action in state.history:
+            assert space.decode(space.encode(action)) == action
+            kinds.add(action.kind)
+    assert kinds <= set(space.kinds)
+    assert {"shuffle", "roll", "move", "attack", "end", "play"} <= kinds
