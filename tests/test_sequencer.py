@@ -22,6 +22,7 @@ from hexwar.sequencer import (
     token_pick,
     validate_cursor,
 )
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar.testing import check_random_games
 from toy_game import Duel
@@ -98,6 +99,9 @@ class ChitPull(Ruleset):
         ),
         turn_limit=2,
     )
+
+    def action_space(self) -> ActionSpace:
+        return ActionSpace.of(["end", "initiative", "pick", "draw"], side=self.sides, chit=OWNER)
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         state.put("cup", "chits", ())
@@ -320,6 +324,9 @@ class Drill(Ruleset):
             ),
             turn_limit=6,
         )
+
+    def action_space(self) -> ActionSpace:
+        return ActionSpace.of(["end", "move"], piece=self.pieces)
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         return [Action.of("move", p) for p in self.pieces if state.get("moved", p) is None]
