@@ -1,7 +1,7 @@
 """The theatre's source geography: places, rivers, railways, roads, lakes, trench lines.
 
 Loaded from ``data/geography.toml``, a copy of the coordinates in the historical
-reference (``shared/reference/stalingrad-history.md``). The map script projects it onto
+reference (the project's own, used to build the map data). The map script projects it onto
 the hex grid (:mod:`hexwar_stalingrad.mapbuild`).
 
 >>> geo = load_geography()
@@ -21,7 +21,7 @@ import attrs
 from hexwar.datafile import Checker, read_data_file
 from hexwar_stalingrad._checks import data_path
 
-__all__ = ["PLACE_KINDS", "Geography", "Line", "Place", "load_geography"]
+__all__ = ["PLACE_KINDS", "Bridge", "Geography", "Line", "Place", "load_geography"]
 
 PLACE_KINDS: Final = frozenset({"city", "town", "village"})
 _LINE_SECTIONS: Final = ("river", "rail", "road", "trench")
@@ -45,6 +45,21 @@ class Place:
 
 
 @attrs.frozen
+class Bridge:
+    """Where a railway or road crosses a river (reference sections 1.2 and 3).
+
+    ``river`` is a river's id; the crossing is at ``place`` (a place id) or at ``lat``,
+    ``lon``. A line crosses each river exactly at its bridges, nowhere else.
+    """
+
+    river: str
+    lat: float
+    lon: float
+    place: str | None = None
+    note: str = ""
+
+
+@attrs.frozen
 class Line:
     """A polyline (river, railway, road, trench line), upstream/first point first."""
 
@@ -56,6 +71,8 @@ class Line:
     kind: str | None = None
     feature: str | None = None
     runs_off: frozenset[str] = frozenset()
+    bridges: tuple[Bridge, ...] = ()
+    """Railways and roads: the river crossings, in no particular order."""
 
 
 @attrs.frozen
@@ -148,7 +165,8 @@ def load_geography(path: str | Path | None = None) -> Geography:
             required = ("id", "name", "points") + (
                 ("kind", "name_ru", "feature") if section == "river" else ()
             )
-            ck.keys(raw, required, ("runs_off",) if section == "river" else (), e)
+            optional = {"river": ("runs_off",), "rail": ("bridges",), "road": ("bridges",)}
+            ck.keys(raw, required, optional.get(section, ()), e)
             runs_off = frozenset(ck.str_list(raw.get("runs_off", []), f"{e}.runs_off"))
             if not runs_off <= {"upstream", "downstream"}:
                 raise ck.fail(f"{e}.runs_off", f"unknown value in {sorted(runs_off)}")
@@ -172,6 +190,39 @@ def load_geography(path: str | Path | None = None) -> Geography:
                     else None,
                     ck.string(raw["feature"], f"{e}.feature") if section == "river" else None,
                     runs_off,
+                    _bridges(ck, raw.get("bridges", []), places, e),
                 )
             )
+    rivers = {line.id for line in lines if line.section == "river"}
+    for line in lines:
+        for j, b in enumerate(line.bridges):
+            if b.river not in rivers:
+                raise ck.fail(f"{line.id}.bridges[{j}].river", f"unknown river {b.river!r}")
     return Geography(tuple(places), tuple(lines), tuple(lakes))
+
+
+def _bridges(ck: Checker, raw: object, places: list[Place], entry: str) -> tuple[Bridge, ...]:
+    """The ``bridges`` of a railway or road: ``{river, place | lat + lon, note}`` tables."""
+    if not isinstance(raw, list):
+        raise ck.fail(f"{entry}.bridges", "wrong type: expected a list of tables")
+    out = []
+    by_id = {p.id: p for p in places}
+    for j, b in enumerate(raw):
+        e = f"{entry}.bridges[{j}]"
+        b = ck.table(b, e)
+        ck.keys(b, ("river",), ("place", "lat", "lon", "note"), e)
+        note = ck.string(b["note"], f"{e}.note") if "note" in b else ""
+        river = ck.string(b["river"], f"{e}.river")
+        if "place" in b:
+            ck.keys(b, ("river", "place"), ("note",), e)
+            pid = ck.string(b["place"], f"{e}.place")
+            if pid not in by_id:
+                raise ck.fail(f"{e}.place", f"unknown place {pid!r}")
+            p = by_id[pid]
+            out.append(Bridge(river, p.lat, p.lon, pid, note))
+        elif "lat" in b and "lon" in b:
+            lat, lon = _latlon(ck, b["lat"], b["lon"], e)
+            out.append(Bridge(river, lat, lon, None, note))
+        else:
+            raise ck.fail(e, "missing field 'place' (or 'lat' and 'lon')")
+    return tuple(out)

@@ -23,6 +23,7 @@ How geography becomes hexes (docs/stalingrad/map.md):
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Iterable, Sequence
@@ -35,7 +36,7 @@ from hexwar.datafile import Checker, read_data_file
 from hexwar.geometry import Hex
 from hexwar.maps import axial_to_offset, offset_to_axial, rectangle
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.geography import Geography, Line, load_geography
+from hexwar_stalingrad.geography import Bridge, Geography, Line, load_geography
 from hexwar_stalingrad.projection import THEATRE, Projection
 
 __all__ = [
@@ -53,6 +54,8 @@ OFFSET: Final = "odd-r"
 SIDES: Final = ("rkka", "wehrmacht")
 _SAMPLE_KM: Final = 0.5
 _RUN_OFF_KM: Final = 150.0
+_BRIDGE_REACH_KM: Final = 8.0
+"""A bridge point lies within this distance of its river hexside's midpoint."""
 _FORT_KINDS: Final = {"city": "city", "town": "town"}
 
 Point = tuple[float, float]
@@ -325,6 +328,141 @@ def _trace(proj: Projection, line: Line) -> list[Hex]:
     return out
 
 
+def _runs(trace: Sequence[Hex], land: set[Hex]) -> list[tuple[Hex, Hex]]:
+    """The first and last hexes of each stretch of ``trace`` on land (2 hexes or more)."""
+    out: list[tuple[Hex, Hex]] = []
+    run: list[Hex] = []
+    for step in [*trace, None]:
+        if step is not None and step in land:
+            run.append(step)
+            continue
+        if len(run) >= 2:
+            out.append((run[0], run[-1]))
+        run = []
+    return out
+
+
+def _route(
+    proj: Projection,
+    geo: Geography,
+    line: Line,
+    run: tuple[Hex, Hex],
+    bridges: Sequence[Bridge],
+    land: set[Hex],
+    hexsides: dict[tuple[Hex, Hex], set[str]],
+    centre: dict[Hex, Point],
+) -> list[Hex]:
+    """The hexes of a railway or road from ``run[0]`` to ``run[1]``, crossing rivers only
+    at the line's bridges (docs/stalingrad/map.md, rule 4).
+
+    The chain is the cheapest simple path through land hexes, a hex costing more the
+    farther its centre lies from the line's polyline, that never steps across a river
+    hexside except at a bridge: the river hexside nearest each bridge point, taken in
+    the order of the bridges along the polyline. The hex of a polyline point (a station,
+    a town) next to two consecutive hexes of the chain, on their bank, is then put
+    between them. A polyline that runs beside a river therefore stays on one bank, and
+    no hex is visited twice (no spurs).
+    """
+    pts = [proj.to_km(lat, lon) for lat, lon in line.points]
+    start, end = run
+    forward = _arc_position(pts, centre[start]) <= _arc_position(pts, centre[end])
+    crossings: list[tuple[float, tuple[Hex, Hex]]] = []
+    for bridge in bridges:
+        p = proj.to_km(bridge.lat, bridge.lon)
+        side = _bridge_side(geo.line(bridge.river), p, hexsides, centre, line.id)
+        crossings.append((_arc_position(pts, p), side))
+    crossings.sort(key=lambda c: c[0] if forward else -c[0])
+    weight = {h: 1.0 + (_nearest_on(pts, centre[h])[0] / proj.hex_km) ** 2 for h in land}
+    chain = [start]
+    for _pos, (a, b) in crossings:
+        leg = _cheapest(chain, [a, b], land, hexsides, weight)
+        far = None if leg is None else b if leg[-1] == a else a
+        if leg is None or far is None or far in chain:
+            raise ValueError(f"{line.id}: no path over the bridge {label(a)}-{label(b)}")
+        chain += [*leg[1:], far]
+    leg = _cheapest(chain, [end], land, hexsides, weight)
+    if leg is None:
+        raise ValueError(f"{line.id}: no path to {label(end)} without crossing a river")
+    chain += leg[1:]
+    # Through the hexes of the line's own points (stations, towns) next to two consecutive
+    # hexes of the chain on the same bank: one step out of the way.
+    for stop in (proj.to_hex(lat, lon) for lat, lon in line.points):
+        if stop in chain or stop not in land:
+            continue
+        for i, (a, b) in enumerate(itertools.pairwise(chain)):
+            sides = ((min(a, stop), max(a, stop)), (min(stop, b), max(stop, b)))
+            if a.distance(stop) == b.distance(stop) == 1 and not set(sides) & hexsides.keys():
+                chain.insert(i + 1, stop)
+                break
+    return chain
+
+
+def _arc_position(pts: Sequence[Point], p: Point) -> float:
+    """How far along the polyline (km) the point nearest ``p`` lies."""
+    best, pos, walked = math.inf, 0.0, 0.0
+    for a, b in itertools.pairwise(pts):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n2 = dx * dx + dy * dy
+        t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n2))
+        d = math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+        if d < best:
+            best, pos = d, walked + t * math.sqrt(n2)
+        walked += math.sqrt(n2)
+    return pos
+
+
+def _bridge_side(
+    river: Line,
+    p: Point,
+    hexsides: dict[tuple[Hex, Hex], set[str]],
+    centre: dict[Hex, Point],
+    line_id: str,
+) -> tuple[Hex, Hex]:
+    """The hexside carrying ``river``'s feature nearest the bridge point ``p``."""
+
+    def gap(side: tuple[Hex, Hex]) -> float:
+        (ax, ay), (bx, by) = centre[side[0]], centre[side[1]]
+        return math.hypot((ax + bx) / 2 - p[0], (ay + by) / 2 - p[1])
+
+    sides = sorted(s for s, fs in hexsides.items() if river.feature in fs)
+    best = min(sides, key=gap, default=None)
+    if best is None or gap(best) > _BRIDGE_REACH_KM:
+        raise ValueError(f"{line_id}: no {river.id} hexside within {_BRIDGE_REACH_KM} km")
+    return best
+
+
+def _cheapest(
+    used: Sequence[Hex],
+    targets: Sequence[Hex],
+    land: set[Hex],
+    hexsides: dict[tuple[Hex, Hex], set[str]],
+    weight: dict[Hex, float],
+) -> list[Hex] | None:
+    """The cheapest path from ``used[-1]`` to one of ``targets`` through land hexes not in
+    ``used``, crossing no river hexside (Dijkstra; ties broken by hex coordinates)."""
+    source, blocked, goal = used[-1], set(used[:-1]), set(targets)
+    dist: dict[Hex, float] = {source: 0.0}
+    back: dict[Hex, Hex] = {}
+    heap: list[tuple[float, Hex]] = [(0.0, source)]
+    while heap:
+        d, h = heapq.heappop(heap)
+        if d > dist[h]:
+            continue
+        if h in goal:
+            out = [h]
+            while out[-1] != source:
+                out.append(back[out[-1]])
+            return out[::-1]
+        for n in h.neighbors():
+            if n not in land or n in blocked or (min(h, n), max(h, n)) in hexsides:
+                continue
+            nd = d + weight[n]
+            if nd < dist.get(n, math.inf):
+                dist[n], back[n] = nd, h
+                heapq.heappush(heap, (nd, n))
+    return None
+
+
 # -- the plan --------------------------------------------------------------------------------
 
 
@@ -412,21 +550,27 @@ def plan_map(
             if not fs:
                 del hexsides[c.between]
 
-    # Railways and roads: chains of on-map hexes; bridges where they cross a river.
+    # Railways and roads: chains of on-map hexes that cross rivers only at their bridges.
+    land = {h for h in cells if terrain[h] not in ("volga", "lake")}
+    river_sides = frozenset(hexsides)
     paths: list[tuple[str, str, list[Hex]]] = []
     for section in ("rail", "road"):
         for line in geo.section(section):
-            run: list[Hex] = []
-            for step in [*_trace(proj, line), None]:
-                if step is not None and step in on_map and terrain[step] not in ("volga", "lake"):
-                    run.append(step)
-                    continue
-                if len(run) >= 2:
-                    paths.append((section, line.id, run))
-                run = []
+            pts = [proj.to_km(lat, lon) for lat, lon in line.points]
+            runs = _runs(_trace(proj, line), land)
+            spans = [sorted(_arc_position(pts, centre[h]) for h in run) for run in runs]
+            mine: list[list[Bridge]] = [[] for _ in runs]
+            for bridge in line.bridges:  # each bridge to the stretch of the line it is on
+                pos = _arc_position(pts, proj.to_km(bridge.lat, bridge.lon))
+                gaps = [max(lo - pos, pos - hi, 0.0) for lo, hi in spans]
+                if gaps:
+                    mine[gaps.index(min(gaps))].append(bridge)
+            for run, bridges in zip(runs, mine, strict=True):
+                chain = _route(proj, geo, line, run, bridges, land, hexsides, centre)
+                paths.append((section, line.id, chain))
     for _section, _id, chain in paths:
         for a, b in itertools.pairwise(chain):
-            if (min(a, b), max(a, b)) in hexsides:
+            if (min(a, b), max(a, b)) in river_sides:
                 hexsides[min(a, b), max(a, b)].add("bridge")
 
     # Game features.
