@@ -142,17 +142,22 @@ class Movers:
         self.state, self.side, self.exploitation = state, side, exploitation
         self.data = static(state)
         self.at = state.table("at")
-        self.overrides = terrain_overrides(state)
-        self.hooked = allowance_hooked(state)
-        self._enemies: frozenset[str] | None = None
+        # derived once per position (immutable values: a clone may share them)
+        self.overrides, self.hooked = state.derive(
+            "stalingrad-movement-effects",
+            lambda: (terrain_overrides(state), allowance_hooked(state)),
+        )
         self._steps: dict[str, CompiledSteps] = {}
 
     def enemies(self) -> frozenset[str]:
-        """The labels holding enemy ground units."""
-        if self._enemies is None:
-            foes = self.data.foes(self.side)
-            self._enemies = frozenset([lab for lab, u in self.at.items() if u in foes])
-        return self._enemies
+        """The labels holding enemy ground units (one set per position and side)."""
+        state, side = self.state, self.side
+
+        def build() -> frozenset[str]:
+            foes = self.data.foes(side)
+            return frozenset([lab for lab, u in state.table("at").items() if u in foes])
+
+        return state.derive(("stalingrad-enemy-hexes", side), build)
 
     def units(self) -> list[tuple[str, str]]:
         """``(unit, label)`` of the side's units on the map, sorted by unit."""
