@@ -37,8 +37,8 @@ def test_heuristic_plays_full_games_both_lengths_and_against_random() -> None:
     for rules, bots in (
         (SHORT, _bots(1)),
         (LONG, _bots(2)),
-        (SHORT, {"rkka": HeuristicBot(3), "wehrmacht": RandomPlayer(3)}),
-        (SHORT, {"rkka": RandomPlayer(4), "wehrmacht": HeuristicBot(4)}),
+        (SHORT, {"rkka": HeuristicBot(3), "wehrmacht": RandomPlayer(3, legal=State.legal_actions)}),
+        (SHORT, {"rkka": RandomPlayer(4, legal=State.legal_actions), "wehrmacht": HeuristicBot(4)}),
     ):
         state = play(rules, bots, seed=7)
         assert state.is_terminal()
@@ -269,7 +269,7 @@ def test_heuristic_rkka_closes_the_ring_s11_1_in_a_seeded_short_game_vs_random()
     seed = 5  # the simulate command's game 5: bots seeded 2 * seed and 2 * seed + 1
     bots: dict[str, Player] = {
         "rkka": HeuristicBot(2 * seed),
-        "wehrmacht": RandomPlayer(2 * seed + 1),
+        "wehrmacht": RandomPlayer(2 * seed + 1, legal=State.legal_actions),
     }
     closed_after_rkka: list[bool] = []
 
