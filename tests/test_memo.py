@@ -282,4 +282,6 @@ def test_the_kit_reports_an_undeclared_read_as_a_memo_violation() -> None:
     assert not report.ok
     assert {v.check for v in report.violations} == {"memo"}
     assert "weather" in report.violations[0].message
+    sampled = check_random_games(lambda: Counting().new_state(), games=2, full_check_every=3)
+    assert {v.check for v in sampled.violations} == {"memo"}  # read checking is sampled too
     assert check_random_games(lambda: Counting().new_state(), games=2, check_reads=False).ok

@@ -15,6 +15,10 @@ It exercises every engine feature on a seven-hex line ``Hex(0,0) .. Hex(6,0)``:
   turn limit the side with more steps wins, else it is a draw.
 
 Seats: red is split into a driver (moves and retreats) and a gunner (fires, plays cards).
+
+Action space: 20 tokens (``done``, 8 kinds, the sides, columns 0-6, the two cards; the
+die's 1-6 share the columns' tokens). Legality is written as lists; the engine derives
+the token tree.
 """
 
 from __future__ import annotations
@@ -130,7 +134,7 @@ class Duel(Ruleset):
         columns' tokens): 20 tokens with ``done``."""
         kinds = ("end", "move", "attack", "play", "deal", "roll", "absorb", "retreat")
         return ActionSpace.of(
-            kinds, side=SIDES, column=range(len(BOARD)), card=CUP, die=range(1, 7)
+            kinds, side=SIDES, column=range(len(BOARD)), card=sorted(set(CUP)), die=range(1, 7)
         )
 
     def phase_actions(self, state: State, side: str) -> list[Action]:

@@ -137,8 +137,13 @@ class ActionSpace:
         return self.tokens[token_id]
 
     def ids(self, tokens: Iterable[str]) -> tuple[int, ...]:
-        """The ids of ``tokens``, in order."""
-        return tuple(map(self.id, tokens))
+        """The ids of ``tokens``, in order (raises :class:`UnknownToken`)."""
+        try:
+            return tuple(map(self._ids.__getitem__, tokens))
+        except KeyError as exc:
+            raise UnknownToken(
+                f"token {exc.args[0]!r} is not in the action space ({self.size} tokens)"
+            ) from None
 
     def encode(self, action: Action) -> tuple[int, ...]:
         """The ids of the action's kind, its arguments and :data:`DONE`."""

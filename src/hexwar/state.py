@@ -250,7 +250,7 @@ class State:
         self._version = next(_VERSIONS)
         self._base = self._version
         self._tv: dict[str, int] = {}
-        self._memo: dict[Any, Any] = {}
+        self._memo: dict[Any, Any] = {"lt": {}}
         self._memo_version = -1
         self._tokenized = _tokenized(type(ruleset))
 
@@ -387,13 +387,22 @@ class State:
 
         >>> # see docs/architecture.md, "The action space"
         """
-        prefix = tuple(prefix)
-        if self._outcome is not None:
-            return ()
-        # a prefix is legal only if each of its tokens was: walk it (cached answers)
-        if prefix and (prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])):
-            return ()
-        return self._next(prefix)
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
+        answers: dict[Prefix, tuple[str, ...]] = self._memo_now()["lt"]
+        found = answers.get(prefix)
+        if found is None:
+            if self._outcome is not None:
+                found = ()
+            elif prefix and (
+                prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])
+            ):
+                found = ()  # a prefix is legal only if each of its tokens was (walked, cached)
+            else:
+                found = self._next(prefix)
+            if len(answers) < _MEMO_LIMIT:
+                answers[prefix] = found
+        return found
 
     def legal_token_ids(self, prefix: Sequence[str] = ()) -> tuple[int, ...]:
         """The ids (in :attr:`Ruleset.space`) of :meth:`legal_tokens`: the action mask."""
@@ -546,7 +555,7 @@ class State:
         """The derived answers (legal list, token trees) of the current position."""
         if self._memo_version != self._version:
             self._memo_version = self._version
-            self._memo = {}
+            self._memo = {"lt": {}}
         return self._memo
 
     def _seat_controls(self, seat: str, side: str, action: Action) -> bool:

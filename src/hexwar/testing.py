@@ -29,6 +29,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from fractions import Fraction
 from typing import Any
 
@@ -242,20 +243,16 @@ def check_random_games(
     step by default; ``full_check_every=N`` runs them at every N-th step only (and at
     the last one), for rulesets with large action lists — undo still walks back through
     every action and is compared at those steps. ``check_reads``: memo read checking
-    (:func:`checking_reads`) is on for the whole run; a memo that reads an undeclared
-    table is reported as a ``memo`` violation.
+    (:func:`checking_reads`) is on for the set-up and the full steps (their checks, the
+    choice and the action applied), so with ``full_check_every=N`` it is sampled like
+    the other costly checks; a memo that reads an undeclared table, or returns a stale
+    result, is reported as a ``memo`` violation.
     """
     if full_check_every < 1:
         raise ValueError(f"full_check_every must be >= 1, got {full_check_every}")
-    if check_reads:
-        with read_checking():
-            return _check_games(
-                new_state, games, seed, max_steps, invariants, raise_on_first,
-                check_serialization, full_check_every,
-            )  # fmt: skip
     return _check_games(
         new_state, games, seed, max_steps, invariants, raise_on_first,
-        check_serialization, full_check_every,
+        check_serialization, full_check_every, check_reads,
     )  # fmt: skip
 
 
@@ -272,12 +269,15 @@ def _check_games(
     raise_on_first: bool,
     check_serialization: bool,
     full_check_every: int,
+    check_reads: bool,
 ) -> SimulationReport:
     rng = random.Random(seed)
+    checking = read_checking if check_reads else nullcontext
     report = SimulationReport()
     for game in range(games):
         try:
-            state = new_state()
+            with checking():
+                state = new_state()
         except Exception as exc:
             check = _kind_of(exc, "setup")
             report.violations.append(Violation(game, 0, check, f"{type(exc).__name__}: {exc}", ()))
@@ -304,59 +304,60 @@ def _check_games(
 
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
-            if full:
+            with checking() if full else nullcontext():
+                if full:
+                    try:
+                        for check, message in check_step(state, seats):
+                            fail(step, check, message)
+                    except RulesViolation:
+                        raise
+                    except Exception as exc:
+                        fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
+                        break
+                for inv in invariants:
+                    try:
+                        found = inv(state)
+                    except AssertionError as exc:
+                        found = str(exc) or repr(exc)
+                    if found:
+                        fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
+                if len(state.history) != len(applied) or (full and list(state.history) != applied):
+                    fail(step, "history", "history differs from the actions applied")
+                if check_serialization and full:
+                    try:
+                        if loads(state.ruleset, dumps(state)) != state:
+                            fail(step, "serialize", "state does not load back equal")
+                    except Exception as exc:
+                        fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+                if state.is_terminal() or step == max_steps:
+                    break
                 try:
-                    for check, message in check_step(state, seats):
-                        fail(step, check, message)
-                except RulesViolation:
-                    raise
+                    action = _pick(state, rng)
                 except Exception as exc:
                     fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
                     break
-            for inv in invariants:
+                full_next = (step + 1) % full_check_every == 0
+                twin = state.clone() if full_next else None
                 try:
-                    found = inv(state)
-                except AssertionError as exc:
-                    found = str(exc) or repr(exc)
-                if found:
-                    fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
-            if len(state.history) != len(applied) or (full and list(state.history) != applied):
-                fail(step, "history", "history differs from the actions applied")
-            if check_serialization and full:
+                    state.apply(action)
+                except Exception as exc:
+                    message = f"legal action {action} raised {type(exc).__name__}: {exc}"
+                    fail(step, _kind_of(exc, "apply"), message)
+                    break
+                applied.append(action)
+                report.steps += 1
+                if twin is None and not state.is_terminal():
+                    continue
                 try:
-                    if loads(state.ruleset, dumps(state)) != state:
-                        fail(step, "serialize", "state does not load back equal")
+                    snapshot = state.to_data()
+                    if twin is not None:
+                        twin.apply(action)
+                        if twin.to_data() != snapshot:
+                            fail(step, "clone", f"clone differs after {action}")
                 except Exception as exc:
                     fail(step, "serialize", f"{type(exc).__name__}: {exc}")
-            if state.is_terminal() or step == max_steps:
-                break
-            try:
-                action = _pick(state, rng)
-            except Exception as exc:
-                fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
-                break
-            full_next = (step + 1) % full_check_every == 0
-            twin = state.clone() if full_next else None
-            try:
-                state.apply(action)
-            except Exception as exc:
-                message = f"legal action {action} raised {type(exc).__name__}: {exc}"
-                fail(step, _kind_of(exc, "apply"), message)
-                break
-            applied.append(action)
-            report.steps += 1
-            if twin is None and not state.is_terminal():
-                continue
-            try:
-                snapshot = state.to_data()
-                if twin is not None:
-                    twin.apply(action)
-                    if twin.to_data() != snapshot:
-                        fail(step, "clone", f"clone differs after {action}")
-            except Exception as exc:
-                fail(step, "serialize", f"{type(exc).__name__}: {exc}")
-                break
-            snapshots[len(applied) - first] = snapshot
+                    break
+                snapshots[len(applied) - first] = snapshot
         report.terminal += state.is_terminal()
         for i in range(len(applied) - first, 0, -1):
             state.undo()
