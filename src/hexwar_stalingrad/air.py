@@ -516,7 +516,8 @@ def combat_result(state: State, column: str, attacker_side: str, roll: int) -> R
 def apply_air_result(
     state: State, defender: str, attackers: tuple[str, ...], result: Result
 ) -> None:
-    """S10.5: DR (home; one attacker takes the hex), DRL, DE, AL (attacker's choice), EX."""
+    """S10.5: DR (home; one attacker takes the hex), DRL, DE, AL (attacker's choice), EX
+    (the defender and one attacker flip; neither attacks again this turn)."""
     code = result.code
     origin = sky_hex(state, defender)
     assert origin is not None
@@ -527,7 +528,12 @@ def apply_air_result(
         _ask_loss(state, side, attackers, "AL")
         return
     if code == "EX":
-        air_loss(state, defender)
+        # S10.5 (W5): after an exchange neither flipped counter attacks again this turn
+        # («Обе фишки больше не будут атаковать в этом ходу»); the attackers are spent
+        # already (S10.4), and so is a defending fighter. Both may still support (support
+        # spends nothing). A bomber defender is not spent: it still strikes (S10.5).
+        if not air_loss(state, defender) and _role(state, defender) == FIGHTER:
+            state.put("air_spent", defender, True)
         _ask_loss(state, side, attackers, "EX")
         return
     # DR, DRL, DE: the defender leaves its hex; one attacking fighter takes it.

@@ -2,7 +2,8 @@
 
 Every card effect is one *kind* from the closed vocabulary :data:`EFFECT_KINDS`, with typed
 parameters and a duration (``phase``, ``turn`` or ``game``); the rules implement one hook
-per kind (ruling S5.4). Unknown kinds, unknown or ill-typed parameters, bad marks and
+per kind (ruling S5.4). Every card names the *window* it acts in (ruling S5.3,
+:data:`WINDOWS`). Unknown kinds, unknown or ill-typed parameters, bad marks and
 durations are rejected at load with the file and the card named. Vocabulary and card
 texts: ``docs/stalingrad/cards.md``.
 
@@ -10,8 +11,8 @@ texts: ``docs/stalingrad/cards.md``.
 >>> sorted({c.deck for c in cards})
 ['common', 'rkka', 'wehrmacht']
 >>> card = next(c for c in cards if c.id == "rkka-maskirovka")
->>> card.mark, card.effects[0].kind, card.effects[0].params["shift"]
-('!', 'odds_shift', 1)
+>>> card.mark, card.window, card.effects[0].kind, card.effects[0].params["shift"]
+('!', 'rkka_attack', 'odds_shift', 1)
 """
 
 from __future__ import annotations
@@ -27,12 +28,37 @@ from hexwar.errors import DataError
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.units import ARMS, GROUPS
 
-__all__ = ["DECKS", "DURATIONS", "EFFECT_KINDS", "MARKS", "Card", "Effect", "load_cards"]
+__all__ = [
+    "DECKS",
+    "DURATIONS",
+    "EFFECT_KINDS",
+    "MARKS",
+    "WINDOWS",
+    "Card",
+    "Effect",
+    "load_cards",
+]
 
 DECKS: Final = ("rkka", "wehrmacht", "common")
 MARKS: Final = ("1", "!", "∞")
 """S1.5: ``1`` use this turn; ``!`` hold and use in any turn; ``∞`` in force to the end."""
 DURATIONS: Final = ("phase", "turn", "game")
+WINDOWS: Final = (
+    "replacements",
+    "air",
+    "rkka_movement",
+    "rkka_artillery",
+    "rkka_attack",
+    "rkka_exploitation",
+    "wehrmacht_movement",
+    "wehrmacht_artillery",
+    "wehrmacht_attack",
+    "wehrmacht_exploitation",
+)
+"""Ruling S5.3: the windows a card acts in, in the order of the sequence of play (S4):
+the start of the replacement stage, of the air stage, and of each phase of each side's
+ground stage (``<side>_<phase>``). A ``1`` card still held when its window starts is
+played then."""
 _EFFECT_SIDES: Final = ("rkka", "wehrmacht", "both")
 
 Param = Callable[[Checker, object, str], object]
@@ -126,7 +152,8 @@ class Effect:
 
 @attrs.frozen
 class Card:
-    """An action card (S5): deck, usage mark, bilingual name and text, effects."""
+    """An action card (S5): deck, usage mark, the window it acts in (:data:`WINDOWS`),
+    bilingual name and text, effects."""
 
     id: str
     deck: str
@@ -137,6 +164,7 @@ class Card:
     text_ru: str
     effects: tuple[Effect, ...]
     history: str = ""
+    window: str = WINDOWS[0]
 
 
 def _effect(ck: Checker, raw: object, e: str) -> Effect:
@@ -174,7 +202,7 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
         e = f"card[{i}] ({raw['id']})" if isinstance(raw.get("id"), str) else f"card[{i}]"
         ck.keys(
             raw,
-            ("id", "deck", "mark", "name", "name_ru", "text", "text_ru", "effects"),
+            ("id", "deck", "mark", "window", "name", "name_ru", "text", "text_ru", "effects"),
             ("history",),
             e,
         )
@@ -189,7 +217,14 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
         if not isinstance(effects_raw, list) or not effects_raw:
             raise ck.fail(f"{e}.effects", "wrong type: expected a non-empty array of effects")
         effects = tuple(_effect(ck, x, f"{e}.effects[{k}]") for k, x in enumerate(effects_raw))
+        deck = ck.choice(raw["deck"], DECKS, f"{e}.deck")
         for k, eff in enumerate(effects):
+            if deck == "common" and eff.duration == "phase":
+                raise ck.fail(
+                    f"{e}.effects[{k}].duration",
+                    "a common event is in force until the next one is turned: its effects "
+                    "last the 'turn' (or the 'game' if it is '∞'), not a 'phase' (ruling S5.5)",
+                )
             if (mark == "∞") != (eff.duration == "game"):
                 raise ck.fail(
                     f"{e}.effects[{k}].duration",
@@ -199,7 +234,7 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
         cards.append(
             Card(
                 id_,
-                ck.choice(raw["deck"], DECKS, f"{e}.deck"),
+                deck,
                 mark,
                 ck.string(raw["name"], f"{e}.name"),
                 ck.string(raw["name_ru"], f"{e}.name_ru"),
@@ -207,6 +242,7 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
                 ck.string(raw["text_ru"], f"{e}.text_ru"),
                 effects,
                 ck.string(raw["history"], f"{e}.history") if "history" in raw else "",
+                ck.choice(raw["window"], WINDOWS, f"{e}.window", "window"),
             )
         )
     return tuple(cards)

@@ -20,8 +20,8 @@ from hexwar.actions import Action, Decision, Value
 from hexwar.dice import draw_outcomes
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint
 from hexwar.state import State
-from hexwar_stalingrad.board import static
-from hexwar_stalingrad.cards import Card
+from hexwar_stalingrad.board import SIDES, static
+from hexwar_stalingrad.cards import WINDOWS, Card
 
 __all__ = [
     "DECK_ORDER",
@@ -31,6 +31,7 @@ __all__ = [
     "card_actions",
     "deal",
     "play_card",
+    "play_due",
     "shuffle_step",
     "start_shuffle",
     "turn_common_event",
@@ -255,7 +256,14 @@ def _apply_effects(state: State, card: Card, owner: str | None) -> None:
 
 
 def turn_common_event(state: State) -> None:
-    """S5.1: turn the next common event face up; it replaces the previous one."""
+    """S5.1: turn the next common event face up; it replaces the previous one.
+
+    Ruling S5.5: a common event is imposed, not offered to the sides — its effects are in
+    force from now until the next one is turned (they last the ``turn``; the next event is
+    turned when the next turn starts), whatever its mark; then a ``1`` / ``!`` event goes
+    under the common deck. An ``∞`` event's ``game`` effects stay to the end of the game
+    and the card leaves the deck.
+    """
     previous = state.get("cards", "common")
     if isinstance(previous, str):
         card = static(state).cards[previous]
@@ -299,8 +307,15 @@ def play_card(state: State, side: str, card_id: str) -> None:
         _under(state, card.deck, card_id)
 
 
-def force_must_play(state: State, side: str) -> None:
-    """S5.3: a ``1`` card still held at the end of the side's ground stage is played now."""
-    for card_id in hand(state, side):
-        if static(state).cards[card_id].mark == MUST_PLAY:
-            play_card(state, side, card_id)
+def play_due(state: State, window: str) -> None:
+    """Ruling S5.3: ``window`` starts — every ``1`` card still held whose window is this one
+    or an earlier one (a skipped stage, e.g. no air stage in non-flying weather) is played
+    now, RKKA's first, each side's in card order. So a ``1`` card bites in the turn it is
+    drawn, also when it harms its holder."""
+    position = WINDOWS.index(window)
+    cards = static(state).cards
+    for side in SIDES:
+        for card_id in hand(state, side):
+            card = cards[card_id]
+            if card.mark == MUST_PLAY and WINDOWS.index(card.window) <= position:
+                play_card(state, side, card_id)

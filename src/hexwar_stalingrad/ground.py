@@ -49,8 +49,6 @@ __all__ = [
 #: Arms that bombard (S7.1), cover (S7.3), are helpless in close combat (S7.4) and do not
 #: attack (ruling S7.4). The Katyusha is a rocket-artillery unit.
 ARTILLERY_ARMS: Final = frozenset({"artillery", "katyusha"})
-#: S7.2: a Katyusha strikes at double strength.
-BOMB_FACTOR: Final = {"katyusha": 2}
 #: S7.1: artillery bombards exactly two hexes away.
 ARTILLERY_RANGE: Final = 2
 #: S7.4: a ground attack on artillery is resolved at this column.
@@ -278,12 +276,16 @@ def play_move(state: State, action: Action) -> None:
 
 
 def bombs(state: State, unit: str) -> Fraction:
-    """Bombs the artillery unit strikes with now (S1.4, S7.2), after card effects."""
+    """Bombs the artillery unit strikes with now (S1.4, S7.2), after card effects.
+
+    The printed bombs of the side the counter shows. The Katyusha's double strike (S7.2,
+    S1.7) is in its printed value (2 bombs to the A-19's 1; reduced 1 to ½), so it counts
+    once (ruling S1.7, Dec 2026): no factor is applied here.
+    """
     info = static(state).ground[unit]
     base = info.bombs if step(state, unit) == FULL else info.reduced_bombs
     assert base is not None, unit
-    value = base * BOMB_FACTOR.get(info.arm, 1)
-    out: Fraction = state.hook("bombard_strength", value, unit=unit)
+    out: Fraction = state.hook("bombard_strength", base, unit=unit)
     return out
 
 
@@ -653,22 +655,47 @@ def apply_attack_result(
         )
         return
     if code == "EX":
+        owed = loss_strength(state, defender)
         destroyed = take_loss(state, defender)
         arm = static(state).ground[defender].arm
-        same = [a for a in attackers if static(state).ground[a].arm == arm]
-        pool = same or list(attackers)
-        side = static(state).ground[attackers[0]].side
-        choices = tuple(Action("loss", (a,)) for a in sorted(pool))
-        params = (origin if destroyed else "", *attackers)
-        ask(state, Decision("ex_loss", side, params, choices=choices))
+        ask_ex_loss(state, origin if destroyed else "", arm, owed, attackers)
         return
     # DR / DRL
     for _ in range(result.defender_steps):
         if take_loss(state, defender):
-            offer_advance(state, origin, attackers)
+            offer_advance(state, origin, attackers, obligatory=code == "DR")
             return
     if result.retreat:
-        retreat(state, defender, attackers)
+        retreat(state, defender, attackers, code)
+
+
+def loss_strength(state: State, unit: str) -> int:
+    """Ruling S8.4 (EX): the printed strength one loss takes away from ``unit`` now —
+    full − reduced for a flip, the remaining (reduced) strength for a removal."""
+    printed = static(state).ground[unit].strength
+    return printed.full - printed.reduced if step(state, unit) == FULL else printed.reduced
+
+
+def ask_ex_loss(
+    state: State, vacated: str, arm: str, owed: int, attackers: tuple[str, ...]
+) -> None:
+    """Ruling S8.4 (EX): ask the attacker for its next step loss (``ex_loss``).
+
+    ``owed`` is the strength still to lose (the defender's loss minus what the attacker
+    lost so far). The choices are the surviving attackers of the defender's ``arm`` (same
+    type first), else every surviving attacker; one choice is taken at once. When every
+    attacker is gone the exchange ends; then (defender destroyed) the optional advance.
+    """
+    data = static(state)
+    live = sorted(a for a in attackers if where(state, a) in data.neighbors)
+    if not live:
+        if vacated:
+            offer_advance(state, vacated, attackers)
+        return
+    pool = [a for a in live if data.ground[a].arm == arm] or live
+    side = data.ground[attackers[0]].side
+    choices = tuple(Action("loss", (a,)) for a in pool)
+    ask(state, Decision("ex_loss", side, (vacated, arm, owed, *attackers), choices=choices))
 
 
 def retreat_hexes(state: State, defender: str) -> list[str]:
@@ -688,45 +715,77 @@ def retreat_hexes(state: State, defender: str) -> list[str]:
     return out
 
 
-def retreat(state: State, defender: str, attackers: tuple[str, ...]) -> None:
+def retreat(state: State, defender: str, attackers: tuple[str, ...], code: str = "DR") -> None:
     """The attacker picks the retreat hex (S8.5); no hex: the defender surrenders (S8.4).
 
     A card may forbid retreat (``may_retreat`` hook): the defender takes a loss in place.
+    ``code`` (``DR`` or ``DRL``) decides whether the advance is obligatory
+    (:func:`offer_advance`).
     """
     origin = where(state, defender)
+    obligatory = code == "DR"
     if not state.hook("may_retreat", True, unit=defender):
         if take_loss(state, defender):
-            offer_advance(state, origin, attackers)
+            offer_advance(state, origin, attackers, obligatory=obligatory)
         return
     hexes = retreat_hexes(state, defender)
     if not hexes:
         remove(state, defender)  # surrender
-        offer_advance(state, origin, attackers)
+        offer_advance(state, origin, attackers, obligatory=obligatory)
         return
     side = static(state).ground[attackers[0]].side
     choices = tuple(Action("retreat", (h,)) for h in hexes)
-    state.push(Decision("retreat", side, (defender, *attackers), choices=choices))
+    state.push(Decision("retreat", side, (defender, *attackers, code), choices=choices))
 
 
-def offer_advance(state: State, vacated: str, attackers: tuple[str, ...]) -> None:
-    """One surviving attacker may occupy the vacated hex (attacker's choice, may decline)."""
+def advancers(state: State, vacated: str, attackers: tuple[str, ...]) -> list[str]:
+    """The attackers that may legally enter ``vacated`` (S8.4): on the map, adjacent to it,
+    and able to cross into it (its terrain and hexside passable for the unit, S6.6)."""
     data = static(state)
-    live = [a for a in attackers if where(state, a) in data.neighbors]
-    if not live or unit_at(state, vacated) is not None:
+    if unit_at(state, vacated) is not None or vacated not in data.passable:
+        return []
+    game_map = data.map_with(terrain_overrides(state))
+    target = data.cell(vacated)
+    out = []
+    for a in sorted(attackers):
+        here = where(state, a)
+        if here not in data.neighbors or vacated not in data.neighbors[here]:
+            continue
+        if game_map.cost(data.cell(here), target, data.ground[a].movement_class) is None:
+            continue
+        out.append(a)
+    return out
+
+
+def offer_advance(
+    state: State, vacated: str, attackers: tuple[str, ...], *, obligatory: bool = False
+) -> None:
+    """One attacker occupies the vacated hex, the attacker choosing which (S8.4).
+
+    Obligatory after a **DR** — a retreat or a surrender, or a loss in place under a
+    no-retreat card: the source's DR text says the vacated hex «тут же занимается одной из
+    фишек атакующего по его выбору»; there is no advance only when no attacker may legally
+    enter (:func:`advancers`), and a single candidate advances at once. After **DRL**,
+    **DE** and an **EX** that destroys the defender the source names no advance; ours is
+    optional there (``advance none``).
+    """
+    live = advancers(state, vacated, attackers)
+    if not live:
         return
-    side = data.ground[live[0]].side
-    choices = (Action("advance", (NO_ADVANCE,)), *(Action("advance", (a,)) for a in sorted(live)))
-    state.push(Decision("advance", side, (vacated, *attackers), choices=choices))
+    side = static(state).ground[live[0]].side
+    moves = tuple(Action("advance", (a,)) for a in live)
+    choices = moves if obligatory else (Action("advance", (NO_ADVANCE,)), *moves)
+    ask(state, Decision("advance", side, (vacated, *attackers), choices=choices))
 
 
 def decide_combat(state: State, decision: Decision, action: Action) -> None:
     """Answers to ``retreat``, ``advance``, ``al_loss`` and ``ex_loss`` decisions."""
     kind = decision.kind
     if kind == "retreat":
-        defender, *rest = (str(p) for p in decision.params)
+        defender, *rest, code = (str(p) for p in decision.params)
         origin = where(state, defender)
         place(state, defender, action.args[0])
-        offer_advance(state, origin, tuple(rest))
+        offer_advance(state, origin, tuple(rest), obligatory=code == "DR")
     elif kind == "advance":
         vacated = str(decision.params[0])
         if action.args[0] != NO_ADVANCE:
@@ -734,9 +793,15 @@ def decide_combat(state: State, decision: Decision, action: Action) -> None:
     elif kind == "al_loss":
         take_loss(state, action.args[0])
     elif kind == "ex_loss":
-        take_loss(state, action.args[0])
-        vacated, *rest = (str(p) for p in decision.params)
-        if vacated:
-            offer_advance(state, vacated, tuple(rest))
+        hole, arm, due, *others = decision.params
+        assert isinstance(due, int)
+        unit = action.args[0]
+        due -= loss_strength(state, unit)
+        take_loss(state, unit)
+        attackers = tuple(str(a) for a in others)
+        if due > 0:  # ruling S8.4: not enough yet, another step
+            ask_ex_loss(state, str(hole), str(arm), due, attackers)
+        elif hole:
+            offer_advance(state, str(hole), attackers)
     else:  # pragma: no cover - the ruleset dispatches only these
         raise AssertionError(decision)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
+import attrs
+
 from hexwar.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.hooks import EffectRule, HookPoint
 from hexwar.kinds import Combination, Kind, Kinds, Values
@@ -25,6 +27,7 @@ from hexwar.space import DONE, ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, cards_rules, ground, reinforce, victory
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
+from hexwar_stalingrad.cards import WINDOWS
 from hexwar_stalingrad.static import Static, load_static
 
 __all__ = ["GAME_LENGTHS", "GROUND_PHASES", "SEATS", "StalingradRules", "weather"]
@@ -228,6 +231,23 @@ def _has_cards(side: str) -> Any:
     return lambda state: not cards_rules.hand(state, side)
 
 
+def _window(window: str) -> Callable[[State], None]:
+    """Ruling S5.3: the start of a card window (``1`` cards still held are played)."""
+    if window not in WINDOWS:
+        raise ValueError(f"S5.3: {window!r} is not a card window ({list(WINDOWS)})")
+    return lambda state: cards_rules.play_due(state, window)
+
+
+def _chain(*steps: Callable[[State], None] | None) -> Callable[[State], None]:
+    todo = tuple(s for s in steps if s is not None)
+
+    def run(state: State) -> None:
+        for step_ in todo:
+            step_(state)
+
+    return run
+
+
 class StalingradRules(Ruleset):
     """«Сталинград»: ``length`` ``"short"`` (5 turns) or ``"long"`` (10, S3.4); ``players``
     2-6 (seats, S3.1); ``sudden_death``: the S11.2 check after every Wehrmacht ground stage
@@ -277,6 +297,7 @@ class StalingradRules(Ruleset):
                         for s in SIDES
                     ),
                     skip=lambda st: st.turn == 1,
+                    on_enter=_window("replacements"),
                 ),
                 self.air_stage(),
                 *(self._ground_stage(s) for s in SIDES),
@@ -295,14 +316,15 @@ class StalingradRules(Ruleset):
     # -- the sequence (S4) ---------------------------------------------------------------------
 
     def air_stage(self) -> Stage:
-        """Stage 3 (S4, S10): the air rules (:mod:`hexwar_stalingrad.air`)."""
-        return air.stage(skip=_no_air)
+        """Stage 3 (S4, S10): the air rules (:mod:`hexwar_stalingrad.air`); its start is the
+        ``air`` card window (ruling S5.3)."""
+        stage = air.stage(skip=_no_air)
+        return attrs.evolve(stage, on_enter=_chain(stage.on_enter, _window("air")))
 
     def _ground_stage(self, side: str) -> Stage:
         clear_moved = _clear("moved")
 
         def on_exit(state: State) -> None:
-            cards_rules.force_must_play(state, side)
             if (
                 side == "wehrmacht"
                 and self.sudden_death
@@ -317,7 +339,10 @@ class StalingradRules(Ruleset):
                 Phase(
                     p,
                     side=side,
-                    on_enter=clear_moved if p in ("movement", "exploitation") else None,
+                    on_enter=_chain(
+                        clear_moved if p in ("movement", "exploitation") else None,
+                        _window(f"{side}_{p}"),  # ruling S5.3: a card window starts
+                    ),
                 )
                 for p in GROUND_PHASES
             ),

@@ -1,5 +1,8 @@
 """Victory (S11): the ring around the 6th Army, Stalingrad, Manstein's relief.
 
+Both S11.1 (the ring) and S11.2 (the relief's contact) count only the 6th Army units in
+the Stalingrad area (``victory.toml``).
+
 :func:`encircled` answers ruling S11.1 at any moment as a networkx connectivity query:
 the 6th Army is encircled when none of its ground units in the Stalingrad area
 (``victory.toml``) can trace a path of passable hexes to a Wehrmacht supply source
@@ -71,9 +74,16 @@ def rkka_in_city(state: State) -> bool:
 
 
 def relief_contact(state: State) -> bool:
-    """S11.2: a relief-group (Manstein) unit adjacent to a 6th Army (Paulus) unit."""
-    neighbors = static(state).neighbors
-    sixth = set(_group_cells(state, SIXTH_ARMY))
+    """S11.2: a relief-group (Manstein) unit adjacent to a 6th Army (Paulus) unit in the
+    Stalingrad area.
+
+    Ruling S11.2 (Dec 2026): only the 6th Army units in the S11.1 area (``victory.toml``)
+    count — the relief must reach the pocket; a 6th Army unit rebuilt on a far truck hex
+    (S4.1) or marched out of the area is no contact.
+    """
+    data = static(state)
+    area, neighbors = data.stalingrad_area, data.neighbors
+    sixth = {lab for lab in _group_cells(state, SIXTH_ARMY) if lab in area}
     return any(sixth.intersection(neighbors[lab]) for lab in _group_cells(state, RELIEF))
 
 

@@ -151,9 +151,28 @@ def test_w4_109g_adjacent_14_vs_21_is_1_to_1_die_5_al_attacker_flips_bf110_still
     assert state.pending[-1].params == ("strike", "wa-bf110", RKKA_UNIT)
 
 
-def test_w5_14_vs_15_is_1_to_1_die_2_ex_bf109g_and_lagg3_flip() -> None:
-    """W5 (S10.5): the same two attack the Bf-109G (15): 14÷15 → 1:1; die 2 → EX."""
-    state = w3_w4_w5(with_bf109=True)
+def test_w5_14_vs_15_is_1_to_1_die_2_ex_both_flip_neither_attacks_again_both_support() -> None:
+    """W5 (S10.5): the same two attack the Bf-109G (15): 14÷15 → 1:1; die 2 → EX: the
+    Bf-109G and the LaGG-3 flip; neither attacks again this turn, both may still support
+    («Обе фишки больше не будут атаковать в этом ходу, но могут «прикрывать»»)."""
+    lagg, composite, bf109 = hexes()
+    state = air_stage_cache()
+    # a third RKKA fighter next to the Bf-110 (not to the Bf-109G): it may still attack
+    n = static(state).neighbors
+    yak = next(h for h in n[TARGET] if h not in (lagg, composite, bf109) and bf109 not in n[h])
+    place_all(
+        state,
+        {
+            ("wehrmacht", "bomber"): [f"fly wa-bf110 {TARGET}"],
+            ("wehrmacht", "fighter"): [f"fly wa-bf109g {bf109}"],
+            ("rkka", "fighter"): [
+                f"fly ra-composite {composite}",
+                f"fly ra-lagg3 {lagg}",
+                f"fly ra-yak1 {yak}",
+            ],
+        },
+    )
+    assert state.phase == "combat_rkka"
     assert air.supporters(state, "wa-bf109g") == []  # the Bf-110 is a bomber: no support
     assert air.air_odds(state, "wa-bf109g", ["ra-composite", "ra-lagg3"]) == (14, 15, "1:1")
     state.apply("intercept wa-bf109g ra-composite ra-lagg3")
@@ -165,6 +184,24 @@ def test_w5_14_vs_15_is_1_to_1_die_2_ex_bf109g_and_lagg3_flip() -> None:
     assert air.air_step(state, "ra-lagg3") == "reduced"
     assert air.air_step(state, "ra-composite") == "full"
     assert air.sky_hex(state, "wa-bf109g") is not None  # EX: nobody leaves the sky
+    # the flipped LaGG-3 (and the composite) attacked: no RKKA attack names them again
+    legal = [a for a in state.legal_actions() if a.kind == "intercept"]
+    assert legal, "the Yak-1 may still attack"
+    assert all(a.args[1:] == ("ra-yak1",) for a in legal)
+    # the flipped Bf-109G still supports the Bf-110: its reduced 8 adds to the defence
+    assert air.supporters(state, "wa-bf110") == ["wa-bf109g"]
+    assert air.air_odds(state, "wa-bf110", ["ra-yak1"]) == (7, 6 + 8, "1:1")
+    assert Action.parse("intercept wa-bf110 ra-yak1") in legal
+    state.apply(END)
+    # ... but it may not attack: in the Wehrmacht's combat phase it has no air attack at
+    # all (before the ruling it could attack the flipped LaGG-3 or the Yak-1)
+    while state.stage == "air":
+        intercepts = [a for a in state.legal_actions() if a.kind == "intercept"]
+        assert not any("wa-bf109g" in a.args[1:] for a in intercepts)
+        if state.phase == "combat_wehrmacht" and not state.pending:
+            assert intercepts == []  # (a phase with nothing to do is skipped, S4)
+        state.apply(state.legal_actions()[0] if state.pending else END)
+    assert air.air_step(state, "wa-bf109g") == "reduced"
 
 
 def test_w6_full_air_strike_1_bomb_die_4_lo_on_infantry_in_a_trench_takes_a_loss() -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
+import pytest
+
+from hexwar.actions import END, Action
 from hexwar.hooks import Expiry
 from hexwar.state import HIDDEN, State
 from hexwar_stalingrad import cards_rules, ground, reinforce
-from hexwar_stalingrad.board import static, step, where
-from hexwar_stalingrad.cards import EFFECT_KINDS
+from hexwar_stalingrad.board import SIDES, enemy, static, step, where
+from hexwar_stalingrad.cards import EFFECT_KINDS, WINDOWS, Card, load_cards
 from hexwar_stalingrad.rules import StalingradRules, weather
 from hexwar_stalingrad.situations import ready, situation
 
@@ -95,12 +100,40 @@ def test_s5_3_an_infinity_card_stays_in_force_for_the_game() -> None:
     )
 
 
-def test_s5_3_a_one_card_still_held_is_played_when_the_ground_stage_ends() -> None:
+def test_s5_3_a_one_card_still_held_is_played_at_the_start_of_its_window() -> None:
+    """Ruling S5.3: Filippov's raid (``1``, window ``rkka_exploitation``) is not played by
+    its holder; it is played when the RKKA exploitation phase starts, and its ``phase``
+    effect is in force for that phase."""
     state = _with_card("rkka-filippov-raid")
-    while state.stage == "rkka":
+    assert static(state).cards["rkka-filippov-raid"].window == "rkka_exploitation"
+    before = ground.allowance(state, "r-26tc")
+    while state.phase != "exploitation":
+        assert cards_rules.hand(state, "rkka") == ["rkka-filippov-raid"]
         state.apply("end")
     assert cards_rules.hand(state, "rkka") == []
+    assert ground.allowance(state, "r-26tc") == before + 2
     assert list(state.get("cards", "deck:rkka") or ())[-1] == "rkka-filippov-raid"
+
+
+def test_s5_3_fuel_shortage_bites_the_wehrmacht_in_the_turn_it_is_drawn() -> None:
+    """Ruling S5.3: the Wehrmacht moves second, but its ``1`` Fuel Shortage is played when
+    its movement phase starts: a 6th Army tank moves one hex less, and does not exploit."""
+    state = situation(
+        RULES, {"w-16pz": "1010", "r-1ga": "3030"}, stage="wehrmacht", phase="movement"
+    )
+    free = {a.args[1] for a in state.legal_actions() if a.kind == "move"}
+    state = situation(RULES, {"w-16pz": "1010", "r-1ga": "3030"}, stage="rkka", phase="movement")
+    state.put("cards", "hand:wehrmacht", ("wehrmacht-fuel-shortage",))
+    while state.stage != "wehrmacht":
+        state.apply("end")
+    assert cards_rules.hand(state, "wehrmacht") == []  # played when its window started
+    assert ground.allowance(state, "w-16pz") == static(state).ground["w-16pz"].movement.full - 1
+    short = {a.args[1] for a in state.legal_actions() if a.kind == "move"}
+    assert short < free
+    state.apply("end")
+    while state.phase != "exploitation":
+        state.apply("end")
+    assert not any(a.kind == "move" for a in state.legal_actions())  # no exploitation
 
 
 # -- each effect kind: its effect and its expiry (S5.4) ----------------------------------------
@@ -246,3 +279,230 @@ def test_every_effect_kind_lapses_by_its_expiry() -> None:
     for kind in SAMPLE_PARAMS:
         assert f"t-{kind}" not in sources
         assert f"g-{kind}" in sources
+
+
+# -- ruling S5.3: every card bites in the turn it is drawn ------------------------------------
+
+DRAWN = 3  # a flying turn (S10.1) with a replacement stage (S4)
+
+
+def _window_index(stage: str, phase: str) -> int:
+    """Where a phase start lies among the card windows (-1: the cards stage)."""
+    if stage in ("replacements", "air"):
+        return WINDOWS.index(stage)
+    if stage in SIDES:
+        return WINDOWS.index(f"{stage}_{phase}")
+    return -1
+
+
+def _unit(state: State, side: str, params: Mapping[str, object]) -> str:
+    """A ground unit of ``side`` that an effect with ``params`` names."""
+    arms, group = params.get("arms"), params.get("group")
+    return next(
+        u
+        for u, info in sorted(static(state).ground.items())
+        if info.side == side
+        and (not isinstance(arms, tuple) or info.arm in arms)
+        and (group is None or group in info.groups)
+    )
+
+
+def _value(state: State, kind: str, params: Mapping[str, object]) -> object:
+    """What the hook of effect ``kind`` answers now for a unit or side the effect names."""
+    side = params.get("side")
+    side = "rkka" if side in (None, "both") else str(side)
+    if kind == "movement_bonus":
+        return state.hook("movement_allowance", 3, unit=_unit(state, side, params))
+    if kind == "odds_shift":
+        mine, foe = _unit(state, side, params), _unit(state, enemy(side), {})
+        if params["on"] == "attack":
+            return state.hook("odds_shift", 0, attacker=(mine,), defender=foe)
+        return state.hook("odds_shift", 0, attacker=(foe,), defender=mine)
+    if kind == "die_modifier":
+        return state.hook("die_modifier", 0, side=side, combat=params["combat"])
+    if kind == "replacement_points":
+        return state.hook("replacement_points", 2, side=side, group=params.get("group"))
+    if kind == "weather":
+        return weather(state)
+    if kind == "air_strength":
+        role = params.get("role", "fighter")
+        unit = next(u for u, a in sorted(static(state).air.items()) if a.side == side)
+        return state.hook("air_strength", 6, unit=unit, side=side, role=role)
+    if kind == "no_exploitation":
+        return state.hook("may_exploit", True, unit=_unit(state, side, params))
+    if kind == "no_retreat":
+        return state.hook("may_retreat", True, unit=_unit(state, side, params))
+    assert kind == "terrain_cost", kind
+    return ground.terrain_overrides(state)
+
+
+class _Watch(StalingradRules):
+    """Records at every phase start (``phase_start`` hook) what ``probe`` sees."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.probe: Callable[[State], tuple[bool, bool]] | None = None
+        self.seen: list[tuple[int, int, str, str, tuple[bool, bool]]] = []
+
+    def hook_phase_start(self, state: State, value: None, **context: object) -> None:
+        if self.probe is not None and state.turn == DRAWN:
+            stage, phase = str(state.stage), str(context["phase"])
+            where_ = _window_index(stage, phase)
+            self.seen.append((state.turn, where_, stage, phase, self.probe(state)))
+        return value
+
+
+def _on_top(state: State, card: Card) -> None:
+    """Put ``card`` on top of its deck (it is drawn / turned up next, S5.1, S5.2)."""
+    key = f"deck:{card.deck}"
+    rest = tuple(c for c in state.get("cards", key) or () if c != card.id)
+    state.put("cards", key, (card.id, *rest))
+    if state.get("cards", "common") == card.id:
+        state.put("cards", "common", None)
+
+
+@pytest.mark.parametrize("card_id", sorted(c.id for c in load_cards()))
+def test_s5_3_every_card_bites_in_the_turn_it_is_drawn(card_id: str) -> None:
+    """Ruling S5.3 / S5.5: a card drawn (or turned up) on a turn is in force at the start
+    of its window on that same turn, and its effects change what the rules answer there.
+    A ``1`` card is not played by its holder: it is held until its window, then played
+    automatically; a ``!`` or ``∞`` card is played by its holder in the cards stage; a
+    common event is in force from when it is turned (ruling S5.5)."""
+    rules = _Watch()
+    state = situation(
+        rules,
+        {"r-1ga": "1010", "w-xi-ak": "3030"},
+        turn=DRAWN - 1,
+        stage="wehrmacht",
+        phase="movement",
+    )
+    card = static(state).cards[card_id]
+    holder = None if card.deck == "common" else card.deck
+
+    def probe(st: State) -> tuple[bool, bool]:
+        held = holder is not None and card.id in cards_rules.hand(st, holder)
+        mine = [e for e in st.effects if e.source == card.id]
+        if not mine:
+            return held, False
+        bare = st.clone()
+        for e in mine:
+            bare.remove_effect(e)
+        bites = all(
+            _value(st, e.kind, e.params) != _value(bare, e.kind, e.params) for e in card.effects
+        )
+        return held, bites
+
+    _on_top(state, card)
+    rules.probe = probe
+    window = WINDOWS.index(card.window)
+    cleared = played = False
+    while not any(w >= window for _, w, *_ in rules.seen):
+        assert state.turn <= DRAWN, "the window never came"
+        if state.turn == DRAWN and not cleared:  # the other draws do not interfere
+            for side in SIDES:
+                if side != holder:
+                    state.put("cards", f"hand:{side}", ())
+            for e in state.effects:
+                if e.source != card.id:
+                    state.remove_effect(e)
+            cleared = True
+        if (
+            state.turn == DRAWN
+            and not state.pending
+            and card.mark != "1"
+            and holder is not None
+            and state.current_player() == holder
+            and not played
+        ):
+            state.apply(f"play {card.id}")  # the holder plays it at once (S5.3)
+            played = True
+            continue
+        if state.pending:
+            legal = state.legal_actions()
+            state.apply(END if END in legal else legal[0])
+        else:
+            state.apply(END)
+    _, _, stage, phase, (held, bites) = next(r for r in rules.seen if r[1] >= window)
+    assert not held, f"{card.id} still held at {stage}/{phase}"
+    assert bites, f"{card.id} not in force, or changing nothing, at {stage}/{phase}"
+    if card.mark == "1" and holder is not None:
+        earlier = [r for r in rules.seen if 0 <= r[1] < window or r[2] == "cards"]
+        assert earlier
+        assert all(r[4][0] for r in earlier)  # held (not played) until its window
+    if any(e.kind == "weather" for e in card.effects):
+        assert not any(r[2] == "air" for r in rules.seen)  # S4: no air stage this turn
+
+
+def test_s5_3_every_window_starts_once_a_turn_in_the_order_of_play() -> None:
+    """Ruling S5.3: the windows are the starts of the replacement and air stages and of
+    each ground phase (S4), met in the order of :data:`WINDOWS` on a flying turn."""
+    rules = _Watch()
+    state = situation(
+        rules,
+        {"r-1ga": "1010", "w-xi-ak": "3030"},
+        turn=DRAWN - 1,
+        stage="wehrmacht",
+        phase="movement",
+    )
+    rules.probe = lambda st: (False, False)
+    while state.turn <= DRAWN and not state.is_terminal():
+        if state.pending:
+            legal = state.legal_actions()
+            state.apply(END if END in legal else legal[0])
+        else:
+            state.apply(END)
+    starts = [w for _, w, stage, phase, _ in rules.seen if w >= 0]
+    firsts = sorted(set(starts), key=starts.index)
+    assert firsts == list(range(len(WINDOWS)))
+
+
+def _step(state: State) -> None:
+    if state.pending:
+        legal = state.legal_actions()
+        state.apply(END if END in legal else legal[0])
+    else:
+        state.apply(END)
+
+
+def test_s5_5_a_common_event_is_in_force_until_the_next_is_turned_an_infinity_one_stays() -> None:
+    """Ruling S5.5: a common event is imposed at once — never offered to a side — and is in
+    force until the next one is turned; then a ``1``/``!`` event goes under the deck, while
+    an ``∞`` event stays in force to the end of the game (and leaves the deck)."""
+    freeze, frost, short = "common-volga-freezes", "common-clear-frost", "common-short-day"
+    state = situation(
+        RULES, {"r-1ga": "1010", "w-xi-ak": "3030"}, turn=2, stage="wehrmacht", phase="movement"
+    )
+    marks = {c: static(state).cards[c].mark for c in (freeze, frost, short)}
+    assert marks == {freeze: "∞", frost: "!", short: "1"}
+    rest = [c for c in state.get("cards", "deck:common") or () if c not in marks]
+    state.put("cards", "deck:common", (freeze, frost, short, *rest))
+
+    def sources() -> set[str | None]:
+        return {e.source for e in state.effects}
+
+    while state.turn < 3:
+        _step(state)
+    assert state.get("cards", "common") == freeze
+    assert freeze in sources()
+    while state.turn < 4:
+        _step(state)
+    # turn 4: the "!" event is in force at once and through the whole turn, never offered
+    assert state.get("cards", "common") == frost
+    while state.turn == 4:
+        assert frost in sources()
+        assert freeze in sources()  # the "∞" event stays after it was replaced
+        for side in SIDES:
+            assert frost not in cards_rules.hand(state, side)
+        assert Action("play", (frost,)) not in state.legal_actions()
+        _step(state)
+    # turn 5: the next event is turned: the "!" one ends and goes under the deck
+    assert state.get("cards", "common") == short
+    assert frost not in sources()
+    assert short in sources()
+    deck = list(state.get("cards", "deck:common") or ())
+    assert deck[-1] == frost
+    assert freeze not in deck  # the "∞" event left the deck ...
+    assert any(e.source == freeze and e.expiry == Expiry.GAME for e in state.effects)
+    while state.turn < 7:
+        _step(state)
+    assert freeze in sources()  # ... and is still in force two events later

@@ -179,26 +179,70 @@ def test_s8_4_al_the_defender_chooses_which_attacker_loses() -> None:
 
 
 def test_s8_4_de_destroys_and_the_attacker_may_decline_to_advance() -> None:
+    """S8.4 DE: the source names no advance; ours is optional (``advance none``)."""
     state = situation(RULES, {"r-4mc": RING[0], "w-li-n": (TRENCH, "reduced")})
     state.apply("attack w-li-n r-4mc")  # 10:2 → 5:1
     state.apply(f"roll {die_for(state, '5:1', 'DE')}")
     assert where(state, "w-li-n") == "dead"
     assert state.pending[-1].kind == "advance"
+    assert [str(a) for a in state.legal_actions()] == ["advance none", "advance r-4mc"]
     state.apply("advance none")
     assert unit_at(state, TRENCH) is None
     assert where(state, "r-4mc") == RING[0]
 
 
-def test_s8_4_surrender_when_no_retreat_hex() -> None:
+def test_s8_4_surrender_when_no_retreat_hex_and_an_attacker_must_advance() -> None:
+    """S8.4 DR: a defender with no retreat hex surrenders; the vacated hex is occupied at
+    once by an attacker of the attacker's choice («тут же занимается»): no ``none``."""
     units = {"r-1ga": RING[0], "r-21a-a": RING[2], "r-26tc": RING[4], "w-li-n": TRENCH}
     state = situation(RULES, units)  # every neighbour empty but in RKKA ZOC
     state.apply("attack w-li-n r-1ga r-21a-a r-26tc")  # 19:4 → 4:1
     state.apply(f"roll {die_for(state, '4:1', 'DR')}")
     assert where(state, "w-li-n") == "dead"  # surrendered
     assert state.pending[-1].kind == "advance"
+    assert state.current_player() == "rkka"
+    assert [str(a) for a in state.legal_actions()] == [
+        "advance r-1ga",
+        "advance r-21a-a",
+        "advance r-26tc",
+    ]
+    state.apply("advance r-21a-a")
+    assert unit_at(state, TRENCH) == "r-21a-a"
 
 
-def test_s8_4_drl_flips_then_retreats() -> None:
+def test_s8_4_dr_a_single_attacker_advances_at_once() -> None:
+    """S8.4 DR: the advance is obligatory, so a lone attacker moves in without a decision."""
+    state = situation(RULES, {"r-26tc": RING[0], "w-li-n": (TRENCH, "reduced")})
+    state.apply("attack w-li-n r-26tc")  # 7:2 → 3:1
+    state.apply(f"roll {die_for(state, '3:1', 'DR')}")
+    assert state.pending[-1].kind == "retreat"
+    state.apply(state.legal_actions()[0])
+    assert not state.pending
+    assert unit_at(state, TRENCH) == "r-26tc"
+    assert unit_at(state, RING[0]) is None
+
+
+def test_s8_4_dr_no_advance_when_no_attacker_may_enter() -> None:
+    """S8.4 DR: no advance only when no attacker may legally enter the vacated hex — here a
+    terrain effect (as a ``terrain_cost`` card puts in force) closes steppe to motor units."""
+    state = situation(RULES, {"r-26tc": RING[0], "w-li-n": (TRENCH, "reduced")})
+    data = static(state)
+    assert data.ground["r-26tc"].movement_class == "motorized"
+    assert data.game_map.terrain(data.cell(TRENCH)) == "steppe"
+    params = {"terrain": "steppe", "cost": "impassable", "movement_class": "motorized"}
+    state.add_effect("terrain_cost", params, source="test")
+    assert ground.advancers(state, TRENCH, ("r-26tc",)) == []
+    state.apply("attack w-li-n r-26tc")
+    state.apply(f"roll {die_for(state, '3:1', 'DR')}")
+    state.apply(state.legal_actions()[0])  # the (foot) defender retreats
+    assert where(state, "w-li-n") != TRENCH
+    assert not state.pending
+    assert unit_at(state, TRENCH) is None
+    assert where(state, "r-26tc") == RING[0]
+
+
+def test_s8_4_drl_flips_then_retreats_and_the_advance_is_optional() -> None:
+    """S8.4 DRL: loss, then retreat; the source's DRL text names no advance: optional."""
     state = situation(
         RULES, {"r-1ga": RING[0], "r-26tc": RING[1], "r-21a-a": RING[2], "w-xi-ak": TRENCH}
     )
@@ -206,3 +250,110 @@ def test_s8_4_drl_flips_then_retreats() -> None:
     state.apply(f"roll {die_for(state, '3:1', 'DRL')}")
     assert step(state, "w-xi-ak") == "reduced"
     assert state.pending[-1].kind == "retreat"
+    state.apply(state.legal_actions()[0])
+    assert state.pending[-1].kind == "advance"
+    assert [str(a) for a in state.legal_actions()] == [
+        "advance none",
+        "advance r-1ga",
+        "advance r-21a-a",
+        "advance r-26tc",
+    ]
+
+
+# -- EX (S8.4 and its ruling): the attacker loses at least the defender's strength ----------
+
+EX_DIE = 2  # die 2 → EX at 1:1 (S9.1a) ... 4:1
+
+
+class _TripleAttack(StalingradRules):
+    """A variant whose attackers fight at triple strength (a static ``combat_strength``
+    hook), so that a weak group can attack and then run out of steps to lose."""
+
+    def hook_combat_strength(self, state: State, value: int, **context: object) -> int:
+        return value * 3 if context.get("role") == "attack" else value
+
+
+def _ex(
+    rules: StalingradRules,
+    units: dict[str, str | tuple[str, str]],
+    attack: str,
+    column: str = "1:1",
+) -> State:
+    state = situation(rules, units)
+    assert static(state).crt.result_at(column, EX_DIE).code == "EX"
+    state.apply(attack)
+    assert state.pending[-1].params[2] == column
+    state.apply(f"roll {EX_DIE}")
+    return state
+
+
+def _choices(state: State) -> list[str]:
+    assert state.pending[-1].kind == "ex_loss"
+    return [str(a) for a in state.legal_actions()]
+
+
+def test_s8_4_ex_a_6_to_3_loss_is_not_paid_by_one_step_of_a_2_1_unit() -> None:
+    """Ruling S8.4 EX: the defender loses 6 − 3 = 3; each step of a 2/1 unit loses 1, so
+    the attacker keeps choosing infantry steps (same type) until it has lost 3."""
+    units = {"r-62a-n": RING[0], "r-87rd": RING[1], "r-4cc": RING[2], "w-xi-ak": TRENCH}
+    state = _ex(RULES, units, "attack w-xi-ak r-4cc r-62a-n r-87rd")  # 7:6 → 1:1
+    assert step(state, "w-xi-ak") == "reduced"
+    assert ground.loss_strength(state, "r-62a-n") == 1
+    assert _choices(state) == ["loss r-62a-n", "loss r-87rd"]  # the cavalry is no choice
+    state.apply("loss r-62a-n")  # lost 1 of 3
+    assert _choices(state) == ["loss r-62a-n", "loss r-87rd"]
+    state.apply("loss r-87rd")  # lost 2 of 3
+    assert _choices(state) == ["loss r-62a-n", "loss r-87rd"]
+    state.apply("loss r-62a-n")  # removal of a reduced 2/1: 1 more → 3
+    assert not state.pending
+    assert where(state, "r-62a-n") == "dead"
+    assert step(state, "r-87rd") == "reduced"
+    assert step(state, "r-4cc") == "full"
+
+
+def test_s8_4_ex_two_steps_when_one_is_not_enough() -> None:
+    """Ruling S8.4 EX: a 4/2 infantry flipping loses 2 < 3: a second step follows (the only
+    infantry again, removed: 2 more), taken at once as the only allowed choice."""
+    units = {"r-51a-b": RING[0], "r-4cc": RING[1], "w-xi-ak": TRENCH}
+    state = _ex(RULES, units, "attack w-xi-ak r-4cc r-51a-b")  # 7:6 → 1:1
+    assert not state.pending  # both steps had a single choice
+    assert step(state, "w-xi-ak") == "reduced"
+    assert where(state, "r-51a-b") == "dead"
+    assert step(state, "r-4cc") == "full"
+
+
+def test_s8_4_ex_one_step_is_enough_when_it_loses_as_much() -> None:
+    """Ruling S8.4 EX: a 6/3 infantry flipping loses 3 ≥ 3: the exchange ends (W2)."""
+    units = {"r-1ga": RING[0], "w-xi-ak": TRENCH}
+    state = _ex(RULES, units, "attack w-xi-ak r-1ga")  # 6:6 → 1:1
+    assert not state.pending
+    assert step(state, "r-1ga") == "reduced"
+
+
+def test_s8_4_ex_same_type_first_then_any_attacker() -> None:
+    """Ruling S8.4 EX: the infantry pays while it lasts (1 + 1), then the tank (3)."""
+    units = {"r-62a-n": RING[0], "r-26tc": RING[1], "w-xi-ak": TRENCH}
+    state = _ex(RULES, units, "attack w-xi-ak r-26tc r-62a-n")  # 9:6 → 1:1
+    assert not state.pending  # one allowed choice at every step
+    assert where(state, "r-62a-n") == "dead"
+    assert step(state, "r-26tc") == "reduced"
+
+
+def test_s8_4_ex_ends_when_every_attacker_is_gone() -> None:
+    """Ruling S8.4 EX: a lone 2/1 (at triple strength in a variant) owes 3 but has only
+    two steps (1 + 1): it is destroyed and the exchange ends."""
+    rules = _TripleAttack()
+    state = _ex(rules, {"r-62a-n": RING[0], "w-xi-ak": TRENCH}, "attack w-xi-ak r-62a-n")
+    assert not state.pending
+    assert step(state, "w-xi-ak") == "reduced"
+    assert where(state, "r-62a-n") == "dead"
+
+
+def test_s8_4_ex_destroyed_defender_then_the_optional_advance() -> None:
+    """EX with the defender destroyed: once the attacker has paid, the optional advance."""
+    units = {"r-1ga": RING[0], "w-xi-ak": (TRENCH, "reduced")}
+    state = _ex(RULES, units, "attack w-xi-ak r-1ga", "2:1")  # 6:3 → 2:1
+    assert where(state, "w-xi-ak") == "dead"  # lost its remaining 3
+    assert step(state, "r-1ga") == "reduced"  # lost 6 − 3 = 3: paid
+    assert state.pending[-1].kind == "advance"
+    assert [str(a) for a in state.legal_actions()] == ["advance none", "advance r-1ga"]

@@ -9,19 +9,35 @@ from hexwar.actions import Action
 from hexwar.state import State
 from hexwar.testing import check_step
 from hexwar_stalingrad import reinforce, victory
-from hexwar_stalingrad.board import static, step, unit_at, where
+from hexwar_stalingrad.board import on_map, remove, static, step, unit_at, where
 from hexwar_stalingrad.rules import SEATS, StalingradRules
 from hexwar_stalingrad.situations import ready, situation
 
 RULES = StalingradRules()
 
 
+class _Phases(StalingradRules):
+    """Records every phase entered (``phase_start`` hook), also those where nobody rests."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered: list[tuple[int, str | None, str]] = []
+
+    def hook_phase_start(self, state: State, value: None, **context: object) -> None:
+        self.entered.append((state.turn, state.stage, str(context["phase"])))
+        return value
+
+
 def stages_of_turn(state: State, turn: int) -> list[tuple[str | None, str | None]]:
-    seen: list[tuple[str | None, str | None]] = []
+    """The (stage, phase) pairs entered in ``turn`` (the state's ruleset is a _Phases)."""
+    rules = state.ruleset
+    assert isinstance(rules, _Phases)
     while state.turn == turn and not state.is_terminal():
-        if (state.stage, state.phase) not in seen:
-            seen.append((state.stage, state.phase))
         state.apply("end")
+    seen: list[tuple[str | None, str | None]] = []
+    for t, stage, phase in rules.entered:
+        if t == turn and (stage, phase) not in seen:
+            seen.append((stage, phase))
     return seen
 
 
@@ -37,7 +53,7 @@ def test_s3_2_set_up_places_turn_1_units_and_sets_reserves_and_aviation_aside() 
 
 
 def test_s4_turn_1_has_no_replacements_no_air_and_every_ground_phase() -> None:
-    state = ready(RULES, seed=5)
+    state = ready(_Phases(), seed=5)
     seen = stages_of_turn(state, 1)
     stages = [s for s, _ in seen]
     assert "replacements" not in stages
@@ -249,24 +265,19 @@ def test_s11_1_only_6th_army_units_in_the_stalingrad_area_must_be_blocked() -> N
     assert not victory.encircled(state)
 
 
+POCKET = ("2016", "2017")  # two adjacent hexes in the Stalingrad area (S11.1)
+
+
 def test_s11_2_long_game_and_sudden_death() -> None:
-    state = situation(
-        RULES,
-        {"w-6pz": "1010", "w-li-n": "1011", "r-1ga": "3030"},
-        turn=6,
-        stage="wehrmacht",
-        phase="movement",
-    )
+    data = static(ready(RULES))
+    assert all(h in data.stalingrad_area for h in POCKET)
+    assert POCKET[1] in data.neighbors[POCKET[0]]
+    contact = {"w-6pz": POCKET[0], "w-li-n": POCKET[1], "r-1ga": "3030"}
+    state = situation(RULES, contact, turn=6, stage="wehrmacht", phase="movement")
     assert victory.relief_contact(state)
     assert victory.long_game_outcome(state).winner == "wehrmacht"
     rules = StalingradRules(sudden_death=True)
-    state = situation(
-        rules,
-        {"w-6pz": "1010", "w-li-n": "1011", "r-1ga": "3030"},
-        turn=6,
-        stage="wehrmacht",
-        phase="movement",
-    )
+    state = situation(rules, contact, turn=6, stage="wehrmacht", phase="movement")
     while state.stage == "wehrmacht" and not state.is_terminal():
         state.apply("end")
     assert state.is_terminal()
@@ -275,10 +286,59 @@ def test_s11_2_long_game_and_sudden_death() -> None:
     assert state.turn == 6
     state = situation(
         RULES,
-        {"w-6pz": "1010", "w-li-n": "1030", "r-1ga": "3030"},
+        {"w-6pz": POCKET[0], "w-li-n": "1030", "r-1ga": "3030"},
         turn=6,
         stage="wehrmacht",
         phase="movement",
     )
     assert victory.long_game_outcome(state).winner == "rkka"
     assert Action("end") in state.legal_actions()
+
+
+def test_s11_2_a_6th_army_unit_rebuilt_on_a_far_truck_hex_is_no_contact() -> None:
+    """Ruling S11.2 (Dec 2026): a destroyed 6th Army unit rebuilt (S4.1) on the truck hex
+    next to the 23rd Panzer's start hex is outside the Stalingrad area: no contact."""
+    data = static(ready(RULES))
+    start = data.start_hex("wehrmacht", data.ground["w-23pz"].start)
+    assert start is not None
+    truck = next(t for t in data.tagged("truck:wehrmacht") if t in data.neighbors[start])
+    assert truck not in data.stalingrad_area
+    state = situation(
+        RULES,
+        {"w-23pz": start, "r-1ga": "3030"},
+        turn=6,
+        stage="replacements",
+        phase="wehrmacht",
+    )
+    for _, unit in on_map(state):  # the turn-6 reserves arrived on the way (S4.2)
+        if unit not in ("w-23pz", "r-1ga"):
+            remove(state, unit)
+    assert where(state, "w-23pz") == start
+    state.put("units", "w-li-n", ("dead", "gone"))
+    state.apply(f"rebuild w-li-n {truck} reduced")
+    assert where(state, "w-li-n") == truck
+    assert "6th_army" in data.ground["w-li-n"].groups
+    assert "relief_group" in data.ground["w-23pz"].groups
+    assert not victory.relief_contact(state)
+    assert victory.long_game_outcome(state).winner == "rkka"
+
+
+def test_s11_2_contact_inside_the_area_counts_and_only_lvii_panzer_corps_is_the_relief() -> None:
+    """S11.2: a relief unit next to a 6th Army unit in the area is contact; a XXXXVIII
+    Panzer Corps unit (not Manstein's strike group, docs/stalingrad/oob.md) is not."""
+    state = situation(
+        RULES,
+        {"w-23pz": POCKET[0], "w-li-n": POCKET[1], "r-1ga": "3030"},
+        turn=6,
+        stage="wehrmacht",
+        phase="movement",
+    )
+    assert victory.relief_contact(state)
+    state = situation(
+        RULES,
+        {"w-11pz": POCKET[0], "w-li-n": POCKET[1], "r-1ga": "3030"},
+        turn=6,
+        stage="wehrmacht",
+        phase="movement",
+    )
+    assert not victory.relief_contact(state)

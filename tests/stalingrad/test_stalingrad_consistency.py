@@ -88,9 +88,15 @@ def test_the_victory_groups_are_present(sc: Scenario) -> None:
     # the 6th Army starts between the Don bend and the city: within 120 km of the centre
     centre = sc.place_hex("stalingrad")
     assert all(sc.start_hex(u).distance(centre) <= 15 for u in sixth)
-    # Manstein's group gathers at Kotelnikovo and on the lower Chir
+    # Manstein's group (S11.2, docs/stalingrad/oob.md) is LVII Panzer Corps, gathering at
+    # Kotelnikovo; XXXXVIII Panzer Corps on the Chir is not in it
     kotelnikovo = sc.place_hex("kotelnikovo")
     assert any(sc.start_hex(u).distance(kotelnikovo) <= 1 for u in relief)
+    assert {u.id for u in relief} == {"w-6pz", "w-23pz", "w-17pz"}
+    assert all("LVII PzK" in " ".join(u.formations) for u in relief)
+    chir = [u for u in sc.oob.ground if u.army == "XXXXVIII Panzer Corps"]
+    assert chir
+    assert not any("relief_group" in u.groups for u in chir)
 
 
 def test_counters_cover_every_arm_and_are_bilingual(sc: Scenario) -> None:
@@ -124,6 +130,12 @@ def test_s1_7_counter_values(sc: Scenario) -> None:
     kat = [u for u in sc.oob.ground if u.arm == "katyusha"]
     assert kat
     assert all(u.bombs == Fraction(2) and "БМ-13" in u.name_ru for u in kat)
+    # S7.2 / ruling S1.7: the double strike is the printed value, on both sides of the
+    # counter (full 2 = 2 x 1, reduced 1 = 2 x 1/2), applied once
+    for k in kat:
+        for a in a19:
+            assert k.bombs == 2 * a.bombs
+            assert k.reduced_bombs == 2 * a.reduced_bombs == 1
     # W2 needs RKKA infantry 6, an RKKA tank 7 and German infantry 6
     assert any(
         u.side == "rkka" and u.arm == "infantry" and u.strength.full == 6 for u in sc.oob.ground

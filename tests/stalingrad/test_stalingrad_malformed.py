@@ -147,6 +147,37 @@ def test_bad_mark(data: Path) -> None:
     )
 
 
+def test_bad_card_window(data: Path) -> None:
+    """Ruling S5.3: every card names its window, one of ``cards.WINDOWS``."""
+    edit(data / "cards.toml", 'window = "wehrmacht_attack"', 'window = "teatime"')
+    rejects(
+        lambda: load_cards(data / "cards.toml"),
+        "cards.toml",
+        "card[0] (rkka-order-227).window",
+        "unknown window 'teatime'",
+    )
+
+
+def test_missing_card_window(data: Path) -> None:
+    edit(data / "cards.toml", 'window = "rkka_attack"\n', "")
+    rejects(lambda: load_cards(data / "cards.toml"), "cards.toml", "(rkka-maskirovka)", "'window'")
+
+
+def test_common_event_with_a_phase_effect(data: Path) -> None:
+    """Ruling S5.5: a common event is in force until the next is turned, not one phase."""
+    edit(
+        data / "cards.toml",
+        'non_flying = true, duration = "turn"',
+        'non_flying = true, duration = "phase"',
+    )
+    rejects(
+        lambda: load_cards(data / "cards.toml"),
+        "cards.toml",
+        "(common-fog-and-snow).effects[0].duration",
+        "S5.5",
+    )
+
+
 def test_infinite_card_with_a_turn_effect(data: Path) -> None:
     edit(data / "cards.toml", 'amount = 1, duration = "game"', 'amount = 1, duration = "turn"')
     rejects(lambda: load_cards(data / "cards.toml"), "cards.toml", "(rkka-air-blockade)", "'∞'")

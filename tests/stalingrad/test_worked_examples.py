@@ -6,8 +6,6 @@ every consequence the example names.
 
 from __future__ import annotations
 
-import pytest
-
 from hexwar.actions import Action, NotLegalNow
 from hexwar.state import State
 from hexwar.testing import check_rejects
@@ -25,14 +23,18 @@ ELSEWHERE = {"r-4cc": "0505", "w-rom-1cav": "0506"}  # a legal attack far away (
 
 
 def test_w1_odds_17_to_4_are_4_to_1() -> None:
-    """W1 (S8.2): 7 + 6 + 4 = 17 against 4 → 4:1."""
+    """W1 (S8.2): 7 + 6 + 4 = 17 against 4 → 17 ÷ 4 = 4.25 → 4:1, played through ``apply``."""
     state = situation(
         RULES,
         {"r-26tc": RING[0], "r-1tc": RING[1], "r-5ta-a": (RING[2], "reduced"), "w-li-n": TRENCH},
     )
     assert ground.attack_strength(state, ["r-26tc", "r-1tc", "r-5ta-a"]) == 17
     assert ground.defence_strength(state, "w-li-n") == 4
-    assert ground.attack_odds(state, "w-li-n", ["r-1tc", "r-26tc", "r-5ta-a"]) == ("4:1", 0)
+    attack = Action.parse("attack w-li-n r-1tc r-26tc r-5ta-a")
+    assert attack in state.legal_actions()
+    state.apply(attack)
+    assert state.is_chance_node()
+    assert state.pending[-1].params[:4] == ("attack", "w-li-n", "4:1", 0)
 
 
 def _w2(die: int) -> State:
@@ -41,18 +43,18 @@ def _w2(die: int) -> State:
     )
     attack = Action.parse("attack w-xi-ak r-1ga r-21a-a r-26tc")
     assert attack in state.legal_actions()
-    assert ground.attack_odds(state, "w-xi-ak", attack.args[1:]) == (
-        "3:1",
-        0,
-    )  # 19:6, trench ignored
+    assert ground.attack_strength(state, attack.args[1:]) == 19  # 6 + 6 + 7
+    assert ground.defence_strength(state, "w-xi-ak") == 6  # the trench adds nothing (S8.5)
     state.apply(attack)
     assert state.is_chance_node()
+    assert state.pending[-1].params[:4] == ("attack", "w-xi-ak", "3:1", 0)  # 19:6 → 3:1
     state.apply(f"roll {die}")
     return state
 
 
 def test_w2_die_4_defender_retreats_where_the_attacker_picks_and_one_attacker_advances() -> None:
-    """W2, die 4 → DR (S8.4, S8.5): attacker picks the retreat hex, then who advances."""
+    """W2, die 4 → DR (S8.4, S8.5): attacker picks the retreat hex, then who advances (one
+    must)."""
     state = _w2(4)
     assert state.current_player() == "rkka"  # the attacker decides, out of turn order
     assert state.pending[-1].kind == "retreat"
@@ -62,8 +64,8 @@ def test_w2_die_4_defender_retreats_where_the_attacker_picks_and_one_attacker_ad
     assert where(state, "w-xi-ak") == RING[4]
     assert step(state, "w-xi-ak") == "full"
     assert state.pending[-1].kind == "advance"
+    # one attacker must move in (S8.4 DR «тут же занимается»), the attacker choosing which
     assert {str(a) for a in state.legal_actions()} == {
-        "advance none",
         "advance r-1ga",
         "advance r-21a-a",
         "advance r-26tc",
@@ -107,11 +109,11 @@ def test_w6_air_strike_on_infantry_in_a_trench_takes_a_loss() -> None:
     assert step(state, "w-xi-ak") == "reduced"
 
 
-def _artillery_shot(unit: str, die: int) -> State:
+def _artillery_shot(unit: str, die: int, unit_step: str = "full") -> State:
     data = load_static()
     target = next(lab for lab in sorted(data.passable) if data.distance(OPEN, lab) == 2)
     assert OPEN not in data.fortified
-    state = situation(RULES, {unit: target, "w-xi-ak": OPEN}, phase="artillery")
+    state = situation(RULES, {unit: (target, unit_step), "w-xi-ak": OPEN}, phase="artillery")
     shot = Action("bombard", (unit, "w-xi-ak"))
     assert shot in state.legal_actions()
     state.apply(shot)
@@ -130,11 +132,22 @@ def test_w7_a19_bombards_infantry_in_the_open_die_4_flips_it() -> None:
 
 
 def test_w8_katyusha_same_target_and_die_destroys_the_full_infantry() -> None:
-    """W8 (S7.2): the Katyusha's 2 bombs strike doubled (column 2), die 4 → 2Lo."""
-    assert ground.bombs(situation(RULES, {"r-swf-kat": OPEN}, phase="movement"), "r-swf-kat") == 4
+    """W8 (S7.2, ruling S1.7): the full Katyusha strikes with 2 bombs — double the A-19's 1,
+    counted once — so die 4 → 2Lo: two losses, the full infantry is destroyed."""
+    assert ground.bombs(situation(RULES, {"r-swf-kat": OPEN}, phase="movement"), "r-swf-kat") == 2
     state = _artillery_shot("r-swf-kat", 4)
     assert where(state, "w-xi-ak") == "dead"
     assert unit_at(state, OPEN) is None
+
+
+def test_w8_a_reduced_katyusha_inflicts_one_loss() -> None:
+    """W8 (ruling S1.7): a reduced Katyusha strikes with 1 bomb (the doubling counts once,
+    so it is weaker than a full one): same target and die → Lo, one loss."""
+    reduced = situation(RULES, {"r-swf-kat": (OPEN, "reduced")}, phase="movement")
+    assert ground.bombs(reduced, "r-swf-kat") == 1
+    state = _artillery_shot("r-swf-kat", 4, "reduced")
+    assert step(state, "w-xi-ak") == "reduced"
+    assert where(state, "w-xi-ak") == OPEN
 
 
 def test_w9_artillery_attacked_in_close_combat_is_resolved_at_6_to_1() -> None:
@@ -169,6 +182,8 @@ def test_w10_odds_below_1_to_1_are_refused_and_above_6_to_1_count_as_6_to_1() ->
     }
     state = situation(RULES, {**six, "w-li-n": TRENCH})
     assert ground.attack_strength(state, six) == 40
-    assert ground.attack_odds(state, "w-li-n", sorted(six)) == ("6:1", 0)
-    with pytest.raises(NotLegalNow, match=r"S8\.2"):
-        situation(RULES, {"r-8cc": RING[0], "w-xi-ak": TRENCH, **ELSEWHERE}).apply(attack)
+    assert ground.defence_strength(state, "w-li-n") == 4
+    big = Action("attack", ("w-li-n", *sorted(six)))
+    assert big in state.legal_actions()
+    state.apply(big)  # 40 ÷ 4 = 10 → capped at 6:1
+    assert state.pending[-1].params[:4] == ("attack", "w-li-n", "6:1", 0)
