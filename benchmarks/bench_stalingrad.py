@@ -1,79 +1,202 @@
-"""Benchmark of «Сталинград»: full random games per second and ``clone()`` of a mid-game state.
+"""Benchmark of «Сталинград»: random games, the token step, clone, exact attack odds, memory.
 
-Run: ``python benchmarks/bench_stalingrad.py [--games N] [--profile]``. Prints figures; it
-is not a timed test. Targets: >= 20 random 10-turn games per second on one core, median
-``clone()`` <= 50 µs.
+Run: ``python benchmarks/bench_stalingrad.py [--games N] [--repeats R] [--old PATH]
+[--profile]``. Prints figures (CPU time, this process's ``time.process_time``); it is not a
+timed test. Each figure comes from a fresh worker process (``python -c``) run against a
+source tree; with ``--old PATH`` (a checkout of an earlier commit, e.g. ``git worktree add
+/work/old 3590f28``) the same workers run against ``PATH/src`` too, interleaved with this
+tree's (A, B, B, A, ...), and both are printed as min / median over the repeats.
+
+Figures:
+
+- ``list``: random long games uniform over ``state.legal_actions()`` (the old random bot's
+  games: the same games in both trees), games and actions per CPU second;
+- ``token``: random long games of the core's token-wise :class:`hexwar.play.RandomPlayer`
+  (this tree only): games and actions per CPU second; targets >= 20 and >= 25 000;
+- ``heuristic``: one heuristic-bot long game (both bots), CPU seconds;
+- ``step``: an agent's token step (:class:`hexwar.play.TokenStepper`: the legal-token mask,
+  then one token applied) along random games, median µs (target <= 50);
+- ``clone``: ``clone()`` of a turn-5 state (of a ``list`` game), median µs (target <= 50);
+- ``odds``: the exact result distribution of an attack
+  (:func:`hexwar_stalingrad.ground.attack_distribution`), median µs (target <= 100);
+- ``rss``: the process's peak resident memory after 50 random games, MB (target <= 64).
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import pstats
+import json
+import os
 import statistics
-import time
+import subprocess
+import sys
+from pathlib import Path
 
+HERE = Path(__file__).resolve().parents[1]
+
+_COMMON = """
+import json, random, resource, statistics, sys, time
 from hexwar.dice import SeededDriver
-from hexwar_stalingrad.bots import RandomBot, play_game
 from hexwar_stalingrad.rules import StalingradRules
+rules = StalingradRules(length="long")
+mode, games, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 
+def list_players(seed):
+    out = {}
+    for i, side in enumerate(rules.sides):
+        rng = random.Random(seed * 7919 + i)
+        out[side] = lambda state, rng=rng: rng.choice(state.legal_actions())
+    return out
 
-def games_per_second(rules: StalingradRules, games: int, seed: int = 0) -> tuple[float, float, int]:
-    """Random long games on one core: (games per second of wall-clock time, of this
-    process's CPU time — steadier on a shared machine —, total actions)."""
-    play_game(rules, seed=10_000)  # warm the caches (map, reach) as a long session would
-    actions = 0
-    start, cpu = time.perf_counter(), time.process_time()
+def run(state, players, driver):
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = driver.pick(state.chance_outcomes())
+        else:
+            action = players[state.current_player()](state)
+        state.apply_unchecked(action)
+    return state
+
+def token_players(seed):
+    from hexwar.play import RandomPlayer
+    return {s: RandomPlayer(seed * 7919 + i) for i, s in enumerate(rules.sides)}
+
+def games_rate(make):
+    run(rules.new_state(), make(10_000), SeededDriver(10_000))  # warm the static data
+    actions, cpu = 0, time.process_time()
     for i in range(games):
-        actions += len(play_game(rules, seed=seed + i).history)
-    return games / (time.perf_counter() - start), games / (time.process_time() - cpu), actions
+        actions += len(run(rules.new_state(), make(seed + i), SeededDriver(seed + i)).history)
+    cpu = time.process_time() - cpu
+    return {"games_per_cpu_s": games / cpu, "actions_per_cpu_s": actions / cpu,
+            "actions_per_game": actions / games}
 
+def median_us(times):
+    return statistics.median(times) * 1e6
 
-def mid_game(rules: StalingradRules, seed: int = 0):  # type: ignore[no-untyped-def]
-    """A random game's state at turn 5 (mid-game: cards, losses, aviation)."""
-    driver = SeededDriver(seed)
-    bots = {s: RandomBot(seed + i) for i, s in enumerate(rules.sides)}
-    state = rules.new_state()
+out = {}
+if mode == "list":
+    out = games_rate(list_players)
+elif mode == "token":
+    out = games_rate(token_players)
+elif mode == "heuristic":
+    from hexwar_stalingrad.heuristic import HeuristicBot
+    bots = {s: HeuristicBot(seed * 2 + i) for i, s in enumerate(rules.sides)}
+    cpu = time.process_time()
+    state = run(rules.new_state(), bots, SeededDriver(seed))
+    out = {"cpu_s": time.process_time() - cpu, "actions": len(state.history)}
+elif mode == "rss":
+    make = token_players if games > 0 else list_players
+    for i in range(abs(games)):
+        run(rules.new_state(), make(seed + i), SeededDriver(seed + i))
+    out = {"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+elif mode == "micro":
+    from hexwar.play import TokenStepper
+    from hexwar_stalingrad import ground
+    steps, clones, odds = [], [], []
+    for g in range(games):
+        rng, driver = random.Random(seed + g), SeededDriver(seed + g)
+        state = rules.new_state()
+        stepper = TokenStepper(state)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_unchecked(driver.pick(state.chance_outcomes()))
+                continue
+            t = time.process_time()
+            mask = stepper.mask()
+            action = stepper.step(mask[rng.randrange(len(mask))])
+            steps.append(time.process_time() - t)
+            if state.phase == "attack" and not state.pending and len(odds) < 2000:
+                for a in state.legal_actions():
+                    if a.kind == "attack":
+                        t = time.perf_counter()
+                        ground.attack_distribution(state, a.args[0], a.args[1:])
+                        odds.append(time.perf_counter() - t)
+    out = {"step_us": median_us(steps), "step_mean_us": 1e6 * sum(steps) / len(steps),
+           "odds_us": median_us(odds), "steps": len(steps)}
+elif mode == "clone":
+    state, players, driver = rules.new_state(), list_players(seed), SeededDriver(seed)
     while state.turn < 5 and not state.is_terminal():
         if state.is_chance_node():
             state.apply_unchecked(driver.pick(state.chance_outcomes()))
         else:
-            state.apply_unchecked(bots[state.current_player()](state))
-    return state
-
-
-def clone_median_us(state, repeats: int = 2000) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeats):
+            state.apply_unchecked(players[state.current_player()](state))
+    clones = []
+    for _ in range(2000):
         t = time.perf_counter()
         state.clone()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e6
+        clones.append(time.perf_counter() - t)
+    out = {"clone_us": median_us(clones)}
+print(json.dumps(out))
+"""
+
+
+def worker(tree: Path, mode: str, games: int, seed: int) -> dict[str, float]:
+    """Run one worker against ``tree/src`` and return its figures."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONHASHSEED": "0"}
+    run = subprocess.run(
+        [sys.executable, "-c", _COMMON, mode, str(games), str(seed)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, float] = json.loads(run.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _summary(runs: list[dict[str, float]], key: str) -> str:
+    values = [r[key] for r in runs if r.get(key) is not None]
+    if not values:
+        return "-"
+    return f"min {min(values):.1f} / median {statistics.median(values):.1f}"
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--games", type=int, default=10)
-    p.add_argument("--profile", action="store_true", help="cProfile the games, top functions")
+    p.add_argument("--games", type=int, default=10, help="games per worker (list, token)")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--old", type=Path, default=None, help="a checkout of an earlier commit")
+    p.add_argument("--profile", action="store_true", help="cProfile token games, top functions")
+    p.add_argument("--only", default="list,token,heuristic,micro,clone,rss")
     args = p.parse_args()
+    if args.profile:
+        _profile(args.games)
+        return
+    trees = [("new", HERE)] + ([("old", args.old.resolve())] if args.old else [])
+    modes = args.only.split(",")
+    results: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for r in range(args.repeats):
+        order = trees if r % 2 == 0 else trees[::-1]
+        for mode in modes:
+            for name, tree in order:
+                if mode in ("token", "micro") and name == "old":
+                    continue
+                games = {"heuristic": 1, "micro": 3, "rss": 50}.get(mode, args.games)
+                if mode == "rss" and name == "old":
+                    games = -50  # the old tree's random bot: uniform over the legal list
+                results.setdefault((mode, name), []).append(worker(tree, mode, games, 100 * r))
+    for (mode, name), runs in sorted(results.items()):
+        keys = sorted({k for run in runs for k in run})
+        figures = ", ".join(f"{k}: {_summary(runs, k)}" for k in keys)
+        print(f"{mode:9s} {name:3s} ({len(runs)} runs) {figures}")
+
+
+def _profile(games: int) -> None:
+    import cProfile
+    import pstats
+
+    from hexwar.dice import SeededDriver
+    from hexwar.play import RandomPlayer, play
+    from hexwar_stalingrad.rules import StalingradRules
+
     rules = StalingradRules(length="long")
-    if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-    rate, cpu_rate, actions = games_per_second(rules, args.games)
-    if args.profile:
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
-    print(
-        f"random 10-turn games: {rate:.2f} games/s on one core ({cpu_rate:.2f} per CPU "
-        f"second; {actions / args.games:.0f} actions per game; target >= 20)"
-    )
-    state = mid_game(rules)
-    tables = sum(len(state.table(t)) for t in ("units", "at", "air", "cards", "zob"))
-    print(
-        f"clone() of a turn-5 state ({tables} table entries): median "
-        f"{clone_median_us(state):.1f} µs (target <= 50)"
-    )
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for seed in range(games):
+        players = {s: RandomPlayer(seed * 7919 + i) for i, s in enumerate(rules.sides)}
+        play(rules.new_state(), players, SeededDriver(seed))
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from hexwar.cups import Cup, CupError
 from hexwar.dice import D6, D10, Dice
 from hexwar.records import dumps, loads
 from hexwar.sequencer import TOKEN, Phase, Segment, SequenceError, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar.testing import check_random_games
 
@@ -47,6 +48,10 @@ class Pull(Ruleset):
         ),
         turn_limit=2,
     )
+
+    def action_space(self) -> ActionSpace:
+        kinds = ["end", "pick", "draw", "mark", "shoot", "roll"]
+        return ActionSpace.of(kinds, chit=OWNER, die=range(1, 7))
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         state.put("game", "initiative", options.get("initiative", "A"))

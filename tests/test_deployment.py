@@ -12,6 +12,7 @@ from hexwar.grid import Square
 from hexwar.pieces import SQUARE_CODEC, Pieces
 from hexwar.records import dumps, loads
 from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.state import HIDDEN, Ruleset, State
 from hexwar.testing import check_random_games
 
@@ -44,6 +45,11 @@ class Setup(Ruleset):
     sequence = TurnSequence(
         (Stage("play", (Phase("move", side="blue", end_when_idle=False),)),), turn_limit=1
     )
+
+    def action_space(self) -> ActionSpace:
+        pieces = ("b1g", "b2", "b3", "r1g", "r2", "r3", "r4")
+        cells = [f"{c},{r}" for r in range(5) for c in range(3)]
+        return ActionSpace.of(["end", "place"], piece=pieces, cell=cells)
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         DEPLOY.begin(state, {"blue": ["b1g", "b2", "b3"], "red": ["r1g", "r2", "r3", "r4"]})

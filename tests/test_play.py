@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hexwar.actions import Action
 from hexwar.dice import SeededDriver
 from hexwar.play import RandomPlayer, play
@@ -54,7 +56,16 @@ def test_random_player_reads_its_legal_source() -> None:
     def last_only(state: State) -> list[Action]:
         return state.legal_actions()[-1:]
 
-    plain = play(Duel().new_state(), _players(4), SeededDriver(4))
+    class ListPlayer:  # uniform over the list, as RandomPlayer(legal=...) promises
+        def __init__(self, seed: int) -> None:
+            self.rng = random.Random(seed)
+
+        def __call__(self, state: State) -> Action:
+            return self.rng.choice(state.legal_actions())
+
+    plain = play(
+        Duel().new_state(), {"red": ListPlayer(40), "blue": ListPlayer(41)}, SeededDriver(4)
+    )
     same = {side: RandomPlayer(40 + i, legal=counted) for i, side in enumerate(Duel().sides)}
     assert play(Duel().new_state(), same, SeededDriver(4)).history == plain.history
     assert calls  # the source was used, and the same list gives the same game

@@ -22,6 +22,7 @@ from hexwar.sequencer import (
     token_pick,
     validate_cursor,
 )
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar.testing import check_random_games
 from toy_game import Duel
@@ -98,6 +99,9 @@ class ChitPull(Ruleset):
         ),
         turn_limit=2,
     )
+
+    def action_space(self) -> ActionSpace:
+        return ActionSpace.of(["end", "initiative", "pick", "draw"], side=self.sides, chit=OWNER)
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         state.put("cup", "chits", ())
@@ -238,9 +242,10 @@ def test_d10_initiative_style_chance_at_phase_start_is_resumable() -> None:
     assert state.is_terminal()
 
 
-def test_sequencer_asks_has_phase_actions_to_skip_idle_phases() -> None:
-    """The sequencer asks ``has_phase_actions`` (not the full list) whether a phase is idle."""
-    asked: list[tuple[str | None, str]] = []
+def test_s4_idle_test_asks_only_for_a_first_token() -> None:
+    """S4: the sequencer skips an idle phase by asking ``phase_tokens`` at the empty
+    prefix only — never for a longer prefix, never for the whole list."""
+    asked: list[tuple[str | None, tuple[str, ...]]] = []
 
     class Lazy(Ruleset):
         name = "lazy"
@@ -249,36 +254,43 @@ def test_sequencer_asks_has_phase_actions_to_skip_idle_phases() -> None:
             (Stage("s", (Phase("idle", side="A"), Phase("busy", side="A"))),), turn_limit=1
         )
 
-        def phase_actions(self, state: State, side: str) -> list[Action]:
-            return [Action.of("act")] if state.phase == "busy" else []
-
-        def has_phase_actions(self, state: State, side: str) -> bool:
-            asked.append((state.phase, side))
-            return super().has_phase_actions(state, side)
+        def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> list[str]:
+            asked.append((state.phase, prefix))
+            if state.phase != "busy":
+                return []
+            return ["act"] if not prefix else ["done"]
 
     state = Lazy().new_state()
     assert state.phase == "busy"
-    assert asked == [("idle", "A"), ("busy", "A")]
+    assert asked == [("idle", ()), ("busy", ())]
+    assert state.legal_actions() == [Action.of("act"), Action.of("end")]
+    assert state.legal_tokens() == ("act", "end")
+    assert asked[2:] == [("busy", ("act",))]  # the first token's answer was reused
 
 
-def test_default_has_phase_actions_matches_phase_actions() -> None:
-    """The default ``has_phase_actions`` is ``phase_actions`` non-empty, also for generators."""
+def test_idle_test_on_a_generator_list_reads_only_its_first_item() -> None:
+    """A game writing ``phase_actions`` as a generator: the idle test takes one item."""
+    taken: list[str] = []
 
     class Gen(Ruleset):
         name = "gen"
         sides = ("A",)
-        sequence = TurnSequence((Stage("s", (Phase("p", side="A", end_when_idle=False),)),))
-        offer: tuple[Action, ...] = ()
+        sequence = TurnSequence((Stage("s", (Phase("p", side="A"),)),), turn_limit=2)
 
         def phase_actions(self, state: State, side: str) -> Iterable[Action]:
-            yield from self.offer
+            for kind in ("x", "y") if not state.table("done") else ():
+                taken.append(kind)
+                yield Action.of(kind)
 
-    rules = Gen()
-    state = rules.new_state()
+        def play(self, state: State, action: Action) -> None:
+            state.put("done", "it", True)
+
+    state = Gen().new_state()
     assert state.phase == "p"
-    assert rules.has_phase_actions(state, "A") is False
-    rules.offer = (Action.of("x"), Action.of("y"))
-    assert rules.has_phase_actions(state, "A") is True
+    assert taken == ["x"]
+    assert [str(a) for a in state.legal_actions()] == ["end", "x", "y"]
+    state.apply("y")  # then idle: the phase ends by itself, and so does turn 2's
+    assert state.is_terminal()
 
 
 # -- scratch tables, may_end, timed markers and effects ------------------------------------
@@ -312,6 +324,9 @@ class Drill(Ruleset):
             ),
             turn_limit=6,
         )
+
+    def action_space(self) -> ActionSpace:
+        return ActionSpace.of(["end", "move"], piece=self.pieces)
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         return [Action.of("move", p) for p in self.pieces if state.get("moved", p) is None]

@@ -8,8 +8,11 @@ import pytest
 from hypothesis import settings
 
 from hexwar.actions import Action
-from hexwar.state import State
-from hexwar.testing import RulesStateMachine, RulesViolation, check_random_games
+from hexwar.kinds import Combination, Kind, Kinds, Values
+from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import ActionSpace
+from hexwar.state import Ruleset, State
+from hexwar.testing import RulesStateMachine, RulesViolation, check_random_games, check_tokens
 from toy_game import Duel
 
 
@@ -107,6 +110,98 @@ def test_sampled_full_checks_play_the_same_games() -> None:
 def test_full_check_every_must_be_positive() -> None:
     with pytest.raises(ValueError, match="full_check_every"):
         check_random_games(lambda: Duel().new_state(), games=1, full_check_every=0)
+
+
+# -- the action-space checks --------------------------------------------------------------
+
+
+class DeadEnd(Duel):
+    """Bug: offers ``move red 9`` whose last token leads nowhere (no ``done`` after it)."""
+
+    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[str, ...]:
+        found = tuple(super().phase_tokens(state, side, prefix))
+        if prefix == ("move", side):
+            return tuple(sorted((*found, "9")))
+        return () if prefix == ("move", side, "9") else found
+
+
+class Unsorted(Duel):
+    """Bug: tokens in the wrong order."""
+
+    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(reversed(super().phase_tokens(state, side, prefix)))
+
+
+class SmallSpace(Duel):
+    """Bug: the declared space forgets column 6."""
+
+    def action_space(self) -> ActionSpace:
+        kinds = ("end", "move", "attack", "play", "deal", "roll", "absorb", "retreat")
+        return ActionSpace.of(kinds, side=("red", "blue"), column=range(6), card=("ambush", "dud"))
+
+
+class NoSpace(Duel):
+    """Bug: declares no action space."""
+
+    def action_space(self) -> ActionSpace:
+        return super(Duel, self).action_space()
+
+
+@pytest.mark.parametrize(
+    ("rules", "check"),
+    [(DeadEnd, "dead end"), (Unsorted, "tokens"), (SmallSpace, "space"), (NoSpace, "space")],
+)
+def test_the_kit_catches_broken_action_spaces(rules: type[Duel], check: str) -> None:
+    report = check_random_games(lambda: rules().new_state(), games=20, seed=0)
+    assert check in {v.check for v in report.violations}, report.violations[:2]
+
+
+def test_check_tokens_names_the_dead_end() -> None:
+    state = DeadEnd().new_state()
+    state.apply("deal dud")
+    state.apply("deal ambush")
+    assert ("dead end", "no token may follow move red 9") in check_tokens(state)
+    assert check_tokens(Duel().new_state()) == []
+
+
+UNITS = {"a": 2, "b": 1, "c": 0}
+LAZY = Kinds(
+    (
+        Kind("move", (Values(lambda s, side, a: [u for u in UNITS if not s.get("moved", u)]),
+                      Values(lambda s, side, a: [str(n) for n in range(1, UNITS[a[0]] + 1)]))),
+        Kind("attack", (Values(lambda s, side, a: ["x"]),
+                        Combination(lambda s, side, a: [u for u in UNITS if not s.get("moved", u)],
+                                    valid=lambda s, side, f, g: sum(UNITS[u] for u in g) >= 2))),
+    )
+)  # fmt: skip
+
+
+class Lazy(Ruleset):
+    """A token-by-token game (``hexwar.kinds``), no lists at all."""
+
+    name = "lazy"
+    sides = ("red",)
+    sequence = TurnSequence((Stage("s", (Phase("p", side="red"),)),), turn_limit=3)
+
+    def action_space(self) -> ActionSpace:
+        return ActionSpace.of(["end", *LAZY.names], unit=UNITS, n=(1, 2), target=("x",))
+
+    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[str, ...]:
+        return LAZY.tokens(state, side, prefix)
+
+    def phase_actions(self, state: State, side: str) -> list[Action]:
+        raise AssertionError("a token game is never asked for its list")
+
+    def play(self, state: State, action: Action) -> None:
+        for unit in action.args if action.kind == "attack" else action.args[:1]:
+            if unit in UNITS:
+                state.put("moved", unit, True)
+
+
+def test_a_token_game_passes_the_kit() -> None:
+    report = check_random_games(lambda: Lazy().new_state(), games=30, seed=4)
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 30
 
 
 class DuelMachine(RulesStateMachine):

@@ -15,6 +15,10 @@ It exercises every engine feature on a seven-hex line ``Hex(0,0) .. Hex(6,0)``:
   turn limit the side with more steps wins, else it is a draw.
 
 Seats: red is split into a driver (moves and retreats) and a gunner (fires, plays cards).
+
+Action space: 20 tokens (``done``, 8 kinds, the sides, columns 0-6, the two cards; the
+die's 1-6 share the columns' tokens). Legality is written as lists; the engine derives
+the token tree.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from hexwar.dice import D6, draw_outcomes
 from hexwar.geometry import Hex
 from hexwar.hooks import Effect, EffectRule, Expiry
 from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 
 SIDES = ("red", "blue")
@@ -123,6 +128,14 @@ class Duel(Ruleset):
         return frozenset()
 
     # -- actions ---------------------------------------------------------------------------
+
+    def action_space(self) -> ActionSpace:
+        """8 kinds, the sides, the columns 0-6, the cards, the die (1-6 share the
+        columns' tokens): 20 tokens with ``done``."""
+        kinds = ("end", "move", "attack", "play", "deal", "roll", "absorb", "retreat")
+        return ActionSpace.of(
+            kinds, side=SIDES, column=range(len(BOARD)), card=sorted(set(CUP)), die=range(1, 7)
+        )
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
         if state.get("done", side):

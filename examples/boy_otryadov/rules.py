@@ -34,11 +34,12 @@ from typing import Any, cast
 from hexwar.actions import Action, Decision, Outcome, Value
 from hexwar.deployment import Deployment
 from hexwar.grid import Square, line_clear
-from hexwar.memo import TableMemo
+from hexwar.memo import StateMemo
 from hexwar.movement import MoveRules, reachable
 from hexwar.pieces import Pieces
 from hexwar.removal import ChosenRemoval
 from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar.victory import eliminated, fewer_losses, loss_share, withdrawn
 
@@ -47,7 +48,7 @@ from .data import Arm, EffectRow, GameData, load_game_data
 
 PREFIX = {"blue": "b", "red": "r"}
 SCRATCH = ("fire", "moved", "shots", "strip")  # emptied when a side's turn begins (X.4)
-_READ = ("pieces", "arm", *SCRATCH, "pinned", "neutral")  # what phase_actions reads
+_READ = ("pieces", "stacks", "arm", *SCRATCH, "pinned", "neutral")  # what phase_actions reads
 Units = dict[str, tuple[str, Square]]
 
 
@@ -96,10 +97,17 @@ class BoyOtryadov(Ruleset):
         )
         # III: no ZOC; VI.3: one figure a square, two on a green one.
         self.rules = MoveRules(zoc=False, can_end_at=lambda m, c, f: len(f) < self.capacity(c))
-        self._memo = TableMemo(_READ, self._phase_actions)  # legal actions per position
+        self._memo = StateMemo(_READ, self._phase_actions)  # legal actions per position
         act = [Phase("act", side=s, scratch=SCRATCH, on_exit=self._finish, may_end=self.may_end)
                for s in SIDES]  # fmt: skip
         self.sequence = TurnSequence(tuple(Stage(s, (a,)) for s, a in zip(SIDES, act, strict=True)))
+
+    def action_space(self) -> ActionSpace:
+        """Kinds, every figure id the largest scenario can field, every square label."""
+        most = max(sum(n for _, n in sc.figures) for sc in self.data.scenarios.values())
+        ids = [f"{PREFIX[s]}{i + 1:02d}" for s in SIDES for i in range(most)]
+        kinds = ["end", "place", "move", "mount", "dismount", "fire", "retreat", "lost", "remove"]
+        return ActionSpace.of(kinds, figure=ids, square=map(self.board.label, self.board.map))
 
     # -- reading the state -------------------------------------------------------------
 

@@ -49,6 +49,7 @@ from hexwar.geometry import Hex
 from hexwar.pieces import Pieces
 from hexwar.selection import SecretSelection
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
+from hexwar.space import ActionSpace
 from hexwar.stacking import to_top
 from hexwar.state import Ruleset, State
 
@@ -227,6 +228,15 @@ class TriumphAndGlory(Ruleset):
                 u, corner = self.units[uid], self.scenario.first_facing[self.units[uid].side]
                 values = {"strength": u.strength, "disordered": False, "facing": corner}
                 self.pieces.place(state, uid, h, u.side, attributes=values)
+
+    def action_space(self) -> ActionSpace:
+        """Kinds (with the orders, rolls, picks and draws), units, groups and ``pass``,
+        sides, hex labels, facings 0-5, d10 totals."""
+        kinds = ["end", "request", "top", "move", "face", "assault", ORDERS.kind, "roll"]
+        return ActionSpace.of(
+            [*kinds, "pick", "draw"], unit=sorted(self.units), group=[*sorted(self.groups), "pass"],
+            side=SIDES, hex=sorted(self.hexes), facing=range(6), d10=range(1, 11),
+        )  # fmt: skip
 
     # -- what may be done ----------------------------------------------------------------
 

@@ -51,17 +51,19 @@ from hexwar.grid import (
     square_line,
 )
 from hexwar.hooks import Effect, Expiry
+from hexwar.kinds import Combination, Kind, Kinds, Values
 from hexwar.layout import FLAT, POINTY, Layout
 from hexwar.maps import GameMap, build_map, load_map
-from hexwar.memo import TableMemo
+from hexwar.memo import StateMemo, state_memo
 from hexwar.movement import MoveRules, MoveSearch, Reach, find_path, reachable
 from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
-from hexwar.play import RandomPlayer, play
+from hexwar.play import RandomPlayer, TokenStepper, play
 from hexwar.records import GameRecord, dumps, loads, record_of, replay
 from hexwar.removal import ChosenRemoval, RemovalError
 from hexwar.retreat import retreat_cells
 from hexwar.selection import SecretSelection, SelectionError, subsets
 from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
+from hexwar.space import DONE, ActionSpace, UnknownToken
 from hexwar.state import Ruleset, State
 from hexwar.terrain import TerrainChart, load_chart
 from hexwar.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
@@ -73,6 +75,7 @@ __all__ = [
     "D10",
     "DIAGONALS",
     "DIRECTIONS",
+    "DONE",
     "END",
     "FLAT",
     "HEX_CODEC",
@@ -83,10 +86,12 @@ __all__ = [
     "SQUARE_GRID",
     "TERMINAL",
     "Action",
+    "ActionSpace",
     "Activation",
     "ActivationError",
     "AttackRefused",
     "ChosenRemoval",
+    "Combination",
     "ContestError",
     "Cup",
     "CupError",
@@ -108,6 +113,8 @@ __all__ = [
     "Hexside",
     "HexwarError",
     "IllegalAction",
+    "Kind",
+    "Kinds",
     "LabelError",
     "Layout",
     "MapLabels",
@@ -135,10 +142,13 @@ __all__ = [
     "SquareLabels",
     "Stage",
     "State",
+    "StateMemo",
     "StrengthTable",
-    "TableMemo",
     "TerrainChart",
+    "TokenStepper",
     "TurnSequence",
+    "UnknownToken",
+    "Values",
     "Vertex",
     "VictoryError",
     "alternate",
@@ -162,6 +172,7 @@ __all__ = [
     "replay",
     "retreat_cells",
     "square_line",
+    "state_memo",
     "subsets",
     "withdrawn",
     "zoc_cells",

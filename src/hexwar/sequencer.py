@@ -220,8 +220,9 @@ def may_end(state: State) -> bool:
 def _waiting(state: State) -> bool:
     """Whether a side must act in the current phase (it has actions, or may not idle).
 
-    Asks :meth:`~hexwar.state.Ruleset.has_phase_actions`, not the full list of actions.
-    A phase that may not end (``may_end``) but offers nothing would never end: that
+    Asks only whether the side has a first token (a kind with a legal completion,
+    :meth:`~hexwar.state.Ruleset.phase_tokens` at the empty prefix), never for the full
+    list of actions. A phase that may not end (``may_end``) but offers nothing would never end: that
     raises :class:`SequenceError` instead of hanging.
     """
     phase = current_phase(state)
@@ -229,7 +230,7 @@ def _waiting(state: State) -> bool:
         return False
     side = phase_side(state)
     if phase.may_end is not None and not phase.may_end(state):
-        if side is None or not state.ruleset.has_phase_actions(state, side):
+        if side is None or not state._phase_busy(side):
             raise SequenceError(
                 f"phase {phase.name!r} (turn {state.turn}) may not end yet (may_end is false)"
                 f" but {side or 'nobody'} has no action to take"
@@ -237,7 +238,7 @@ def _waiting(state: State) -> bool:
         return True
     if side is None:
         return False
-    return not phase.end_when_idle or state.ruleset.has_phase_actions(state, side)
+    return not phase.end_when_idle or state._phase_busy(side)
 
 
 def _clear(state: State, tables: tuple[str, ...]) -> None:

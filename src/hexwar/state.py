@@ -22,11 +22,12 @@ Hidden information is marked per entry (:meth:`State.hide`) and masked by
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import count
 from types import MappingProxyType
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar
 
 from hexwar import sequencer
 from hexwar.actions import (
@@ -46,8 +47,9 @@ from hexwar.actions import (
 from hexwar.errors import HexwarError
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.sequencer import Cursor, TurnSequence
+from hexwar.space import DONE, ActionSpace, NoActionSpace, tokens_of
 
-__all__ = ["HIDDEN", "Ruleset", "State"]
+__all__ = ["HIDDEN", "PSEUDO_TABLES", "Ruleset", "State"]
 
 #: What :meth:`State.observation` shows instead of a value hidden from the observer.
 HIDDEN: Final = "?"
@@ -59,14 +61,30 @@ _INTERNAL_TABLES: Final = frozenset({_HIDDEN_TABLE, _EXPIRES_TABLE, _HIDDEN_KEYS
 _VERSIONS: Final = count(1)
 _MISSING: Final = object()
 _EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
+#: The pseudo-tables whose versions :meth:`State.table_version` also keeps: the sequencer
+#: cursor, the pending decisions, the active effects, the outcome.
+PSEUDO_TABLES: Final = ("$cursor", "$pending", "$effects", "$outcome")
+_FIELD_TABLES: Final = {
+    "_cursor": "$cursor",
+    "_pending": "$pending",
+    "_effects": "$effects",
+    "_serial": "$effects",
+    "_outcome": "$outcome",
+}
+#: At most this many derived legality answers are kept per position (:meth:`State._memo`).
+_MEMO_LIMIT: Final = 4096
+Prefix = tuple[str, ...]
+T = TypeVar("T")
 
 
 class Ruleset:
     """The rules of one game. Subclass it and override what the game needs.
 
-    Required: ``name``, ``sides``, ``sequence``, :meth:`setup`, :meth:`phase_actions`,
-    :meth:`play`; and :meth:`decision_actions` / :meth:`decide` if the game pushes
-    decisions, :meth:`final_outcome` if the sequence has a turn limit.
+    Required: ``name``, ``sides``, ``sequence``, :meth:`setup`, :meth:`action_space`,
+    what may be done — :meth:`phase_tokens` (legality token by token) or, for a small
+    game, :meth:`phase_actions` (the whole list) — and :meth:`play`; :meth:`decision_tokens`
+    or :meth:`decision_actions` and :meth:`decide` if the game pushes decisions;
+    :meth:`final_outcome` if the sequence has a turn limit.
 
     Static hooks are methods named ``hook_<point>(state, value, **context)`` (see
     :mod:`hexwar.hooks`); ``effect_rules`` maps effect kinds to hook contributions.
@@ -94,28 +112,65 @@ class Ruleset:
 
     # -- what may be done --------------------------------------------------------------
 
+    def action_space(self) -> ActionSpace:
+        """Every token the game can ever use (see :mod:`hexwar.space`): phase kinds, decision
+        answers, chance outcomes, the engine's ``end`` and the sequencer's ``pick`` /
+        ``draw``, and every argument value. Built once per ruleset (:attr:`space`)."""
+        raise NoActionSpace(
+            f"{type(self).__name__} declares no action space (override Ruleset.action_space)"
+        )
+
+    @functools.cached_property
+    def space(self) -> ActionSpace:
+        """:meth:`action_space`, built once per ruleset instance."""
+        return self.action_space()
+
+    def phase_tokens(self, state: State, side: str, prefix: Prefix) -> Sequence[str]:
+        """The tokens that may follow ``prefix`` in the current phase, sorted (plain string
+        order), with :data:`~hexwar.space.DONE` among them when ``prefix`` is itself a
+        complete legal action; ``prefix == ()`` gives the kinds with a legal completion
+        (never ``end``: the engine adds it). Never a token from which no legal action
+        completes. ``prefix`` is always a legal prefix (the engine walks it token by token).
+
+        This is the one legality source; the default derives it from :meth:`phase_actions`,
+        so a small game may write only that list. :mod:`hexwar.kinds` writes it lazily.
+        """
+        return state._listed_next(prefix)
+
     def phase_actions(self, state: State, side: str) -> Iterable[Action]:
-        """The actions ``side`` may take in the current phase (without :data:`END`)."""
+        """The actions ``side`` may take in the current phase (without :data:`END`).
+
+        Only read when :meth:`phase_tokens` is not overridden (a game that writes
+        :meth:`phase_tokens` need not write this: the engine enumerates the tokens).
+        """
         return ()
 
-    def has_phase_actions(self, state: State, side: str) -> bool:
-        """Whether :meth:`phase_actions` offers ``side`` anything (besides :data:`END`).
-
-        The sequencer asks this to skip idle phases ("a phase with nothing to do is
-        skipped", S4). Override with a cheaper test that gives *exactly* the same answer
-        as ``bool(list(self.phase_actions(state, side)))``.
-        """
-        return next(iter(self.phase_actions(state, side)), None) is not None
+    def decision_tokens(self, state: State, decision: Decision, prefix: Prefix) -> Sequence[str]:
+        """Like :meth:`phase_tokens`, for a pending non-chance decision without fixed
+        ``choices``; the default derives it from :meth:`decision_actions`."""
+        return state._listed_next(prefix)
 
     def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
-        """The answers to a pending non-chance decision without fixed ``choices``."""
+        """The answers to a pending non-chance decision without fixed ``choices`` (read
+        only when :meth:`decision_tokens` is not overridden)."""
         return ()
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
-        """Why ``action`` is illegal now: ``(reason, rule)``. Override to cite rules."""
+        """Why ``action`` is illegal now: ``(reason, rule)``. Override to cite rules; the
+        default names the first token that does not fit the prefix before it."""
         who = state.current_player()
         where = state.phase or (state.pending[-1].kind if state.pending else "-")
-        return f"{action} is not a legal action now ({where}, {who} to act)", None
+        tokens = tokens_of(action)
+        at = state.first_illegal_token(action)
+        if at is None:
+            why = "it is legal now"
+        elif at == 0:
+            why = f"no `{tokens[0]}` action may be taken here"
+        elif at < len(tokens):
+            why = f"`{tokens[at]}` may not follow `{' '.join(tokens[:at])}` here"
+        else:
+            why = f"`{action}` is not complete here"
+        return f"{action} is not a legal action now: {why} ({where}, {who} to act)", None
 
     def action_tags(self, state: State, action: Action) -> frozenset[str]:
         """Tags deciding which seats control ``action`` (by arm, by front, ...; S3.1)."""
@@ -161,14 +216,19 @@ class State:
     """
 
     __slots__ = (
+        "_base",
         "_cursor",
         "_effects",
         "_frame",
         "_log",
+        "_memo",
+        "_memo_version",
         "_outcome",
         "_pending",
         "_serial",
         "_tables",
+        "_tokenized",
+        "_tv",
         "_version",
         "options",
         "ruleset",
@@ -188,6 +248,11 @@ class State:
         self._log: _Node | None = None
         self._frame: list[tuple[Any, ...]] | None = None
         self._version = next(_VERSIONS)
+        self._base = self._version
+        self._tv: dict[str, int] = {}
+        self._memo: dict[Any, Any] = {"lt": {}}
+        self._memo_version = -1
+        self._tokenized = _tokenized(type(ruleset))
 
     def _start(self) -> None:
         sequencer.settle(self)
@@ -219,6 +284,18 @@ class State:
         """A read-only view of a table (empty if it does not exist)."""
         t = self._tables.get(name)
         return _EMPTY if t is None else MappingProxyType(t)
+
+    def table_version(self, name: str) -> int:
+        """A number that changes whenever table ``name`` changes (a write, or an undo or
+        rollback touching it); also for the pseudo-tables :data:`PSEUDO_TABLES`
+        (``$cursor``, ``$pending``, ``$effects``, ``$outcome``).
+
+        Numbers come from the one process-wide counter behind :attr:`version` and are
+        never reused; a clone starts with its original's numbers. Two reads that see the
+        same number for a table see the same content of it, so a memo keyed by the
+        versions of the tables it reads is exact (:class:`hexwar.memo.StateMemo`).
+        """
+        return self._tv.get(name, self._base)
 
     @property
     def cursor(self) -> Cursor:
@@ -289,31 +366,197 @@ class State:
         return side
 
     def legal_actions(self, seat: str | None = None) -> list[Action]:
-        """The legal actions, sorted; the one legality source.
+        """The legal actions, sorted by :func:`~hexwar.actions.action_key`.
 
-        With ``seat`` (a seat or side name), only the actions that seat controls (S3.1):
+        Derived from the one legality source: the ruleset's lists when it writes only
+        those, else the tree of :meth:`legal_tokens` enumerated to its leaves. With
+        ``seat`` (a seat or side name), only the actions that seat controls (S3.1):
         nothing unless the seat's side is the current player.
         """
-        if self._outcome is not None:
-            return []
-        if self._pending:
-            decision = self._pending[-1]
-            if decision.is_chance:
-                actions: Iterable[Action] = (a for a, _ in decision.outcomes)
-            elif decision.choices:
-                actions = decision.choices
-            else:
-                actions = self.ruleset.decision_actions(self, decision)
-            side = decision.side
-        else:
-            side = self.current_player()
-            actions = list(self.ruleset.phase_actions(self, side))
-            if sequencer.may_end(self):
-                actions.append(END)
-        legal = sorted(set(actions), key=action_key)
+        legal = self._legal()
         if seat is None:
-            return legal
+            return list(legal)
+        side = self.current_player()
         return [a for a in legal if self._seat_controls(seat, side, a)]
+
+    def legal_tokens(self, prefix: Sequence[str] = ()) -> tuple[str, ...]:
+        """The tokens that may follow ``prefix`` (sorted; :data:`~hexwar.space.DONE` when
+        ``prefix`` is a complete legal action): of the pending decision, the chance
+        outcomes, or the phase — with ``end`` when the phase may end. Empty when
+        ``prefix`` is not a legal prefix, or the game is over.
+
+        >>> # see docs/architecture.md, "The action space"
+        """
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
+        answers: dict[Prefix, tuple[str, ...]] = self._memo_now()["lt"]
+        found = answers.get(prefix)
+        if found is None:
+            if self._outcome is not None:
+                found = ()
+            elif prefix and (
+                prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])
+            ):
+                found = ()  # a prefix is legal only if each of its tokens was (walked, cached)
+            else:
+                found = self._next(prefix)
+            if len(answers) < _MEMO_LIMIT:
+                answers[prefix] = found
+        return found
+
+    def legal_token_ids(self, prefix: Sequence[str] = ()) -> tuple[int, ...]:
+        """The ids (in :attr:`Ruleset.space`) of :meth:`legal_tokens`: the action mask."""
+        return self.ruleset.space.ids(self.legal_tokens(prefix))
+
+    def first_illegal_token(self, action: Action) -> int | None:
+        """``None`` if ``action`` is legal, else the index of its first token that does not
+        fit the tokens before it (``len(args) + 1``: the action is not complete)."""
+        if self._outcome is not None:
+            return 0
+        tokens = tokens_of(action)
+        if self._listed_node() and action in self._listed_set():
+            return None
+        for i in range(len(tokens) + 1):
+            if (tokens[i] if i < len(tokens) else DONE) not in self._next(tokens[:i]):
+                return i
+        return None
+
+    def _legal(self) -> tuple[Action, ...]:
+        memo = self._memo_now()
+        found: tuple[Action, ...] | None = memo.get("legal")
+        if found is None:
+            if self._outcome is not None:
+                found = ()
+            elif self._listed_node():
+                actions = list(self._listed())
+                if not self._pending and sequencer.may_end(self):
+                    actions.append(END)
+                found = tuple(sorted(set(actions), key=action_key))
+            else:
+                found = tuple(sorted(self._enumerate(), key=action_key))
+            memo["legal"] = found
+        return found
+
+    def _listed_node(self) -> bool:
+        """Whether the current node's actions come as a list (not token by token)."""
+        if self._pending:
+            d = self._pending[-1]
+            return d.is_chance or bool(d.choices) or not self._tokenized[1]
+        return not self._tokenized[0]
+
+    def _listed(self) -> tuple[Action, ...]:
+        """The current node's actions as listed by the ruleset (phase: without END)."""
+        memo = self._memo_now()
+        found: tuple[Action, ...] | None = memo.get("list")
+        if found is None:
+            if self._pending:
+                d = self._pending[-1]
+                if d.is_chance:
+                    found = tuple(a for a, _ in d.outcomes)
+                elif d.choices:
+                    found = d.choices
+                else:
+                    found = tuple(self.ruleset.decision_actions(self, d))
+            else:
+                found = tuple(self.ruleset.phase_actions(self, self.current_player()))
+            memo["list"] = found
+        return found
+
+    def _listed_set(self) -> frozenset[Action]:
+        memo = self._memo_now()
+        found: frozenset[Action] | None = memo.get("set")
+        if found is None:
+            ends = () if self._pending or not sequencer.may_end(self) else (END,)
+            found = memo["set"] = frozenset((*self._listed(), *ends))
+        return found
+
+    def _listed_next(self, prefix: Prefix) -> tuple[str, ...]:
+        """The tokens after ``prefix`` in the tree of :meth:`_listed` (the default
+        :meth:`Ruleset.phase_tokens` / :meth:`Ruleset.decision_tokens`)."""
+        memo = self._memo_now()
+        trie: dict[Prefix, tuple[str, ...]] | None = memo.get("trie")
+        if trie is None:
+            trie = memo["trie"] = _trie(self._listed())
+        return trie.get(prefix, ())
+
+    def _next(self, prefix: Prefix) -> tuple[str, ...]:
+        """The tokens after ``prefix``, assumed legal (cached per position)."""
+        if self._pending:
+            d = self._pending[-1]
+            if d.is_chance or d.choices or not self._tokenized[1]:
+                return self._listed_next(prefix)
+            return self._asked(prefix, lambda p: self.ruleset.decision_tokens(self, d, p))
+        if prefix and prefix[0] == END.kind:
+            return (DONE,) if len(prefix) == 1 and sequencer.may_end(self) else ()
+        if self._tokenized[0]:
+            side = self.current_player()
+            found = self._asked(prefix, lambda p: self.ruleset.phase_tokens(self, side, p))
+        else:
+            found = self._listed_next(prefix)
+        if not prefix and sequencer.may_end(self):
+            found = tuple(sorted((*found, END.kind)))
+        return found
+
+    def _asked(self, prefix: Prefix, ask: Callable[[Prefix], Sequence[str]]) -> tuple[str, ...]:
+        memo = self._memo_now()
+        key = ("t", prefix)
+        found: tuple[str, ...] | None = memo.get(key)
+        if found is None:
+            found = tuple(ask(prefix))
+            if len(memo) < _MEMO_LIMIT:
+                memo[key] = found
+        return found
+
+    def _enumerate(self) -> list[Action]:
+        """Every leaf of the token tree of the current node (a token-defined one)."""
+        out: list[Action] = []
+        stack: list[Prefix] = [()]
+        while stack:
+            prefix = stack.pop()
+            for t in self._next(prefix):
+                if t == DONE:
+                    if prefix:
+                        out.append(Action(prefix[0], prefix[1:]))
+                else:
+                    stack.append((*prefix, t))
+        return out
+
+    def _phase_busy(self, side: str) -> bool:
+        """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
+        only a first token is asked for."""
+        if self._tokenized[0]:
+            return bool(self._asked((), lambda p: self.ruleset.phase_tokens(self, side, p)))
+        memo = self._memo_now()
+        listed = memo.get("list")
+        if listed is not None:
+            return bool(listed)
+        actions = self.ruleset.phase_actions(self, side)
+        if isinstance(actions, list | tuple):
+            memo["list"] = tuple(actions)
+            return bool(actions)
+        return next(iter(actions), None) is not None
+
+    def derive(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per position: kept until the state next changes (any write
+        or undo), shared with clones taken meanwhile. ``key`` names what is derived (it
+        must include every argument ``compute`` depends on); ``compute`` must read only
+        the state. :mod:`hexwar.kinds` keeps each step's values here, so the idle test,
+        the legal tokens and the legal list of one position share them.
+        """
+        memo = self._memo_now()
+        found = memo.get(("d", key), _MISSING)
+        if found is _MISSING:
+            found = compute()
+            if len(memo) < _MEMO_LIMIT:
+                memo["d", key] = found
+        return found  # type: ignore[no-any-return]
+
+    def _memo_now(self) -> dict[Any, Any]:
+        """The derived answers (legal list, token trees) of the current position."""
+        if self._memo_version != self._version:
+            self._memo_version = self._version
+            self._memo = {"lt": {}}
+        return self._memo
 
     def _seat_controls(self, seat: str, side: str, action: Action) -> bool:
         if seat == side:
@@ -341,11 +584,12 @@ class State:
     # -- playing ------------------------------------------------------------------------
 
     def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` is among :meth:`legal_actions`."""
-        return action in self.legal_actions()
+        """Whether ``action`` is legal: each token may follow the ones before it, then
+        :data:`~hexwar.space.DONE` (the same source as :meth:`legal_actions`)."""
+        return self.first_illegal_token(action) is None
 
     def apply(self, action: Action | str, *, check: bool = True) -> None:
-        """Apply an action (or its text form), checked against :meth:`legal_actions`.
+        """Apply an action (or its text form), checked token by token (:meth:`is_legal`).
 
         Atomic: an illegal action raises :class:`~hexwar.actions.NotLegalNow` (or
         :class:`~hexwar.actions.GameOverError`) and changes nothing; an exception raised
@@ -406,7 +650,8 @@ class State:
         return node[0]
 
     def _rollback(self, changes: Iterable[tuple[Any, ...]]) -> None:
-        self._version = next(_VERSIONS)
+        version = self._version = next(_VERSIONS)
+        tv = self._tv
         for change in reversed(list(changes)):
             if change[0] == "t":
                 _, table, key, old = change
@@ -415,8 +660,10 @@ class State:
                     t.pop(key, None)
                 else:
                     t[key] = old
+                tv[table] = version
             else:
                 object.__setattr__(self, change[1], change[2])
+                tv[_FIELD_TABLES[change[1]]] = version
 
     def clone(self) -> State:
         """An independent copy (sharing only immutable data, the undo log included)."""
@@ -433,12 +680,18 @@ class State:
         new._log = self._log
         new._frame = None
         new._version = self._version
+        new._base = self._base
+        new._tv = self._tv.copy()
+        # same version, same content: the derived answers stay valid until either changes
+        new._memo = self._memo
+        new._memo_version = self._memo_version
+        new._tokenized = self._tokenized
         return new
 
     # -- writing (for rules code) -------------------------------------------------------
 
     def _set(self, field: str, value: Any) -> None:
-        self._version = next(_VERSIONS)
+        self._tv[_FIELD_TABLES[field]] = self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("f", field, getattr(self, field)))
         object.__setattr__(self, field, value)
@@ -448,7 +701,7 @@ class State:
         t = self._tables.get(table)
         if t is None:
             t = self._tables[table] = {}
-        self._version = next(_VERSIONS)
+        self._tv[table] = self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("t", table, key, t.get(key, _MISSING)))
         t[key] = value
@@ -458,7 +711,7 @@ class State:
         t = self._tables.get(table)
         if t is None or key not in t:
             return
-        self._version = next(_VERSIONS)
+        self._tv[table] = self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("t", table, key, t[key]))
         del t[key]
@@ -651,6 +904,25 @@ class State:
             f"<State {self.ruleset.name} turn {self.turn} {self.stage}/{self.phase} "
             f"to act: {self.current_player()}>"
         )
+
+
+def _tokenized(cls: type[Ruleset]) -> tuple[bool, bool]:
+    """Whether a ruleset class writes its phase / decision legality token by token."""
+    return (
+        cls.phase_tokens is not Ruleset.phase_tokens,
+        cls.decision_tokens is not Ruleset.decision_tokens,
+    )
+
+
+def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
+    """Every prefix of the actions' tokens -> the sorted tokens that may follow it."""
+    children: dict[Prefix, set[str]] = {}
+    for action in actions:
+        tokens = tokens_of(action)
+        for i in range(len(tokens)):
+            children.setdefault(tokens[:i], set()).add(tokens[i])
+        children.setdefault(tokens, set()).add(DONE)
+    return {prefix: tuple(sorted(nxt)) for prefix, nxt in children.items()}
 
 
 def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:

@@ -2,16 +2,21 @@
 
 - :func:`check_random_games` plays random games of any ruleset and checks at every step
   that only the current player has legal actions; legal actions are sorted, their text
-  forms unique and round-tripping; a clone behaves like the original under the same
-  action; the state serializes and loads back equal; chance outcomes are distinct with
-  probabilities in (0, 1] summing to exactly 1; ``history`` equals the actions applied;
-  undo walks back exactly; terminal states have an outcome; plus your own invariants.
+  forms unique and round-tripping; the token tree (:meth:`State.legal_tokens` from the
+  empty prefix) has sorted tokens, all in the action space, no dead end, and exactly
+  ``legal_actions`` as its leaves; token ids round-trip; a clone behaves like the
+  original under the same action; the state serializes and loads back equal; chance
+  outcomes are distinct with probabilities in (0, 1] summing to exactly 1; ``history``
+  equals the actions applied; undo walks back exactly; terminal states have an outcome;
+  plus your own invariants. Memo read checking (:func:`checking_reads`) is on.
 - :func:`random_states` is a hypothesis strategy of states reached by random legal play.
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
 - :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
   set ``new_state``, add ``@invariant`` methods.
 - :func:`outputs_under_hash_seeds` runs a script under several ``PYTHONHASHSEED`` values,
   to show that no set or dict order over strings decides a game.
+- :func:`checking_reads` (:func:`hexwar.memo.read_checking`): memos fail on a read of a
+  table they do not declare.
 
 Requires ``hypothesis`` (the ``test`` extra). See ``docs/architecture.md`` for a worked
 example.
@@ -24,6 +29,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from fractions import Fraction
 from typing import Any
 
@@ -32,8 +38,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from hexwar.actions import CHANCE, TERMINAL, Action, action_key
-from hexwar.errors import IllegalAction
+from hexwar.errors import HexwarError, IllegalAction
+from hexwar.memo import StaleMemo, UndeclaredRead, read_checking
+from hexwar.play import sample_action
 from hexwar.records import dumps, loads
+from hexwar.space import DONE
 from hexwar.state import State
 
 __all__ = [
@@ -44,9 +53,14 @@ __all__ = [
     "check_random_games",
     "check_rejects",
     "check_step",
+    "check_tokens",
+    "checking_reads",
     "outputs_under_hash_seeds",
     "random_states",
 ]
+
+#: Memo read checking (see :func:`hexwar.memo.read_checking`), re-exported for tests.
+checking_reads = read_checking
 
 #: An invariant: returns ``None`` (or raises ``AssertionError``) when it holds, else a message.
 Invariant = Callable[[State], "str | None"]
@@ -93,7 +107,7 @@ def _pick(state: State, rng: random.Random) -> Action:
             k -= int(p * den)
             if k < 0:
                 return action
-    return rng.choice(state.legal_actions())
+    return sample_action(state, rng)
 
 
 def _gcd(a: int, b: int) -> int:
@@ -102,11 +116,71 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
-def check_step(state: State, seats: Sequence[str] = ()) -> list[tuple[str, str]]:
-    """The per-state checks (no action applied): a list of ``(check, message)`` failures."""
+def check_tokens(state: State, legal: Sequence[Action] | None = None) -> list[tuple[str, str]]:
+    """The action-space checks of one state: a list of ``(check, message)`` failures.
+
+    Walks the whole token tree from the empty prefix: each prefix's tokens are sorted,
+    unique and in the ruleset's space, none is a dead end (a legal prefix with nothing
+    after it), ``done`` never comes first; the leaves are exactly ``legal_actions``; each
+    legal action's ids decode back to it and :meth:`State.is_legal` accepts it, while a
+    prefix that is not itself an action is refused.
+    """
+    fails: list[tuple[str, str]] = []
+    try:
+        space = state.ruleset.space
+    except HexwarError as exc:
+        return [("space", str(exc))]
+    legal = state.legal_actions() if legal is None else legal
+    leaves: set[Action] = set()
+    stack: list[tuple[str, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        tokens = state.legal_tokens(prefix)
+        shown = " ".join(prefix) or "the empty prefix"
+        if not tokens:
+            if prefix or not state.is_terminal():
+                fails.append(("dead end", f"no token may follow {shown}"))
+            continue
+        if list(tokens) != sorted(set(tokens)):
+            fails.append(("tokens", f"tokens after {shown} not sorted and unique: {tokens}"))
+        unknown = [t for t in tokens if t not in space]
+        if unknown:
+            fails.append(("space", f"tokens after {shown} not in the action space: {unknown}"))
+        for t in tokens:
+            if t != DONE:
+                stack.append((*prefix, t))
+            elif not prefix:
+                fails.append(("tokens", "done offered at the empty prefix"))
+            else:
+                leaves.add(Action(prefix[0], prefix[1:]))
+        if prefix and DONE not in tokens and state.is_legal(Action(prefix[0], prefix[1:])):
+            fails.append(("prefix", f"{shown} is legal but not a leaf of the token tree"))
+    if leaves != set(legal):
+        extra, missing = sorted(leaves - set(legal)), sorted(set(legal) - leaves)
+        fails.append(
+            ("prefix", f"token tree leaves differ: extra {extra[:3]}, missing {missing[:3]}")
+        )
+    for action in legal:
+        try:
+            if space.decode(space.encode(action)) != action:
+                fails.append(("ids", f"{action}: ids do not decode back to it"))
+        except HexwarError as exc:
+            fails.append(("ids", f"{action}: {exc}"))
+        if not state.is_legal(action):
+            fails.append(("prefix", f"{action}: in legal_actions but is_legal refuses it"))
+    return fails
+
+
+def check_step(
+    state: State, seats: Sequence[str] = (), *, tokens: bool = True
+) -> list[tuple[str, str]]:
+    """The per-state checks (no action applied): a list of ``(check, message)`` failures
+    (with ``tokens``, :func:`check_tokens` too)."""
     fails: list[tuple[str, str]] = []
     player = state.current_player()
     legal = state.legal_actions()
+    if tokens:
+        fails += check_tokens(state, legal)
     if state.is_terminal():
         if state.outcome is None or player != TERMINAL:
             fails.append(("terminal", "terminal state without outcome"))
@@ -158,21 +232,59 @@ def check_random_games(
     raise_on_first: bool = False,
     check_serialization: bool = True,
     full_check_every: int = 1,
+    check_reads: bool = True,
 ) -> SimulationReport:
     """Play ``games`` random games (reproducible from ``seed``), checking every step.
 
-    ``invariants`` and the history check run at every step. The costlier checks (legal
-    actions and their text forms, seats, clone, serialization, and the undo walk-back
-    comparison) run at every step by default; ``full_check_every=N`` runs them at every
-    N-th step only (and at the last one), for rulesets with large action lists — undo
-    still walks back through every action and is compared at those steps.
+    Actions are drawn token by token (:func:`hexwar.play.sample_action`), chance
+    outcomes by their probabilities. ``invariants`` and the history check run at every
+    step. The costlier checks (legal actions and their text forms, the token tree and
+    ids, seats, clone, serialization, and the undo walk-back comparison) run at every
+    step by default; ``full_check_every=N`` runs them at every N-th step only (and at
+    the last one), for rulesets with large action lists — undo still walks back through
+    every action and is compared at those steps. ``check_reads``: memo read checking
+    (:func:`checking_reads`) is on for the set-up and the full steps (their checks, the
+    choice and the action applied), so with ``full_check_every=N`` it is sampled like
+    the other costly checks; a memo that reads an undeclared table, or returns a stale
+    result, is reported as a ``memo`` violation.
     """
     if full_check_every < 1:
         raise ValueError(f"full_check_every must be >= 1, got {full_check_every}")
+    return _check_games(
+        new_state, games, seed, max_steps, invariants, raise_on_first,
+        check_serialization, full_check_every, check_reads,
+    )  # fmt: skip
+
+
+def _kind_of(exc: Exception, check: str) -> str:
+    return "memo" if isinstance(exc, UndeclaredRead | StaleMemo) else check
+
+
+def _check_games(
+    new_state: Callable[[], State],
+    games: int,
+    seed: int,
+    max_steps: int,
+    invariants: Sequence[Invariant],
+    raise_on_first: bool,
+    check_serialization: bool,
+    full_check_every: int,
+    check_reads: bool,
+) -> SimulationReport:
     rng = random.Random(seed)
+    checking = read_checking if check_reads else nullcontext
     report = SimulationReport()
     for game in range(games):
-        state = new_state()
+        try:
+            with checking():
+                state = new_state()
+        except Exception as exc:
+            check = _kind_of(exc, "setup")
+            report.violations.append(Violation(game, 0, check, f"{type(exc).__name__}: {exc}", ()))
+            if raise_on_first:
+                raise RulesViolation(f"{check}: {exc} (game {game}, set-up)") from exc
+            report.games += 1
+            continue
         seats = [s.name for s in state.ruleset.seats()]
         snapshots: dict[int, dict[str, Any]] = {0: state.to_data()}
         applied: list[Action] = list(state.history)
@@ -192,48 +304,60 @@ def check_random_games(
 
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
-            if full:
-                for check, message in check_step(state, seats):
-                    fail(step, check, message)
-            for inv in invariants:
+            with checking() if full else nullcontext():
+                if full:
+                    try:
+                        for check, message in check_step(state, seats):
+                            fail(step, check, message)
+                    except RulesViolation:
+                        raise
+                    except Exception as exc:
+                        fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
+                        break
+                for inv in invariants:
+                    try:
+                        found = inv(state)
+                    except AssertionError as exc:
+                        found = str(exc) or repr(exc)
+                    if found:
+                        fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
+                if len(state.history) != len(applied) or (full and list(state.history) != applied):
+                    fail(step, "history", "history differs from the actions applied")
+                if check_serialization and full:
+                    try:
+                        if loads(state.ruleset, dumps(state)) != state:
+                            fail(step, "serialize", "state does not load back equal")
+                    except Exception as exc:
+                        fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+                if state.is_terminal() or step == max_steps:
+                    break
                 try:
-                    found = inv(state)
-                except AssertionError as exc:
-                    found = str(exc) or repr(exc)
-                if found:
-                    fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
-            if len(state.history) != len(applied) or (full and list(state.history) != applied):
-                fail(step, "history", "history differs from the actions applied")
-            if check_serialization and full:
+                    action = _pick(state, rng)
+                except Exception as exc:
+                    fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
+                    break
+                full_next = (step + 1) % full_check_every == 0
+                twin = state.clone() if full_next else None
                 try:
-                    if loads(state.ruleset, dumps(state)) != state:
-                        fail(step, "serialize", "state does not load back equal")
+                    state.apply(action)
+                except Exception as exc:
+                    message = f"legal action {action} raised {type(exc).__name__}: {exc}"
+                    fail(step, _kind_of(exc, "apply"), message)
+                    break
+                applied.append(action)
+                report.steps += 1
+                if twin is None and not state.is_terminal():
+                    continue
+                try:
+                    snapshot = state.to_data()
+                    if twin is not None:
+                        twin.apply(action)
+                        if twin.to_data() != snapshot:
+                            fail(step, "clone", f"clone differs after {action}")
                 except Exception as exc:
                     fail(step, "serialize", f"{type(exc).__name__}: {exc}")
-            if state.is_terminal() or step == max_steps:
-                break
-            action = _pick(state, rng)
-            full_next = (step + 1) % full_check_every == 0
-            twin = state.clone() if full_next else None
-            try:
-                state.apply(action)
-            except Exception as exc:
-                fail(step, "apply", f"legal action {action} raised {type(exc).__name__}: {exc}")
-                break
-            applied.append(action)
-            report.steps += 1
-            if twin is None and not state.is_terminal():
-                continue
-            try:
-                snapshot = state.to_data()
-                if twin is not None:
-                    twin.apply(action)
-                    if twin.to_data() != snapshot:
-                        fail(step, "clone", f"clone differs after {action}")
-            except Exception as exc:
-                fail(step, "serialize", f"{type(exc).__name__}: {exc}")
-                break
-            snapshots[len(applied) - first] = snapshot
+                    break
+                snapshots[len(applied) - first] = snapshot
         report.terminal += state.is_terminal()
         for i in range(len(applied) - first, 0, -1):
             state.undo()
@@ -278,7 +402,9 @@ def random_states(
 
 
 class RulesStateMachine(RuleBasedStateMachine):
-    """A rules state machine: random legal actions, undo and clone checks, your invariants.
+    """A rules state machine: random legal actions, undo and clone checks, the per-state
+    checks of :func:`check_step` (token tree and ids included) with memo read checking
+    on, your invariants.
 
     Subclass, set ``new_state`` (a callable returning a fresh state) and add
     ``@invariant()`` methods reading ``self.state``.
@@ -294,11 +420,12 @@ class RulesStateMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.state.is_terminal())
     @rule(data=st.data())
     def act(self, data: st.DataObject) -> None:
-        legal = self.state.legal_actions()
-        action = data.draw(st.sampled_from(legal), label="action")
-        twin = self.state.clone()
-        self.state.apply(action)
-        twin.apply(action)
+        with read_checking():
+            legal = self.state.legal_actions()
+            action = data.draw(st.sampled_from(legal), label="action")
+            twin = self.state.clone()
+            self.state.apply(action)
+            twin.apply(action)
         assert twin == self.state, f"clone differs after {action}"
         self.snapshots.append(dumps(self.state))
 
@@ -311,7 +438,8 @@ class RulesStateMachine(RuleBasedStateMachine):
 
     @invariant()
     def kit_checks(self) -> None:
-        fails = check_step(self.state, [s.name for s in self.state.ruleset.seats()])
+        with read_checking():
+            fails = check_step(self.state, [s.name for s in self.state.ruleset.seats()])
         assert not fails, fails
 
 

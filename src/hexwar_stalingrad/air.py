@@ -29,10 +29,19 @@ from hexwar.crt import OddsTable, Result
 from hexwar.dice import D6
 from hexwar.sequencer import Phase, Stage
 from hexwar.state import State
-from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, SIDES, enemy, static, unit_at
+from hexwar_stalingrad.board import (
+    DEAD,
+    FULL,
+    GONE,
+    POOL,
+    REDUCED,
+    SIDES,
+    enemy,
+    static,
+    unit_at,
+)
 from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.ground import apply_bombardment
-from hexwar_stalingrad.tables import air_crt
 
 __all__ = [
     "ALOFT",
@@ -259,25 +268,41 @@ def placement_actions(state: State, side: str, role: str) -> list[Action]:
     of either side, not holding a bomber (S10.3; ruling: only the hexes where a fighter can
     attack or cover, which keeps the action space finite).
     """
+    units, hexes = _placement_units_and_hexes(state, side, role)
+    made = static(state).interned
+    return [made("fly", u, h) for u in units for h in hexes]
+
+
+def _placement_units_and_hexes(state: State, side: str, role: str) -> tuple[list[str], list[str]]:
     plan = _plan(state, side, role)
     placed = {u for u, _, _ in plan}
-    taken = {h for _, h, _ in plan}
     units = [u for u in based(state, side, role) if u not in placed]
     if not units:
-        return []
+        return [], []
+    taken = {h for _, h, _ in plan}
     data = static(state)
     if role == BOMBER:
+        foes = data.foes(side)
         hexes = sorted(
-            lab
-            for lab, u in state.table("at").items()
-            if isinstance(u, str) and data.ground[u].side != side and lab not in taken
+            lab for lab, u in state.table("at").items() if u in foes and lab not in taken
         )
     else:
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
         hexes = sorted(near - bomber_hexes - taken)
-    made = data.interned
-    return [made("fly", u, h) for u in units for h in hexes]
+    return (units, hexes) if hexes else ([], [])
+
+
+def fly_units(state: State, decision: Decision, args: tuple[str, ...] = ()) -> list[str]:
+    """The units an ``air_place`` decision may still place (S10.2, S10.3), sorted; none
+    when there is no hex to place them on."""
+    return _placement_units_and_hexes(state, decision.side, str(decision.params[0]))[0]
+
+
+def fly_hexes(state: State, decision: Decision, args: tuple[str, ...]) -> list[str]:
+    """The hexes the unit ``args[0]`` may be placed on (S10.2, S10.3), sorted."""
+    units, hexes = _placement_units_and_hexes(state, decision.side, str(decision.params[0]))
+    return hexes if args[0] in units else []
 
 
 def _ask_placement(state: State, side: str, role: str) -> None:
@@ -354,11 +379,7 @@ def supporters(state: State, defender: str) -> list[str]:
 
 def air_table(state: State) -> OddsTable:
     """The CRT with nearest rounding and refusal below 0.5 (S10.5; cached per ruleset)."""
-    data = static(state)
-    table: OddsTable | None = data._cache.get("air_crt")
-    if table is None:
-        table = data._cache["air_crt"] = air_crt()
-    return table
+    return static(state).air_crt
 
 
 def air_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[int, int, str | None]:
@@ -378,21 +399,100 @@ def _may_attack(state: State, unit: str) -> bool:
     return not state.get("air_spent", unit)
 
 
+class _AirGroup:
+    """An air attack on one aloft enemy unit (S10.4, S10.5): the side's unspent fighters
+    adjacent to it (sorted), their strengths (never negative), and the attack strength
+    that reaches 0.5."""
+
+    def __init__(self, state: State, side: str, defender: str) -> None:
+        here = sky_hex(state, defender)
+        assert here is not None
+        self.attackers = [
+            f
+            for f in aloft(state, side, FIGHTER)
+            if _may_attack(state, f) and _adjacent(state, here, sky_hex(state, f) or here)
+        ]
+        self.strength = {f: air_strength(state, f) for f in self.attackers}
+        defence = air_strength(state, defender) + sum(
+            air_strength(state, f) for f in supporters(state, defender)
+        )
+        self.need = air_table(state).threshold * max(defence, 1)
+        #: per fighter: its strength plus every later fighter's
+        self.best: dict[str, int] = {}
+        after = 0
+        for f in reversed(self.attackers):
+            after = self.best[f] = self.strength[f] + after
+
+    def legal(self, group: tuple[str, ...]) -> bool:
+        attack = sum(map(self.strength.__getitem__, group))
+        return attack > 0 and attack >= self.need
+
+    def feasible(self, group: tuple[str, ...]) -> bool:
+        """Whether ``group`` plus every later fighter reaches 0.5 (monotone)."""
+        attack = sum(map(self.strength.__getitem__, group[:-1])) + self.best[group[-1]]
+        return attack > 0 and attack >= self.need
+
+
+def _air_group(state: State, side: str, defender: str) -> _AirGroup | None:
+    def build() -> _AirGroup | None:
+        info = static(state).air.get(defender)
+        if info is None or info.side == side or sky_hex(state, defender) is None:
+            return None
+        return _AirGroup(state, side, defender)
+
+    return state.derive(("stalingrad-intercept", side, defender), build)
+
+
+def intercept_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The aloft enemy air units some group of the side's unspent adjacent fighters can
+    attack at 0.5 or better, in the side's air combat phase (S10.4, S10.5); sorted."""
+    if state.phase != f"combat_{side}":
+        return []
+    if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
+        return []
+    out = []
+    for defender in aloft(state, enemy(side)):
+        group = _air_group(state, side, defender)
+        if group is not None and any(group.feasible((f,)) for f in group.attackers):
+            out.append(defender)
+    return out
+
+
+def interceptors(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
+    """The side's unspent fighters adjacent to the aloft enemy unit ``fixed[0]``."""
+    group = _air_group(state, side, fixed[0])
+    return [] if group is None else group.attackers
+
+
+def intercept_valid(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` attacks ``fixed[0]`` at 0.5 or better (S10.5)."""
+    group = _air_group(state, side, fixed[0])
+    return group is not None and group.legal(chosen)
+
+
+def intercept_feasible(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` plus later fighters can reach 0.5 (monotone, S10.5)."""
+    group = _air_group(state, side, fixed[0])
+    return group is not None and group.feasible(chosen)
+
+
 def air_attack_actions(state: State, side: str) -> list[Action]:
     """``intercept DEFENDER F1 [F2 ...]``: unspent own fighters adjacent to an aloft enemy
     air unit, at 0.5 or better (S10.4, S10.5); sorted."""
     out: list[Action] = []
-    fighters = [f for f in aloft(state, side, FIGHTER) if _may_attack(state, f)]
-    if not fighters:
+    if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
         return out
     for defender in aloft(state, enemy(side)):
-        here = sky_hex(state, defender)
-        assert here is not None
-        near = [f for f in fighters if _adjacent(state, here, sky_hex(state, f) or here)]
+        group = _AirGroup(state, side, defender)
+        near = group.attackers
         for k in range(1, len(near) + 1):
-            for group in combinations(near, k):
-                if air_odds(state, defender, group)[2] is not None:
-                    out.append(Action("intercept", (defender, *group)))
+            for attackers in combinations(near, k):
+                if group.legal(attackers):
+                    out.append(Action("intercept", (defender, *attackers)))
     return sorted(out)
 
 
@@ -608,27 +708,64 @@ def _points(state: State, side: str) -> int:
     return v if isinstance(v, int) else 0
 
 
+def _restorable(state: State, side: str, points: int) -> list[str]:
+    if points < REPLACEMENT_COST["restore"]:
+        return []
+    out = []
+    for u in static(state).side_air(side):
+        w, s = _entry(state, u)
+        if s == REDUCED and w not in (POOL, DEAD, ALOFT):
+            out.append(u)
+    return out
+
+
+def _rebuildable(state: State, side: str) -> list[str]:
+    return [u for u in static(state).side_air(side) if air_where(state, u) == DEAD]
+
+
+def _levels(points: int) -> list[str]:
+    return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
+
+
 def replacement_actions(state: State, side: str) -> list[Action]:
     """``restore AIR`` (a reduced unit on an airfield, 1 point) and ``rebuild AIR AIRFIELD
     full|reduced`` (a destroyed unit onto a free own airfield, 2 / 1 points), S4.1."""
     points = _points(state, side)
     if points <= 0:
         return []
-    data = static(state)
-    out = []
-    mine = sorted(u for u, info in data.air.items() if info.side == side)
-    for u in mine:
-        w, s = _entry(state, u)
-        if s == REDUCED and w not in (POOL, DEAD, ALOFT) and points >= REPLACEMENT_COST["restore"]:
-            out.append(Action("restore", (u,)))
-    fields = free_airfields(state, side)
-    for u in mine:
-        if air_where(state, u) != DEAD:
-            continue
-        for level in (FULL, REDUCED):
-            if points >= REPLACEMENT_COST[level]:
-                out.extend(Action("rebuild", (u, a, level)) for a in fields)
+    out = [Action("restore", (u,)) for u in _restorable(state, side, points)]
+    dead = _rebuildable(state, side)
+    levels = _levels(points)
+    if dead and levels:
+        fields = free_airfields(state, side)
+        for u in dead:
+            for level in (FULL, REDUCED):
+                if level in levels:
+                    out.extend(Action("rebuild", (u, a, level)) for a in fields)
     return out
+
+
+def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's reduced air units on an airfield it can pay to restore (S4.1)."""
+    return _restorable(state, side, _points(state, side))
+
+
+def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's destroyed air units it can pay to rebuild onto a free airfield (S4.1)."""
+    if not _levels(_points(state, side)):
+        return []
+    dead = _rebuildable(state, side)
+    return dead if dead and free_airfields(state, side) else []
+
+
+def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The free own airfields the destroyed unit ``args[0]`` may be rebuilt on (S4.1)."""
+    return free_airfields(state, side) if args[0] in rebuild_units(state, side) else []
+
+
+def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The levels (``full``, ``reduced``) the side can pay for (S4.1)."""
+    return _levels(_points(state, side)) if args[1] in rebuild_hexes(state, side, args) else []
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

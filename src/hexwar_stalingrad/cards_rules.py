@@ -291,6 +291,11 @@ def card_actions(state: State, side: str) -> list[Action]:
     return [Action("play", (c,)) for c in hand(state, side)]
 
 
+def held_cards(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The cards ``side`` may play now: every card it holds (S5.3), sorted."""
+    return hand(state, side)
+
+
 def play_card(state: State, side: str, card_id: str) -> None:
     """S5.3: reveal the card and put its effects in force; ``1``/``!`` go under the deck."""
     card = static(state).cards[card_id]

@@ -28,12 +28,11 @@ from hexwar.actions import Action
 from hexwar.crt import AttackRefused, CombatError, OddsTable
 from hexwar.dice import SeededDriver
 from hexwar.errors import HexwarError
-from hexwar.play import play
+from hexwar.play import Player, RandomPlayer, play
 from hexwar.records import GameRecord, RecordError, record_of
 from hexwar.state import State
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
-from hexwar_stalingrad.bots import Bot, RandomBot
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import map_svg, position_svg
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
@@ -46,10 +45,10 @@ BOTS: Final = ("random", "heuristic")
 _Z95: Final = 1.959963984540054  # two-sided 95 % normal quantile
 
 
-def make_bot(name: str, seed: int) -> Bot:
+def make_bot(name: str, seed: int) -> Player:
     """A bot by name (``random`` or ``heuristic``), seeded."""
     if name == "random":
-        return RandomBot(seed)
+        return RandomPlayer(seed)
     if name == "heuristic":
         return HeuristicBot(seed)
     raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
@@ -142,7 +141,7 @@ class _Summary:
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     rules = StalingradRules(length=args.length)
-    bots: dict[str, Bot] = {s: HeuristicBot(args.seed * 2 + i) for i, s in enumerate(SIDES)}
+    bots: dict[str, Player] = {s: HeuristicBot(args.seed * 2 + i) for i, s in enumerate(SIDES)}
     summary = _Summary(out)
     start = time.perf_counter()
     print(f"«Сталинград» ({args.length} game), heuristic vs heuristic, seed {args.seed}", file=out)

@@ -8,17 +8,15 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from itertools import chain, combinations
-from typing import Any, Final
-
-import attrs
+from itertools import combinations
+from typing import Final
 
 from hexwar.actions import Action, Decision, Value
-from hexwar.crt import Result
+from hexwar.crt import AttackRefused, Distribution, Result
 from hexwar.dice import D6
-from hexwar.movement import MoveSearch
+from hexwar.movement import CompiledSteps
 from hexwar.state import State
 from hexwar_stalingrad.board import (
     FULL,
@@ -38,6 +36,7 @@ from hexwar_stalingrad.units import EXPLOITING_ARMS
 __all__ = [
     "ARTILLERY_ARMS",
     "attack_actions",
+    "attack_distribution",
     "attack_odds",
     "bombard_actions",
     "declare_attack",
@@ -54,9 +53,11 @@ ARTILLERY_ARMS: Final = frozenset({"artillery", "katyusha"})
 ARTILLERY_RANGE: Final = 2
 #: S7.4: a ground attack on artillery is resolved at this column.
 HELPLESS_COLUMN: Final = "6:1"
-_ROLLS: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
-#: Memo entries of the movement memo (a few KB each) before it is cleared.
-_CACHE_LIMIT: Final = 20_000
+#: The die roll of a ground attack or a bombardment (S8.3, S7.2): ``roll N``, 1/6 each.
+ROLL_OUTCOMES: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
+_ROLLS: Final = ROLL_OUTCOMES
+#: The answer to an ``advance`` decision that declines it (S8.4).
+NO_ADVANCE: Final = "none"
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -125,244 +126,143 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
 # -- movement (S6) -----------------------------------------------------------------------------
 
 
+class Movers:
+    """One side's movement query in one phase (S6, S6.5 for exploitation): what it reads
+    once (the effects' terrain overrides, whether the allowance hook is in play, the enemy
+    units' hexes) and the per-unit answers built on it.
+
+    Friendly units are passable and exert no ZOC (S6.2, S2.1), so a unit's end hexes
+    are the hexes it reaches against the enemy units alone (:meth:`Static.reach`, memoised
+    on its arguments) minus the occupied ones.
+    """
+
+    def __init__(self, state: State, side: str, exploitation: bool) -> None:
+        self.state, self.side, self.exploitation = state, side, exploitation
+        self.data = static(state)
+        self.at = state.table("at")
+        # derived once per position (immutable values: a clone may share them)
+        self.overrides, self.hooked = state.derive(
+            "stalingrad-movement-effects",
+            lambda: (terrain_overrides(state), allowance_hooked(state)),
+        )
+        self._steps: dict[str, CompiledSteps] = {}
+
+    def enemies(self) -> frozenset[str]:
+        """The labels holding enemy ground units (one set per position and side)."""
+        state, side = self.state, self.side
+
+        def build() -> frozenset[str]:
+            foes = self.data.foes(side)
+            return frozenset([lab for lab, u in state.table("at").items() if u in foes])
+
+        return state.derive(("stalingrad-enemy-hexes", side), build)
+
+    def units(self) -> list[tuple[str, str]]:
+        """``(unit, label)`` of the side's units on the map, sorted by unit."""
+        ground = self.data.ground
+        side = self.side
+        return sorted(
+            [
+                (u, lab)
+                for lab, u in self.at.items()
+                if isinstance(u, str) and ground[u].side == side
+            ]
+        )
+
+    def points(self, unit: str) -> int:
+        """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
+        if not may_move_now(self.state, unit, self.side, self.exploitation):
+            return 0
+        return allowance(self.state, unit, hooked=self.hooked)
+
+    def steps_out(self, unit: str, label: str, points: int) -> bool:
+        """The cheap sufficient test: an adjacent empty hex the unit can enter with its
+        points (it may always end there: S6.3 stops it in a ZOC hex, S6.4 lets it leave)."""
+        data = self.data
+        mclass = data.ground[unit].movement_class
+        steps = self._steps.get(mclass)
+        if steps is None:
+            steps = self._steps[mclass] = data.steps(self.overrides, mclass)
+        i = data.label_indices[label]
+        at, labels = self.at, data.index_labels
+        for j, cost in steps.go[i]:
+            if cost <= points and labels[j] not in at:
+                return True
+        return any(cost <= points and labels[j] not in at for j, cost in steps.stop[i])
+
+    def ends(self, unit: str, label: str, points: int) -> list[str]:
+        """The hexes ``unit`` on ``label`` may end its move in (sorted)."""
+        if points <= 0:
+            return []
+        data = self.data
+        reach = data.reach(
+            self.overrides, data.ground[unit].movement_class, self.enemies(), label, points
+        )
+        at = self.at
+        return [lab for lab in reach if lab not in at]
+
+    def may_move(self, unit: str, label: str) -> bool:
+        """Whether ``unit`` has at least one hex to move to."""
+        points = self.points(unit)
+        if points <= 0:
+            return False
+        return self.steps_out(unit, label, points) or bool(self.ends(unit, label, points))
+
+    def place_of(self, unit: str) -> str | None:
+        """The label of one of the side's units on the map, or ``None``."""
+        info = self.data.ground.get(unit)
+        if info is None or info.side != self.side:
+            return None
+        entry = self.state.get("units", unit)
+        label = entry[0] if isinstance(entry, tuple) else None
+        return label if isinstance(label, str) and self.at.get(label) == unit else None
+
+
+def _exploiting(state: State) -> bool:
+    return state.phase == "exploitation"
+
+
+def has_move(state: State, side: str) -> bool:
+    """Whether ``side`` has at least one ``move`` in this phase (S6, S6.5): the cheap test
+    for every unit first, the search only for the units it does not settle (S4 idle test)."""
+    movers = Movers(state, side, _exploiting(state))
+    later = []
+    for unit, label in movers.units():
+        points = movers.points(unit)
+        if points <= 0:
+            continue
+        if movers.steps_out(unit, label, points):
+            return True
+        later.append((unit, label, points))
+    return any(movers.ends(u, lab, p) for u, lab, p in later)
+
+
+def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
+    movers = Movers(state, side, _exploiting(state))
+    return [u for u, lab in movers.units() if movers.may_move(u, lab)]
+
+
+def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The hexes the unit ``args[0]`` may end its move in (S6.2-S6.4), sorted."""
+    movers = Movers(state, side, _exploiting(state))
+    label = movers.place_of(args[0])
+    return [] if label is None else movers.ends(args[0], label, movers.points(args[0]))
+
+
 def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
     """``move UNIT HEX`` for every unit that may move and every hex it may end in (S6).
 
     Sorted by unit, then hex.
     """
-    return list(_moves(state, side, exploitation))
-
-
-def has_move_actions(state: State, side: str, exploitation: bool) -> bool:
-    """Whether :func:`move_actions` is not empty."""
-    return bool(_moves(state, side, exploitation))
-
-
-#: A memo entry of :meth:`_Context.unit_moves`: the hexes the search read, their occupants when
-#: the actions were built, the actions, the enemy units on those hexes when the search
-#: ran, the hexes the unit reaches when no friend is in the way (sorted) and their
-#: ``move`` actions, and the hexes read as a set.
-_Entry = tuple[
-    tuple[str, ...],
-    tuple[Value, ...],
-    tuple[Action, ...],
-    tuple[Value, ...],
-    tuple[str, ...],
-    tuple[Action, ...],
-    frozenset[str],
-]
-_NOTHING: Final[tuple[tuple[Action, ...], frozenset[str]]] = ((), frozenset())
-
-
-@attrs.define
-class _View:
-    """One side's ``move`` actions in one kind of phase, and what they were built from.
-
-    A later query diffs the ``at``, ``units`` and ``moved`` tables against the snapshot
-    and rebuilds only the units a difference can touch: a unit whose own entry changed,
-    or one whose actions read a hex whose occupant changed. Everything else a unit's
-    actions depend on (its printed data, the effects in force) is in the snapshot too.
-    """
-
-    effects: tuple[Any, ...]
-    overrides: tuple[Any, ...]
-    hooked: bool
-    at: dict[str, Value]
-    units: dict[str, Value]
-    moved: dict[str, Value]
-    #: unit → (its actions, the hexes they depend on), for the side's units on the map
-    per_unit: dict[str, tuple[tuple[Action, ...], frozenset[str]]]
-    flat: list[Action]
-    #: the version of the state last seen (:attr:`hexwar.state.State.version`)
-    version: int
-
-
-def _moves(state: State, side: str, exploitation: bool) -> list[Action]:
-    """The side's ``move`` actions, sorted (by unit, then hex); do not mutate the list.
-
-    Kept per ``(side, exploitation)`` on the ruleset as a :class:`_View`, brought up to
-    date by diffs, so after one move only the units near the two hexes it changed are
-    looked at again. A ruleset with a static ``movement_allowance`` or ``may_exploit``
-    hook (which could read anything) gets a full rebuild on every query instead.
-    """
-    rules = state.ruleset
-    at, units, moved = state.table("at"), state.table("units"), state.table("moved")
-    effects = state.effects
-    views: dict[tuple[str, bool], _View] = rules.__dict__.setdefault("_move_views", {})
-    key = (side, exploitation)
-    view = views.get(key)
-    dynamic = (
-        rules.static_hook("movement_allowance") is not None
-        or rules.static_hook("may_exploit") is not None
-    )
-    if view is None or dynamic or view.effects != effects:
-        overrides, hooked = terrain_overrides(state), allowance_hooked(state)
-        ctx = _Context(state, side, exploitation, overrides, hooked)
-        ground_info = ctx.ground_info
-        mine = sorted(
-            [
-                (u, lab)
-                for lab, u in at.items()
-                if isinstance(u, str) and ground_info[u].side == side
-            ]
-        )
-        per_unit = {u: ctx.unit_moves(u, lab) for u, lab in mine}
-        flat = list(chain.from_iterable([acts for acts, _ in per_unit.values()]))
-        views[key] = _View(
-            effects,
-            overrides,
-            hooked,
-            dict(at),
-            dict(units),
-            dict(moved),
-            per_unit,
-            flat,
-            state.version,
-        )
-        return flat
-    if view.version == state.version or (
-        view.at == at and view.units == units and view.moved == moved
-    ):
-        view.version = state.version
-        return view.flat
-    hexes = {k for k, _ in view.at.items() ^ at.items()}
-    touched = {k for k, _ in view.units.items() ^ units.items()}
-    touched.update([k for k, _ in view.moved.items() ^ moved.items()])
-    per_unit = view.per_unit
-    for u, (_, deps) in per_unit.items():
-        if not hexes.isdisjoint(deps):
-            touched.add(u)
-    ctx = _Context(state, side, exploitation, view.overrides, view.hooked)
-    ground_info = ctx.ground_info
-    reorder = False
-    for u in sorted(touched):
-        if ground_info[u].side != side:
-            continue
-        entry = units.get(u)
-        lab = entry[0] if isinstance(entry, tuple) else None
-        if isinstance(lab, str) and at.get(lab) == u:
-            reorder = reorder or u not in per_unit
-            per_unit[u] = ctx.unit_moves(u, lab)
-        else:
-            per_unit.pop(u, None)
-    if reorder:
-        view.per_unit = per_unit = {u: per_unit[u] for u in sorted(per_unit)}
-    view.flat = list(chain.from_iterable([acts for acts, _ in per_unit.values()]))
-    view.at, view.units, view.moved = dict(at), dict(units), dict(moved)
-    view.version = state.version
-    return view.flat
-
-
-class _Context:
-    """What one query of :func:`_moves` computes once: the memo, the effects' terrain
-    overrides, whether the allowance hook is in play, the enemy units' cells."""
-
-    def __init__(
-        self,
-        state: State,
-        side: str,
-        exploitation: bool,
-        overrides: tuple[Any, ...],
-        hooked: bool,
-    ) -> None:
-        memo = state.ruleset.__dict__
-        self.cache: dict[Any, _Entry] = memo.setdefault("_reach_cache", {})
-        if len(self.cache) > _CACHE_LIMIT:
-            self.cache.clear()
-        self.state, self.side, self.exploitation = state, side, exploitation
-        self.data = data = static(state)
-        self.ground_info = data.ground
-        foes: frozenset[str] | None = data._cache.get(("foes", side))
-        if foes is None:
-            foes = frozenset(u for u, info in data.ground.items() if info.side != side)
-            data._cache["foes", side] = foes
-        self.foe_ids = foes
-        self.at = state.table("at")
-        self.overrides, self.hooked = overrides, hooked
-        self._enemies: frozenset[Any] | None = None
-        self._searches: dict[str, MoveSearch[Any]] = {}
-
-    def search_region(
-        self, unit: str, label: str, points: int
-    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The hexes ``unit`` reaches ignoring friendly units (sorted), and the hexes whose
-        enemy occupants decide them (S6.2-S6.4).
-
-        The search reads only the enemy occupants of the hexes it reaches and of their
-        neighbours (entering is blocked by an enemy, a ZOC source is a neighbour, S2.1):
-        the closed neighbourhood of the region. Friendly units pass and exert no ZOC, so
-        with them the search is the same and they only remove their hexes from the end
-        hexes. One :class:`~hexwar.movement.MoveSearch` per movement class serves every
-        unit of the query.
-        """
-        data = self.data
-        mclass = data.ground[unit].movement_class
-        search = self._searches.get(mclass)
-        if search is None:
-            search = self._searches[mclass] = MoveSearch(
-                data.map_with(self.overrides), mclass, enemies=self.enemies()
-            )
-        ends = search.end_indices(data.cells[label], points)
-        label_at, around = data.index_labels, data.neighbor_indices
-        closed = set(ends).union(*map(around.__getitem__, ends))
-        region = tuple(sorted(map(label_at.__getitem__, ends)))
-        return region, tuple(map(label_at.__getitem__, sorted(closed)))
-
-    def foes_on(self, occupants: tuple[Value, ...]) -> tuple[Value, ...]:
-        """The occupants with friendly units (and the empty hexes) blanked out."""
-        foe_ids = self.foe_ids
-        return tuple([u if u in foe_ids else None for u in occupants])
-
-    def enemies(self) -> frozenset[Any]:
-        """The enemy units' cells (built when a search first needs them)."""
-        if self._enemies is None:
-            cells, info, side = self.data.cells, self.ground_info, self.side
-            self._enemies = frozenset(
-                [
-                    cells[lab]
-                    for lab, u in self.at.items()
-                    if isinstance(u, str) and info[u].side != side
-                ]
-            )
-        return self._enemies
-
-    def unit_moves(self, unit: str, label: str) -> tuple[tuple[Action, ...], frozenset[str]]:
-        """``unit``'s ``move`` actions from ``label`` (sorted by hex), and the hexes whose
-        occupants they depend on.
-
-        Memoised per ``(unit, hex, allowance, terrain effects)``. Friendly units are
-        passable and exert no ZOC (S6.2, S2.1), so they only decide where the unit may
-        *end*: the search result (:func:`_search_region`) depends only on the enemy units
-        on the hexes it read, and is reused while those stay; the actions are that region
-        minus the occupied hexes, rebuilt when an occupant of those hexes changes.
-        """
-        state = self.state
-        if not may_move_now(state, unit, self.side, self.exploitation):
-            return _NOTHING
-        points = allowance(state, unit, hooked=self.hooked)
-        if points <= 0:
-            return _NOTHING
-        at_get = self.at.get
-        key = (unit, label, points, self.overrides)
-        entry = self.cache.get(key)
-        if entry is not None:
-            deps, seen, actions, foes, region, region_moves, dep_set = entry
-            occupants = tuple(map(at_get, deps))
-            if occupants == seen:
-                return actions, dep_set
-            if self.foes_on(occupants) != foes:
-                entry = None
-        if entry is None:
-            hexes, deps = self.search_region(unit, label, points)
-            region, region_moves = hexes, tuple(map(self.data.move_table(unit).__getitem__, hexes))
-            occupants = tuple(map(at_get, deps))
-            foes = self.foes_on(occupants)
-            dep_set = frozenset(deps)
-        actions = tuple(
-            [a for lab, a in zip(region, region_moves, strict=True) if at_get(lab) is None]
-        )
-        self.cache[key] = (deps, occupants, actions, foes, region, region_moves, dep_set)
-        return actions, dep_set
+    movers = Movers(state, side, exploitation)
+    out: list[Action] = []
+    table = movers.data.move_table
+    for unit, label in movers.units():
+        ends = movers.ends(unit, label, movers.points(unit))
+        if ends:
+            out.extend(map(table(unit).__getitem__, ends))
+    return out
 
 
 def play_move(state: State, action: Action) -> None:
@@ -373,16 +273,6 @@ def play_move(state: State, action: Action) -> None:
 
 
 # -- artillery (S7) ----------------------------------------------------------------------------
-
-
-def _ring(state: State, label: str, radius: int) -> list[str]:
-    data = static(state)
-    cache: dict[tuple[str, int], list[str]] = data._cache.setdefault("ring", {})
-    key = (label, radius)
-    if key not in cache:
-        centre = data.cell(label)
-        cache[key] = sorted(data.label(h) for h in centre.ring(radius) if h in data.game_map)
-    return cache[key]
 
 
 def bombs(state: State, unit: str) -> Fraction:
@@ -399,18 +289,43 @@ def bombs(state: State, unit: str) -> Fraction:
     return out
 
 
+def _bombard_targets(state: State, side: str, unit: str, label: str) -> list[str]:
+    data = static(state)
+    if data.ground[unit].arm not in ARTILLERY_ARMS or state.get("fired", unit):
+        return []
+    foes, at = data.foes(side), state.table("at")
+    out = []
+    for h in data.ring(label, ARTILLERY_RANGE):
+        u = at.get(h)
+        if isinstance(u, str) and u in foes:
+            out.append(u)
+    out.sort()
+    return out
+
+
 def bombard_actions(state: State, side: str) -> list[Action]:
     """``bombard ART TARGET``: an enemy unit exactly two hexes away, once per turn (S7.1)."""
-    ground = static(state).ground
-    out = []
-    for label, unit in on_map(state, side):
-        if ground[unit].arm not in ARTILLERY_ARMS or state.get("fired", unit):
-            continue
-        for target_hex in _ring(state, label, ARTILLERY_RANGE):
-            target = unit_at(state, target_hex)
-            if target is not None and ground[target].side != side:
-                out.append(Action("bombard", (unit, target)))
-    return out
+    return [
+        Action("bombard", (unit, target))
+        for label, unit in on_map(state, side)
+        for target in _bombard_targets(state, side, unit, label)
+    ]
+
+
+def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's unspent artillery with an enemy unit two hexes away (S7.1), sorted."""
+    return [u for lab, u in on_map(state, side) if _bombard_targets(state, side, u, lab)]
+
+
+def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
+    info = static(state).ground.get(args[0])
+    if info is None or info.side != side:
+        return []
+    label = where(state, args[0])
+    if unit_at(state, label) != args[0]:
+        return []
+    return _bombard_targets(state, side, args[0], label)
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -501,25 +416,134 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     return column, shift
 
 
+def _attackers(state: State, side: str, label: str) -> list[str]:
+    """The side's units next to ``label`` that may attack (S8.1, S7.4), sorted."""
+    data = static(state)
+    ground, at = data.ground, state.table("at")
+    out = []
+    for n in data.neighbors[label]:
+        u = at.get(n)
+        if isinstance(u, str) and ground[u].side == side and _may_attack(state, u):
+            out.append(u)
+    out.sort()
+    return out
+
+
+class _Group:
+    """The attack on one defender (S8.1, S8.2, S7.4): its eligible attackers (sorted),
+    their strengths and the strength that reaches 1:1 (``need``; ``None`` when any
+    attacker will do: artillery in close combat, S7.4)."""
+
+    def __init__(self, state: State, side: str, defender: str, label: str) -> None:
+        data = static(state)
+        self.attackers = _attackers(state, side, label)
+        self.need: Fraction | None = None
+        self.strength = dict.fromkeys(self.attackers, 0)
+        if self.attackers and data.ground[defender].arm not in ARTILLERY_ARMS:
+            hook = state.hook
+            for u in self.attackers:
+                self.strength[u] = int(
+                    hook("combat_strength", strength(state, u), unit=u, role="attack")
+                )
+            self.need = data.crt.threshold * max(defence_strength(state, defender), 1)
+        #: per attacker: its strength plus every later attacker's positive strength
+        self.best: dict[str, int] = {}
+        after = 0
+        for u in reversed(self.attackers):
+            self.best[u] = self.strength[u] + after
+            after += max(0, self.strength[u])
+
+    def legal(self, group: tuple[str, ...]) -> bool:
+        """Whether ``group`` (eligible attackers) attacks at 1:1 or better (S8.2)."""
+        return bool(group) and (
+            self.need is None or sum(map(self.strength.__getitem__, group)) >= self.need
+        )
+
+    def feasible(self, group: tuple[str, ...]) -> bool:
+        """Whether some legal group is ``group`` plus later attackers: the strongest such
+        group adds every later attacker of positive strength (monotone)."""
+        if self.need is None:
+            return True
+        strengths = self.strength
+        return sum(map(strengths.__getitem__, group[:-1])) + self.best[group[-1]] >= self.need
+
+
+def _group(state: State, side: str, defender: str) -> _Group | None:
+    """The attack on ``defender`` by ``side`` now, or ``None`` if it is not an enemy
+    unit on the map (kept for the position: :meth:`hexwar.state.State.derive`)."""
+
+    def build() -> _Group | None:
+        info = static(state).ground.get(defender)
+        if info is None or info.side == side:
+            return None
+        label = where(state, defender)
+        if unit_at(state, label) != defender:
+            return None
+        return _Group(state, side, defender, label)
+
+    return state.derive(("stalingrad-attack", side, defender), build)
+
+
+def _open(state: State, side: str, defender: str) -> bool:
+    group = _group(state, side, defender)
+    return group is not None and any(group.feasible((u,)) for u in group.attackers)
+
+
+def _targets(state: State, side: str) -> list[str]:
+    """The enemy units next to one of the side's units, sorted."""
+    data = static(state)
+    at, neighbors, foes = state.table("at"), data.neighbors, data.foes(side)
+    found = set()
+    for label, _ in on_map(state, side):
+        for n in neighbors[label]:
+            u = at.get(n)
+            if u in foes:
+                found.add(u)
+    return sorted(found)
+
+
+def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The enemy units some group of the side's units can attack at 1:1 or better (S8.1,
+    S8.2; any adjacent attacker for artillery, S7.4), sorted."""
+    return [d for d in _targets(state, side) if _open(state, side, d)]
+
+
+def has_attack(state: State, side: str) -> bool:
+    """Whether ``side`` has at least one legal ``attack`` (stops at the first, S4)."""
+    return any(_open(state, side, d) for d in _targets(state, side))
+
+
+def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
+    """The units that may attack the defender ``fixed[0]`` (adjacent, not artillery, not
+    yet attacked this turn: S8.1, S7.4), sorted."""
+    group = _group(state, side, fixed[0])
+    return [] if group is None else group.attackers
+
+
+def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
+    """Whether ``chosen`` attacks ``fixed[0]`` at 1:1 or better (S8.2)."""
+    group = _group(state, side, fixed[0])
+    return group is not None and group.legal(chosen)
+
+
+def attack_feasible(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` plus later attackers can reach 1:1 (monotone, S8.2)."""
+    group = _group(state, side, fixed[0])
+    return group is not None and group.feasible(chosen)
+
+
 def attack_actions(state: State, side: str) -> list[Action]:
     """``attack DEFENDER A1 [A2 ...]``: every group of adjacent attackers at 1:1 or better."""
-    data = static(state)
-    ground = data.ground
     out = []
     for label, defender in on_map(state, enemy(side)):
-        near = [
-            u
-            for n in data.neighbors[label]
-            if (u := unit_at(state, n)) is not None
-            and ground[u].side == side
-            and _may_attack(state, u)
-        ]
-        near.sort()
+        group = _Group(state, side, defender, label)
+        near = group.attackers
         for k in range(1, len(near) + 1):
-            for group in combinations(near, k):
-                column, _ = attack_odds(state, defender, group)
-                if column is not None:
-                    out.append(Action("attack", (defender, *group)))
+            for attackers in combinations(near, k):
+                if group.legal(attackers):
+                    out.append(Action("attack", (defender, *attackers)))
     return out
 
 
@@ -565,6 +589,19 @@ def attack_result(
     side = data.ground[attackers[0]].side
     modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
     return data.crt.result_at(column, roll, shift=shift, modifier=modifier)
+
+
+def attack_distribution(state: State, defender: str, attackers: Sequence[str]) -> Distribution:
+    """The exact distribution of the CRT results of an attack now (S8.2, S8.3, S7.4): its
+    column, the card odds shifts and die modifiers (S5.4); refused below 1:1."""
+    attackers = tuple(attackers)
+    column, shift = attack_odds(state, defender, attackers)
+    if column is None:
+        raise AttackRefused(f"attack on {defender}: odds below 1:1", rule="S8.2")
+    data = static(state)
+    side = data.ground[attackers[0]].side
+    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
+    return data.crt.distribution_at(column, shift=shift, modifier=modifier)
 
 
 def resolve(state: State, decision: Decision, action: Action) -> None:
@@ -737,7 +774,7 @@ def offer_advance(
         return
     side = static(state).ground[live[0]].side
     moves = tuple(Action("advance", (a,)) for a in live)
-    choices = moves if obligatory else (Action("advance", ("none",)), *moves)
+    choices = moves if obligatory else (Action("advance", (NO_ADVANCE,)), *moves)
     ask(state, Decision("advance", side, (vacated, *attackers), choices=choices))
 
 
@@ -751,7 +788,7 @@ def decide_combat(state: State, decision: Decision, action: Action) -> None:
         offer_advance(state, origin, tuple(rest), obligatory=code == "DR")
     elif kind == "advance":
         vacated = str(decision.params[0])
-        if action.args[0] != "none":
+        if action.args[0] != NO_ADVANCE:
             place(state, action.args[0], vacated)
     elif kind == "al_loss":
         take_loss(state, action.args[0])

@@ -90,35 +90,84 @@ def _spend(state: State, side: str, unit: str, cost: int) -> None:
     state.put("game", f"rp:{side}", _int(state, f"rp:{side}") - cost)
 
 
+def _has_points(state: State, side: str) -> bool:
+    return _int(state, f"rp:{side}") > 0 or any(_int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS)
+
+
+def _restorable(state: State, side: str, zoc: set[str]) -> list[str]:
+    return [
+        unit
+        for label, unit in on_map(state, side)
+        if step(state, unit) == REDUCED
+        and label not in zoc
+        and _available(state, side, unit) >= REPLACEMENT_COST["restore"]
+    ]
+
+
+def _trucks(state: State, side: str, zoc: set[str]) -> list[str]:
+    return [
+        t
+        for t in static(state).tagged(f"truck:{side}")
+        if unit_at(state, t) is None and t not in zoc
+    ]
+
+
+def _levels(state: State, side: str, unit: str) -> list[str]:
+    """The affordable levels of rebuilding ``unit`` (sorted), none unless it is dead."""
+    if where(state, unit) != DEAD:
+        return []
+    points = _available(state, side, unit)
+    return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
+
+
 def replacement_actions(state: State, side: str) -> list[Action]:
     """``restore UNIT`` and ``rebuild UNIT HEX full|reduced`` the side can pay for (S4.1).
 
     ZOC affects replacements (S2.2): a reduced unit in enemy ZOC cannot be restored and a
     truck hex in enemy ZOC receives no rebuilt unit (ruling S4.1).
     """
-    data = static(state)
-    if _int(state, f"rp:{side}") <= 0 and not any(
-        _int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS
-    ):
+    if not _has_points(state, side):
         return []
     zoc = zoc_of_side(state, enemy(side))
     out: list[Action] = []
-    restores = [
-        Action("restore", (unit,))
-        for label, unit in on_map(state, side)
-        if step(state, unit) == REDUCED
-        and label not in zoc
-        and _available(state, side, unit) >= REPLACEMENT_COST["restore"]
-    ]
-    trucks = [t for t in data.tagged(f"truck:{side}") if unit_at(state, t) is None and t not in zoc]
+    trucks = _trucks(state, side, zoc)
     if trucks:
-        for unit in sorted(u for u, info in data.ground.items() if info.side == side):
-            if where(state, unit) != DEAD:
-                continue
-            for level in (FULL, REDUCED):
-                if _available(state, side, unit) >= REPLACEMENT_COST[level]:
-                    out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
+        for unit in static(state).side_ground(side):
+            for level in _levels(state, side, unit):
+                out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
+    restores = [Action("restore", (unit,)) for unit in _restorable(state, side, zoc)]
     return out + restores  # sorted: rebuild < restore
+
+
+def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's reduced units on the map, not in enemy ZOC, it can pay to restore (S4.1,
+    S2.2), sorted."""
+    if not _has_points(state, side):
+        return []
+    return _restorable(state, side, zoc_of_side(state, enemy(side)))
+
+
+def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's dead units it can pay to rebuild, if a truck hex is free (S4.1)."""
+    if not _has_points(state, side):
+        return []
+    if not _trucks(state, side, zoc_of_side(state, enemy(side))):
+        return []
+    return [u for u in static(state).side_ground(side) if _levels(state, side, u)]
+
+
+def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` may be rebuilt on."""
+    if args[0] not in rebuild_units(state, side):
+        return []
+    return _trucks(state, side, zoc_of_side(state, enemy(side)))
+
+
+def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The levels the side can pay for to rebuild ``args[0]`` on ``args[1]`` (S4.1)."""
+    if args[1] not in rebuild_hexes(state, side, args):
+        return []
+    return _levels(state, side, args[0])
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

@@ -14,17 +14,19 @@ attack, exploitation: S6-S8). State layout, action texts and decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 import attrs
 
 from hexwar.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.hooks import EffectRule, HookPoint
+from hexwar.kinds import Combination, Kind, Kinds, Values
 from hexwar.sequencer import Phase, Stage, TurnSequence
+from hexwar.space import DONE, ActionSpace
 from hexwar.state import Ruleset, State
 from hexwar_stalingrad import air, cards_rules, ground, reinforce, victory
-from hexwar_stalingrad.board import FULL, POOL, SIDES, place, static
+from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
 from hexwar_stalingrad.cards import WINDOWS
 from hexwar_stalingrad.static import Static, load_static
 
@@ -76,8 +78,108 @@ SEATS: Final[Mapping[int, tuple[Seat, ...]]] = {
     ),
 }
 
-_MEMO_LIMIT: Final = 4096
 _UNIT_ACTIONS: Final = frozenset({"move", "bombard", "restore", "rebuild", "place"})
+#: Every kind of action of the game (phase actions, decision answers, chance outcomes and
+#: the engine's ``end``), sorted.
+KINDS: Final = (
+    "advance",
+    "attack",
+    "bombard",
+    "end",
+    "fly",
+    "intercept",
+    "land",
+    "loss",
+    "move",
+    "place",
+    "play",
+    "rebuild",
+    "restore",
+    "retreat",
+    "roll",
+    "shuffle",
+)
+
+
+def _restore_units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    return sorted({*reinforce.restore_units(state, side), *air.restore_units(state, side)})
+
+
+def _rebuild_units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    return sorted({*reinforce.rebuild_units(state, side), *air.rebuild_units(state, side)})
+
+
+def _rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    if args[0] in static(state).air:
+        return air.rebuild_hexes(state, side, args)
+    return reinforce.rebuild_hexes(state, side, args)
+
+
+def _rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    if args[0] in static(state).air:
+        return air.rebuild_levels(state, side, args)
+    return reinforce.rebuild_levels(state, side, args)
+
+
+# The kinds of phase actions (``docs/stalingrad/rules.md``, *Action space*): each step
+# lists the values that may follow (``checked``: each one has a legal completion).
+PLAY: Final[Kind[str]] = Kind("play", (Values(cards_rules.held_cards),))
+MOVE: Final[Kind[str]] = Kind(
+    "move",
+    (Values(ground.move_units, checked=True), Values(ground.move_ends)),
+    exists=ground.has_move,
+)
+BOMBARD: Final[Kind[str]] = Kind(
+    "bombard", (Values(ground.bombard_units, checked=True), Values(ground.bombard_targets))
+)
+ATTACK: Final[Kind[str]] = Kind(
+    "attack",
+    (
+        Values(ground.attack_defenders, checked=True),
+        Combination(ground.attackers, valid=ground.attack_valid, feasible=ground.attack_feasible),
+    ),
+    exists=ground.has_attack,
+)
+INTERCEPT: Final[Kind[str]] = Kind(
+    "intercept",
+    (
+        Values(air.intercept_defenders, checked=True),
+        Combination(air.interceptors, valid=air.intercept_valid, feasible=air.intercept_feasible),
+    ),
+)
+RESTORE: Final[Kind[str]] = Kind("restore", (Values(_restore_units),))
+REBUILD: Final[Kind[str]] = Kind(
+    "rebuild",
+    (
+        Values(_rebuild_units, checked=True),
+        Values(_rebuild_hexes, checked=True),
+        Values(_rebuild_levels),
+    ),
+)
+#: The kinds of each kind of phase (S4): cards may be played whenever the side acts (S5.3).
+CARDS_ONLY: Final[Kinds[str]] = Kinds((PLAY,))
+REPLACEMENTS: Final[Kinds[str]] = Kinds((PLAY, REBUILD, RESTORE))
+AIR_COMBAT: Final[Kinds[str]] = Kinds((INTERCEPT, PLAY))
+GROUND: Final = {
+    "movement": Kinds((MOVE, PLAY)),
+    "exploitation": Kinds((MOVE, PLAY)),
+    "artillery": Kinds((BOMBARD, PLAY)),
+    "attack": Kinds((ATTACK, PLAY)),
+}
+#: Kinds whose arguments are all single values: the prefix length that is complete.
+_COMPLETE: Final = {
+    k.name: 1 + len(k.steps)
+    for k in (PLAY, MOVE, BOMBARD, RESTORE, REBUILD)
+    if all(isinstance(step, Values) for step in k.steps)
+}
+_DONE_ONLY: Final = (DONE,)
+#: The answers to a hidden air placement (S10.2, S10.3): ``fly UNIT HEX`` or ``end``.
+AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
+    (
+        Kind("end"),
+        Kind("fly", (Values(air.fly_units, checked=True), Values(air.fly_hexes))),
+    )
+)
 
 
 def _action_key(action: Action) -> tuple[str, tuple[str, ...]]:
@@ -203,6 +305,13 @@ class StalingradRules(Ruleset):
             turn_limit=GAME_LENGTHS[length],
             on_turn_start=_turn_start,
         )
+        #: (stage index, phase index, side) -> the kinds of that phase (S4), from the sequence
+        self.kinds_by_phase: Mapping[tuple[int, int, str], Kinds[str]] = {
+            (i, j, side): self._kinds_of(stage.name, phase.name, side)
+            for i, stage in enumerate(self.sequence.stages)
+            for j, phase in enumerate(stage.phases)
+            for side in SIDES
+        }
 
     # -- the sequence (S4) ---------------------------------------------------------------------
 
@@ -279,39 +388,69 @@ class StalingradRules(Ruleset):
             )
         return frozenset()
 
+    # -- the action space -----------------------------------------------------------------------
+
+    def action_space(self) -> ActionSpace:
+        """Every token an action can hold, from the data (``docs/stalingrad/rules.md``):
+        the kinds, then the ground and air unit ids, hex labels, card ids, deck names, die
+        rolls, replacement levels and the answer ``none``."""
+        data = self.data
+        vocabularies = (
+            ("ground_unit", tuple(sorted(data.ground))),
+            ("air_unit", tuple(sorted(data.air))),
+            ("hex", tuple(sorted(data.cells))),
+            ("card", tuple(sorted(data.cards))),
+            ("deck", cards_rules.DECK_ORDER),
+            ("roll", tuple(a.args[0] for a, _ in ground.ROLL_OUTCOMES)),
+            ("level", (FULL, REDUCED)),
+            ("answer", (ground.NO_ADVANCE,)),
+        )
+        return ActionSpace(KINDS, vocabularies)
+
     # -- what may be done ------------------------------------------------------------------------
 
-    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
-        """The phase's actions, built sorted by (kind, args) so the engine's sort is cheap.
+    def _kinds_of(self, stage: str, phase: str, side: str) -> Kinds[str]:
+        if stage == "replacements":
+            return REPLACEMENTS
+        if stage == "air":
+            return AIR_COMBAT
+        if stage == side:
+            return GROUND.get(phase, CARDS_ONLY)
+        return CARDS_ONLY
 
-        Memoised by :attr:`~hexwar.state.State.version` (the same content gives the same
-        actions), so asking again for the same position costs a lookup; movement and
-        exploitation are kept per side instead (:func:`hexwar_stalingrad.ground.move_actions`),
-        which also serves the positions after each move.
-        """
-        if state.stage == side and state.phase in ("movement", "exploitation"):
-            return self._phase_actions(state, side)  # memoised per unit (ground.py)
-        key = (state.version, side)
-        memo = self.__dict__.setdefault("_actions_memo", {})
-        found = memo.get(key)
+    def phase_kinds(self, state: State, side: str) -> Kinds[str]:
+        """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
+        every phase the side acts in, and the phase's own kinds (by the cursor's stage and
+        phase indexes: :attr:`kinds_by_phase`, built with the sequence)."""
+        c = state.cursor
+        found = self.kinds_by_phase.get((c.stage, c.phase, side))
         if found is None:
-            if len(memo) > _MEMO_LIMIT:
-                memo.clear()
-            found = memo[key] = tuple(self._phase_actions(state, side))
-        return list(found)
+            return self._kinds_of(str(state.stage), str(state.phase), side)
+        return found
 
-    def has_phase_actions(self, state: State, side: str) -> bool:
-        """Whether :meth:`phase_actions` is not empty (S4: an idle phase is skipped); in
-        movement and exploitation a card in hand answers at once, else the side's move
-        list (kept up to date by diffs, :mod:`hexwar_stalingrad.ground`) decides."""
-        phase = state.phase
-        if state.stage == side and phase in ("movement", "exploitation"):
-            return bool(cards_rules.hand(state, side)) or ground.has_move_actions(
-                state, side, exploitation=phase == "exploitation"
-            )
-        return bool(self.phase_actions(state, side))
+    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
+        """The tokens that may follow ``prefix`` in the current phase (sorted; ``done``
+        closes a complete action): the kinds with a legal action, then each kind's
+        arguments one at a time (``docs/stalingrad/rules.md``, *Action space*).
 
-    def _phase_actions(self, state: State, side: str) -> list[Action]:
+        ``prefix`` is a legal prefix (the engine walks it token by token), so a prefix as
+        long as its kind's fixed arguments allow is complete: ``done`` at once."""
+        if prefix and len(prefix) == _COMPLETE.get(prefix[0]):
+            return _DONE_ONLY
+        return self.phase_kinds(state, side).tokens(state, side, tuple(prefix))
+
+    def decision_tokens(
+        self, state: State, decision: Decision, prefix: tuple[str, ...]
+    ) -> Sequence[str]:
+        """The tokens of an answer to a decision without fixed choices: the hidden air
+        placements (S10.2, S10.3)."""
+        if decision.kind == "air_place":
+            return AIR_PLACEMENT.tokens(state, decision, tuple(prefix))
+        return super().decision_tokens(state, decision, prefix)
+
+    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
+        """The phase's complete actions (sorted by kind, then arguments): each kind's own
+        enumerator over the same rules as :meth:`phase_tokens`."""
         stage, phase = state.stage, state.phase
         cards = cards_rules.card_actions(state, side)
         if stage == "replacements":

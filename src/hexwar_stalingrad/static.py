@@ -25,10 +25,11 @@ from hexwar.crt import OddsTable, StrengthTable
 from hexwar.datafile import Checker, read_data_file
 from hexwar.geometry import Hex
 from hexwar.maps import GameMap, load_map
+from hexwar.movement import CompiledSteps, MoveSearch, compiled_adjacency
 from hexwar.terrain import TerrainChart, load_chart
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, load_cards
-from hexwar_stalingrad.tables import load_bombardment, load_crt
+from hexwar_stalingrad.tables import air_crt, load_bombardment, load_crt
 from hexwar_stalingrad.turns import Turn, load_turns
 from hexwar_stalingrad.units import AirUnit, GroundUnit, load_oob
 
@@ -39,6 +40,14 @@ FORTIFICATION_TERRAINS: Final = frozenset({"town", "city"})
 FORTIFICATION_TAGS: Final = frozenset({"trench"})
 #: The city of Stalingrad: the terrain of its hexes (S11.1).
 CITY_TERRAIN: Final = "city"
+#: Bounds of :meth:`Static.reach` (end hexes per start, allowance and enemy placement) and
+#: :meth:`Static.move_search` (one search per enemy placement and movement class): each
+#: memo is emptied when it reaches its bound (a reach entry is one tuple of labels).
+REACH_MEMO_SIZE: Final = 8192
+SEARCH_MEMO_SIZE: Final = 64
+
+#: Map terrain-cost overrides from card effects: ``(movement class, terrain, cost)``.
+Overrides = tuple[tuple[str, str, float | None], ...]
 
 
 @attrs.frozen(eq=False)
@@ -53,7 +62,10 @@ class Static:
     bombardment: StrengthTable
     turns: tuple[Turn, ...]
     victory: VictoryData
+    #: Derived static data built on first use (interned actions, disks, map variants).
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
+    _searches: dict[Any, MoveSearch[Any]] = attrs.field(factory=dict, init=False, repr=False)
+    _reach: dict[Any, tuple[str, ...]] = attrs.field(factory=dict, init=False, repr=False)
 
     # -- cells ------------------------------------------------------------------------------
 
@@ -88,7 +100,7 @@ class Static:
 
     @functools.cached_property
     def label_indices(self) -> Mapping[str, int]:
-        """Every label → its cell index (the inverse of :attr:`index_labels`)."""
+        """The cell index of each label (the inverse of :attr:`index_labels`)."""
         return {lab: i for i, lab in enumerate(self.index_labels)}
 
     @functools.cached_property
@@ -141,13 +153,68 @@ class Static:
         radius = self.victory.area_radius
         return frozenset(lab for c in sorted(self.city) for lab in self.disk(c, radius))
 
+    @functools.cached_property
+    def _tags(self) -> Mapping[str, tuple[str, ...]]:
+        m = self.game_map
+        out: dict[str, list[str]] = {}
+        for c in m:
+            for tag in m.tags(c):
+                out.setdefault(tag, []).append(self.label(c))
+        return {tag: tuple(sorted(labels)) for tag, labels in out.items()}
+
     def tagged(self, tag: str) -> tuple[str, ...]:
         """Sorted labels of the cells carrying ``tag``."""
-        key = ("tag", tag)
-        if key not in self._cache:
-            self._cache[key] = tuple(sorted(self.label(c) for c in self.game_map.tagged(tag)))
-        out: tuple[str, ...] = self._cache[key]
-        return out
+        return self._tags.get(tag, ())
+
+    @functools.cached_property
+    def _foes(self) -> Mapping[str, frozenset[str]]:
+        sides = sorted({u.side for u in self.ground.values()})
+        return {s: frozenset(u for u, info in self.ground.items() if info.side != s) for s in sides}
+
+    def foes(self, side: str) -> frozenset[str]:
+        """The ground units not of ``side``."""
+        return self._foes[side]
+
+    @functools.cached_property
+    def _side_units(self) -> Mapping[tuple[str, str], tuple[str, ...]]:
+        out: dict[tuple[str, str], list[str]] = {}
+        for u, g in self.ground.items():
+            out.setdefault(("ground", g.side), []).append(u)
+        for u, a in self.air.items():
+            out.setdefault(("air", a.side), []).append(u)
+        return {k: tuple(sorted(v)) for k, v in out.items()}
+
+    def side_ground(self, side: str) -> tuple[str, ...]:
+        """The side's ground unit ids, sorted."""
+        return self._side_units.get(("ground", side), ())
+
+    def side_air(self, side: str) -> tuple[str, ...]:
+        """The side's air unit ids, sorted."""
+        return self._side_units.get(("air", side), ())
+
+    @functools.cached_property
+    def air_crt(self) -> OddsTable:
+        """The CRT as used for air combat (S10.5): nearest rounding, refused below 0.5."""
+        return air_crt()
+
+    def ring(self, label: str, radius: int) -> tuple[str, ...]:
+        """The labels exactly ``radius`` hexes from ``label`` (sorted; cached)."""
+        key = ("ring", label, radius)
+        found: tuple[str, ...] | None = self._cache.get(key)
+        if found is None:
+            centre = self.cell(label)
+            m = self.game_map
+            found = tuple(sorted(self.label(h) for h in centre.ring(radius) if h in m))
+            self._cache[key] = found
+        return found
+
+    def zoc_closure(self, label: str) -> frozenset[str]:
+        """``label`` and the hexes a ground unit on it controls (S2.1; cached)."""
+        key = ("zoc_closure", label)
+        found: frozenset[str] | None = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = frozenset((label, *self.zoc_of[label]))
+        return found
 
     def start_hex(self, side: str, number: int) -> str | None:
         """The label of a side's numbered start hex (S3.2), or ``None``."""
@@ -208,7 +275,7 @@ class Static:
 
     @functools.cached_property
     def zoc_disks(self) -> Mapping[str, frozenset[str]]:
-        """Every label → that label and the hexes a ground unit on it controls (S2.1)."""
+        """Every label → :meth:`zoc_closure` of it, as one mapping (for tight loops)."""
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
@@ -262,15 +329,57 @@ class Static:
             classes[mclass] = attrs.evolve(mc, terrain={**mc.terrain, terrain: cost})
         new_chart: TerrainChart = attrs.evolve(chart, movement_classes=classes)
         variant = attrs.evolve(self.game_map, chart=new_chart)
-        variant._cache.update(
-            {
-                k: v
-                for k, v in self.game_map._cache.items()
-                if not (isinstance(k, tuple) and k[:1] == ("adj",))
-            }
-        )
         self._cache[key] = variant
         return variant
+
+    # -- movement (S6) ----------------------------------------------------------------------
+
+    def steps(self, overrides: Overrides, movement_class: str) -> CompiledSteps:
+        """The priced steps of ``movement_class`` on the map under ``overrides``."""
+        return compiled_adjacency(self.map_with(overrides), movement_class)
+
+    def move_search(
+        self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
+    ) -> MoveSearch[Any]:
+        """One :class:`~hexwar.movement.MoveSearch` against enemy units on the labels
+        ``enemies`` (S6.2-S6.4; friendly units pass and exert no ZOC, so they are not
+        part of it). Memoised on the arguments, at most :data:`SEARCH_MEMO_SIZE`."""
+        key = (overrides, movement_class, enemies)
+        found = self._searches.get(key)
+        if found is None:
+            if len(self._searches) >= SEARCH_MEMO_SIZE:
+                self._searches.clear()
+            cells = self.cells
+            found = self._searches[key] = MoveSearch(
+                self.map_with(overrides),
+                movement_class,
+                enemies=[cells[lab] for lab in sorted(enemies)],
+            )
+        return found
+
+    def reach(
+        self,
+        overrides: Overrides,
+        movement_class: str,
+        enemies: frozenset[str],
+        label: str,
+        points: int,
+    ) -> tuple[str, ...]:
+        """The labels a unit of ``movement_class`` on ``label`` with ``points`` may end its
+        move in, ignoring friendly units (sorted, without ``label``): a pure function of
+        the arguments, memoised (at most :data:`REACH_MEMO_SIZE` entries)."""
+        key = (overrides, movement_class, enemies, label, points)
+        found = self._reach.get(key)
+        if found is None:
+            if len(self._reach) >= REACH_MEMO_SIZE:
+                self._reach.clear()
+            search = self.move_search(overrides, movement_class, enemies)
+            ends = search.end_indices(self.cells[label], points)
+            at = self.index_labels
+            start = self.label_indices[label]
+            found = tuple(sorted([at[i] for i in ends if i != start]))
+            self._reach[key] = found
+        return found
 
 
 @functools.cache

@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 
 from hexwar.actions import END, Action
 from hexwar.dice import SeededDriver
+from hexwar.play import RandomPlayer
 from hexwar.play import play as run
 from hexwar.records import record_of
 from hexwar.state import State
 from hexwar_stalingrad import ground, victory
 from hexwar_stalingrad.board import on_map, where
-from hexwar_stalingrad.bots import RandomBot
 from hexwar_stalingrad.cli import make_bot, wilson
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
@@ -65,8 +65,8 @@ def test_heuristic_plays_full_games_both_lengths_and_against_random() -> None:
     for rules, bots in (
         (SHORT, _bots(1)),
         (LONG, _bots(2)),
-        (SHORT, {"rkka": HeuristicBot(3), "wehrmacht": RandomBot(3)}),
-        (SHORT, {"rkka": RandomBot(4), "wehrmacht": HeuristicBot(4)}),
+        (SHORT, {"rkka": HeuristicBot(3), "wehrmacht": RandomPlayer(3, legal=State.legal_actions)}),
+        (SHORT, {"rkka": RandomPlayer(4, legal=State.legal_actions), "wehrmacht": HeuristicBot(4)}),
     ):
         state = play(rules, bots, seed=7)
         assert state.is_terminal()

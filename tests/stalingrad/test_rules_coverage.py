@@ -7,13 +7,13 @@ import tomllib
 from fractions import Fraction
 
 import pytest
+from random_games import random_game
 
 from hexwar.dice import D6
 from hexwar.state import State
 from hexwar_stalingrad import air
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import static, step, where
-from hexwar_stalingrad.bots import play_game
 from hexwar_stalingrad.ground import zoc_of_side
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.situations import ready, situation
@@ -243,7 +243,7 @@ def test_s3_4_the_long_game_goes_on_after_turn_5_and_ends_after_turn_10() -> Non
 
 
 def test_s3_4_a_random_short_game_lasts_exactly_5_turns() -> None:
-    state = play_game(StalingradRules(length="short", sudden_death=False), seed=11)
+    state = random_game(StalingradRules(length="short", sudden_death=False), seed=11)
     assert state.is_terminal()
     assert state.turn == 5
 

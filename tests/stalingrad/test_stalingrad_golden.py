@@ -1,7 +1,10 @@
 """Golden files: a committed seeded game record and the committed theatre map picture.
 
-Regenerating either must give the committed bytes, so any rules or data change that alters
-play (or the map) shows up as a failing test and a reviewable diff. After an intended
+The record is a long game between the core's token-wise random players
+(:class:`hexwar.play.RandomPlayer`, chance by ``SeededDriver(3)``): it follows the rules
+and the action space only, so bot changes do not touch it. Regenerating either must give
+the committed bytes, so any rules or data change that alters play (or the map) shows up
+as a failing test and a reviewable diff. After an intended
 change, regenerate with ``HEXWAR_REGENERATE_GOLDEN=1 python -m pytest
 tests/stalingrad/test_stalingrad_golden.py`` and commit the new files with the change.
 """
@@ -11,25 +14,24 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from random_games import random_game
+
 from hexwar.records import GameRecord, record_of, replay
 from hexwar.testing import outputs_under_hash_seeds
 from hexwar_stalingrad.board import SIDES
-from hexwar_stalingrad.heuristic import HeuristicBot, play
 from hexwar_stalingrad.render import map_svg
 from hexwar_stalingrad.rules import StalingradRules
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
-GOLDEN_RECORD = HERE / "golden" / "long-heuristic-seed3.json"
+GOLDEN_RECORD = HERE / "golden" / "long-random-seed3.json"
 MAP_SVG = ROOT / "docs" / "stalingrad" / "map.svg"
 SEED = 3
 REGENERATE = os.environ.get("HEXWAR_REGENERATE_GOLDEN") == "1"
 
 
 def _golden_game_json() -> str:
-    rules = StalingradRules(length="long")
-    bots = {side: HeuristicBot(SEED * 2 + i) for i, side in enumerate(SIDES)}
-    state = play(rules, bots, SEED, options={"length": "long"})
+    state = random_game(StalingradRules(length="long"), SEED)
     assert state.is_terminal()
     return record_of(state, seed=SEED).to_json()
 
@@ -59,10 +61,13 @@ def test_map_svg_regenerates_byte_for_byte() -> None:
 
 
 _RECORD_SCRIPT = """
+from hexwar.dice import SeededDriver
+from hexwar.play import RandomPlayer, play
 from hexwar.records import record_of
-from hexwar_stalingrad.bots import play_game
 from hexwar_stalingrad.rules import StalingradRules
-state = play_game(StalingradRules(length="short"), seed=21)
+rules = StalingradRules(length="short")
+players = {side: RandomPlayer(21 + i) for i, side in enumerate(rules.sides)}
+state = play(rules.new_state(), players, SeededDriver(21))
 print(record_of(state, seed=21).to_json())
 """
 
