@@ -61,9 +61,24 @@ def seeded_game(seed: int, stop: int | None = None) -> State:
 
 
 def reseal(envelope: dict[str, Any]) -> str:
-    body = json.dumps(envelope["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Recompute the checksum as anyone can: SHA-256 of the canonical JSON of the rest."""
+    envelope.pop("digest", None)
+    body = json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     envelope["digest"] = hashlib.sha256(body.encode()).hexdigest()
     return json.dumps(envelope)
+
+
+def hand_record(game: str, actions: tuple[str, ...]) -> GameRecord:
+    return GameRecord(
+        game,
+        "default",
+        (),
+        None,
+        actions,
+        rules_version=RULES.version,
+        rules_options=(),
+        data_digest=RULES.data_digest(),
+    )
 
 
 def test_state_file_round_trips_and_play_continues_identically() -> None:
@@ -98,11 +113,11 @@ def test_replay_is_identical_under_different_hash_seeds(tmp_path: Path) -> None:
 
 
 def test_replay_of_an_illegal_action_names_its_index() -> None:
-    record = GameRecord("duel", "default", (), None, ("deal dud", "deal dud", "move red 6"))
+    record = hand_record("duel", ("deal dud", "deal dud", "move red 6"))
     with pytest.raises(RecordError, match=r"actions\[2\]"):
         replay(RULES, record)
     with pytest.raises(RecordError, match="not 'duel'"):
-        replay(RULES, GameRecord("chess", "default", (), None, ()))
+        replay(RULES, hand_record("chess", ()))
 
 
 @pytest.mark.parametrize(
@@ -110,7 +125,7 @@ def test_replay_of_an_illegal_action_names_its_index() -> None:
     [
         (lambda t: t[: len(t) // 2], "not valid JSON"),
         (lambda t: "[1, 2]", "not a hexwar-state file"),
-        (lambda t: t.replace('"version":1', '"version":99'), "format version 99"),
+        (lambda t: t.replace(f'"version":{FORMAT_VERSION}', '"version":99'), "format version 99"),
         (lambda t: t.replace('"game":"duel"', '"game":"chess"'), "game 'chess'"),
         (lambda t: t.replace('"units":{"blue":[', '"units":{"blue":[0,'), "digest mismatch"),
     ],
@@ -194,9 +209,7 @@ def test_options_and_scenario_are_kept() -> None:
 def _tamper(text: str, change: Any) -> str:
     data = json.loads(text)
     change(data["state"])
-    body = json.dumps(data["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    data["digest"] = hashlib.sha256(body.encode()).hexdigest()
-    return json.dumps(data)
+    return reseal(data)
 
 
 def test_effect_until_turn_round_trips_and_is_validated() -> None:
