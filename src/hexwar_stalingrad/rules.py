@@ -128,6 +128,45 @@ KINDS: Final = (
 )
 
 
+#: The rule behind each decision: an answer that is not among its legal ones breaks it.
+DECISION_RULES: Final = {
+    "shuffle": "S3.3",
+    "roll": "S8.3",
+    "retreat": "S8.5",
+    "advance": "S8.4",
+    "al_loss": "S8.4",
+    "ex_loss": "S8.4",
+    "reserve": "S4.2",
+    "air_place": "S10.2",
+    "air_roll": "S10.5",
+    "air_loss": "S10.5",
+    "air_advance": "S10.5",
+    "air_home": "S10.6",
+}
+#: The rule of each kind of phase action (for an illegal one the specific checks missed).
+KIND_RULES: Final = {
+    "play": "S5.3",
+    "move": "S6",
+    "bombard": "S7.1",
+    "attack": "S8.1",
+    "restore": "S4.1",
+    "rebuild": "S4.1",
+    "intercept": "S10.5",
+    "fly": "S10.2",
+}
+
+
+def _fallback_rule(state: State, action: Action) -> str:
+    """The rule an illegal action breaks when no specific check named one: the pending
+    decision's rule, the kind's own rule when the phase offers that kind, else S4 (the
+    sequence of play: this phase offers no such action)."""
+    if state.pending:
+        return DECISION_RULES.get(state.pending[-1].kind, "S4")
+    if action.kind in state.legal_tokens(()):
+        return KIND_RULES.get(action.kind, "S4")
+    return "S4"
+
+
 def _restore_units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     return sorted({*reinforce.restore_units(state, side), *air.restore_units(state, side)})
 
@@ -564,7 +603,10 @@ class StalingradRules(Ruleset):
             return f"{action}: needs unspent artillery exactly two hexes from an enemy unit", "S7.1"
         if action.kind in ("restore", "rebuild"):
             return f"{action}: not affordable, not a free truck hex, or in an enemy ZOC", "S4.1"
-        return super().explain(state, action)
+        reason, rule = super().explain(state, action)
+        if rule is None and state.outcome is None:
+            rule = _fallback_rule(state, action)
+        return reason, rule
 
     # -- what happens ------------------------------------------------------------------------------
 
