@@ -456,7 +456,7 @@ def validate_core(ruleset: Ruleset, state: State) -> None:
         validate_cursor(seq, cursor)
     except SequenceError as exc:
         raise _bad(str(exc), "state.cursor") from None
-    last = seq.turn_limit + 1 if seq.turn_limit is not None else None
+    last = seq.turn_limit  # the game ends when that turn does: the cursor never passes it
     if cursor.turn < seq.first_turn or (last is not None and cursor.turn > last):
         raise _bad(
             f"turn {cursor.turn} outside the turn track {seq.first_turn}..{seq.turn_limit}",

@@ -99,6 +99,7 @@ def _air(state: State, data: Static) -> None:
     (with its ``sky`` entry), in the pool or dead; ``sky`` only for aloft units."""
     air = state.table("air")
     sky = state.table("sky")
+    based: dict[str, str] = {}
     for unit in sorted(air):
         if unit not in data.air:
             raise _fail("unknown air unit", "air", unit)
@@ -115,8 +116,12 @@ def _air(state: State, data: Static) -> None:
         if where == ALOFT:
             if unit not in sky:
                 raise _fail("aloft without a sky entry (S10.2)", "air", unit)
-        elif where != POOL and where not in data.cells:
-            raise _fail(f"airfield {where!r} is not on the map", "air", unit)
+        elif where != POOL:
+            side = data.air[unit].side
+            if where not in data.tagged(f"airfield:{side}"):
+                raise _fail(f"{where!r} is not an airfield of {side} (S10.7)", "air", unit)
+            if based.setdefault(where, unit) != unit:
+                raise _fail(f"airfield {where} also holds {based[where]} (S10.7)", "air", unit)
     for unit in sorted(sky):
         if air.get(unit, (None,))[0] != ALOFT:  # type: ignore[index]
             raise _fail("in the sky but not aloft", "sky", unit)
@@ -238,11 +243,11 @@ def validate_position(state: State, data: Static, turn_limit: int) -> None:
     for name in sorted(state._tables):
         if name not in TABLES and name not in _ENGINE_TABLES:
             raise _fail("not a table of the game", name)
-    if not 1 <= state.turn <= turn_limit + 1:
+    if not 1 <= state.turn <= turn_limit:
         raise DataError(
             f"turn {state.turn} outside the track 1..{turn_limit} (S3.4)", entry="state.cursor"
         )
-    if not any(t.number == min(state.turn, turn_limit) for t in data.turns):
+    if not any(t.number == state.turn for t in data.turns):
         raise DataError(f"turn {state.turn} has no box on the turn track", entry="state.cursor")
     _ground(state, data)
     _air(state, data)
