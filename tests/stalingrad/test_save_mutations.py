@@ -67,7 +67,7 @@ def _on_map(env: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def two_on_one_hex(env: dict[str, Any], rng: random.Random) -> None:
-    (hex_a, unit_a), (hex_b, unit_b) = rng.sample(_on_map(env), 2)
+    (hex_a, _unit_a), (hex_b, unit_b) = rng.sample(_on_map(env), 2)
     _tables(env)["units"][unit_b][0] = hex_a
     del _tables(env)["at"][hex_b]
 
@@ -108,12 +108,12 @@ def unit_missing(env: dict[str, Any], rng: random.Random) -> None:
 
 
 def at_disagrees(env: dict[str, Any], rng: random.Random) -> None:
-    (hex_a, unit_a), (hex_b, unit_b) = rng.sample(_on_map(env), 2)
+    (hex_a, _unit_a), (_hex_b, unit_b) = rng.sample(_on_map(env), 2)
     _tables(env)["at"][hex_a] = unit_b
 
 
 def at_extra_entry(env: dict[str, Any], rng: random.Random) -> None:
-    label, unit = rng.choice(_on_map(env))
+    _label, unit = rng.choice(_on_map(env))
     free = sorted(set(DATA.cells) - set(_tables(env)["at"]))
     _tables(env)["at"][rng.choice(free)] = unit
 
@@ -384,7 +384,7 @@ def mutation_counts(text: str, rounds: int, seed: int) -> Counter[str]:
                 counts["refused"] += 1
                 if exc.entry and exc.source == "save.json":
                     counts["refusal names the entry"] += 1
-            except Exception as exc:  # noqa: BLE001 - counted: must stay 0
+            except Exception as exc:  # counted: must stay 0
                 counts[f"traceback {type(exc).__name__}: {mutate.__name__}"] += 1
     return counts
 
