@@ -195,8 +195,10 @@ def test_bad_records_are_refused() -> None:
     assert good["version"] == FORMAT_VERSION
     for key, value in (("actions", "deal dud"), ("seed", "x"), ("options", []), ("scenario", 3)):
         bad = {**good, key: value}
-        with pytest.raises(RecordError, match=key):
+        with pytest.raises(RecordError, match="digest mismatch"):
             GameRecord.from_json(RULES, json.dumps(bad))
+        with pytest.raises(RecordError, match=key):
+            GameRecord.from_json(RULES, reseal(bad))
 
 
 def test_options_and_scenario_are_kept() -> None:

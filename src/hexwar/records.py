@@ -621,7 +621,10 @@ class GameRecord:
     """What reproduces a game and proves what it replays: the ruleset's identity (game,
     version, options, data digest), scenario, state options, seed, the actions' text forms
     and the recorded ending — checkpoints (a short digest of the position after each action
-    that changed the turn, stage or phase), the outcome and the final position's digest."""
+    that changed the turn, stage or phase), the outcome and the final position's digest.
+
+    Its JSON form also carries a checksum (``digest``: SHA-256 of the canonical JSON of
+    the rest) against accidents; the proof against a deliberate edit is the replay."""
 
     game: str
     scenario: str
@@ -640,23 +643,23 @@ class GameRecord:
     def to_json(self) -> str:
         """The record as JSON text."""
         o = self.outcome
-        return _canonical(
-            {
-                "format": _RECORD_FORMAT,
-                "version": FORMAT_VERSION,
-                "game": self.game,
-                "rules_version": self.rules_version,
-                "rules_options": {k: _value_out(v) for k, v in self.rules_options},
-                "data_digest": self.data_digest,
-                "scenario": self.scenario,
-                "options": {k: _value_out(v) for k, v in self.options},
-                "seed": self.seed,
-                "actions": list(self.actions),
-                "checkpoints": [list(c) for c in self.checkpoints],
-                "outcome": None if o is None else [o.winner, o.reason],
-                "final_digest": self.final_digest,
-            }
-        )
+        data = {
+            "format": _RECORD_FORMAT,
+            "version": FORMAT_VERSION,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "rules_options": {k: _value_out(v) for k, v in self.rules_options},
+            "data_digest": self.data_digest,
+            "scenario": self.scenario,
+            "options": {k: _value_out(v) for k, v in self.options},
+            "seed": self.seed,
+            "actions": list(self.actions),
+            "checkpoints": [list(c) for c in self.checkpoints],
+            "outcome": None if o is None else [o.winner, o.reason],
+            "final_digest": self.final_digest,
+        }
+        data["digest"] = _seal(data)
+        return _canonical(data)
 
     @classmethod
     def from_json(
@@ -667,6 +670,8 @@ class GameRecord:
         data = _envelope(parse_json(text, source), _RECORD_FORMAT, ruleset, source)
         for name in ("scenario", "options", "seed", "actions", "checkpoints", "outcome"):
             _field(data, name, source)
+        if _seal(data) != _field(data, "digest", source):
+            raise RecordError("digest mismatch: the record was altered or truncated", source=source)
         actions = data["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("actions must be a list of strings", source=source, entry="actions")
@@ -689,7 +694,7 @@ class GameRecord:
                 or isinstance(c[0], bool)
                 or not isinstance(c[0], int)
                 or not isinstance(c[1], str)
-                or not last < c[0] <= len(actions)
+                or not last < c[0]
             ):
                 raise RecordError(
                     "a checkpoint is [action count, digest], counts rising within the record",
@@ -836,7 +841,14 @@ def replay(
         return state
     if verify:
         if k != len(expected):
-            raise _diverged(record, lo, stop, state, "the record has checkpoints beyond its end")
+            raise _diverged(
+                record,
+                lo,
+                stop,
+                state,
+                f"the actions stop at {stop}, before the recorded checkpoint after "
+                f"{expected[k][0]} (a truncated record?)",
+            )
         if state.outcome != record.outcome:
             got = (
                 "unfinished"
