@@ -88,10 +88,12 @@ def test_a_bogus_scenario_is_refused(
     record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = {**json.loads(record_text), "scenario": "operation-barbarossa"}
-    code, out, err = run(capsys, "replay", write(tmp_path, data))
+    code, _out, err = run(capsys, "replay", write(tmp_path, data))
     assert code == 1
-    assert err.count("\n") == 1 and err.startswith("error: ")
-    assert "scenario" in err and "operation-barbarossa" in err
+    assert err.count("\n") == 1
+    assert err.startswith("error: ")
+    assert "scenario" in err
+    assert "operation-barbarossa" in err
 
 
 def test_an_old_format_record_is_refused_naming_the_missing_field(
@@ -101,7 +103,8 @@ def test_an_old_format_record_is_refused_naming_the_missing_field(
     old = {k: data[k] for k in ("format", "game", "scenario", "options", "seed", "actions")}
     old["version"] = 1
     code, _, err = run(capsys, "replay", write(tmp_path, json.dumps(old)))
-    assert code == 1 and "missing field 'rules_options'" in err
+    assert code == 1
+    assert "missing field 'rules_options'" in err
     data.pop("final_digest")
     with pytest.raises(RecordError, match="missing field 'final_digest'"):
         GameRecord.from_json(SHORT, reseal(data))
@@ -124,7 +127,9 @@ def test_one_die_roll_changed_fails_naming_the_first_diverging_action(
             break
     else:  # pragma: no cover
         pytest.fail("no roll of the record matters")
-    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1
+    assert code == 1
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
     span = re.search(r"actions\[(\d+)(?:\.\.(\d+))?\]", err)
     assert span is not None, err
     lo, hi = int(span[1]), int(span[2] or span[1])
@@ -138,9 +143,12 @@ def test_a_truncated_record_fails_and_an_unfinished_one_says_so(
     data = json.loads(record_text)
     cut = {**data, "actions": data["actions"][: len(data["actions"]) // 2]}
     code, out, err = run(capsys, "replay", write(tmp_path, cut))
-    assert code == 1 and "diverges" in err and "all legal" not in out
+    assert code == 1
+    assert "diverges" in err
+    assert "all legal" not in out
     code, _, err = run(capsys, "replay", write(tmp_path, record_text[: len(record_text) // 2]))
-    assert code == 1 and "not valid JSON" in err
+    assert code == 1
+    assert "not valid JSON" in err
     # an honest record of a game stopped half-way
     half = SHORT.new_state()
     for action in short_game.history[: len(short_game.history) // 2]:
@@ -185,11 +193,11 @@ def record_mutation_counts(text: str, rounds: int, seed: int) -> Counter[str]:
         d["outcome"] = rng.choice([None, ["rkka", "S11.1"], ["wehrmacht", "forged"]])
 
     def final(d: dict[str, Any]) -> None:
-        d["final_digest"] = "%064x" % rng.getrandbits(256)
+        d["final_digest"] = f"{rng.getrandbits(256):064x}"
 
     def checkpoint(d: dict[str, Any]) -> None:
         c = rng.choice(d["checkpoints"])
-        c[1] = "%016x" % rng.getrandbits(64)
+        c[1] = f"{rng.getrandbits(64):016x}"
 
     def junk(d: dict[str, Any]) -> str:
         key = rng.choice(sorted(d))
@@ -253,8 +261,10 @@ def test_hostile_json_gives_one_error_line(
         data["options"] = {"length": ["long"]}
         content = reseal(data)
     code, out, err = run(capsys, "replay", write(tmp_path, content))
-    assert code == 1 and out == ""
-    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert code == 1
+    assert out == ""
+    assert err.startswith("error: "), err
+    assert err.count("\n") == 1, err
     assert message in err
 
 
@@ -289,9 +299,12 @@ def test_replay_turn_outside_the_track(
     assert exc.value.code == 2
     capsys.readouterr()
     code, _, err = run(capsys, "replay", path, "--turn", "7")  # a short game: 1..5
-    assert code == 2 and "turns 1..5" in err
+    assert code == 2
+    assert "turns 1..5" in err
     code, out, _ = run(capsys, "replay", path, "--turn", "2", "--svg", str(tmp_path / "t2.svg"))
-    assert code == 0 and "turn 2" in out and (tmp_path / "t2.svg").exists()
+    assert code == 0
+    assert "turn 2" in out
+    assert (tmp_path / "t2.svg").exists()
 
 
 @pytest.mark.parametrize(
@@ -305,10 +318,12 @@ def test_a_closed_pipe_ends_quietly(argv: list[str], tmp_path: Path) -> None:
     """``python -m hexwar demo | head -1``: no BrokenPipeError traceback."""
     args = [a.replace("{tmp}", str(tmp_path / "out")) for a in argv]
     proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()  # the reader goes away, as `head -1` does
     err = proc.stderr.read()
     proc.wait(timeout=300)
     assert first
-    assert b"Traceback" not in err and b"BrokenPipe" not in err, err
+    assert b"Traceback" not in err, err
+    assert b"BrokenPipe" not in err, err
