@@ -229,3 +229,64 @@ def test_effect_until_turn_round_trips_and_is_validated() -> None:
 
     with pytest.raises(RecordError, match=r"effects\[0\]\.until"):
         loads(state.ruleset, _tamper(text, bad))
+
+
+def test_equal_states_need_the_same_game_not_the_same_ruleset_object() -> None:
+    state = seeded_game(4, stop=7)
+    other = Duel()
+    assert other is not RULES
+    assert loads(other, dumps(state)) == state  # same game, version, options, data digest
+    assert replay(other, record_of(state)) == state
+    moved = seeded_game(4, stop=8)
+    assert moved != state  # another position
+
+
+def test_another_version_or_option_set_is_another_game() -> None:
+    class Duel2(Duel):
+        version = "2"
+
+    class Armoured(Duel):
+        def options(self) -> dict[str, Any]:
+            return {"armour": True}
+
+    state = seeded_game(4, stop=7)
+    text = dumps(state)
+    assert Duel2().new_state() != RULES.new_state()
+    with pytest.raises(RecordError, match="rules version '1' is not '2'"):
+        loads(Duel2(), text)
+    with pytest.raises(RecordError, match=r"rules options differ \(armour: file '<missing>'"):
+        loads(Armoured(), text)
+    with pytest.raises(RecordError, match="rules options differ"):
+        GameRecord.from_json(Armoured(), record_of(state).to_json())
+
+
+def test_scenario_and_options_are_inside_the_checksum() -> None:
+    state = Duel().new_state("default", {"hill": False})
+    data = json.loads(dumps(state))
+    for key, value in (("options", {"hill": True}), ("scenario", "other")):
+        with pytest.raises(RecordError, match="digest mismatch"):
+            loads(RULES, json.dumps({**data, key: value}))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 5000 + "]" * 5000, "nested deeper"),
+        ("{" + '"a":' * 3 + "1" * 5000 + "}", "not valid JSON"),
+        (b"\xff", "not valid UTF-8"),
+        ('"\\ud800"', "lone surrogate"),
+        ('{"x": Infinity}', "Infinity"),
+    ],
+)
+def test_hostile_json_is_a_record_error(text: str | bytes, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        loads(RULES, text)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_json(RULES, text)
+
+
+def test_apply_of_none_or_a_number_is_a_type_error() -> None:
+    state = seeded_game(4, stop=3)
+    for thing in (None, 3):
+        with pytest.raises(TypeError, match=f"not {type(thing).__name__}"):
+            state.apply(thing)  # type: ignore[arg-type]
