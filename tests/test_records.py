@@ -61,9 +61,24 @@ def seeded_game(seed: int, stop: int | None = None) -> State:
 
 
 def reseal(envelope: dict[str, Any]) -> str:
-    body = json.dumps(envelope["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Recompute the checksum as anyone can: SHA-256 of the canonical JSON of the rest."""
+    envelope.pop("digest", None)
+    body = json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     envelope["digest"] = hashlib.sha256(body.encode()).hexdigest()
     return json.dumps(envelope)
+
+
+def hand_record(game: str, actions: tuple[str, ...]) -> GameRecord:
+    return GameRecord(
+        game,
+        "default",
+        (),
+        None,
+        actions,
+        rules_version=RULES.version,
+        rules_options=(),
+        data_digest=RULES.data_digest(),
+    )
 
 
 def test_state_file_round_trips_and_play_continues_identically() -> None:
@@ -98,11 +113,11 @@ def test_replay_is_identical_under_different_hash_seeds(tmp_path: Path) -> None:
 
 
 def test_replay_of_an_illegal_action_names_its_index() -> None:
-    record = GameRecord("duel", "default", (), None, ("deal dud", "deal dud", "move red 6"))
+    record = hand_record("duel", ("deal dud", "deal dud", "move red 6"))
     with pytest.raises(RecordError, match=r"actions\[2\]"):
         replay(RULES, record)
     with pytest.raises(RecordError, match="not 'duel'"):
-        replay(RULES, GameRecord("chess", "default", (), None, ()))
+        replay(RULES, hand_record("chess", ()))
 
 
 @pytest.mark.parametrize(
@@ -110,7 +125,7 @@ def test_replay_of_an_illegal_action_names_its_index() -> None:
     [
         (lambda t: t[: len(t) // 2], "not valid JSON"),
         (lambda t: "[1, 2]", "not a hexwar-state file"),
-        (lambda t: t.replace('"version":1', '"version":99'), "format version 99"),
+        (lambda t: t.replace(f'"version":{FORMAT_VERSION}', '"version":99'), "format version 99"),
         (lambda t: t.replace('"game":"duel"', '"game":"chess"'), "game 'chess'"),
         (lambda t: t.replace('"units":{"blue":[', '"units":{"blue":[0,'), "digest mismatch"),
     ],
@@ -180,8 +195,10 @@ def test_bad_records_are_refused() -> None:
     assert good["version"] == FORMAT_VERSION
     for key, value in (("actions", "deal dud"), ("seed", "x"), ("options", []), ("scenario", 3)):
         bad = {**good, key: value}
-        with pytest.raises(RecordError, match=key):
+        with pytest.raises(RecordError, match="digest mismatch"):
             GameRecord.from_json(RULES, json.dumps(bad))
+        with pytest.raises(RecordError, match=key):
+            GameRecord.from_json(RULES, reseal(bad))
 
 
 def test_options_and_scenario_are_kept() -> None:
@@ -194,9 +211,7 @@ def test_options_and_scenario_are_kept() -> None:
 def _tamper(text: str, change: Any) -> str:
     data = json.loads(text)
     change(data["state"])
-    body = json.dumps(data["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    data["digest"] = hashlib.sha256(body.encode()).hexdigest()
-    return json.dumps(data)
+    return reseal(data)
 
 
 def test_effect_until_turn_round_trips_and_is_validated() -> None:
@@ -214,3 +229,64 @@ def test_effect_until_turn_round_trips_and_is_validated() -> None:
 
     with pytest.raises(RecordError, match=r"effects\[0\]\.until"):
         loads(state.ruleset, _tamper(text, bad))
+
+
+def test_equal_states_need_the_same_game_not_the_same_ruleset_object() -> None:
+    state = seeded_game(4, stop=7)
+    other = Duel()
+    assert other is not RULES
+    assert loads(other, dumps(state)) == state  # same game, version, options, data digest
+    assert replay(other, record_of(state)) == state
+    moved = seeded_game(4, stop=8)
+    assert moved != state  # another position
+
+
+def test_another_version_or_option_set_is_another_game() -> None:
+    class Duel2(Duel):
+        version = "2"
+
+    class Armoured(Duel):
+        def options(self) -> dict[str, Any]:
+            return {"armour": True}
+
+    state = seeded_game(4, stop=7)
+    text = dumps(state)
+    assert Duel2().new_state() != RULES.new_state()
+    with pytest.raises(RecordError, match="rules version '1' is not '2'"):
+        loads(Duel2(), text)
+    with pytest.raises(RecordError, match=r"rules options differ \(armour: file '<missing>'"):
+        loads(Armoured(), text)
+    with pytest.raises(RecordError, match="rules options differ"):
+        GameRecord.from_json(Armoured(), record_of(state).to_json())
+
+
+def test_scenario_and_options_are_inside_the_checksum() -> None:
+    state = Duel().new_state("default", {"hill": False})
+    data = json.loads(dumps(state))
+    for key, value in (("options", {"hill": True}), ("scenario", "other")):
+        with pytest.raises(RecordError, match="digest mismatch"):
+            loads(RULES, json.dumps({**data, key: value}))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 5000 + "]" * 5000, "nested deeper"),
+        ("{" + '"a":' * 3 + "1" * 5000 + "}", "not valid JSON"),
+        (b"\xff", "not valid UTF-8"),
+        ('"\\ud800"', "lone surrogate"),
+        ('{"x": Infinity}', "Infinity"),
+    ],
+)
+def test_hostile_json_is_a_record_error(text: str | bytes, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        loads(RULES, text)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_json(RULES, text)
+
+
+def test_apply_of_none_or_a_number_is_a_type_error() -> None:
+    state = seeded_game(4, stop=3)
+    for thing in (None, 3):
+        with pytest.raises(TypeError, match=f"not {type(thing).__name__}"):
+            state.apply(thing)  # type: ignore[arg-type]

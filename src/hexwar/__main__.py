@@ -8,6 +8,7 @@ of an attack on a combat results table as exact fractions, and a seeded die roll
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -111,8 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="a short tour of the core")
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        demo()
+    try:
+        if args.command == "demo":
+            demo()
+            sys.stdout.flush()
+    except BrokenPipeError:  # ``python -m hexwar demo | head``: the reader went away
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's last flush is quiet
+        return 1
     return 0
 
 

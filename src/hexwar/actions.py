@@ -30,6 +30,7 @@ from hexwar.errors import HexwarError, IllegalAction
 __all__ = [
     "CHANCE",
     "END",
+    "MAX_ACTION_TEXT",
     "TERMINAL",
     "Action",
     "ActionSyntaxError",
@@ -83,6 +84,11 @@ class NothingToUndo(HexwarError):
 _KNOWN_TOKENS: Final[set[str]] = set()
 _KNOWN_KINDS: Final[set[str]] = set()
 _KNOWN_LIMIT: Final = 100_000
+#: Only tokens up to this length are remembered as checked (a long one is checked again).
+_KNOWN_TOKEN_LENGTH: Final = 64
+#: The longest action text :meth:`Action.parse` reads (longer: :class:`ActionSyntaxError`,
+#: before any parsing or caching); every action of a hexwar game is far shorter.
+MAX_ACTION_TEXT: Final = 1000
 
 
 def _tokens(_inst: object, _attr: attrs.Attribute[tuple[str, ...]], value: object) -> None:
@@ -96,7 +102,7 @@ def _tokens(_inst: object, _attr: attrs.Attribute[tuple[str, ...]], value: objec
     ):
         raise ActionSyntaxError(f"action arguments must be non-empty tokens: {value!r}")
     if len(_KNOWN_TOKENS) < _KNOWN_LIMIT:
-        _KNOWN_TOKENS.update(t for t in value if type(t) is str)
+        _KNOWN_TOKENS.update(t for t in value if type(t) is str and len(t) <= _KNOWN_TOKEN_LENGTH)
 
 
 def _kind(_inst: object, _attr: attrs.Attribute[str], value: object) -> None:
@@ -104,7 +110,11 @@ def _kind(_inst: object, _attr: attrs.Attribute[str], value: object) -> None:
         return
     if not isinstance(value, str) or not _KIND_RE.match(value):
         raise ActionSyntaxError(f"bad action kind {value!r}: a letter, then letters/digits/_/-")
-    if type(value) is str and len(_KNOWN_KINDS) < _KNOWN_LIMIT:
+    if (
+        type(value) is str
+        and len(_KNOWN_KINDS) < _KNOWN_LIMIT
+        and len(value) <= _KNOWN_TOKEN_LENGTH
+    ):
         _KNOWN_KINDS.add(value)
 
 
@@ -142,8 +152,15 @@ class Action:
         ...
         hexwar.actions.ActionSyntaxError: bad action text 'roll  4': one space between tokens
         """
-        if not isinstance(text, str) or not text:
-            raise ActionSyntaxError(f"bad action text {text!r}: empty")
+        if not isinstance(text, str):
+            raise ActionSyntaxError(f"an action text is a str, not {type(text).__name__}")
+        if not text:
+            raise ActionSyntaxError("bad action text '': empty")
+        if len(text) > MAX_ACTION_TEXT:
+            raise ActionSyntaxError(
+                f"action text of {len(text)} characters (at most {MAX_ACTION_TEXT}): "
+                f"{text[:40]!r}..."
+            )
         parts = text.split(" ")
         if any(not p for p in parts) or any(not _TOKEN_RE.match(p) for p in parts):
             raise ActionSyntaxError(f"bad action text {text!r}: one space between tokens")

@@ -91,6 +91,9 @@ class Ruleset:
     """
 
     name: ClassVar[str] = "game"
+    #: The rules' version: a record or save names it, and is refused by another version.
+    #: Bump it when a change makes old records replay differently.
+    version: ClassVar[str] = "1"
     sides: ClassVar[tuple[str, ...]] = ()
     sequence: TurnSequence = TurnSequence(stages=())
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = {}
@@ -109,6 +112,35 @@ class Ruleset:
         self.setup(state, scenario, state.options)
         state._start()
         return state
+
+    # -- identity and validation (records, save files) ------------------------------------
+
+    def options(self) -> Mapping[str, Value]:
+        """The options this ruleset was built with, as data (a game length, a player
+        count...): records and save files carry them, and are refused by a ruleset built
+        with other options. Default: none."""
+        return {}
+
+    def data_digest(self) -> str:
+        """A digest of the game data the rules read (map, counters, tables): records and
+        save files carry it, and are refused by a ruleset with other data. Default: ``""``
+        (no data files)."""
+        return ""
+
+    def validate_position(self, state: State) -> None:
+        """Raise :class:`~hexwar.errors.DataError` (``entry`` naming the table and key)
+        unless ``state`` is a position of this game. Run on every load of a save file,
+        after the core's own checks (:func:`hexwar.records.validate_core`: cursor, pending
+        decisions, effects, the engine's tables). Default: nothing more to check."""
+
+    def same_game(self, other: Ruleset) -> bool:
+        """Whether ``other`` is the same game: name, version, options and data digest."""
+        return self is other or (
+            self.name == other.name
+            and self.version == other.version
+            and dict(self.options()) == dict(other.options())
+            and self.data_digest() == other.data_digest()
+        )
 
     # -- what may be done --------------------------------------------------------------
 
@@ -591,12 +623,21 @@ class State:
     def apply(self, action: Action | str, *, check: bool = True) -> None:
         """Apply an action (or its text form), checked token by token (:meth:`is_legal`).
 
+        Anything but an :class:`~hexwar.actions.Action` or a ``str`` raises ``TypeError``;
+        a text that does not parse (or is longer than
+        :data:`~hexwar.actions.MAX_ACTION_TEXT`) raises
+        :class:`~hexwar.actions.ActionSyntaxError`.
+
         Atomic: an illegal action raises :class:`~hexwar.actions.NotLegalNow` (or
         :class:`~hexwar.actions.GameOverError`) and changes nothing; an exception raised
         by the rules half-way rolls every change back.
         """
         if isinstance(action, str):
             action = Action.parse(action)
+        elif not isinstance(action, Action):
+            raise TypeError(
+                f"apply() takes an Action or its text, not {type(action).__name__}: {action!r:.80}"
+            )
         if check:
             if self._outcome is not None:
                 raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
@@ -893,9 +934,21 @@ class State:
         }
 
     def __eq__(self, other: object) -> bool:
+        """Equal: the rulesets are the same game (:meth:`Ruleset.same_game`: name,
+        version, options, data digest), with the same scenario and state options, and the
+        positions are equal (tables, cursor, decisions, effects, outcome; not the history,
+        which is how the position was reached)."""
         if not isinstance(other, State):
             return NotImplemented
-        return self.ruleset is other.ruleset and self.to_data() == other.to_data()
+        if not self.ruleset.same_game(other.ruleset):
+            return False
+        from hexwar.records import state_to_data
+
+        return (
+            self.scenario == other.scenario
+            and dict(self.options) == dict(other.options)
+            and state_to_data(self, history=False) == state_to_data(other, history=False)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -13,12 +13,12 @@ See ``docs/stalingrad/cli.md``.
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
@@ -29,7 +29,7 @@ from hexwar.crt import AttackRefused, CombatError, OddsTable
 from hexwar.dice import SeededDriver
 from hexwar.errors import HexwarError
 from hexwar.play import Player, RandomPlayer, play
-from hexwar.records import GameRecord, RecordError, record_of
+from hexwar.records import GameRecord, RecordError, parse_json, record_of, replay
 from hexwar.state import State
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
@@ -157,7 +157,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     print(f"result: {state.outcome.winner} — {state.outcome.reason}", file=out)
     print(f"{len(state.history)} actions in {elapsed:.1f} s", file=out)
     folder = Path(args.out)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(exist_ok=True)  # its parent exists: checked with the arguments
     stem = f"stalingrad-{args.length}-seed{args.seed}"
     record_path = folder / f"{stem}.json"
     svg_path = folder / f"{stem}.svg"
@@ -170,44 +170,60 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_map(args: argparse.Namespace, out: TextIO) -> int:
-    path = Path(args.out)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(args.out)  # its folder exists: checked with the arguments
     path.write_text(map_svg(units=not args.no_units, labels=not args.no_labels), encoding="utf-8")
     print(f"map: {path}", file=out)
     return 0
 
 
 def load_record(path: str) -> tuple[StalingradRules, GameRecord]:
-    """The ruleset (game length from the record's options) and the record."""
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        options = json.loads(text).get("options", {})
-    except (json.JSONDecodeError, AttributeError):
-        raise RecordError("not a JSON game record", source=path) from None
-    length = options.get("length", "long") if isinstance(options, dict) else "long"
-    if length not in GAME_LENGTHS:
-        raise RecordError(f"unknown game length {length!r}", source=path, entry="options.length")
-    rules = StalingradRules(length=length)
-    return rules, GameRecord.from_json(rules, text, source=path)
+    """The ruleset the record names (its ``rules_options``: length, players, sudden
+    death) and the record, checked (:class:`~hexwar.records.RecordError` or
+    :class:`~hexwar.errors.DataError` naming the file and entry)."""
+    raw = Path(path).read_bytes()
+    data = parse_json(raw, path)
+    if not isinstance(data, dict):
+        raise RecordError("not a game record (a JSON object)", source=path)
+    if "rules_options" not in data:
+        raise RecordError(
+            "missing field 'rules_options' (a record of an older format: regenerate it)",
+            source=path,
+            entry="rules_options",
+        )
+    options = data["rules_options"]
+    if not isinstance(options, dict):
+        raise RecordError("rules_options must be an object", source=path, entry="rules_options")
+    rules = StalingradRules.from_options(options, source=path)
+    return rules, GameRecord.from_json(rules, raw, source=path)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     rules, record = load_record(args.record)
-    state = rules.new_state(record.scenario, dict(record.options))
-    for i, text in enumerate(record.actions):
-        if args.turn is not None and state.turn > args.turn:
-            break
-        try:
-            state.apply(Action.parse(text))
-        except HexwarError as exc:
-            raise RecordError(
-                f"{text!r}: {exc}", source=args.record, entry=f"actions[{i}]"
-            ) from None
-    where = "the end" if args.turn is None else f"turn {min(args.turn, state.turn)}"
-    print(f"replayed {len(state.history)} of {len(record.actions)} actions: all legal", file=out)
+    last = GAME_LENGTHS[rules.length]
+    if args.turn is not None and args.turn > last:
+        print(
+            f"error: --turn {args.turn}: the {rules.length} game's track is turns 1..{last}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        state = replay(rules, record)
+    except RecordError as exc:
+        raise RecordError(exc.reason, source=args.record, entry=exc.entry) from None
+    n = len(record.actions)
+    print(f"replayed {n} actions: all legal; checkpoints and final position match", file=out)
     if state.outcome is not None:
         print(f"result: {state.outcome.winner} — {state.outcome.reason}", file=out)
-    print(f"6th Army encircled: {victory.encircled(state)}", file=out)
+    else:
+        print(f"unfinished: the record stops on turn {state.turn} (no result yet)", file=out)
+    if args.turn is not None:  # the record is proven: replay it again up to that turn
+        state = rules.new_state(record.scenario, dict(record.options))
+        for text in record.actions:
+            if state.turn > args.turn:
+                break
+            state.apply_unchecked(Action.parse(text))
+    where = "the end" if args.turn is None else f"turn {min(args.turn, state.turn)}"
+    print(f"6th Army encircled at {where}: {victory.encircled(state)}", file=out)
     if args.svg:
         title = f"Stalingrad, {where} (record {Path(args.record).name})"
         Path(args.svg).write_text(position_svg(state, title=title), encoding="utf-8")
@@ -322,39 +338,95 @@ def _fraction(text: str) -> Fraction:
     return value
 
 
+def _at_least(low: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below {low}")
+        return value
+
+    return parse
+
+
+def _turn(text: str) -> int:
+    """A turn of the track (S3.4): 1 to the long game's last turn."""
+    value = _at_least(1)(text)
+    last = max(GAME_LENGTHS.values())
+    if value > last:
+        raise argparse.ArgumentTypeError(f"turn {value} is not on the track 1..{last} (S3.4)")
+    return value
+
+
+def _new_file(text: str) -> str:
+    """A file to write: its folder must exist (nothing is created on the way)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"folder {path.parent} does not exist")
+    return text
+
+
+def _out_folder(text: str) -> str:
+    """An output folder: created if missing, but only inside a folder that exists."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a folder")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"folder {path.parent} does not exist")
+    return text
+
+
+def _existing_file(text: str) -> str:
+    if not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"no such file: {text}")
+    return text
+
+
 def parser() -> argparse.ArgumentParser:
-    """The argument parser of ``hexwar-stalingrad``."""
+    """The argument parser of ``hexwar-stalingrad``: every argument is checked here,
+    before any work (a bad one: usage message, exit status 2)."""
     p = argparse.ArgumentParser(
         prog="hexwar-stalingrad", description="«Сталинград» (Stalingrad 1942) on hexwar"
     )
     sub = p.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a seeded heuristic-vs-heuristic game")
-    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--seed", type=_at_least(0), default=1)
     demo.add_argument("--length", choices=sorted(GAME_LENGTHS), default="long")
-    demo.add_argument("--out", default="out", help="output folder (default ./out)")
+    demo.add_argument(
+        "--out", type=_out_folder, default="out", help="output folder (default ./out)"
+    )
     mp = sub.add_parser("map", help="draw the theatre map with the start set-up as SVG")
-    mp.add_argument("--out", default="docs/stalingrad/map.svg", help="the SVG file to write")
+    mp.add_argument(
+        "--out", type=_new_file, default="docs/stalingrad/map.svg", help="the SVG file to write"
+    )
     mp.add_argument("--no-units", action="store_true", help="the map without counters")
     mp.add_argument("--no-labels", action="store_true", help="no hex labels")
     rep = sub.add_parser("replay", help="replay and check a game record; draw a turn")
-    rep.add_argument("record")
-    rep.add_argument("--turn", type=int, default=None, help="stop at the end of this turn")
-    rep.add_argument("--svg", default=None, help="write the position as SVG")
+    rep.add_argument("record", type=_existing_file)
+    rep.add_argument("--turn", type=_turn, default=None, help="stop at the end of this turn")
+    rep.add_argument("--svg", type=_new_file, default=None, help="write the position as SVG")
     odds = sub.add_parser("odds", help="exact result probabilities on the CRT")
     odds.add_argument("attack", type=_fraction)
     odds.add_argument("defence", type=_fraction)
     odds.add_argument("--air", action="store_true", help="air combat: nearest column (S10.5)")
     sim = sub.add_parser("simulate", help="win rates of two bots over many games")
-    sim.add_argument("--games", type=int, default=20)
+    sim.add_argument("--games", type=_at_least(1), default=20)
     sim.add_argument("--bots", default="heuristic,heuristic", help="RKKA,Wehrmacht")
     sim.add_argument("--length", choices=sorted(GAME_LENGTHS), default="short")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    sim.add_argument("--seed", type=_at_least(0), default=0)
+    sim.add_argument(
+        "--workers", type=_at_least(0), default=0, help="processes (default: all cores)"
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (0 done, 1 an error — one
+    ``error:`` line on stderr —, 2 bad arguments)."""
     args = parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
     commands = {
@@ -367,5 +439,16 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     try:
         return commands[args.command](args, stream)
     except (HexwarError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            return quiet_broken_pipe()
         print(f"error: {exc}", file=sys.stderr)
         return 1
+
+
+def quiet_broken_pipe() -> int:
+    """The reader of stdout went away (``... | head``): stop quietly, as the Python docs
+    advise (stdout pointed at devnull so the interpreter's final flush cannot fail)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):  # stdout is not a real file (a StringIO)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 1

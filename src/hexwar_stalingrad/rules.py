@@ -14,23 +14,35 @@ attack, exploitation: S6-S8). State layout, action texts and decisions:
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 import attrs
 
 from hexwar.actions import Action, Decision, Outcome, Seat, Value
+from hexwar.errors import DataError
 from hexwar.hooks import EffectRule, HookPoint
 from hexwar.kinds import Combination, Kind, Kinds, Values
 from hexwar.sequencer import Phase, Stage, TurnSequence
 from hexwar.space import DONE, ActionSpace
 from hexwar.state import Ruleset, State
-from hexwar_stalingrad import air, cards_rules, ground, reinforce, victory
+from hexwar_stalingrad import air, cards_rules, ground, reinforce, validate, victory
+from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
 from hexwar_stalingrad.cards import WINDOWS
 from hexwar_stalingrad.static import Static, load_static
 
-__all__ = ["GAME_LENGTHS", "GROUND_PHASES", "SEATS", "StalingradRules", "weather"]
+__all__ = [
+    "GAME_LENGTHS",
+    "GROUND_PHASES",
+    "SCENARIOS",
+    "SEATS",
+    "StalingradRules",
+    "shipped_data_digest",
+    "weather",
+]
 
 #: S3.4: the short game (Uranus only) and the long game.
 GAME_LENGTHS: Final = {"short": 5, "long": 10}
@@ -40,7 +52,22 @@ GROUND_PHASES: Final = ("movement", "artillery", "attack", "exploitation")
 FIRST_AIR_TURN: Final = 3
 NON_FLYING: Final = "non_flying"
 
+#: The scenarios :meth:`StalingradRules.setup` knows (S3.2: the historical set-up).
+SCENARIOS: Final = ("default",)
+
 _G, _A = frozenset({"ground"}), frozenset({"air"})
+
+
+@functools.cache
+def shipped_data_digest() -> str:
+    """SHA-256 over the shipped data files: each file's name, length and bytes, in name
+    order (``hexwar_stalingrad/data/*.toml``)."""
+    h = hashlib.sha256()
+    for path in sorted(data_path(".").glob("*.toml"), key=lambda p: p.name):
+        raw = path.read_bytes()
+        h.update(f"{path.name}\0{len(raw)}\0".encode())
+        h.update(raw)
+    return h.hexdigest()
 
 
 def _fronts(*fronts: str) -> frozenset[str]:
@@ -99,6 +126,45 @@ KINDS: Final = (
     "roll",
     "shuffle",
 )
+
+
+#: The rule behind each decision: an answer that is not among its legal ones breaks it.
+DECISION_RULES: Final = {
+    "shuffle": "S3.3",
+    "roll": "S8.3",
+    "retreat": "S8.5",
+    "advance": "S8.4",
+    "al_loss": "S8.4",
+    "ex_loss": "S8.4",
+    "reserve": "S4.2",
+    "air_place": "S10.2",
+    "air_roll": "S10.5",
+    "air_loss": "S10.5",
+    "air_advance": "S10.5",
+    "air_home": "S10.6",
+}
+#: The rule of each kind of phase action (for an illegal one the specific checks missed).
+KIND_RULES: Final = {
+    "play": "S5.3",
+    "move": "S6",
+    "bombard": "S7.1",
+    "attack": "S8.1",
+    "restore": "S4.1",
+    "rebuild": "S4.1",
+    "intercept": "S10.5",
+    "fly": "S10.2",
+}
+
+
+def _fallback_rule(state: State, action: Action) -> str:
+    """The rule an illegal action breaks when no specific check named one: the pending
+    decision's rule, the kind's own rule when the phase offers that kind, else S4 (the
+    sequence of play: this phase offers no such action)."""
+    if state.pending:
+        return DECISION_RULES.get(state.pending[-1].kind, "S4")
+    if action.kind in state.legal_tokens(()):
+        return KIND_RULES.get(action.kind, "S4")
+    return "S4"
 
 
 def _restore_units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
@@ -254,6 +320,7 @@ class StalingradRules(Ruleset):
     of turns 6-10."""
 
     name = "stalingrad"
+    version = "1"
     sides = SIDES
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
     hook_points: ClassVar[Mapping[str, HookPoint]] = cards_rules.HOOK_POINTS
@@ -275,6 +342,7 @@ class StalingradRules(Ruleset):
         self.length = length
         self.players = players
         self.sudden_death = sudden_death
+        self._shipped = data is None
         self.data = data or load_static()
         self.sequence = TurnSequence(
             stages=(
@@ -312,6 +380,54 @@ class StalingradRules(Ruleset):
             for j, phase in enumerate(stage.phases)
             for side in SIDES
         }
+
+    # -- identity (records, save files) ------------------------------------------------------
+
+    def options(self) -> Mapping[str, Value]:
+        """``length`` (S3.4), ``players`` (S3.1), ``sudden_death`` (S11.2)."""
+        return {"length": self.length, "players": self.players, "sudden_death": self.sudden_death}
+
+    @classmethod
+    def from_options(
+        cls, options: Mapping[str, object], *, source: str = "<data>"
+    ) -> StalingradRules:
+        """The ruleset of :meth:`options` data (a record's ``rules_options``), checked:
+        :class:`~hexwar.errors.DataError` naming the bad option."""
+        known = {"length", "players", "sudden_death"}
+        for key in sorted(set(options) - known):
+            raise DataError(f"unknown option {key!r}", source=source, entry=f"rules_options.{key}")
+        length = options.get("length", "long")
+        if not isinstance(length, str) or length not in GAME_LENGTHS:
+            raise DataError(
+                f"S3.4: game length is one of {sorted(GAME_LENGTHS)}, not {length!r}",
+                source=source,
+                entry="rules_options.length",
+            )
+        players = options.get("players", 2)
+        if isinstance(players, bool) or not isinstance(players, int) or players not in SEATS:
+            raise DataError(
+                f"S3.1: 2 to 6 players, not {players!r}",
+                source=source,
+                entry="rules_options.players",
+            )
+        sudden = options.get("sudden_death", False)
+        if not isinstance(sudden, bool):
+            raise DataError(
+                f"S11.2: sudden_death is true or false, not {sudden!r}",
+                source=source,
+                entry="rules_options.sudden_death",
+            )
+        return cls(length, players, sudden_death=sudden)
+
+    def data_digest(self) -> str:
+        """SHA-256 over the shipped data files (names and bytes, in name order); a ruleset
+        built with other ``data`` says ``"custom"`` (its files are unknown here)."""
+        return shipped_data_digest() if self._shipped else "custom"
+
+    def validate_position(self, state: State) -> None:
+        """Units, hexes, stacking, steps, turn, cards and effects
+        (:mod:`hexwar_stalingrad.validate`)."""
+        validate.validate_position(state, self.data, GAME_LENGTHS[self.length])
 
     # -- the sequence (S4) ---------------------------------------------------------------------
 
@@ -353,6 +469,10 @@ class StalingradRules(Ruleset):
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         """S3.2: ground units on their start hexes, reserves and aviation set aside; S3.3."""
+        if scenario not in SCENARIOS:
+            raise DataError(
+                f"unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}", entry="scenario"
+            )
         data = self.data
         for unit in sorted(data.ground):
             info = data.ground[unit]
@@ -483,7 +603,10 @@ class StalingradRules(Ruleset):
             return f"{action}: needs unspent artillery exactly two hexes from an enemy unit", "S7.1"
         if action.kind in ("restore", "rebuild"):
             return f"{action}: not affordable, not a free truck hex, or in an enemy ZOC", "S4.1"
-        return super().explain(state, action)
+        reason, rule = super().explain(state, action)
+        if rule is None and state.outcome is None:
+            rule = _fallback_rule(state, action)
+        return reason, rule
 
     # -- what happens ------------------------------------------------------------------------------
 

@@ -109,9 +109,15 @@ def _sampled_kit_run(games: int, seed: int) -> None:
     assert report.terminal == games
 
 
-def test_200_random_short_games_pass_the_kit_with_sampled_full_checks() -> None:
-    """200 complete 5-turn games: invariants every step, full kit checks every 50th."""
-    _sampled_kit_run(CI_GAMES, seed=2026)
+#: The CI games in chunks of their own seeds, so that pytest-xdist spreads them over cores.
+CI_CHUNKS = 4
+
+
+@pytest.mark.parametrize("chunk", range(CI_CHUNKS))
+def test_200_random_short_games_pass_the_kit_with_sampled_full_checks(chunk: int) -> None:
+    """200 complete 5-turn games (4 x 50, seeds 2026-2029): invariants every step, full kit
+    checks every 50th."""
+    _sampled_kit_run(CI_GAMES // CI_CHUNKS, seed=2026 + chunk)
 
 
 @pytest.mark.skipif(SOAK_GAMES == 0, reason="opt-in soak: set HEXWAR_SOAK_GAMES")
