@@ -145,6 +145,22 @@ class Ruleset:
         """
         return ()
 
+    def phase_enumeration(self, state: State, side: str) -> Iterable[Action] | None:
+        """The complete list of the current phase's actions (without :data:`END`) from the
+        game's own enumerators, for :meth:`State.legal_actions` in a game that writes
+        :meth:`phase_tokens`; ``None`` (the default): the engine walks the token tree to
+        its leaves. A second answer to what :meth:`phase_tokens` says, so it must give the
+        same actions: :func:`hexwar.testing.check_tokens` compares the two at every step
+        of the kit's random games. :meth:`hexwar.kinds.Kinds.actions` gives it from the
+        kinds' own enumerators (``Kind(..., actions=...)``).
+        """
+        return None
+
+    def decision_enumeration(self, state: State, decision: Decision) -> Iterable[Action] | None:
+        """Like :meth:`phase_enumeration`, for a decision answered by
+        :meth:`decision_tokens`."""
+        return None
+
     def decision_tokens(self, state: State, decision: Decision, prefix: Prefix) -> Sequence[str]:
         """Like :meth:`phase_tokens`, for a pending non-chance decision without fixed
         ``choices``; the default derives it from :meth:`decision_actions`."""
@@ -433,7 +449,17 @@ class State:
                     actions.append(END)
                 found = tuple(sorted(set(actions), key=action_key))
             else:
-                found = tuple(sorted(self._enumerate(), key=action_key))
+                if self._pending:
+                    listed = self.ruleset.decision_enumeration(self, self._pending[-1])
+                else:
+                    listed = self.ruleset.phase_enumeration(self, self.current_player())
+                if listed is None:
+                    actions = self._enumerate()
+                else:
+                    actions = list(listed)
+                    if not self._pending and sequencer.may_end(self):
+                        actions.append(END)
+                found = tuple(sorted(actions, key=action_key))
             memo["legal"] = found
         return found
 
