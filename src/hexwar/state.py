@@ -44,6 +44,7 @@ from hexwar.actions import (
     Value,
     action_key,
 )
+from hexwar.dice import integer_weights
 from hexwar.errors import HexwarError
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.sequencer import Cursor, TurnSequence
@@ -219,6 +220,21 @@ class Ruleset:
             hook_point(name, self.hook_points)
             cache[name] = getattr(self, "hook_" + name, None)
         return cache[name]
+
+    def _hook_folds(self, name: str) -> tuple[Any, frozenset[str]]:
+        """Hook point ``name``'s static hook (or ``None``) and the effect kinds that
+        contribute to it (from :attr:`effect_rules`), cached per ruleset: a hook with
+        neither returns its value at once (:meth:`State.hook`)."""
+        cache: dict[str, tuple[Any, frozenset[str]]] = self.__dict__.setdefault(
+            "_hook_folds_cache", {}
+        )
+        found = cache.get(name)
+        if found is None:
+            kinds = frozenset(
+                k for k, rules in self.effect_rules.items() if rules.get(name) is not None
+            )
+            found = cache[name] = (self.static_hook(name), kinds)
+        return found
 
 
 # Undo log node: (action, changes or None if not undoable, private side, parent, length).
@@ -745,13 +761,12 @@ class State:
     def push(self, decision: Decision) -> None:
         """Push a pending decision: it is answered before anything else."""
         if decision.is_chance:
-            total = sum((p for _, p in decision.outcomes), Fraction(0))
-            actions = [a for a, _ in decision.outcomes]
-            if (
-                total != 1
-                or len(set(actions)) != len(actions)
-                or any(p <= 0 for _, p in decision.outcomes)
-            ):
+            try:  # integer arithmetic: positive probabilities summing to exactly 1
+                integer_weights(decision.outcomes)
+                malformed = len({a for a, _ in decision.outcomes}) != len(decision.outcomes)
+            except HexwarError:
+                malformed = True
+            if malformed:
                 raise HexwarError(f"malformed chance event {decision.kind!r}: {decision.outcomes}")
         self._set("_pending", (*self._pending, decision))
 
@@ -863,16 +878,19 @@ class State:
     # -- hooks --------------------------------------------------------------------------
 
     def hook(self, name: str, value: Any, **context: Any) -> Any:
-        """Fold hook point ``name`` over the ruleset's static hook and the active effects."""
-        static = self.ruleset.static_hook(name)
+        """Fold hook point ``name`` over the ruleset's static hook and the active effects.
+
+        The effect kinds contributing to each hook point are found once per ruleset
+        (:attr:`Ruleset.effect_rules` is fixed), so a hook nothing contributes to costs
+        a dictionary look-up."""
+        static, kinds = self.ruleset._hook_folds(name)
         if static is not None:
             value = static(self, value, **context)
-        if self._effects:
+        if kinds and self._effects:
             rules = self.ruleset.effect_rules
             for effect in self._effects:
-                contribution = rules[effect.kind].get(name)
-                if contribution is not None:
-                    value = contribution(self, effect, value, **context)
+                if effect.kind in kinds:
+                    value = rules[effect.kind][name](self, effect, value, **context)
         return value
 
     # -- views ----------------------------------------------------------------------------

@@ -80,16 +80,26 @@ def unit_at(state: State, label: str) -> str | None:
 
 
 def on_map(state: State, side: str | None = None) -> list[tuple[str, str]]:
-    """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit."""
+    """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit.
+
+    Derived once per position (:meth:`State.derive`: a tuple, shared by clones); each
+    call returns a fresh list of it."""
+    return list(state.derive(("stalingrad-on-map", side), lambda: _on_map(state, side)))
+
+
+def _second(pair: tuple[str, str]) -> str:
+    return pair[1]
+
+
+def _on_map(state: State, side: str | None) -> tuple[tuple[str, str], ...]:
     ground = static(state).ground
-    return sorted(
-        (
-            (lab, u)
-            for lab, u in state.table("at").items()
-            if isinstance(u, str) and (side is None or ground[u].side == side)
-        ),
-        key=lambda x: x[1],
-    )
+    found = [
+        (lab, u)
+        for lab, u in state.table("at").items()
+        if isinstance(u, str) and (side is None or ground[u].side == side)
+    ]
+    found.sort(key=_second)
+    return tuple(found)
 
 
 def place(state: State, unit: str, label: str, unit_step: str | None = None) -> None:
