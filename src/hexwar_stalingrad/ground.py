@@ -140,6 +140,8 @@ class Movers:
         self.state, self.side, self.exploitation = state, side, exploitation
         self.data = static(state)
         self.at = state.table("at")
+        self.moved = state.table("moved")
+        self.units_table = state.table("units")
         # derived once per position (immutable values: a clone may share them)
         self.overrides, self.hooked = state.derive(
             "stalingrad-movement-effects",
@@ -159,21 +161,26 @@ class Movers:
 
     def units(self) -> list[tuple[str, str]]:
         """``(unit, label)`` of the side's units on the map, sorted by unit."""
-        ground = self.data.ground
-        side = self.side
-        return sorted(
-            [
-                (u, lab)
-                for lab, u in self.at.items()
-                if isinstance(u, str) and ground[u].side == side
-            ]
-        )
+        return [(u, lab) for lab, u in on_map(self.state, self.side)]
 
     def points(self, unit: str) -> int:
         """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
-        if not may_move_now(self.state, unit, self.side, self.exploitation):
+        # may_move_now and allowance inlined (the hot path of the movers' listing)
+        state = self.state
+        if self.moved.get(unit):
             return 0
-        return allowance(self.state, unit, hooked=self.hooked)
+        info = self.data.ground[unit]
+        if self.exploitation and not (
+            info.arm in EXPLOITING_ARMS[self.side]
+            and bool(state.hook("may_exploit", True, unit=unit))
+        ):
+            return 0
+        entry = self.units_table[unit]
+        assert isinstance(entry, tuple), unit
+        base = info.movement.full if entry[1] == FULL else info.movement.reduced
+        if not self.hooked:
+            return max(0, base)
+        return max(0, int(state.hook("movement_allowance", base, unit=unit)))
 
     def steps_out(self, unit: str, label: str, points: int) -> bool:
         """The cheap sufficient test: an adjacent empty hex the unit can enter with its
