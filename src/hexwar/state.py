@@ -421,7 +421,8 @@ class State:
         """
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
-        answers: dict[Prefix, tuple[str, ...]] = self._memo_now()["lt"]
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
+        answers: dict[Prefix, tuple[str, ...]] = memo["lt"]
         found = answers.get(prefix)
         if found is None:
             if self._outcome is not None:
@@ -540,7 +541,7 @@ class State:
         return found
 
     def _asked(self, prefix: Prefix, ask: Callable[[Prefix], Sequence[str]]) -> tuple[str, ...]:
-        memo = self._memo_now()
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
         key = ("t", prefix)
         found: tuple[str, ...] | None = memo.get(key)
         if found is None:
@@ -585,7 +586,7 @@ class State:
         the state. :mod:`hexwar.kinds` keeps each step's values here, so the idle test,
         the legal tokens and the legal list of one position share them.
         """
-        memo = self._memo_now()
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
         found = memo.get(("d", key), _MISSING)
         if found is _MISSING:
             found = compute()
