@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/bench_stalingrad.py [--games N] [--repeats R] [--old PATH]
 [--old PATH2 ...] [--profile]``. Prints figures (CPU time, this process's
-``time.process_time``); it is not a timed test. Each figure comes from a fresh worker process (``python -c``) run against a
+``time.process_time``); it is not a timed test. Each figure comes from a fresh worker
+process (``python -c``) run against a
 source tree; with ``--old PATH`` (a checkout of an earlier commit, e.g. ``git worktree add
 /work/old 3590f28``; repeat ``--old`` for more trees) the same workers run against
 ``PATH/src`` too, interleaved with this tree's (A, B, B, A, ...), and all are printed as
