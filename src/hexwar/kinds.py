@@ -270,6 +270,10 @@ class Kind(Generic[C]):
         return combo.next(state, ctx, args[:fixed], args[fixed:])
 
 
+def _name(kind: Kind[Any]) -> str:
+    return kind.name
+
+
 @attrs.frozen
 class Kinds(Generic[C]):
     """The kinds of one phase (or decision): answers ``phase_tokens`` / ``decision_tokens``.
@@ -279,12 +283,14 @@ class Kinds(Generic[C]):
 
     kinds: tuple[Kind[C], ...]
     _by_name: dict[str, Kind[C]] = attrs.field(init=False, repr=False, eq=False)
+    _sorted: tuple[Kind[C], ...] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         by_name = {k.name: k for k in self.kinds}
         if len(by_name) != len(self.kinds):
             raise ValueError(f"kind names repeat: {[k.name for k in self.kinds]}")
         object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_sorted", tuple(sorted(self.kinds, key=_name)))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -294,7 +300,7 @@ class Kinds(Generic[C]):
     def tokens(self, state: State, ctx: C, prefix: Args) -> tuple[str, ...]:
         """The tokens that may follow the legal ``prefix`` (sorted; ``done`` when complete)."""
         if not prefix:
-            return tuple(sorted(k.name for k in self.kinds if k.any(state, ctx)))
+            return tuple([k.name for k in self._sorted if k.any(state, ctx)])
         kind = self._by_name.get(prefix[0])
         if kind is None or not kind.applies(state, ctx):
             return ()
