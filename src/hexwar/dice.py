@@ -184,10 +184,11 @@ def integer_weights(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, tuple[
     """
     pairs = []
     for _, p in outcomes:
-        if type(p) is Fraction:
-            pairs.append((p.numerator, p.denominator))
-        elif type(p) is int:
-            pairs.append((p, 1))
+        q: object = p
+        if type(q) is Fraction:
+            pairs.append((q.numerator, q.denominator))
+        elif type(q) is int:
+            pairs.append((q, 1))
         else:  # a subclass, a float, anything else: the full check says what is wrong
             validate_outcomes(outcomes)
             pairs.append((Fraction(p).numerator, Fraction(p).denominator))
