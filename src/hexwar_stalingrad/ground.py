@@ -16,6 +16,7 @@ from typing import Final
 from hexwar.actions import Action, Decision, Value
 from hexwar.crt import AttackRefused, Distribution, Result
 from hexwar.dice import D6
+from hexwar.memo import StateMemo
 from hexwar.movement import CompiledSteps
 from hexwar.state import State
 from hexwar_stalingrad.board import (
@@ -63,13 +64,21 @@ NO_ADVANCE: Final = "none"
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def zoc_of_side(state: State, side: str) -> set[str]:
-    """Labels in the ZOC of ``side``'s ground units (S2.1)."""
+def zoc_of_side(state: State, side: str) -> frozenset[str]:
+    """Labels in the ZOC of ``side``'s ground units (S2.1); memoised on ``at``."""
+    return _ZOC_OF_SIDE(state, side)
+
+
+def _zoc_of_side(state: State, side: str) -> frozenset[str]:
     zoc_of = static(state).zoc_of
     out: set[str] = set()
     for label, _ in on_map(state, side):
         out.update(zoc_of[label])
-    return out
+    return frozenset(out)
+
+
+#: Reads only ``at`` (the units' hexes) and the static data; at most 256 entries.
+_ZOC_OF_SIDE: Final = StateMemo(reads=("at",), compute=_zoc_of_side, size=256)
 
 
 def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]:
@@ -496,8 +505,12 @@ def _open(state: State, side: str, defender: str) -> bool:
     return group is not None and any(group.feasible((u,)) for u in group.attackers)
 
 
-def _targets(state: State, side: str) -> list[str]:
-    """The enemy units next to one of the side's units, sorted."""
+def _targets(state: State, side: str) -> tuple[str, ...]:
+    """The enemy units next to one of the side's units, sorted (memoised on ``at``)."""
+    return _TARGETS(state, side)
+
+
+def _find_targets(state: State, side: str) -> tuple[str, ...]:
     data = static(state)
     at, neighbors, foes = state.table("at"), data.neighbors, data.foes(side)
     found = set()
@@ -506,7 +519,11 @@ def _targets(state: State, side: str) -> list[str]:
             u = at.get(n)
             if u in foes:
                 found.add(u)
-    return sorted(found)
+    return tuple(sorted(found))
+
+
+#: Reads only ``at`` and the static data; at most 256 entries.
+_TARGETS: Final = StateMemo(reads=("at",), compute=_find_targets, size=256)
 
 
 def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
