@@ -8,6 +8,7 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
@@ -453,7 +454,7 @@ class _Group:
     def __init__(self, state: State, side: str, defender: str, label: str) -> None:
         data = static(state)
         self.attackers = _attackers(state, side, label)
-        self.need: Fraction | None = None
+        self.need: int | None = None
         self.strength = dict.fromkeys(self.attackers, 0)
         if self.attackers and data.ground[defender].arm not in ARTILLERY_ARMS:
             hook = state.hook
@@ -461,7 +462,8 @@ class _Group:
                 self.strength[u] = int(
                     hook("combat_strength", strength(state, u), unit=u, role="attack")
                 )
-            self.need = data.crt.threshold * max(defence_strength(state, defender), 1)
+            # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
+            self.need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
         #: per attacker: its strength plus every later attacker's positive strength
         self.best: dict[str, int] = {}
         after = 0
