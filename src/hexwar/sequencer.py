@@ -190,7 +190,7 @@ def _stages(state: State) -> tuple[Stage | Segment, ...]:
 
 def current_phase(state: State) -> Phase | None:
     """The phase play is in (entered, not yet exited), or ``None``."""
-    c = state._cursor
+    c = state.cursor  # the public property: memo read checking records it as $cursor
     if c.phase < 0 or c.mark != "enter":
         return None
     stages = state.ruleset.sequence.stages
