@@ -1,11 +1,14 @@
 """Benchmark of «Сталинград»: random games, the token step, clone, exact attack odds, memory.
 
 Run: ``python benchmarks/bench_stalingrad.py [--games N] [--repeats R] [--old PATH]
-[--profile]``. Prints figures (CPU time, this process's ``time.process_time``); it is not a
-timed test. Each figure comes from a fresh worker process (``python -c``) run against a
+[--old PATH2 ...] [--profile]``. Prints figures (CPU time, this process's
+``time.process_time``); it is not a timed test. Each figure comes from a fresh worker
+process (``python -c``) run against a
 source tree; with ``--old PATH`` (a checkout of an earlier commit, e.g. ``git worktree add
-/work/old 3590f28``) the same workers run against ``PATH/src`` too, interleaved with this
-tree's (A, B, B, A, ...), and both are printed as min / median over the repeats.
+/work/old 3590f28``; repeat ``--old`` for more trees) the same workers run against
+``PATH/src`` too, interleaved with this tree's (A, B, B, A, ...), and all are printed as
+min / median over the repeats. Token-wise figures run in every tree that has
+``hexwar/kinds.py`` (the action space).
 
 Figures:
 
@@ -155,30 +158,47 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=10, help="games per worker (list, token)")
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--old", type=Path, default=None, help="a checkout of an earlier commit")
+    p.add_argument(
+        "--old",
+        type=Path,
+        action="append",
+        default=[],
+        help="a checkout of an earlier commit (repeatable: old, old2, ...)",
+    )
     p.add_argument("--profile", action="store_true", help="cProfile token games, top functions")
     p.add_argument("--only", default="list,token,heuristic,micro,clone,rss")
     args = p.parse_args()
     if args.profile:
         _profile(args.games)
         return
-    trees = [("new", HERE)] + ([("old", args.old.resolve())] if args.old else [])
+    olds = [(f"old{i + 1}" if i else "old", tree.resolve()) for i, tree in enumerate(args.old)]
+    trees = [("new", HERE), *olds]
+    for name, tree in olds:
+        print(f"{name}: {tree} ({_commit(tree)})")
     modes = args.only.split(",")
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
     for r in range(args.repeats):
         order = trees if r % 2 == 0 else trees[::-1]
         for mode in modes:
             for name, tree in order:
-                if mode in ("token", "micro") and name == "old":
-                    continue
+                tokenwise = (tree / "src" / "hexwar" / "kinds.py").exists()
+                if mode in ("token", "micro") and not tokenwise:
+                    continue  # a tree before the action space: no token-wise player
                 games = {"heuristic": 1, "micro": 3, "rss": 50}.get(mode, args.games)
-                if mode == "rss" and name == "old":
+                if mode == "rss" and not tokenwise:
                     games = -50  # the old tree's random bot: uniform over the legal list
                 results.setdefault((mode, name), []).append(worker(tree, mode, games, 100 * r))
     for (mode, name), runs in sorted(results.items()):
         keys = sorted({k for run in runs for k in run})
         figures = ", ".join(f"{k}: {_summary(runs, k)}" for k in keys)
-        print(f"{mode:9s} {name:3s} ({len(runs)} runs) {figures}")
+        print(f"{mode:9s} {name:4s} ({len(runs)} runs) {figures}")
+
+
+def _commit(tree: Path) -> str:
+    run = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return run.stdout.strip() or "?"
 
 
 def _profile(games: int) -> None:

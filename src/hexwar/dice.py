@@ -46,6 +46,7 @@ __all__ = [
     "FixedDriver",
     "SeededDriver",
     "draw_outcomes",
+    "integer_weights",
     "shuffle",
     "uniform",
     "validate_outcomes",
@@ -170,6 +171,37 @@ def validate_outcomes(outcomes: Sequence[tuple[T, Fraction]]) -> None:
         raise ChanceError(f"chance outcomes sum to {total}, not 1")
 
 
+def integer_weights(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, tuple[int, ...]]:
+    """``(L, weights)``: ``L`` the least common denominator of the probabilities and
+    ``weights[i] = p_i * L`` (integers summing to ``L``); raises :class:`ChanceError`
+    like :func:`validate_outcomes` unless ``outcomes`` is well-formed.
+
+    Integer arithmetic only (no ``Fraction`` is built), so it is cheap enough for every
+    chance event of a game.
+
+    >>> integer_weights([("a", Fraction(1, 2)), ("b", Fraction(1, 3)), ("c", Fraction(1, 6))])
+    (6, (3, 2, 1))
+    """
+    pairs = []
+    for _, p in outcomes:
+        q: object = p
+        if type(q) is Fraction:
+            pairs.append((q.numerator, q.denominator))
+        elif type(q) is int:
+            pairs.append((q, 1))
+        else:  # a subclass, a float, anything else: the full check says what is wrong
+            validate_outcomes(outcomes)
+            pairs.append((Fraction(p).numerator, Fraction(p).denominator))
+    if not pairs:
+        validate_outcomes(outcomes)
+    lcd = math.lcm(*(d for _, d in pairs))
+    weights = tuple(n * (lcd // d) for n, d in pairs)
+    if sum(weights) != lcd or min(weights) <= 0:
+        validate_outcomes(outcomes)  # raises: not positive, or not summing to 1
+        raise ChanceError(f"malformed chance outcomes {outcomes!r}")  # pragma: no cover
+    return lcd, weights
+
+
 def uniform(items: Sequence[T]) -> tuple[tuple[T, Fraction], ...]:
     """An equal-probability chance event over distinct ``items``, in the given order.
 
@@ -256,12 +288,11 @@ class SeededDriver:
         self._rng = random.Random(seed)
 
     def pick(self, outcomes: Sequence[tuple[T, Fraction]]) -> T:
-        validate_outcomes(outcomes)
-        denominator = math.lcm(*(Fraction(p).denominator for _, p in outcomes))
+        denominator, weights = integer_weights(outcomes)
         k = self._rng.randrange(denominator)
         cumulative = 0
-        for item, p in outcomes:
-            cumulative += int(Fraction(p) * denominator)
+        for (item, _), w in zip(outcomes, weights, strict=True):
+            cumulative += w
             if k < cumulative:
                 return item
         raise AssertionError("unreachable: outcomes sum to 1")  # pragma: no cover

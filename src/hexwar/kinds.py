@@ -16,7 +16,8 @@ argument, each saying which values may follow the arguments chosen so far:
 
 :class:`Kinds` groups a phase's kinds and answers ``phase_tokens`` / ``decision_tokens``
 (:meth:`Kinds.tokens`), the idle test (:meth:`Kinds.any`, which stops at the first kind
-with a legal completion) and the whole list (:meth:`Kinds.actions`, for tests). Each
+with a legal completion) and the whole list (:meth:`Kinds.actions`: each kind's own
+enumerator where it has one, ``Kind(..., actions=...)``, else its tree). Each
 step's values are computed once per position (:meth:`hexwar.state.State.derive`), so the
 idle test, the legal tokens and the legal list share them; memoise costlier functions
 across positions with :class:`hexwar.memo.StateMemo`.
@@ -60,7 +61,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from hexwar.actions import Action
+from hexwar.actions import Action, action_key
 from hexwar.space import DONE
 from hexwar.state import State
 
@@ -177,13 +178,19 @@ class Kind(Generic[C]):
 
     ``steps`` may hold plain functions (they become :class:`Values`); ``when(state,
     ctx)``: the kind is offered only while it holds; ``exists(state, ctx)``: a faster
-    "has this kind a legal completion?" (it must agree with the steps).
+    "has this kind a legal completion?" (it must agree with the steps); ``actions(state,
+    ctx)``: the kind's own complete enumeration (every legal action of this kind, any
+    order), used for the whole list (:meth:`Kinds.actions`) instead of walking the
+    steps to their leaves. Both are second answers to what the steps say, so they must
+    agree with them: :func:`hexwar.testing.check_tokens` (run at every step of the kit's
+    random games) compares the list with the token tree.
     """
 
     name: str
     steps: tuple[Step[C], ...] = attrs.field(default=(), converter=_steps)
     when: Callable[[State, C], bool] | None = None
     exists: Callable[[State, C], bool] | None = None
+    actions: Callable[[State, C], Iterable[Action]] | None = None
 
     def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
         step = self.steps[i]
@@ -227,6 +234,25 @@ class Kind(Generic[C]):
             return self.exists(state, ctx)
         return state.derive((self, ctx), lambda: self.completes(state, ctx, ()))
 
+    def enumerate(self, state: State, ctx: C) -> list[Action]:
+        """Every legal action of this kind (none unless it :meth:`applies`): its own
+        ``actions`` enumerator if it has one, else its token tree walked to the leaves
+        (order unspecified)."""
+        if not self.applies(state, ctx):
+            return []
+        if self.actions is not None:
+            return list(self.actions(state, ctx))
+        out: list[Action] = []
+        stack: list[Args] = [()]
+        while stack:
+            args = stack.pop()
+            for t in self.next(state, ctx, args):
+                if t == DONE:
+                    out.append(Action(self.name, args))
+                else:
+                    stack.append((*args, t))
+        return out
+
     def next(self, state: State, ctx: C, args: Args) -> tuple[str, ...]:
         """The tokens after the legal prefix ``(name, *args)``, sorted."""
         i, fixed = len(args), self._fixed()
@@ -244,6 +270,10 @@ class Kind(Generic[C]):
         return combo.next(state, ctx, args[:fixed], args[fixed:])
 
 
+def _name(kind: Kind[Any]) -> str:
+    return kind.name
+
+
 @attrs.frozen
 class Kinds(Generic[C]):
     """The kinds of one phase (or decision): answers ``phase_tokens`` / ``decision_tokens``.
@@ -253,12 +283,14 @@ class Kinds(Generic[C]):
 
     kinds: tuple[Kind[C], ...]
     _by_name: dict[str, Kind[C]] = attrs.field(init=False, repr=False, eq=False)
+    _sorted: tuple[Kind[C], ...] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         by_name = {k.name: k for k in self.kinds}
         if len(by_name) != len(self.kinds):
             raise ValueError(f"kind names repeat: {[k.name for k in self.kinds]}")
         object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_sorted", tuple(sorted(self.kinds, key=_name)))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -268,7 +300,7 @@ class Kinds(Generic[C]):
     def tokens(self, state: State, ctx: C, prefix: Args) -> tuple[str, ...]:
         """The tokens that may follow the legal ``prefix`` (sorted; ``done`` when complete)."""
         if not prefix:
-            return tuple(sorted(k.name for k in self.kinds if k.any(state, ctx)))
+            return tuple([k.name for k in self._sorted if k.any(state, ctx)])
         kind = self._by_name.get(prefix[0])
         if kind is None or not kind.applies(state, ctx):
             return ()
@@ -279,14 +311,13 @@ class Kinds(Generic[C]):
         return any(k.any(state, ctx) for k in self.kinds)
 
     def actions(self, state: State, ctx: C) -> list[Action]:
-        """Every legal action, enumerated from the tokens (for tests; sorted by token)."""
+        """Every legal action, sorted by :func:`~hexwar.actions.action_key`: each kind's
+        own enumerator where it has one (``Kind(..., actions=...)``), else its token tree.
+        A ruleset returns this from ``phase_actions`` / ``decision_actions`` beside
+        ``phase_tokens`` / ``decision_tokens``, and :meth:`State.legal_actions` takes the
+        list from there (see :meth:`hexwar.state.Ruleset.phase_actions`)."""
         out: list[Action] = []
-        stack: list[Args] = [()]
-        while stack:
-            prefix = stack.pop()
-            for t in reversed(self.tokens(state, ctx, prefix)):
-                if t == DONE:
-                    out.append(Action(prefix[0], prefix[1:]))
-                else:
-                    stack.append((*prefix, t))
+        for kind in self.kinds:
+            out += kind.enumerate(state, ctx)
+        out.sort(key=action_key)
         return out

@@ -190,10 +190,11 @@ def _stages(state: State) -> tuple[Stage | Segment, ...]:
 
 def current_phase(state: State) -> Phase | None:
     """The phase play is in (entered, not yet exited), or ``None``."""
-    c = state.cursor
-    if c.phase < 0 or c.mark != "enter" or c.stage >= len(_stages(state)):
+    c = state.cursor  # the public property: memo read checking records it as $cursor
+    if c.phase < 0 or c.mark != "enter":
         return None
-    return _stages(state)[c.stage].phases[c.phase]
+    stages = state.ruleset.sequence.stages
+    return stages[c.stage].phases[c.phase] if c.stage < len(stages) else None
 
 
 def current_stage(state: State) -> Stage | Segment | None:
@@ -228,7 +229,7 @@ def _waiting(state: State) -> bool:
     phase = current_phase(state)
     if phase is None:
         return False
-    side = phase_side(state)
+    side = phase.side if phase.side is None or isinstance(phase.side, str) else phase.side(state)
     if phase.may_end is not None and not phase.may_end(state):
         if side is None or not state._phase_busy(side):
             raise SequenceError(
@@ -261,7 +262,7 @@ def end_phase(state: State) -> None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
         raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
-    state._set_cursor(attrs.evolve(c, mark="exit"))
+    state._set_cursor(Cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
         phase.on_exit(state)
@@ -354,7 +355,7 @@ def _enter_phase(state: State, index: int) -> None:
             _exit_stage(state)
         return
     phase = phases[index]
-    state._set_cursor(attrs.evolve(c, phase=index, mark="enter"))
+    state._set_cursor(Cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
     _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)

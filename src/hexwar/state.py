@@ -44,6 +44,7 @@ from hexwar.actions import (
     Value,
     action_key,
 )
+from hexwar.dice import integer_weights
 from hexwar.errors import HexwarError
 from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.sequencer import Cursor, TurnSequence
@@ -177,6 +178,22 @@ class Ruleset:
         """
         return ()
 
+    def phase_enumeration(self, state: State, side: str) -> Iterable[Action] | None:
+        """The complete list of the current phase's actions (without :data:`END`) from the
+        game's own enumerators, for :meth:`State.legal_actions` in a game that writes
+        :meth:`phase_tokens`; ``None`` (the default): the engine walks the token tree to
+        its leaves. A second answer to what :meth:`phase_tokens` says, so it must give the
+        same actions: :func:`hexwar.testing.check_tokens` compares the two at every step
+        of the kit's random games. :meth:`hexwar.kinds.Kinds.actions` gives it from the
+        kinds' own enumerators (``Kind(..., actions=...)``).
+        """
+        return None
+
+    def decision_enumeration(self, state: State, decision: Decision) -> Iterable[Action] | None:
+        """Like :meth:`phase_enumeration`, for a decision answered by
+        :meth:`decision_tokens`."""
+        return None
+
     def decision_tokens(self, state: State, decision: Decision, prefix: Prefix) -> Sequence[str]:
         """Like :meth:`phase_tokens`, for a pending non-chance decision without fixed
         ``choices``; the default derives it from :meth:`decision_actions`."""
@@ -235,6 +252,21 @@ class Ruleset:
             hook_point(name, self.hook_points)
             cache[name] = getattr(self, "hook_" + name, None)
         return cache[name]
+
+    def _hook_folds(self, name: str) -> tuple[Any, frozenset[str]]:
+        """Hook point ``name``'s static hook (or ``None``) and the effect kinds that
+        contribute to it (from :attr:`effect_rules`), cached per ruleset: a hook with
+        neither returns its value at once (:meth:`State.hook`)."""
+        cache: dict[str, tuple[Any, frozenset[str]]] = self.__dict__.setdefault(
+            "_hook_folds_cache", {}
+        )
+        found = cache.get(name)
+        if found is None:
+            kinds = frozenset(
+                k for k, rules in self.effect_rules.items() if rules.get(name) is not None
+            )
+            found = cache[name] = (self.static_hook(name), kinds)
+        return found
 
 
 # Undo log node: (action, changes or None if not undoable, private side, parent, length).
@@ -421,7 +453,8 @@ class State:
         """
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
-        answers: dict[Prefix, tuple[str, ...]] = self._memo_now()["lt"]
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
+        answers: dict[Prefix, tuple[str, ...]] = memo["lt"]
         found = answers.get(prefix)
         if found is None:
             if self._outcome is not None:
@@ -465,7 +498,17 @@ class State:
                     actions.append(END)
                 found = tuple(sorted(set(actions), key=action_key))
             else:
-                found = tuple(sorted(self._enumerate(), key=action_key))
+                if self._pending:
+                    listed = self.ruleset.decision_enumeration(self, self._pending[-1])
+                else:
+                    listed = self.ruleset.phase_enumeration(self, self.current_player())
+                if listed is None:
+                    actions = self._enumerate()
+                else:
+                    actions = list(listed)
+                    if not self._pending and sequencer.may_end(self):
+                        actions.append(END)
+                found = tuple(sorted(actions, key=action_key))
             memo["legal"] = found
         return found
 
@@ -530,7 +573,7 @@ class State:
         return found
 
     def _asked(self, prefix: Prefix, ask: Callable[[Prefix], Sequence[str]]) -> tuple[str, ...]:
-        memo = self._memo_now()
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
         key = ("t", prefix)
         found: tuple[str, ...] | None = memo.get(key)
         if found is None:
@@ -575,7 +618,7 @@ class State:
         the state. :mod:`hexwar.kinds` keeps each step's values here, so the idle test,
         the legal tokens and the legal list of one position share them.
         """
-        memo = self._memo_now()
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
         found = memo.get(("d", key), _MISSING)
         if found is _MISSING:
             found = compute()
@@ -760,13 +803,12 @@ class State:
     def push(self, decision: Decision) -> None:
         """Push a pending decision: it is answered before anything else."""
         if decision.is_chance:
-            total = sum((p for _, p in decision.outcomes), Fraction(0))
-            actions = [a for a, _ in decision.outcomes]
-            if (
-                total != 1
-                or len(set(actions)) != len(actions)
-                or any(p <= 0 for _, p in decision.outcomes)
-            ):
+            try:  # integer arithmetic: positive probabilities summing to exactly 1
+                integer_weights(decision.outcomes)
+                malformed = len({a for a, _ in decision.outcomes}) != len(decision.outcomes)
+            except HexwarError:
+                malformed = True
+            if malformed:
                 raise HexwarError(f"malformed chance event {decision.kind!r}: {decision.outcomes}")
         self._set("_pending", (*self._pending, decision))
 
@@ -878,16 +920,19 @@ class State:
     # -- hooks --------------------------------------------------------------------------
 
     def hook(self, name: str, value: Any, **context: Any) -> Any:
-        """Fold hook point ``name`` over the ruleset's static hook and the active effects."""
-        static = self.ruleset.static_hook(name)
+        """Fold hook point ``name`` over the ruleset's static hook and the active effects.
+
+        The effect kinds contributing to each hook point are found once per ruleset
+        (:attr:`Ruleset.effect_rules` is fixed), so a hook nothing contributes to costs
+        a dictionary look-up."""
+        static, kinds = self.ruleset._hook_folds(name)
         if static is not None:
             value = static(self, value, **context)
-        if self._effects:
+        if kinds and self._effects:
             rules = self.ruleset.effect_rules
             for effect in self._effects:
-                contribution = rules[effect.kind].get(name)
-                if contribution is not None:
-                    value = contribution(self, effect, value, **context)
+                if effect.kind in kinds:
+                    value = rules[effect.kind][name](self, effect, value, **context)
         return value
 
     # -- views ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from hexwar.memo import StateMemo
 from hexwar.state import State
 from hexwar_stalingrad.static import Static, load_static
 from hexwar_stalingrad.units import GroundUnit
@@ -80,16 +81,32 @@ def unit_at(state: State, label: str) -> str | None:
 
 
 def on_map(state: State, side: str | None = None) -> list[tuple[str, str]]:
-    """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit."""
+    """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit.
+
+    Built for both sides at once and memoised on the ``at`` table's version
+    (:data:`_ON_MAP`), so positions that differ elsewhere share it; each call returns a
+    fresh list."""
+    return list(_ON_MAP(state)[side])
+
+
+def _second(pair: tuple[str, str]) -> str:
+    return pair[1]
+
+
+def _on_map(state: State) -> dict[str | None, tuple[tuple[str, str], ...]]:
     ground = static(state).ground
-    return sorted(
-        (
-            (lab, u)
-            for lab, u in state.table("at").items()
-            if isinstance(u, str) and (side is None or ground[u].side == side)
-        ),
-        key=lambda x: x[1],
+    every = sorted(
+        ((lab, u) for lab, u in state.table("at").items() if isinstance(u, str)), key=_second
     )
+    out: dict[str | None, tuple[tuple[str, str], ...]] = {None: tuple(every)}
+    for side in SIDES:
+        out[side] = tuple(pair for pair in every if ground[pair[1]].side == side)
+    return out
+
+
+#: The units on the map by side: reads only ``at`` (and the ruleset's static data);
+#: at most 256 placements kept.
+_ON_MAP: Final = StateMemo(reads=("at",), compute=_on_map, size=256)
 
 
 def place(state: State, unit: str, label: str, unit_step: str | None = None) -> None:

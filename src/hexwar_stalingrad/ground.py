@@ -8,6 +8,7 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
@@ -16,6 +17,7 @@ from typing import Final
 from hexwar.actions import Action, Decision, Value
 from hexwar.crt import AttackRefused, Distribution, Result
 from hexwar.dice import D6
+from hexwar.memo import StateMemo
 from hexwar.movement import CompiledSteps
 from hexwar.state import State
 from hexwar_stalingrad.board import (
@@ -63,13 +65,21 @@ NO_ADVANCE: Final = "none"
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def zoc_of_side(state: State, side: str) -> set[str]:
-    """Labels in the ZOC of ``side``'s ground units (S2.1)."""
+def zoc_of_side(state: State, side: str) -> frozenset[str]:
+    """Labels in the ZOC of ``side``'s ground units (S2.1); memoised on ``at``."""
+    return _ZOC_OF_SIDE(state, side)
+
+
+def _zoc_of_side(state: State, side: str) -> frozenset[str]:
     zoc_of = static(state).zoc_of
     out: set[str] = set()
     for label, _ in on_map(state, side):
         out.update(zoc_of[label])
-    return out
+    return frozenset(out)
+
+
+#: Reads only ``at`` (the units' hexes) and the static data; at most 256 entries.
+_ZOC_OF_SIDE: Final = StateMemo(reads=("at",), compute=_zoc_of_side, size=256)
 
 
 def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]:
@@ -140,6 +150,8 @@ class Movers:
         self.state, self.side, self.exploitation = state, side, exploitation
         self.data = static(state)
         self.at = state.table("at")
+        self.moved = state.table("moved")
+        self.units_table = state.table("units")
         # derived once per position (immutable values: a clone may share them)
         self.overrides, self.hooked = state.derive(
             "stalingrad-movement-effects",
@@ -159,21 +171,26 @@ class Movers:
 
     def units(self) -> list[tuple[str, str]]:
         """``(unit, label)`` of the side's units on the map, sorted by unit."""
-        ground = self.data.ground
-        side = self.side
-        return sorted(
-            [
-                (u, lab)
-                for lab, u in self.at.items()
-                if isinstance(u, str) and ground[u].side == side
-            ]
-        )
+        return [(u, lab) for lab, u in on_map(self.state, self.side)]
 
     def points(self, unit: str) -> int:
         """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
-        if not may_move_now(self.state, unit, self.side, self.exploitation):
+        # may_move_now and allowance inlined (the hot path of the movers' listing)
+        state = self.state
+        if self.moved.get(unit):
             return 0
-        return allowance(self.state, unit, hooked=self.hooked)
+        info = self.data.ground[unit]
+        if self.exploitation and not (
+            info.arm in EXPLOITING_ARMS[self.side]
+            and bool(state.hook("may_exploit", True, unit=unit))
+        ):
+            return 0
+        entry = self.units_table[unit]
+        assert isinstance(entry, tuple), unit
+        base = info.movement.full if entry[1] == FULL else info.movement.reduced
+        if not self.hooked:
+            return max(0, base)
+        return max(0, int(state.hook("movement_allowance", base, unit=unit)))
 
     def steps_out(self, unit: str, label: str, points: int) -> bool:
         """The cheap sufficient test: an adjacent empty hex the unit can enter with its
@@ -437,7 +454,7 @@ class _Group:
     def __init__(self, state: State, side: str, defender: str, label: str) -> None:
         data = static(state)
         self.attackers = _attackers(state, side, label)
-        self.need: Fraction | None = None
+        self.need: int | None = None
         self.strength = dict.fromkeys(self.attackers, 0)
         if self.attackers and data.ground[defender].arm not in ARTILLERY_ARMS:
             hook = state.hook
@@ -445,7 +462,8 @@ class _Group:
                 self.strength[u] = int(
                     hook("combat_strength", strength(state, u), unit=u, role="attack")
                 )
-            self.need = data.crt.threshold * max(defence_strength(state, defender), 1)
+            # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
+            self.need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
         #: per attacker: its strength plus every later attacker's positive strength
         self.best: dict[str, int] = {}
         after = 0
@@ -489,8 +507,12 @@ def _open(state: State, side: str, defender: str) -> bool:
     return group is not None and any(group.feasible((u,)) for u in group.attackers)
 
 
-def _targets(state: State, side: str) -> list[str]:
-    """The enemy units next to one of the side's units, sorted."""
+def _targets(state: State, side: str) -> tuple[str, ...]:
+    """The enemy units next to one of the side's units, sorted (memoised on ``at``)."""
+    return _TARGETS(state, side)
+
+
+def _find_targets(state: State, side: str) -> tuple[str, ...]:
     data = static(state)
     at, neighbors, foes = state.table("at"), data.neighbors, data.foes(side)
     found = set()
@@ -499,7 +521,11 @@ def _targets(state: State, side: str) -> list[str]:
             u = at.get(n)
             if u in foes:
                 found.add(u)
-    return sorted(found)
+    return tuple(sorted(found))
+
+
+#: Reads only ``at`` and the static data; at most 256 entries.
+_TARGETS: Final = StateMemo(reads=("at",), compute=_find_targets, size=256)
 
 
 def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:

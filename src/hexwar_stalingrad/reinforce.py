@@ -7,6 +7,7 @@ that group's units may use, negative = that group may use that many fewer).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Final
 
 from hexwar.actions import Action, Decision
@@ -94,7 +95,7 @@ def _has_points(state: State, side: str) -> bool:
     return _int(state, f"rp:{side}") > 0 or any(_int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS)
 
 
-def _restorable(state: State, side: str, zoc: set[str]) -> list[str]:
+def _restorable(state: State, side: str, zoc: AbstractSet[str]) -> list[str]:
     return [
         unit
         for label, unit in on_map(state, side)
@@ -104,7 +105,7 @@ def _restorable(state: State, side: str, zoc: set[str]) -> list[str]:
     ]
 
 
-def _trucks(state: State, side: str, zoc: set[str]) -> list[str]:
+def _trucks(state: State, side: str, zoc: AbstractSet[str]) -> list[str]:
     return [
         t
         for t in static(state).tagged(f"truck:{side}")

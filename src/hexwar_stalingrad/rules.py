@@ -187,16 +187,46 @@ def _rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]
     return reinforce.rebuild_levels(state, side, args)
 
 
+def _replacements(state: State, side: str) -> tuple[Action, ...]:
+    """``restore`` and ``rebuild`` of ground and air units (S4.1), once per position."""
+    return state.derive(
+        ("stalingrad-replacements", side),
+        lambda: (
+            *reinforce.replacement_actions(state, side),
+            *air.replacement_actions(state, side),
+        ),
+    )
+
+
+def _restore_actions(state: State, side: str) -> list[Action]:
+    return [a for a in _replacements(state, side) if a.kind == "restore"]
+
+
+def _rebuild_actions(state: State, side: str) -> list[Action]:
+    return [a for a in _replacements(state, side) if a.kind == "rebuild"]
+
+
+def _move_actions(state: State, side: str) -> list[Action]:
+    return ground.move_actions(state, side, exploitation=state.phase == "exploitation")
+
+
 # The kinds of phase actions (``docs/stalingrad/rules.md``, *Action space*): each step
-# lists the values that may follow (``checked``: each one has a legal completion).
-PLAY: Final[Kind[str]] = Kind("play", (Values(cards_rules.held_cards),))
+# lists the values that may follow (``checked``: each one has a legal completion);
+# ``actions`` is the kind's own enumerator for the whole list (``State.legal_actions``),
+# which the kit checks against the steps' token tree at every step.
+PLAY: Final[Kind[str]] = Kind(
+    "play", (Values(cards_rules.held_cards),), actions=cards_rules.card_actions
+)
 MOVE: Final[Kind[str]] = Kind(
     "move",
     (Values(ground.move_units, checked=True), Values(ground.move_ends)),
     exists=ground.has_move,
+    actions=_move_actions,
 )
 BOMBARD: Final[Kind[str]] = Kind(
-    "bombard", (Values(ground.bombard_units, checked=True), Values(ground.bombard_targets))
+    "bombard",
+    (Values(ground.bombard_units, checked=True), Values(ground.bombard_targets)),
+    actions=ground.bombard_actions,
 )
 ATTACK: Final[Kind[str]] = Kind(
     "attack",
@@ -205,6 +235,7 @@ ATTACK: Final[Kind[str]] = Kind(
         Combination(ground.attackers, valid=ground.attack_valid, feasible=ground.attack_feasible),
     ),
     exists=ground.has_attack,
+    actions=ground.attack_actions,
 )
 INTERCEPT: Final[Kind[str]] = Kind(
     "intercept",
@@ -212,8 +243,9 @@ INTERCEPT: Final[Kind[str]] = Kind(
         Values(air.intercept_defenders, checked=True),
         Combination(air.interceptors, valid=air.intercept_valid, feasible=air.intercept_feasible),
     ),
+    actions=air.phase_actions,
 )
-RESTORE: Final[Kind[str]] = Kind("restore", (Values(_restore_units),))
+RESTORE: Final[Kind[str]] = Kind("restore", (Values(_restore_units),), actions=_restore_actions)
 REBUILD: Final[Kind[str]] = Kind(
     "rebuild",
     (
@@ -221,6 +253,7 @@ REBUILD: Final[Kind[str]] = Kind(
         Values(_rebuild_hexes, checked=True),
         Values(_rebuild_levels),
     ),
+    actions=_rebuild_actions,
 )
 #: The kinds of each kind of phase (S4): cards may be played whenever the side acts (S5.3).
 CARDS_ONLY: Final[Kinds[str]] = Kinds((PLAY,))
@@ -243,13 +276,13 @@ _DONE_ONLY: Final = (DONE,)
 AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
     (
         Kind("end"),
-        Kind("fly", (Values(air.fly_units, checked=True), Values(air.fly_hexes))),
+        Kind(
+            "fly",
+            (Values(air.fly_units, checked=True), Values(air.fly_hexes)),
+            actions=lambda state, d: air.placement_actions(state, d.side, str(d.params[0])),
+        ),
     )
 )
-
-
-def _action_key(action: Action) -> tuple[str, tuple[str, ...]]:
-    return action.kind, action.args
 
 
 def weather(state: State) -> str:
@@ -569,24 +602,19 @@ class StalingradRules(Ruleset):
         return super().decision_tokens(state, decision, prefix)
 
     def phase_actions(self, state: State, side: str) -> Iterable[Action]:
-        """The phase's complete actions (sorted by kind, then arguments): each kind's own
-        enumerator over the same rules as :meth:`phase_tokens`."""
-        stage, phase = state.stage, state.phase
-        cards = cards_rules.card_actions(state, side)
-        if stage == "replacements":
-            found = cards + reinforce.replacement_actions(state, side)
-            return sorted(found + air.replacement_actions(state, side), key=_action_key)
-        if stage == "air":
-            return sorted(air.phase_actions(state, side) + cards, key=_action_key)
-        if stage != side:
-            return cards
-        if phase in ("movement", "exploitation"):
-            return ground.move_actions(state, side, exploitation=phase == "exploitation") + cards
-        if phase == "artillery":
-            return sorted(ground.bombard_actions(state, side), key=_action_key) + cards
-        if phase == "attack":
-            return sorted(ground.attack_actions(state, side), key=_action_key) + cards
-        return cards
+        """The phase's complete actions, sorted: each kind's own enumerator
+        (:meth:`hexwar.kinds.Kinds.actions`) over the same rules as :meth:`phase_tokens`."""
+        return self.phase_kinds(state, side).actions(state, side)
+
+    def phase_enumeration(self, state: State, side: str) -> Iterable[Action]:
+        """:meth:`phase_actions`, the list :meth:`State.legal_actions` takes."""
+        return self.phase_kinds(state, side).actions(state, side)
+
+    def decision_enumeration(self, state: State, decision: Decision) -> Iterable[Action] | None:
+        """The hidden air placements' answers from the kinds' enumerators (S10.2)."""
+        if decision.kind == "air_place":
+            return AIR_PLACEMENT.actions(state, decision)
+        return None
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
         phase = state.phase
