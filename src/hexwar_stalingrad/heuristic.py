@@ -652,19 +652,9 @@ def _bombard_score(state: State, action: Action) -> float:
     return score
 
 
-#: One position's reads, keyed by :attr:`State.version` (exact: never reused in a process).
-_SEEN: dict[str, Any] = {"version": None}
-
-
 def _seen(state: State, key: str, compute: Callable[[], _T]) -> _T:
-    """``compute()`` once per position (``state.version``) and ``key``."""
-    if _SEEN["version"] != state.version:
-        _SEEN.clear()
-        _SEEN["version"] = state.version
-    if key not in _SEEN:
-        _SEEN[key] = compute()
-    found: _T = _SEEN[key]
-    return found
+    """``compute()`` once per position: the core's :meth:`~hexwar.state.State.derive`."""
+    return state.derive(("heuristic", key), compute)
 
 
 def _on_map(state: State, side: str) -> list[tuple[str, str]]:
@@ -672,7 +662,7 @@ def _on_map(state: State, side: str) -> list[tuple[str, str]]:
     return _seen(state, "on_map:" + side, lambda: on_map(state, side))
 
 
-def _rkka_zoc(state: State) -> set[str]:
+def _rkka_zoc(state: State) -> frozenset[str]:
     """RKKA's ZOC (S2.1), read once per position (do not mutate)."""
     return _seen(state, "zoc", lambda: ground.zoc_of_side(state, "rkka"))
 
