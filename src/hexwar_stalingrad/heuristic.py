@@ -37,7 +37,10 @@ Phase by phase:
   turn-6 reserves) the nearest relief unit, else the nearest gap, else the 6th Army; one
   unit goes to the city if none is there. Wehrmacht: the relief and the other formations
   outside the pocket head for the nearest 6th Army unit in the area; a 6th Army unit more
-  than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold.
+  than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold; on the
+  short game's last turn (S11.1 is judged at its end, after the Wehrmacht's move) a 6th
+  Army unit breaks out while the ring is closed: it steps to a hex of the area joined to a
+  supply source past RKKA's units and ZOC (its own hex may be in ZOC).
   Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
