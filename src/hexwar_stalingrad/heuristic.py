@@ -37,7 +37,10 @@ Phase by phase:
   turn-6 reserves) the nearest relief unit, else the nearest gap, else the 6th Army; one
   unit goes to the city if none is there. Wehrmacht: the relief and the other formations
   outside the pocket head for the nearest 6th Army unit in the area; a 6th Army unit more
-  than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold.
+  than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold; on the
+  short game's last turn (S11.1 is judged at its end, after the Wehrmacht's move) a 6th
+  Army unit breaks out while the ring is closed: it steps to a hex of the area joined to a
+  supply source past RKKA's units and ZOC (its own hex may be in ZOC).
   Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
@@ -151,6 +154,9 @@ CITY_BONUS: Final = 1.0
 #: Attack score bonus, for the Wehrmacht on the short game's last two turns, of an RKKA unit
 #: within two hexes of a 6th Army unit in the area (it holds the ring, S11.1): any odds.
 RING_BREAK_BONUS: Final = 1.0
+#: Move score of a 6th Army unit's step, on the short game's last turn, to a hex joined to a
+#: supply source past RKKA's units and ZOC (the ring is then open at the end, S11.1).
+BREAKOUT_WEIGHT: Final = 1000.0
 #: Most disjoint escape paths the ring query follows before giving up (it never nears it).
 FLOW_LIMIT: Final = 400
 #: Steps beyond any reach: the distance of a hex no passable path joins.
@@ -343,8 +349,12 @@ class HeuristicBot:
         goal = goals.get(unit)
         # the 6th Army holds (S11): it stays in the area, and without a goal it stays put
         # unless it is artillery finding its range
+        final = _short(state) and _last_turn(state)
+        escapes = _escapes(state) if final and unit in hold else frozenset()
         if unit in hold and (origin not in area or (goal is None and not artillery)):
-            return []
+            if not escapes:
+                return []
+            return [(BREAKOUT_WEIGHT, a) for a in moves if a.args[1] in escapes]
         if goal is None and not artillery and ring is None:
             return []
         steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
@@ -352,10 +362,15 @@ class HeuristicBot:
         near = axial[origin]
         careful = bool(held) or (ring is not None and unit == ring.last_in_city)
         enemies = self._scores[0][4] if self._scores[0] else ()
+        # S11.1 is judged at the end of this turn and the Wehrmacht moves last: a 6th Army
+        # unit that steps next to the open country breaks the ring (the break-out)
         out: list[tuple[float, Action]] = []
         for a in moves:
             target = a.args[1]
             if unit in hold and target not in area:
+                continue
+            if target in escapes:
+                out.append((BREAKOUT_WEIGHT, a))
                 continue
             if artillery:
                 gain = self._range_gain(data, origin, target, enemies)
@@ -590,6 +605,36 @@ def _attack_bonus(
     if plan is None or SIXTH not in groups:
         return 0.0
     return 1.0 if where(state, defender) in plan.gaps else 0.0
+
+
+def _escapes(state: State) -> frozenset[str]:
+    """Hexes of the Stalingrad area from which a 6th Army unit would trace a path to a
+    supply source (ruling S11.1: its own hex may lie in RKKA ZOC), read once per position;
+    none while the ring is open (the Wehrmacht has broken out already)."""
+
+    def compute() -> frozenset[str]:
+        data = static(state)
+        blocked = {lab for lab, _ in _on_map(state, "rkka")} | _rkka_zoc(state)
+        passable, neighbors = data.passable, data.neighbors
+        reached = {s for s in data.tagged(SUPPLY) if s in passable and s not in blocked}
+        queue = deque(sorted(reached))
+        while queue:
+            for n in neighbors[queue.popleft()]:
+                if n not in reached and n in passable and n not in blocked:
+                    reached.add(n)
+                    queue.append(n)
+        sixth = [lab for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
+        if any(lab in reached or reached.intersection(neighbors[lab]) for lab in sixth):
+            return frozenset()
+        return frozenset(
+            lab
+            for lab in data.stalingrad_area
+            if lab in passable
+            and lab not in blocked - _rkka_zoc(state)
+            and (lab in reached or reached.intersection(neighbors[lab]))
+        )
+
+    return _seen(state, "escapes", compute)
 
 
 def _in_pocket(state: State, unit: str) -> bool:

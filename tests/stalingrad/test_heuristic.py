@@ -32,6 +32,7 @@ from hexwar_stalingrad.cli import make_bot, wilson
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
     HeuristicBot,
+    _escapes,
     _screen,
     _step_balance,
     min_vertex_cut,
@@ -472,6 +473,40 @@ def test_heuristic_wehrmacht_clears_the_city_at_any_odds_in_the_short_game_s11_1
     assert choice.args[0] == "r-62a"
     assert ground.attack_odds(state, choice.args[0], choice.args[1:])[0] == "1:1"
     assert HeuristicBot(0)(situation(LONG, units, stage="wehrmacht")) == END
+
+
+def test_heuristic_6th_army_breaks_out_on_the_short_game_last_turn_s11_1() -> None:
+    # the Wehrmacht moves last and S11.1 is judged at the end of turn 5: while the ring is
+    # closed and a hex of the area joins a supply source past RKKA's units and ZOC, a 6th
+    # Army unit steps there, and the ring is open; the first game of seeds 0.. where the
+    # chance arises is checked (one arises within 20 games)
+    seen: list[tuple[Action, bool]] = []
+
+    class Watched(HeuristicBot):
+        def __call__(self, state: State) -> Action:
+            chance = (
+                state.turn == 5
+                and str(state.phase) == "movement"
+                and victory.encircled(state)
+                and bool(_escapes(state))
+            )
+            escapes = _escapes(state) if chance else frozenset()
+            choice = super().__call__(state)
+            if chance:
+                seen.append((choice, choice.kind == "move" and choice.args[1] in escapes))
+            return choice
+
+    for seed in range(20):
+        state = play(
+            SHORT, {"rkka": HeuristicBot(2 * seed), "wehrmacht": Watched(2 * seed + 1)}, seed
+        )
+        if seen:
+            break
+    assert seen, "no break-out chance in 20 short games"
+    assert seen[0][1], seen[0][0]
+    assert not victory.encircled(state)
+    assert state.outcome is not None
+    assert state.outcome.winner == "wehrmacht"
 
 
 def test_heuristic_ring_plan_reused_only_while_exact_s11_1() -> None:
