@@ -209,12 +209,8 @@ class Static:
         return found
 
     def zoc_closure(self, label: str) -> frozenset[str]:
-        """``label`` and the hexes a ground unit on it controls (S2.1; cached)."""
-        key = ("zoc_closure", label)
-        found: frozenset[str] | None = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = frozenset((label, *self.zoc_of[label]))
-        return found
+        """``label`` and the hexes a ground unit on it controls (S2.1): :attr:`zoc_disks`."""
+        return self.zoc_disks[label]
 
     def start_hex(self, side: str, number: int) -> str | None:
         """The label of a side's numbered start hex (S3.2), or ``None``."""
@@ -275,7 +271,7 @@ class Static:
 
     @functools.cached_property
     def zoc_disks(self) -> Mapping[str, frozenset[str]]:
-        """Every label → :meth:`zoc_closure` of it, as one mapping (for tight loops)."""
+        """Every label → itself and the hexes a ground unit on it controls (S2.1), one mapping."""
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
