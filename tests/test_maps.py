@@ -12,10 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.errors import DataError
-from hexwar.geometry import Hex
-from hexwar.grid import SQUARE_GRID, Square
-from hexwar.maps import (
+from hexwar.base.errors import DataError
+from hexwar.board.maps import (
     OFFSET_LAYOUTS,
     GameMap,
     axial_to_offset,
@@ -27,8 +25,10 @@ from hexwar.maps import (
     rectangle,
     square_rectangle,
 )
-from hexwar.strategies import game_maps, hexes
-from hexwar.terrain import Step, chart_from_dict
+from hexwar.board.terrain import Step, chart_from_dict
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import SQUARE_GRID, Square
+from hexwar.testing.strategies import game_maps, hexes
 
 CHART = chart_from_dict(
     {
