@@ -12,10 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.errors import DataError
-from hexwar.geometry import Hex
-from hexwar.grid import SQUARE_GRID, Square
-from hexwar.maps import (
+from hexwar.base.errors import DataError
+from hexwar.board.maps import (
     OFFSET_LAYOUTS,
     GameMap,
     axial_to_offset,
@@ -27,8 +25,10 @@ from hexwar.maps import (
     rectangle,
     square_rectangle,
 )
-from hexwar.strategies import game_maps, hexes
-from hexwar.terrain import Step, chart_from_dict
+from hexwar.board.terrain import Step, chart_from_dict
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import SQUARE_GRID, Square
+from hexwar.testing.strategies import game_maps, hexes
 
 CHART = chart_from_dict(
     {
@@ -303,9 +303,9 @@ def test_feature_cells_lists_the_cells_a_linear_feature_runs_through() -> None:
 def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
     """A variant (mud, a frozen river) prices the changed class anew and keeps the other
     classes' compiled steps and the zones of control of the base map."""
-    from hexwar.movement import compiled_adjacency, reachable
-    from hexwar.terrain import chart_from_dict
-    from hexwar.zoc import zoc_projection
+    from hexwar.board.movement import compiled_adjacency, reachable
+    from hexwar.board.terrain import chart_from_dict
+    from hexwar.board.zoc import zoc_projection
 
     spec = {
         "terrain": {"clear": {}, "marsh": {}},

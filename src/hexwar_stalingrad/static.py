@@ -20,13 +20,13 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.actions import Action
-from hexwar.crt import OddsTable, StrengthTable
-from hexwar.datafile import Checker, read_data_file
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, load_map
-from hexwar.movement import CompiledSteps, MoveSearch, compiled_adjacency
-from hexwar.terrain import load_chart
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.board.maps import GameMap, load_map
+from hexwar.board.movement import CompiledSteps, MoveSearch, compiled_adjacency
+from hexwar.board.terrain import load_chart
+from hexwar.engine.actions import Action
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, load_cards
 from hexwar_stalingrad.tables import air_crt, load_bombardment, load_crt
@@ -123,7 +123,7 @@ class Static:
     @functools.cached_property
     def zoc_of(self) -> Mapping[str, tuple[str, ...]]:
         """The labels a ground unit standing on a label controls (S2.1, S2.3)."""
-        from hexwar.zoc import zoc_projection
+        from hexwar.board.zoc import zoc_projection
 
         cells = self.game_map.indexed_cells()
         proj = zoc_projection(self.game_map)
@@ -339,7 +339,7 @@ class Static:
     def move_search(
         self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
     ) -> MoveSearch[Any]:
-        """One :class:`~hexwar.movement.MoveSearch` against enemy units on the labels
+        """One :class:`~hexwar.board.movement.MoveSearch` against enemy units on the labels
         ``enemies`` (S6.2-S6.4; friendly units pass and exert no ZOC, so they are not
         part of it). Memoised on the arguments, at most :data:`SEARCH_MEMO_SIZE`."""
         overrides = self.for_class(overrides, movement_class)
