@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
+from hexwar.engine.bounds import Bounds
 from hexwar.engine.dice import D6, draw_outcomes
 from hexwar.engine.hooks import Effect, EffectRule, Expiry
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
@@ -104,7 +105,16 @@ class Duel(Ruleset):
     }
 
     def __init__(self, turns: int = 4) -> None:
+        self.turns = turns
         self.sequence = TurnSequence(stages=(_stage("red"), _stage("blue")), turn_limit=turns)
+
+    def options(self) -> Mapping[str, Value]:
+        return {"turns": self.turns}
+
+    def bounds(self) -> Bounds:
+        """Two deals (3 tokens each); per side and turn: a move (4) and ``end`` (2), then
+        ``play`` (4), ``attack`` (3), its roll (3), a retreat (3) and ``end`` (2)."""
+        return Bounds(max_tokens=2 * 3 + self.turns * 2 * (4 + 2 + 4 + 3 + 3 + 3 + 2))
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for side in SIDES:

@@ -34,6 +34,7 @@ from typing import Any, cast
 from hexwar.board.movement import MoveRules, reachable
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.bounds import Bounds
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
@@ -79,6 +80,16 @@ class BoyOtryadov(Ruleset):
 
     name = "boy_otryadov"
     sides = SIDES
+
+    def bounds(self) -> Bounds:
+        """An allowance, not a proof (the kit checks it): per turn of the longest scenario
+        (XII) 48 token steps for each figure of both sides (a move, fire, an assault, a
+        removal, each at most 6 tokens, 8 of them) and 32 for phase ends; 8 per figure for
+        the hidden set-up (X.2). A ``turns`` state option beyond the scenario's is not
+        covered."""
+        turns = max(sc.turns for sc in self.data.scenarios.values())
+        figures = 2 * max(sum(n for _, n in sc.figures) for sc in self.data.scenarios.values())
+        return Bounds(max_tokens=turns * (figures * 48 + 32) + figures * 8)
 
     def __init__(self, data: GameData | None = None) -> None:
         self.data = data or load_game_data()

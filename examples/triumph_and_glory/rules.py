@@ -43,6 +43,7 @@ from typing import cast
 from hexwar.board.pieces import Pieces
 from hexwar.board.stacking import to_top
 from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.bounds import Bounds
 from hexwar.engine.dice import D10
 from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
@@ -222,6 +223,21 @@ class TriumphAndGlory(Ruleset):
         attributes = ("strength", "disordered", "facing")
         self.pieces = Pieces(self.map, attributes=attributes, shared=("facing",))  # 6.11
         self.sequence = TurnSequence(STAGES, turn_limit=turns or self.scenario.turns)
+
+    def options(self) -> Mapping[str, Value]:
+        return {"turns": self.sequence.turn_limit}
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, object]) -> TriumphAndGlory:
+        turns = options.get("turns")
+        return cls(turns=turns if isinstance(turns, int) else None)
+
+    def bounds(self) -> Bounds:
+        """An allowance, not a proof (the kit checks it): per turn, 64 token steps for each
+        unit (orders, moves, turns, fire, melee, rolls, each at most 8 tokens) and 128 for
+        chit draws and phase ends."""
+        turns = self.sequence.turn_limit or self.scenario.turns
+        return Bounds(max_tokens=turns * (len(self.units) * 64 + 128))
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for h, uids in sorted(self.scenario.stacks.items()):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
@@ -23,12 +24,14 @@ import attrs
 
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
+from hexwar.engine.bounds import Bounds
 from hexwar.engine.hooks import EffectRule, HookPoint
 from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.observe import ObservationView
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import DONE, ActionSpace
 from hexwar.engine.state import Ruleset, State
-from hexwar_stalingrad import air, cards_rules, ground, reinforce, validate, victory
+from hexwar_stalingrad import air, cards_rules, ground, observe, reinforce, validate, victory
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
 from hexwar_stalingrad.cards import WINDOWS
@@ -713,6 +716,20 @@ class StalingradRules(Ruleset):
     def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
         """Answers to decisions without fixed choices: the hidden air placements (S10.2)."""
         return air.decision_actions(state, decision)
+
+    # -- frameworks (hexwar.interop): hooks into hexwar_stalingrad.observe -----------------
+
+    def observation_view(self) -> ObservationView:
+        """Board, hand, cards in force, weather (:mod:`hexwar_stalingrad.observe`)."""
+        return observe.observation_view(self)
+
+    def bounds(self) -> Bounds:
+        """The most token steps of a game of this length (S3.4)."""
+        return observe.bounds(self, GAME_LENGTHS[self.length])
+
+    def resample_hidden(self, state: State, side: str, rng: random.Random) -> State:
+        """The cards hidden from ``side`` dealt anew (S3.3, S5.2)."""
+        return observe.resample_hidden(self, state, side, rng)
 
     def final_outcome(self, state: State) -> Outcome:
         """S11.1 after turn 5 of the short game, S11.2 after turn 10 of the long game."""

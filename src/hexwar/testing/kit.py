@@ -8,7 +8,8 @@
   original under the same action; the state serializes and loads back equal; chance
   outcomes are distinct with probabilities in (0, 1] summing to exactly 1; ``history``
   equals the actions applied; undo walks back exactly; terminal states have an outcome;
-  plus your own invariants. Memo read checking (:func:`checking_reads`) is on.
+  a game takes no more token steps than the ruleset declares
+  (:meth:`~hexwar.engine.state.Ruleset.bounds`); plus your own invariants. Memo read checking (:func:`checking_reads`) is on.
 - :func:`random_states` is a hypothesis strategy of states reached by random legal play.
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
 - :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
@@ -39,6 +40,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from hexwar.base.errors import HexwarError, IllegalAction
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
+from hexwar.engine.bounds import token_steps
 from hexwar.engine.loop import sample_action
 from hexwar.engine.memo import StaleMemo, UndeclaredRead, read_checking
 from hexwar.engine.records import dumps, loads
@@ -386,6 +388,10 @@ def _check_games(
                     break
                 snapshots[len(applied) - first] = snapshot
         report.terminal += state.is_terminal()
+        limit = state.ruleset.bounds().max_tokens
+        taken = token_steps(applied)
+        if limit is not None and taken > limit:
+            fail(len(applied), "bounds", f"{taken} token steps, more than the declared {limit}")
         for i in range(len(applied) - first, 0, -1):
             state.undo()
             expected = snapshots.get(i - 1)

@@ -1,0 +1,144 @@
+"""«Переправа» (The Crossing): the game built step by step in ``docs/tutorial.md``, as an
+importable module (for the registry and the frameworks, :mod:`hexwar.interop`).
+
+The code is the tutorial's, with types, its declared bounds and ``perfect_information``;
+``tests/examples/test_tutorial.py`` checks that the two play alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from hexwar.board.maps import build_map, hexagon
+from hexwar.board.movement import reachable
+from hexwar.board.pieces import HEX_CODEC, Pieces
+from hexwar.board.terrain import chart_from_dict
+from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.bounds import Bounds
+from hexwar.engine.dice import D6
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, Result
+
+__all__ = ["MAP", "PIECES", "START", "TOWN", "UNITS", "Crossing"]
+
+CHART = chart_from_dict(
+    {
+        "terrain": {"clear": {}, "woods": {}, "town": {}},
+        "movement": {
+            "foot": {"terrain": {"clear": 1, "woods": 2, "town": 1}},
+            "horse": {"terrain": {"clear": 1, "woods": 3, "town": 1}},
+        },
+    }
+)
+TOWN = Hex(0, 0)
+_TERRAIN = dict.fromkeys(hexagon(2), "clear")
+_TERRAIN.update({TOWN: "town", Hex(1, -1): "woods", Hex(-1, 1): "woods"})
+MAP = build_map(CHART, _TERRAIN, name="The Crossing")
+#: id: (side, movement class, movement allowance, strength)
+UNITS: Mapping[str, tuple[str, str, int, int]] = {
+    "b-inf": ("blue", "foot", 1, 2),
+    "b-cav": ("blue", "horse", 2, 1),
+    "r-inf": ("red", "foot", 1, 2),
+    "r-cav": ("red", "horse", 2, 1),
+}
+START = {"b-inf": Hex(-2, 2), "b-cav": Hex(-2, 1), "r-inf": Hex(2, -1), "r-cav": Hex(2, -2)}
+PIECES: Pieces[Hex] = Pieces(HEX_CODEC)
+CRT = OddsTable.build(
+    columns=["1:2", "1:1", "2:1"],
+    rows={
+        1: ["AE", "NE", "DE"],
+        2: ["AE", "NE", "DE"],
+        3: ["AE", "DE", "DE"],
+        4: ["NE", "DE", "DE"],
+        5: ["NE", "AE", "DE"],
+        6: ["AE", "AE", "NE"],
+    },
+    results=[Result("AE", rank=-1), Result("NE"), Result("DE", rank=1, eliminated=True)],
+    dice="d6",
+)
+TURNS = 3
+
+
+def other(side: str) -> str:
+    return "red" if side == "blue" else "blue"
+
+
+def a_side(side: str) -> Stage:
+    """Each side's stage has two phases: move, then attack."""
+    return Stage(side, (Phase("move", side=side), Phase("attack", side=side)))
+
+
+class Crossing(Ruleset):
+    """The tutorial's ruleset."""
+
+    name = "crossing"
+    sides = ("blue", "red")
+    sequence = TurnSequence((a_side("blue"), a_side("red")), turn_limit=TURNS)
+    perfect_information: ClassVar[bool] = True
+
+    def bounds(self) -> Bounds:
+        """Per side and turn: each unit moves once (5 tokens) and attacks once (4, and its
+        roll 3), plus two phase ends (2 each)."""
+        per_side = 2 * 5 + 2 * (4 + 3) + 2 * 2
+        return Bounds(max_tokens=TURNS * 2 * per_side)
+
+    def action_space(self) -> ActionSpace:
+        return ActionSpace.of(
+            ["end", "move", "attack", "roll"],
+            unit=UNITS,
+            coordinate=range(-2, 3),
+            die=range(1, 7),
+        )
+
+    def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+        for unit, h in START.items():
+            PIECES.place(state, unit, h, UNITS[unit][0])
+
+    def phase_actions(self, state: State, side: str) -> list[Action]:
+        mine = PIECES.pieces_of(state, side)
+        if state.phase == "move":
+            moves = []
+            for u in mine:
+                if state.get("done", u) != state.turn:
+                    _, cls, allowance, _ = UNITS[u]
+                    here = PIECES.where(state, u)
+                    friends, enemies = PIECES.friends_enemies(state, side, exclude=u)
+                    reach = reachable(MAP, here, cls, allowance, friends=friends, enemies=enemies)
+                    moves += [Action.of("move", u, h.q, h.r) for h in reach.costs if h != here]
+            return moves
+        foes = PIECES.positions(state, other(side))
+        return [
+            Action.of("attack", u, foes[n][0])
+            for u in mine
+            if state.get("fired", u) != state.turn
+            for n in PIECES.where(state, u).neighbors()
+            if n in foes
+        ]
+
+    def play(self, state: State, action: Action) -> None:
+        unit = action.args[0]
+        if action.kind == "move":
+            PIECES.move(state, unit, Hex(action.int_arg(1), action.int_arg(2)))
+            state.put("done", unit, state.turn)  # one move per unit and turn
+        else:
+            state.put("fired", unit, state.turn)
+            state.push(Decision.roll("roll", D6, params=action.args))
+
+    def decide(self, state: State, decision: Decision, action: Action) -> None:
+        attacker, defender = (str(p) for p in decision.params)
+        roll = decision.rolled(action)
+        result = CRT.resolve(UNITS[attacker][3], UNITS[defender][3], roll=roll)
+        loser = {"AE": attacker, "DE": defender}.get(result.code)
+        if loser is not None:
+            PIECES.remove(state, loser)
+            side = UNITS[loser][0]
+            if not PIECES.pieces_of(state, side):
+                state.end_game(Outcome(other(side), f"the {side} force is destroyed"))
+
+    def final_outcome(self, state: State) -> Outcome:
+        holder = next((UNITS[u][0] for u in PIECES.occupants(state, TOWN)), None)
+        return Outcome(holder, "holds the town" if holder else "nobody holds the town")

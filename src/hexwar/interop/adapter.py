@@ -1,0 +1,489 @@
+"""Any ruleset as a game of integer actions: one token = one action (no framework needed).
+
+A :class:`TokenGame` wraps a :class:`~hexwar.engine.state.Ruleset`; its states
+(:class:`TokenState`) are a hexwar :class:`~hexwar.engine.state.State` plus the tokens
+chosen so far for the action being built (the *prefix*) and, for a side with several
+seats, which seat's turn it is. So:
+
+- an integer action is a token id of the ruleset's action space
+  (:attr:`~hexwar.engine.state.Ruleset.space`): a stable meaning (``move``, a unit, a hex,
+  ``done``) for any game, with no per-game code; a complete game action takes several
+  steps, and the prefix is part of the observation;
+- a chance node picks one token too, with the exact probability (conditional on the
+  prefix) that an outcome starting with it has; so the most chance outcomes is the
+  space's size;
+- a token that is the only legal one is taken at once (``collapse``): it is no decision
+  (``done`` after a complete ``move U H``, a certain chance token such as ``roll``);
+- players are the ruleset's seats (:meth:`~hexwar.engine.state.Ruleset.seats`, 2 to 6 of
+  them). A decision goes to the first seat (in seat order) that controls one of its
+  answers. Within a phase the seats of the side act in seat order: each acts until it
+  takes ``end``, which hands the phase to the next seat of the side; the last seat's
+  ``end`` ends the phase. A seat is offered only the actions it controls
+  (:meth:`~hexwar.engine.state.State.legal_actions` with the seat), and skipped when it
+  controls none.
+
+Player ids follow OpenSpiel: seats ``0 .. n - 1``, :data:`CHANCE_PLAYER` (``-1``),
+:data:`TERMINAL_PLAYER` (``-4``).
+
+>>> from hexwar.engine.registry import make
+>>> game = TokenGame(make("stalingrad-short"))
+>>> state = game.new_initial_state()
+>>> state.current_player(), len(state.chance_outcomes())      # the decks are shuffled
+(-1, 15)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Final
+
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import END, Action, NotLegalNow, Value
+from hexwar.engine.observe import Encoder
+from hexwar.engine.records import dumps, loads, position_digest
+from hexwar.engine.sequencer import Cursor
+from hexwar.engine.space import DONE
+from hexwar.engine.state import Ruleset, State, _trie
+
+__all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
+
+#: OpenSpiel's player ids of a chance node and of a finished game.
+CHANCE_PLAYER: Final = -1
+TERMINAL_PLAYER: Final = -4
+#: At most this many tokens are taken in a row because each was the only legal one.
+_COLLAPSE_LIMIT: Final = 100_000
+
+
+class TokenGame:
+    """A ruleset as a game of token steps (see the module text).
+
+    ``scenario``/``options``: those of :meth:`~hexwar.engine.state.Ruleset.new_state`; the
+    set-up is computed once and cloned for each new game. ``name``: the registry name
+    (:mod:`hexwar.engine.registry`), used by the frameworks' game names.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        *,
+        scenario: str = "default",
+        options: Mapping[str, Value] | None = None,
+        name: str | None = None,
+        collapse: bool = True,
+    ) -> None:
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.options = dict(options or {})
+        self.name = name or ruleset.name
+        self.collapse = collapse
+        self.space = ruleset.space
+        self.seats = ruleset.seats()
+        if not 1 <= len(self.seats):
+            raise HexwarError(f"{ruleset.name}: no seats")
+        self.num_players = len(self.seats)
+        self.side_seats: Mapping[str, tuple[int, ...]] = {
+            side: tuple(i for i, s in enumerate(self.seats) if s.side == side)
+            for side in ruleset.sides
+        }
+        bounds = ruleset.bounds()
+        if bounds.max_tokens is None:
+            raise HexwarError(
+                f"{ruleset.name}: declare the most token steps of a game "
+                "(Ruleset.bounds().max_tokens) to use it with a framework"
+            )
+        self.max_game_length: int = bounds.max_tokens
+        self.utility = bounds.utility
+        self.max_chance_outcomes = self.space.size
+        self.num_distinct_actions = self.space.size
+        counts = {len(v) for v in self.side_seats.values()}
+        self.zero_sum = bounds.zero_sum and len(counts) == 1
+        self.perfect_information = ruleset.perfect_information
+        self.encoder = Encoder(ruleset)
+        self._initial: State | None = None
+
+    @classmethod
+    def from_name(cls, name: str, **kwargs: Any) -> TokenGame:
+        """The game registered as ``name`` (:mod:`hexwar.engine.registry`), with the
+        scenario and options it was registered with."""
+        from hexwar.engine import registry
+
+        scenario, options = registry.start(name)
+        return cls(registry.make(name), scenario=scenario, options=options, name=name, **kwargs)
+
+    def initial_core_state(self) -> State:
+        """A fresh hexwar state at the start (a clone of the one set-up)."""
+        if self._initial is None:
+            self._initial = self.ruleset.new_state(self.scenario, self.options)
+        return self._initial.clone()
+
+    def new_initial_state(self) -> TokenState:
+        """A new game."""
+        return TokenState(self, self.initial_core_state())
+
+    def state_of(self, state: State) -> TokenState:
+        """A token state at the start of the next action of hexwar state ``state``."""
+        return TokenState(self, state)
+
+    @property
+    def observation_size(self) -> int:
+        """The length of an observation tensor."""
+        return self.encoder.size
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _token_game,
+            (self.ruleset, self.scenario, json.dumps(self.options), self.name, self.collapse),
+        )
+
+
+_GAMES: Final[dict[tuple[int, str, str, str, bool], TokenGame]] = {}
+
+
+def _token_game(
+    ruleset: Ruleset, scenario: str, options: str, name: str, collapse: bool
+) -> TokenGame:
+    """The unpickled game: one per ruleset and parameters (they share the set-up)."""
+    key = (id(ruleset), scenario, options, name, collapse)
+    found = _GAMES.get(key)
+    if found is None:
+        found = _GAMES[key] = TokenGame(
+            ruleset, scenario=scenario, options=json.loads(options), name=name, collapse=collapse
+        )
+    return found
+
+
+class TokenState:
+    """A hexwar state, the prefix of the action being built, and the seat turn."""
+
+    __slots__ = ("_seat_at", "_seat_pos", "game", "prefix", "state")
+
+    def __init__(
+        self,
+        game: TokenGame,
+        state: State,
+        prefix: tuple[str, ...] = (),
+        seat_pos: int = 0,
+        seat_at: Cursor | None = None,
+        *,
+        settle: bool = True,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.prefix = prefix
+        self._seat_pos = seat_pos
+        self._seat_at = seat_at
+        if settle:
+            self._collapse()
+
+    # -- who acts ------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
+        st = self.state
+        if st.is_terminal():
+            return TERMINAL_PLAYER
+        if st.is_chance_node():
+            return CHANCE_PLAYER
+        return self._acting()
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return not self.state.is_terminal() and self.state.is_chance_node()
+
+    def _acting(self) -> int:
+        st = self.state
+        seats = self.game.side_seats[st.current_player()]
+        if len(seats) == 1:
+            return seats[0]
+        if st.pending:
+            for i in seats:
+                if self._controlled(i):
+                    return i
+            return seats[0]
+        pos = self._seat_pos if self._seat_at == st.cursor else 0
+        while pos < len(seats) - 1 and not self._controlled(seats[pos]):
+            pos += 1
+        return seats[pos]
+
+    def _controlled(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions (``end`` aside) seat ``seat`` controls, once per position."""
+        st = self.state
+        name = self.game.seats[seat].name
+        return st.derive(
+            ("interop-seat", name),
+            lambda: tuple(a for a in st.legal_actions(name) if a != END),
+        )
+
+    def _seat_tokens(self, seat: int) -> tuple[str, ...]:
+        st = self.state
+        seats = self.game.side_seats[st.current_player()]
+        mine = self._controlled(seat)
+        if st.pending:
+            tree = st.derive(("interop-trie", seat), lambda: _trie(mine))
+            return tree.get(self.prefix, ())
+        last = seat == seats[-1]
+        may_end = END in st.legal_actions()
+        if not last and not may_end:
+            later = seats[seats.index(seat) + 1 :]
+            may_end = any(self._controlled(i) for i in later)
+        actions = (*mine, END) if may_end else mine
+        tree = st.derive(("interop-trie", seat, may_end), lambda: _trie(actions))
+        return tree.get(self.prefix, ())
+
+    # -- what may be done ----------------------------------------------------------------
+
+    def legal_tokens(self) -> tuple[str, ...]:
+        """The tokens that may follow the prefix for the acting seat (or chance)."""
+        st = self.state
+        if st.is_terminal():
+            return ()
+        if st.is_chance_node():
+            return st.legal_tokens(self.prefix)
+        side = st.current_player()
+        if len(self.game.side_seats[side]) == 1:
+            return st.legal_tokens(self.prefix)
+        return self._seat_tokens(self._acting())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal token ids, ascending (empty unless ``player`` is the one to act)."""
+        if player is not None and player != self.current_player():
+            return []
+        return sorted(self.game.space.ids(self.legal_tokens()))
+
+    def action_mask(self) -> list[int]:
+        """0/1 per token id: legal now for the acting seat (or chance)."""
+        mask = [0] * self.game.space.size
+        for i in self.game.space.ids(self.legal_tokens()):
+            mask[i] = 1
+        return mask
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: ``(token id, probability)`` of each next token, ascending."""
+        return [(i, float(p)) for i, p in self.exact_chance_outcomes()]
+
+    def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """:meth:`chance_outcomes` with exact probabilities."""
+        st = self.state
+        if not self.is_chance_node():
+            return []
+        k = len(self.prefix)
+        weights: dict[str, Fraction] = {}
+        for action, p in st.chance_outcomes():
+            tokens = (action.kind, *action.args)
+            if tokens[:k] == self.prefix:
+                t = tokens[k] if k < len(tokens) else DONE
+                weights[t] = weights.get(t, Fraction(0)) + p
+        total = sum(weights.values(), Fraction(0))
+        ids = self.game.space.id
+        return sorted((ids(t), w / total) for t, w in weights.items())
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def apply(self, action_id: int) -> None:
+        """Take token ``action_id`` (then every forced token after it). An illegal token
+        raises :class:`~hexwar.engine.actions.NotLegalNow` and changes nothing."""
+        token = self.game.space.token(action_id)
+        if token not in self.legal_tokens():
+            after = " ".join(self.prefix)
+            raise NotLegalNow(
+                f"token {token!r} may not follow `{after}` here"
+                if after
+                else f"token {token!r} may not start an action here"
+            )
+        self._step(token)
+        self._collapse()
+
+    def _step(self, token: str) -> None:
+        if token != DONE:
+            self.prefix = (*self.prefix, token)
+            return
+        st = self.state
+        action = Action(self.prefix[0], self.prefix[1:])
+        self.prefix = ()
+        if action == END and not st.pending and not st.is_chance_node():
+            seats = self.game.side_seats[st.current_player()]
+            acting = self._acting()
+            if acting != seats[-1]:  # the seat hands the phase on to the next one
+                self._seat_pos = seats.index(acting) + 1
+                self._seat_at = st.cursor
+                return
+        st.apply_unchecked(action)
+
+    def _collapse(self) -> None:
+        if not self.game.collapse:
+            return
+        for _ in range(_COLLAPSE_LIMIT):
+            if self.state.is_terminal():
+                return
+            tokens = self.legal_tokens()
+            if len(tokens) != 1:
+                return
+            self._step(tokens[0])
+        raise HexwarError(f"{_COLLAPSE_LIMIT} forced tokens in a row")  # pragma: no cover
+
+    def clone(self) -> TokenState:
+        """An independent copy (the hexwar state's :meth:`~hexwar.engine.state.State.clone`)."""
+        return TokenState(
+            self.game,
+            self.state.clone(),
+            self.prefix,
+            self._seat_pos,
+            self._seat_at,
+            settle=False,
+        )
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TokenState:
+        return self.clone()
+
+    def returns(self) -> list[float]:
+        """Each seat's return (its side's; zeros while the game goes on)."""
+        if not self.state.is_terminal():
+            return [0.0] * self.game.num_players
+        by_side = self.game.ruleset.returns(self.state)
+        return [float(by_side[s.side]) for s in self.game.seats]
+
+    # -- what a seat sees ------------------------------------------------------------------
+
+    def visible_prefix(self, player: int) -> tuple[str, ...]:
+        """The prefix as seat ``player`` sees it: empty while building an answer to a
+        decision private to another side (a hidden placement, a secret chance event)."""
+        pending = self.state.pending
+        if self.prefix and pending:
+            private = pending[-1].private
+            if private is not None and private != self.game.seats[player].side:
+                return ()
+        return self.prefix
+
+    def observation_hot(self, player: int) -> list[int]:
+        """The indices of the ones of seat ``player``'s observation tensor
+        (:class:`~hexwar.engine.observe.Encoder`)."""
+        side = self.game.seats[player].side
+        acting = self.current_player()
+        legal = self.game.space.ids(self.legal_tokens()) if acting == player else ()
+        return self.game.encoder.encode(
+            self.state,
+            side,
+            seat=player,
+            acting=acting if acting >= 0 else None,
+            prefix=self.visible_prefix(player),
+            legal=legal,
+        )
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
+        out = [0.0] * self.game.encoder.size
+        for i in self.observation_hot(player):
+            out[i] = 1.0
+        return out
+
+    def _acting_name(self) -> str:
+        player = self.current_player()
+        if player == CHANCE_PLAYER:
+            return "chance"
+        if player == TERMINAL_PLAYER:
+            return "terminal"
+        return self.game.seats[player].name
+
+    def observation_string(self, player: int) -> str:
+        """What seat ``player`` sees now, as text (hidden values ``?``; no history)."""
+        seat = self.game.seats[player]
+        obs = self.state.observation(seat.side)
+        del obs["history"]
+        prefix = " ".join(self.visible_prefix(player)) or "-"
+        return (
+            f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; "
+            + json.dumps(obs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        )
+
+    def information_state_string(self, player: int) -> str:
+        """:meth:`observation_string` and the history as seat ``player`` saw it (actions
+        private to another side shown as ``?``): perfect recall."""
+        seat = self.game.seats[player]
+        history = self.state.observation(seat.side)["history"]
+        return f"{self.observation_string(player)}; history {' | '.join(history)}"
+
+    def resample(self, player: int, rng: random.Random) -> TokenState:
+        """A state that seat ``player`` cannot tell from this one, its hidden information
+        drawn anew (:meth:`~hexwar.engine.state.Ruleset.resample_hidden`), for IS-MCTS."""
+        side = self.game.seats[player].side
+        state = self.game.ruleset.resample_hidden(self.state, side, rng)
+        prefix = self.visible_prefix(player)
+        return TokenState(self.game, state, prefix, self._seat_pos, self._seat_at, settle=False)
+
+    # -- text and saving ---------------------------------------------------------------------
+
+    def action_to_string(self, action_id: int) -> str:
+        """The token of ``action_id``."""
+        return self.game.space.token(action_id)
+
+    def __str__(self) -> str:
+        prefix = " ".join(self.prefix) or "-"
+        return (
+            f"{self.game.name} turn {self.state.turn} {self.state.stage}/{self.state.phase}; "
+            f"to act {self._acting_name()}; prefix {prefix}; "
+            f"position {position_digest(self.state)[:16]}"
+        )
+
+    def serialize(self) -> str:
+        """The state as text: the save file (:func:`hexwar.engine.records.dumps`), the
+        prefix and the seat turn."""
+        cursor = None if self._seat_at is None else _cursor_out(self._seat_at)
+        return json.dumps(
+            {
+                "state": dumps(self.state),
+                "prefix": list(self.prefix),
+                "seat": [self._seat_pos, cursor],
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def deserialize(cls, game: TokenGame, text: str) -> TokenState:
+        """The inverse of :meth:`serialize` (the save file is checked on load)."""
+        data = json.loads(text)
+        state = loads(game.ruleset, data["state"], source="<token state>")
+        pos, cursor = data["seat"]
+        at = None if cursor is None else _cursor_in(cursor)
+        out = cls(game, state, tuple(data["prefix"]), int(pos), at, settle=False)
+        for k, t in enumerate(out.prefix):  # each token must have been legal
+            before = cls(game, state, out.prefix[:k], int(pos), at, settle=False)
+            if t == DONE or t not in before.legal_tokens():
+                raise HexwarError(f"token state: prefix {out.prefix} is not legal here")
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_load_token_state, (self.game, self.serialize()))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TokenState):
+            return NotImplemented
+        return (
+            self.game.ruleset.same_game(other.game.ruleset)
+            and self.prefix == other.prefix
+            and self.state == other.state
+            and self.current_player() == other.current_player()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _cursor_out(c: Cursor) -> list[Any]:
+    return [c.turn, c.stage, c.phase, c.mark, c.token, list(c.tokens)]
+
+
+def _cursor_in(data: Sequence[Any]) -> Cursor:
+    turn, stage, phase, mark, token, tokens = data
+    return Cursor(int(turn), int(stage), int(phase), str(mark), token, tuple(tokens))
+
+
+def _load_token_state(game: TokenGame, text: str) -> TokenState:
+    return TokenState.deserialize(game, text)
+

@@ -1,0 +1,159 @@
+"""Every registered hexwar game as an OpenSpiel python game (the ``openspiel`` extra).
+
+:func:`register` registers a game of :mod:`hexwar.engine.registry` with ``pyspiel`` as
+``hexwar_<name>`` (``-`` becomes ``_``): ``pyspiel.load_game("hexwar_stalingrad_short")``.
+Actions are token ids (:mod:`hexwar.interop.adapter`); the game type is sequential,
+explicit stochastic, perfect or imperfect information as the ruleset declares
+(:attr:`~hexwar.engine.state.Ruleset.perfect_information`), zero-sum when each side has
+as many seats and the ruleset's returns are (else general-sum), terminal rewards. States
+clone with :meth:`~hexwar.engine.state.State.clone` and serialize through the save
+format (OpenSpiel pickles a python state's attributes; ours pickle as save files).
+Observation tensor and string, information-state string (perfect recall).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from hexwar.engine import registry
+from hexwar.interop.adapter import TokenGame, TokenState
+
+__all__ = ["HexwarObserver", "game_name", "register", "register_all"]
+
+_REGISTERED: dict[str, type[pyspiel.Game]] = {}
+
+
+def game_name(name: str) -> str:
+    """The OpenSpiel name of registry game ``name``."""
+    return "hexwar_" + name.replace("-", "_")
+
+
+class HexwarState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state over a :class:`~hexwar.interop.adapter.TokenState`."""
+
+    def __init__(self, game: Any, ts: TokenState | None = None) -> None:
+        super().__init__(game)
+        self._ts = game.token_game.new_initial_state() if ts is None else ts
+
+    @property
+    def token_state(self) -> TokenState:
+        """The adapter state (the hexwar state is its ``state``)."""
+        return self._ts
+
+    def current_player(self) -> int:
+        return self._ts.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._ts.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._ts.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self._ts.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._ts.action_to_string(int(action))
+
+    def is_terminal(self) -> bool:
+        return self._ts.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self._ts.returns()
+
+    def __str__(self) -> str:
+        return str(self._ts)
+
+
+class HexwarObserver:
+    """OpenSpiel's python observer: the observation tensor (named sections in ``dict``)
+    and string; with ``perfect_recall`` the information-state string (no tensor)."""
+
+    def __init__(self, game: TokenGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        size = 0 if self.perfect_recall else game.observation_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {}
+        if not self.perfect_recall:
+            for name, (offset, n) in game.encoder.sections.items():
+                self.dict[name] = self.tensor[offset : offset + n]
+
+    def set_from(self, state: HexwarState, player: int) -> None:
+        if self.perfect_recall:
+            return
+        self.tensor.fill(0)
+        self.tensor[state.token_state.observation_hot(player)] = 1.0
+
+    def string_from(self, state: HexwarState, player: int) -> str:
+        ts = state.token_state
+        if self.perfect_recall:
+            return ts.information_state_string(player)
+        return ts.observation_string(player)
+
+
+def register(name: str) -> str:
+    """Register registry game ``name`` with OpenSpiel (once); its OpenSpiel name."""
+    short = game_name(name)
+    if short in _REGISTERED:
+        return short
+    token_game = TokenGame.from_name(name)
+    n = token_game.num_players
+    info = pyspiel.GameType.Information
+    utility = pyspiel.GameType.Utility
+    game_type = pyspiel.GameType(
+        short_name=short,
+        long_name=f"hexwar {name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            info.PERFECT_INFORMATION
+            if token_game.perfect_information
+            else info.IMPERFECT_INFORMATION
+        ),
+        utility=utility.ZERO_SUM if token_game.zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={},
+    )
+    low, high = token_game.utility
+    game_info = pyspiel.GameInfo(
+        num_distinct_actions=token_game.num_distinct_actions,
+        max_chance_outcomes=token_game.max_chance_outcomes,
+        num_players=n,
+        min_utility=float(low),
+        max_utility=float(high),
+        utility_sum=0.0 if token_game.zero_sum else None,
+        max_game_length=token_game.max_game_length,
+    )
+
+    class Game(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(game_type, game_info, params or {})
+            self.token_game = token_game
+
+        def new_initial_state(self) -> HexwarState:
+            return HexwarState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            return HexwarObserver(token_game, iig_obs_type, params)
+
+    Game.__name__ = Game.__qualname__ = f"HexwarGame_{short}"
+    pyspiel.register_game(game_type, Game)
+    _REGISTERED[short] = Game
+    return short
+
+
+def register_all() -> tuple[str, ...]:
+    """Register every game of the registry; their OpenSpiel names."""
+    return tuple(register(name) for name in registry.names())

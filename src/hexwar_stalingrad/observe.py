@@ -1,0 +1,146 @@
+"""«Сталинград» for frameworks: its observation view, declared bounds and resampling.
+
+:class:`~hexwar_stalingrad.rules.StalingradRules` hands these to the core
+(:meth:`~hexwar.engine.state.Ruleset.observation_view`,
+:meth:`~hexwar.engine.state.Ruleset.bounds`,
+:meth:`~hexwar.engine.state.Ruleset.resample_hidden`); :mod:`hexwar.interop` does the rest.
+
+- Board: the map's hexes and terrain; ground units by side and step (S1.3), aircraft by
+  side and step at their airfield or over the hex they fly to (S10); each side's ZOC
+  (S6.3). Hidden air placements (S10.2) are not on the board until revealed.
+- Features: the observer's own hand (S5.2: the other hand is hidden), the cards in force
+  (S5.3, public), the turn's weather (S1.2).
+- Bounds (S3.4): the most token steps of a game, from the counter mix and the game length.
+- Resampling: the cards hidden from a side (the other hand, every deck's order; S3.3,
+  S5.2) dealt anew within each deck. Hidden air placements are *not* resampled (kept).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
+
+from hexwar.board.zoc import zoc_indices
+from hexwar.engine.bounds import Bounds
+from hexwar.engine.observe import Board, Feature, Observed, ObservationView, deal_hidden
+from hexwar.engine.state import State
+from hexwar_stalingrad.board import FULL, REDUCED
+
+if TYPE_CHECKING:
+    from hexwar_stalingrad.rules import StalingradRules
+
+__all__ = [
+    "AIR_TOKENS_PER_TURN",
+    "GROUND_TOKENS_PER_TURN",
+    "STATUSES",
+    "bounds",
+    "observation_view",
+    "resample_hidden",
+]
+
+STATUSES: Final = (FULL, REDUCED, f"air-{FULL}", f"air-{REDUCED}")
+#: Token steps one ground unit can cause in a turn, with a wide margin: two moves (S6,
+#: exploitation), a bombardment and its roll (S7.1), an attack, its roll and the combat
+#: decisions it takes part in (S8.3-S8.5), a restore or rebuild (S4.1), a reserve
+#: decision (S4.2): each at most 5 tokens, and this allows 16 such actions.
+GROUND_TOKENS_PER_TURN: Final = 64
+#: The same for an aircraft (S10.2-S10.7: placement, interception, rolls, losses, return).
+AIR_TOKENS_PER_TURN: Final = 32
+#: Phase ends per turn (every phase of S4, both sides, at 2 tokens each), with margin.
+END_TOKENS_PER_TURN: Final = 64
+#: Per card: its shuffle draw (S3.3) and its play (S5.3), 3 tokens each, with margin.
+CARD_TOKENS: Final = 12
+
+
+def _pieces(rules: StalingradRules) -> object:
+    data = rules.data
+
+    def pieces(view: Observed) -> Iterable[tuple[str, str, str]]:
+        for unit, value in view.table("units").items():
+            if isinstance(value, tuple) and unit in data.ground:
+                where, step = value
+                yield str(where), data.ground[unit].side, str(step)
+        for unit, value in view.table("air").items():
+            if isinstance(value, tuple) and unit in data.air:
+                where, step = value
+                sky = view.get("sky", unit)
+                if isinstance(sky, tuple):
+                    where = sky[0]
+                yield str(where), data.air[unit].side, f"air-{step}"
+
+    return pieces
+
+
+def observation_view(rules: StalingradRules) -> ObservationView:
+    """The board (hexes, terrain, units, ZOC) and the card and weather features."""
+    data = rules.data
+    game_map = data.game_map
+    cells = data.index_labels
+    terrain = tuple(game_map.terrain(c) for c in game_map.indexed_cells())
+    pieces = _pieces(rules)
+
+    def zoc(view: Observed, side: str) -> Iterable[str]:
+        # S6.3: every ground unit on the map exerts a ZOC into the adjacent hexes
+        held = {
+            data.cells[str(v[0])]: (u,)
+            for u, v in view.table("units").items()
+            if isinstance(v, tuple) and str(v[0]) in data.cells and data.ground[u].side == side
+        }
+        return [cells[i] for i in zoc_indices(game_map, held)]
+
+    def named(view: Observed, token: str) -> str | None:
+        v = view.get("units", token) if token in data.ground else view.get("air", token)
+        return str(v[0]) if isinstance(v, tuple) else None
+
+    board = Board(
+        cells=cells,
+        terrain=terrain,
+        pieces=pieces,  # type: ignore[arg-type]
+        statuses=STATUSES,
+        zoc=zoc,
+        pieces_named=named,
+    )
+    card_ids = tuple(sorted(data.cards))
+    card_index = {c: i for i, c in enumerate(card_ids)}
+    weathers = tuple(sorted({t.weather for t in data.turns} | {"fair"}))
+
+    def hand(view: Observed) -> Iterable[int]:
+        held = view.get("cards", f"hand:{view.side}")
+        return sorted(card_index[str(c)] for c in held) if isinstance(held, tuple) else []
+
+    def in_force(view: Observed) -> Iterable[int]:
+        return sorted({card_index[e.source] for e in view.state.effects if e.source in card_index})
+
+    def weather(view: Observed) -> Iterable[int]:
+        from hexwar_stalingrad.rules import weather as weather_now
+
+        w = weather_now(view.state)  # public: the turn track and cards in force (S1.2)
+        return [weathers.index(w)] if w in weathers else []
+
+    return ObservationView(
+        board=board,
+        features=(
+            Feature("hand", len(card_ids), hand),
+            Feature("cards_in_force", len(card_ids), in_force),
+            Feature("weather", len(weathers), weather),
+        ),
+    )
+
+
+def bounds(rules: StalingradRules, turns: int) -> Bounds:
+    """S3.4: ``turns`` turns of the allowances above for every counter, plus the cards."""
+    data = rules.data
+    per_turn = (
+        len(data.ground) * GROUND_TOKENS_PER_TURN
+        + len(data.air) * AIR_TOKENS_PER_TURN
+        + END_TOKENS_PER_TURN
+    )
+    return Bounds(max_tokens=turns * per_turn + len(data.cards) * CARD_TOKENS)
+
+
+def resample_hidden(rules: StalingradRules, state: State, side: str, rng: random.Random) -> State:
+    """The cards hidden from ``side`` dealt anew, each deck on its own (S3.3, S5.2)."""
+    cards = rules.data.cards
+    return deal_hidden(state, side, rng, "cards", lambda card: cards[card].deck)
+
