@@ -21,7 +21,6 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
-from hexwar.board.zoc import zoc_indices
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.observe import Board, Feature, Observed, ObservationView, deal_hidden
 from hexwar.engine.state import State
@@ -81,13 +80,10 @@ def observation_view(rules: StalingradRules) -> ObservationView:
     pieces = _pieces(rules)
 
     def zoc(view: Observed, side: str) -> Iterable[str]:
-        # S6.3: every ground unit on the map exerts a ZOC into the adjacent hexes
-        held = {
-            data.cells[str(v[0])]: (u,)
-            for u, v in view.table("units").items()
-            if isinstance(v, tuple) and str(v[0]) in data.cells and data.ground[u].side == side
-        }
-        return [cells[i] for i in zoc_indices(game_map, held)]
+        # S6.3: the hexes next to the side's ground units (public: the ``at`` table)
+        from hexwar_stalingrad.ground import zoc_of_side
+
+        return zoc_of_side(view.state, side)
 
     def named(view: Observed, token: str) -> str | None:
         v = view.get("units", token) if token in data.ground else view.get("air", token)
