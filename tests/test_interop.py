@@ -25,9 +25,9 @@ from hexwar.testing import check_random_games
 from hexwar_stalingrad.rules import StalingradRules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from examples.registry import register_examples  # noqa: E402
+from examples.registry import register_examples
 
-from toy_game import Duel  # noqa: E402
+from toy_game import Duel
 
 register_examples()
 register("duel", Duel)
@@ -70,7 +70,7 @@ def test_a_forced_token_is_taken_at_once() -> None:
     ts = random_game(game, 1)
     assert ts.current_player() == TERMINAL_PLAYER
     steps = len(ts.state.history)
-    assert 0 < steps
+    assert steps > 0
     # every step the adapter stopped at offered a choice
     ts2 = game.new_initial_state()
     rng = random.Random(1)
@@ -116,11 +116,14 @@ def test_state_deepcopies_and_pickles_through_the_save_format() -> None:
         state.apply(state.legal_actions()[0])
     assert copy.deepcopy(state) == state
     loaded = pickle.loads(pickle.dumps(state))
-    assert isinstance(loaded, State) and loaded == state and loaded.history == state.history
+    assert isinstance(loaded, State)
+    assert loaded == state
+    assert loaded.history == state.history
     assert b"mappingproxy" not in pickle.dumps(state)
     ts = TokenGame(rules).state_of(state)
     again = pickle.loads(pickle.dumps(ts))
-    assert again == ts and str(again) == str(ts)
+    assert again == ts
+    assert str(again) == str(ts)
 
 
 def test_kit_checks_declared_bounds() -> None:
@@ -168,9 +171,12 @@ def test_hidden_air_placements_are_not_observed() -> None:
         while not ts.is_terminal():
             st = ts.state
             plan = st.get("air_plan", "rkka:bomber") or st.get("air_plan", "rkka:fighter")
-            if st.pending and st.pending[-1].kind == "air_place" and st.pending[-1].side == (
-                "wehrmacht"
-            ) and plan:
+            if (
+                st.pending
+                and st.pending[-1].kind == "air_place"
+                and st.pending[-1].side == ("wehrmacht")
+                and plan
+            ):
                 found = ts
                 break
             if ts.is_chance_node():
@@ -185,9 +191,9 @@ def test_hidden_air_placements_are_not_observed() -> None:
         pytest.fail("no game of 20 reached a Wehrmacht placement after an RKKA one")
     st = found.state
     key = "rkka:bomber" if st.get("air_plan", "rkka:bomber") else "rkka:fighter"
-    assert "?" in found.observation_string(1) and str(st.get("air_plan", key)) not in (
-        found.observation_string(1)
-    )
+    seen = found.observation_string(1)
+    assert "?" in seen
+    assert str(st.get("air_plan", key)) not in seen
     twin = found.clone()
     twin.state.put("air_plan", key, ())  # another RKKA plan: the Wehrmacht sees no change
     assert twin.observation_hot(1) == found.observation_hot(1)

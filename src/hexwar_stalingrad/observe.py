@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from hexwar.engine.bounds import Bounds
-from hexwar.engine.observe import Board, Feature, Observed, ObservationView, deal_hidden
+from hexwar.engine.observe import Board, Feature, ObservationView, Observed, deal_hidden
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import FULL, REDUCED
 
@@ -139,4 +139,3 @@ def resample_hidden(rules: StalingradRules, state: State, side: str, rng: random
     """The cards hidden from ``side`` dealt anew, each deck on its own (S3.3, S5.2)."""
     cards = rules.data.cards
     return deal_hidden(state, side, rng, "cards", lambda card: cards[card].deck)
-

@@ -29,7 +29,7 @@ Player ids follow OpenSpiel: seats ``0 .. n - 1``, :data:`CHANCE_PLAYER` (``-1``
 >>> game = TokenGame(make("stalingrad-short"))
 >>> state = game.new_initial_state()
 >>> state.current_player(), len(state.chance_outcomes())      # the decks are shuffled
-(-1, 15)
+(-1, 12)
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class TokenGame:
         self.collapse = collapse
         self.space = ruleset.space
         self.seats = ruleset.seats()
-        if not 1 <= len(self.seats):
+        if not len(self.seats) >= 1:
             raise HexwarError(f"{ruleset.name}: no seats")
         self.num_players = len(self.seats)
         self.side_seats: Mapping[str, tuple[int, ...]] = {
@@ -397,9 +397,8 @@ class TokenState:
         obs = self.state.observation(seat.side)
         del obs["history"]
         prefix = " ".join(self.visible_prefix(player)) or "-"
-        return (
-            f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; "
-            + json.dumps(obs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; " + json.dumps(
+            obs, sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
 
     def information_state_string(self, player: int) -> str:
@@ -486,4 +485,3 @@ def _cursor_in(data: Sequence[Any]) -> Cursor:
 
 def _load_token_state(game: TokenGame, text: str) -> TokenState:
     return TokenState.deserialize(game, text)
-

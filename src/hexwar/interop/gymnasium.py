@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -32,10 +32,10 @@ def random_bot(ts: TokenState, rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
 
 
-class HexwarEnv(gymnasium.Env):  # type: ignore[misc]
+class HexwarEnv(gymnasium.Env):
     """One seat of a hexwar game against bots (see the module text)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -93,9 +93,7 @@ class HexwarEnv(gymnasium.Env):  # type: ignore[misc]
         self._advance()
         return self._obs(), self._info()
 
-    def step(
-        self, action: int
-    ) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
         if int(action) not in self.ts.legal_actions(self.seat):
             info = {**self._info(), "illegal": True}
             return self._obs(), float(self.game.utility[0]), True, False, info

@@ -2,7 +2,8 @@
 
 :class:`HexwarAEC` steps one token per agent turn (:mod:`hexwar.interop.adapter`). Agents
 are the ruleset's seats, named ``<side>_<seat index>`` (``rkka_0``, ``wehrmacht_1``; with
-four Stalingrad players ``rkka_0`` ground, ``rkka_1`` air, ...). Each observation is a dict: ``observation`` (the seat's
+four Stalingrad players ``rkka_0`` ground, ``rkka_1`` air, ...). Each observation is a
+dict: ``observation`` (the seat's
 tensor, float32 0/1) and ``action_mask`` (int8, the legal token ids; all zero for an
 agent not to act). Chance nodes are answered by the environment's generator, seeded by
 ``reset(seed=...)``. Rewards come at the end (the seats' returns).
@@ -11,7 +12,7 @@ agent not to act). Chance nodes are answered by the environment's generator, see
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -53,7 +54,11 @@ def _gcd(a: int, b: int) -> int:
 class HexwarAEC(AECEnv):  # type: ignore[misc]
     """A hexwar game as an AEC environment (see the module text)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "hexwar_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "hexwar_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, game: TokenGame | str, render_mode: str | None = None) -> None:
         super().__init__()

@@ -9,7 +9,8 @@
   outcomes are distinct with probabilities in (0, 1] summing to exactly 1; ``history``
   equals the actions applied; undo walks back exactly; terminal states have an outcome;
   a game takes no more token steps than the ruleset declares
-  (:meth:`~hexwar.engine.state.Ruleset.bounds`); plus your own invariants. Memo read checking (:func:`checking_reads`) is on.
+  (:meth:`~hexwar.engine.state.Ruleset.bounds`); plus your own invariants. Memo read
+  checking (:func:`checking_reads`) is on.
 - :func:`random_states` is a hypothesis strategy of states reached by random legal play.
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
 - :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
