@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -35,7 +35,7 @@ def random_bot(ts: TokenState, rng: random.Random) -> int:
 class HexwarEnv(gymnasium.Env):
     """One seat of a hexwar game against bots (see the module text)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's convention
 
     def __init__(
         self,

@@ -12,7 +12,7 @@ agent not to act). Chance nodes are answered by the environment's generator, see
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -54,7 +54,7 @@ def _gcd(a: int, b: int) -> int:
 class HexwarAEC(AECEnv):  # type: ignore[misc]
     """A hexwar game as an AEC environment (see the module text)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
         "render_modes": ["ansi"],
         "name": "hexwar_v0",
         "is_parallelizable": False,
