@@ -108,9 +108,6 @@ class Duel(Ruleset):
         self.turns = turns
         self.sequence = TurnSequence(stages=(_stage("red"), _stage("blue")), turn_limit=turns)
 
-    def options(self) -> Mapping[str, Value]:
-        return {"turns": self.turns}
-
     def bounds(self) -> Bounds:
         """Two deals (3 tokens each); per side and turn: a move (4) and ``end`` (2), then
         ``play`` (4), ``attack`` (3), its roll (3), a retreat (3) and ``end`` (2)."""

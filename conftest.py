@@ -3,7 +3,7 @@
 import importlib.util
 
 collect_ignore = [
-    "interop.md"
+    "docs/interop.md"
     for module in ("pyspiel", "pettingzoo", "gymnasium")
     if importlib.util.find_spec(module) is None
 ][:1]
