@@ -129,12 +129,16 @@ _FEATURE_KINDS: Final = ("airfield", "truck", "start", "crossing")
 
 
 def load_features(
-    path: str | Path | None = None, corrections_path: str | Path | None = None
+    path: str | Path | None = None,
+    corrections_path: str | Path | None = None,
+    *,
+    geography: Geography | None = None,
 ) -> MapFeatures:
-    """Load ``map_features.toml`` and ``map_corrections.toml`` (validated)."""
+    """Load ``map_features.toml`` and ``map_corrections.toml`` (validated against
+    ``geography``, the shipped ``geography.toml`` by default)."""
     data, source = read_data_file(path if path is not None else data_path("map_features.toml"))
     ck = Checker(source)
-    geo = load_geography()
+    geo = geography if geography is not None else load_geography()
     head = ck.table(data.get("map"), "map")
     ck.keys(head, ("name", "columns", "rows"), (), "map")
     features: list[Feature] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from hexwar.render import MAJOR_RIVER, RIVER, CounterView, HexsideStyle, Style, SvgImage, render_svg
-from hexwar.state import State
+from hexwar.state import Ruleset, State
 from hexwar_stalingrad.board import FULL, on_map, static, step, strength
 
 __all__ = ["ARM_LABEL", "SIDE_COLOUR", "STYLE", "counters", "map_svg", "position_svg"]
@@ -97,15 +97,22 @@ def position_svg(state: State, *, title: str | None = None, width: int | None = 
     )
 
 
-def map_svg(*, units: bool = True, labels: bool = True, width: int | None = 1400) -> SvgImage:
+def map_svg(
+    *,
+    units: bool = True,
+    labels: bool = True,
+    width: int | None = 1400,
+    rules: Ruleset | None = None,
+) -> SvgImage:
     """The theatre map (``docs/stalingrad/map.svg``): terrain, rivers, railways and roads,
-    place names, hex labels, and (``units=True``) the counters of the 19 November set-up.
+    place names, hex labels, and (``units=True``) the counters of the 19 November set-up;
+    of ``rules``'s scenario (the shipped one by default).
 
     Deterministic: the same data gives a byte-identical SVG.
     """
     from hexwar_stalingrad.rules import StalingradRules  # the rules import this module
 
-    state = StalingradRules(length="long").new_state()
+    state = (rules or StalingradRules(length="long")).new_state()
     title = "«Сталинград» / Stalingrad, 19 November 1942: the Don–Volga theatre"
     return render_svg(
         static(state).game_map,
