@@ -476,9 +476,7 @@ class StalingradRules(Ruleset):
         >>> rules.length, rules.turns, rules.options()["turns"], rules.new_state().scenario
         ('short', 3, 3, 'default')
         """
-        return cls(
-            length, players, sudden_death=sudden_death, turns=turns, data=load_static(path)
-        )
+        return cls(length, players, sudden_death=sudden_death, turns=turns, data=load_static(path))
 
     def options(self) -> Mapping[str, Value]:
         """``length`` (S3.4), ``players`` (S3.1), ``sudden_death`` (S11.2), and ``turns``

@@ -105,14 +105,26 @@ LIMITS: Final[Mapping[str, int]] = {
     "movement": 30,  # a counter's movement allowance
     "cost": 30,  # a movement cost on the terrain chart or in a card effect
 }
+#: The cell tags of the map (``docs/stalingrad/map.md``) and what follows the colon:
+#: ``side`` (``airfield:rkka``), ``id`` (``place:kalach``), ``start`` (``start:rkka:12``)
+#: or nothing (``trench``).
+TAGS: Final[Mapping[str, str]] = {
+    "airfield": "side",  # S10.7
+    "crossing": "",  # a Volga crossing (S6.6)
+    "place": "id",  # a named place of the source geography
+    "reserve": "side",  # a turn-6 reserve marker (S4.2)
+    "start": "start",  # a numbered start hex (S3.2)
+    "supply": "side",  # a supply source (ruling S11.1)
+    "trench": "",  # a fortification (S9.2)
+    "truck": "side",  # a replacement hex (S4.1)
+}
 #: Ids are action tokens (``move r-26tc 1004``): a letter or digit, then letters, digits
 #: and ``_ . + -``, at most 48 characters.
 ID_RE: Final = re.compile(r"[a-z0-9][a-z0-9_.+-]{0,47}")
 #: Tokens an action uses for itself: a counter or card with one of these ids would make
 #: an action text ambiguous (``advance none``, the closing ``done``).
 RESERVED_TOKENS: Final = frozenset(
-    {"done", "none", "end", "pool", "dead", "gone", "aloft", "full", "reduced", *SIDES}
-    | {"common"}
+    {"done", "none", "end", "pool", "dead", "gone", "aloft", "full", "reduced", *SIDES} | {"common"}
 )
 
 
@@ -365,13 +377,36 @@ def _check_map(game_map: GameMap[Hex], victory: VictoryData) -> None:
             source="victory.toml",
             entry="area_radius",
         )
+
+
+def _check_tags(game_map: GameMap[Hex]) -> None:
+    """Every cell tag is one of :data:`TAGS` (a side where it names one); a place is on
+    one hex."""
+    places: dict[str, str] = {}
     for cell in game_map:
+        label = game_map.label(cell)
         for tag in sorted(game_map.tags(cell)):
-            kind, _, side = tag.partition(":")
-            if kind in ("airfield", "truck", "reserve", "supply") and side not in SIDES:
+            kind, _, rest = tag.partition(":")
+            if kind not in TAGS:
                 raise DataError(
-                    f"unknown side in tag {tag!r}", source="map.toml", entry=game_map.label(cell)
+                    f"unknown tag {tag[:60]!r} (tags: {', '.join(TAGS)})",
+                    source="map.toml",
+                    entry=label,
                 )
+            if TAGS[kind] == "side" and rest not in SIDES:
+                raise DataError(f"unknown side in tag {tag!r}", source="map.toml", entry=label)
+            if TAGS[kind] == "id" and not ID_RE.fullmatch(rest):
+                raise DataError(f"bad place id in tag {tag!r}", source="map.toml", entry=label)
+            if TAGS[kind] == "" and rest:
+                raise DataError(
+                    f"tag {kind!r} takes no value: {tag!r}", source="map.toml", entry=label
+                )
+            if kind == "place":
+                if rest in places:
+                    raise DataError(
+                        f"place {rest!r} is also on {places[rest]}", source="map.toml", entry=label
+                    )
+                places[rest] = label
 
 
 def _check(
@@ -533,6 +568,7 @@ def _load(d: Path) -> Scenario:
     victory = victory_from_dict(*files["victory.toml"])
     _check_ids(oob, cards)
     _check_counters(oob, chart)
+    _check_tags(game_map)
     _check(game_map, chart, oob, cards)
     _check_map(game_map, victory)
     _check_sources(d)

@@ -233,7 +233,7 @@ def oob_from_dict(data: dict[str, Any], source: str = "<data>") -> OrderOfBattle
     ck = Checker(source)
     unknown = sorted(set(data) - {"ground", "air"})
     if unknown:
-        raise ck.fail(None, f"unknown section {unknown[0]!r}")
+        raise ck.fail(unknown[0], f"unknown section {unknown[0]!r}")
     ids: set[str] = set()
     starts: dict[tuple[str, int], str] = {}
     ground = []
