@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the table of edits below: one edit per line)
 """Bad scenario data is refused at load, naming the file and the entry.
 
 A copy of the shipped data directory is edited one way at a time — each kind of edit
