@@ -67,6 +67,7 @@ __all__ = [
     "Scenario",
     "data_digest_of",
     "load_scenario",
+    "shipped_data_dir",
 ]
 
 FORTIFICATION_TERRAINS: Final = frozenset({"town", "city"})
@@ -509,6 +510,11 @@ def data_digest_of(directory: str | Path) -> str:
     return h.hexdigest()
 
 
+def shipped_data_dir() -> Path:
+    """The directory of the shipped scenario (copy it to start a variant)."""
+    return data_path("map.toml").parent
+
+
 def load_scenario(data_dir: str | Path | None = None) -> Scenario:
     """Load and cross-check a scenario directory (the shipped data by default)."""
     if data_dir is None:
@@ -518,7 +524,7 @@ def load_scenario(data_dir: str | Path | None = None) -> Scenario:
 
 @functools.cache
 def _load_shipped() -> Scenario:
-    return _load(data_path("map.toml").parent)
+    return _load(shipped_data_dir())
 
 
 def _name(d: Path) -> tuple[str, str]:
