@@ -81,6 +81,7 @@ def check_options(
     """The game (``"short"`` or ``"long"``) and its number of turns, from the options;
     :class:`OptionError` naming the bad one. ``length`` an integer ``n``: an ``n``-turn
     game, short (S11.1) up to the short game's 5 turns, else long (S11.2)."""
+    key = "length" if turns is None else "turns"  # the option that sets the turns
     if isinstance(length, int) and not isinstance(length, bool):
         if turns is not None and turns != length:
             raise OptionError("turns", f"S3.4: turns {turns!r} and length {length} disagree")
@@ -96,7 +97,7 @@ def check_options(
         turns = GAME_LENGTHS[length]
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= track:
         raise OptionError(
-            "length" if turns == GAME_LENGTHS[length] else "turns",
+            key,
             f"S3.4: a game of 1 to {track} turns (the turn track), not {turns!r}",
         )
     if isinstance(players, bool) or not isinstance(players, int) or players not in SEATS:
