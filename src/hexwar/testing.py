@@ -28,24 +28,34 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Any, Final, TextIO
 
 import attrs
+from hypothesis import Phase, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from hexwar.actions import CHANCE, TERMINAL, Action, action_key
 from hexwar.errors import HexwarError, IllegalAction
 from hexwar.memo import StaleMemo, UndeclaredRead, read_checking
 from hexwar.play import sample_action
-from hexwar.records import dumps, loads
+from hexwar.records import dumps, loads, record_of
 from hexwar.space import DONE
 from hexwar.state import State
 
 __all__ = [
+    "FAST_SHRINK",
     "RulesStateMachine",
     "RulesViolation",
     "SimulationReport",
@@ -58,6 +68,16 @@ __all__ = [
     "outputs_under_hash_seeds",
     "random_states",
 ]
+
+#: Hypothesis settings for the kit's machines and strategies: every phase but ``explain``
+#: (which replays a shrunk failure many more times to say which steps matter, costly when
+#: a step is a game action), no deadline (a game step's time varies). A failing
+#: :class:`RulesStateMachine` run shrinks within the budget ``tests/test_testing_kit.py``
+#: states: ``run_state_machine_as_test(Machine, settings=FAST_SHRINK)`` or
+#: ``Machine.TestCase.settings = FAST_SHRINK``.
+FAST_SHRINK: Final = settings(
+    phases=tuple(p for p in Phase if p is not Phase.explain), deadline=None
+)
 
 #: Memo read checking (see :func:`hexwar.memo.read_checking`), re-exported for tests.
 checking_reads = read_checking
@@ -72,13 +92,81 @@ class RulesViolation(AssertionError):
 
 @attrs.frozen
 class Violation:
-    """One failed check: which game and step, which check, and the actions leading there."""
+    """One failed check: which game and step, which check, and the actions leading there
+    (``history``; ``record``: the path of a game record of them, which
+    :func:`hexwar.records.replay` replays to the failing position)."""
 
     game: int
     step: int
     check: str
     message: str
     history: tuple[str, ...]
+    record: str | None = None
+
+
+class _Progress:
+    """Games done, on stderr: a ``tqdm`` bar if tqdm is installed, else ``rich``'s, else
+    a plain text line."""
+
+    def __init__(self, total: int, stream: TextIO | None) -> None:
+        self.total, self.done, self.stream = total, 0, stream or sys.stderr
+        self.bar: Any = None
+        self.rich: Any = None
+        try:
+            from tqdm import tqdm  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+            self.bar = tqdm(total=total, unit="game", file=self.stream, desc="random games")
+            return
+        except ImportError:
+            pass
+        try:
+            from rich.console import Console  # type: ignore[import-not-found, unused-ignore]
+            from rich.progress import Progress  # type: ignore[import-not-found, unused-ignore]
+
+            self.rich = Progress(console=Console(file=self.stream))
+            self.task = self.rich.add_task("random games", total=total)
+            self.rich.start()
+        except ImportError:
+            self._line()
+
+    def _line(self, steps: int = 0, failed: int = 0) -> None:
+        end = "\n" if self.done == self.total else ""
+        print(
+            f"\rrandom games {self.done}/{self.total}, {steps} steps, {failed} violations",
+            end=end,
+            file=self.stream,
+            flush=True,
+        )
+
+    def update(self, steps: int, failed: int) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.set_postfix(steps=steps, violations=failed, refresh=False)
+            self.bar.update(1)
+        elif self.rich is not None:
+            self.rich.update(self.task, advance=1)
+        else:
+            self._line(steps, failed)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.rich is not None:
+            self.rich.stop()
+
+
+def _write_record(state: State, game: int, seed: int, folder: Path | None) -> str | None:
+    """The game so far as a record file (:func:`hexwar.records.record_of`), its path;
+    ``None`` if the state's history does not lead to its position."""
+    try:
+        text = record_of(state, seed=seed).to_json()
+    except Exception:
+        return None
+    folder = folder if folder is not None else Path(tempfile.mkdtemp(prefix="hexwar-failure-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"seed{seed}-game{game}-step{len(state.history)}.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
 
 
 @attrs.define
@@ -260,6 +348,8 @@ def check_random_games(
     check_serialization: bool = True,
     full_check_every: int = 1,
     check_reads: bool = True,
+    progress: bool | TextIO = False,
+    failure_records: str | os.PathLike[str] | None = None,
 ) -> SimulationReport:
     """Play ``games`` random games (reproducible from ``seed``), checking every step.
 
@@ -274,13 +364,29 @@ def check_random_games(
     choice and the action applied), so with ``full_check_every=N`` it is sampled like
     the other costly checks; a memo that reads an undeclared table, or returns a stale
     result, is reported as a ``memo`` violation.
+
+    ``progress``: show the games done on stderr (or on the stream given) — a ``tqdm``
+    bar if tqdm is installed, else ``rich``'s, else a text line. On a violation the
+    game so far is written as a game record (:func:`hexwar.records.record_of`) into
+    ``failure_records`` (a folder, created if missing; default a new temporary folder):
+    :attr:`Violation.record` and the :class:`RulesViolation` message give its path, and
+    ``replay(ruleset, GameRecord.from_json(ruleset, text))`` rebuilds the failing
+    position (the failing action itself, when applying it raised, is in the message).
     """
     if full_check_every < 1:
         raise ValueError(f"full_check_every must be >= 1, got {full_check_every}")
-    return _check_games(
-        new_state, games, seed, max_steps, invariants, raise_on_first,
-        check_serialization, full_check_every, check_reads,
-    )  # fmt: skip
+    bar = None
+    if progress:
+        bar = _Progress(games, None if progress is True else progress)
+    folder = None if failure_records is None else Path(failure_records)
+    try:
+        return _check_games(
+            new_state, games, seed, max_steps, invariants, raise_on_first,
+            check_serialization, full_check_every, check_reads, bar, folder,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _kind_of(exc: Exception, check: str) -> str:
@@ -297,6 +403,8 @@ def _check_games(
     check_serialization: bool,
     full_check_every: int,
     check_reads: bool,
+    bar: _Progress | None = None,
+    folder: Path | None = None,
 ) -> SimulationReport:
     rng = random.Random(seed)
     checking = read_checking if check_reads else nullcontext
@@ -323,11 +431,15 @@ def _check_games(
             message: str,
             game: int = game,
             applied: list[Action] = applied,
+            current: State = state,
         ) -> None:
-            v = Violation(game, step, check, message, tuple(str(a) for a in applied))
+            first_here = not any(v.game == game for v in report.violations)
+            path = _write_record(current, game, seed, folder) if first_here else None
+            v = Violation(game, step, check, message, tuple(str(a) for a in applied), path)
             report.violations.append(v)
             if raise_on_first:
-                raise RulesViolation(f"{check}: {message} (game {game}, step {step})")
+                where = f"; its record: {path}" if path else ""
+                raise RulesViolation(f"{check}: {message} (game {game}, step {step}{where})")
 
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
@@ -393,6 +505,8 @@ def _check_games(
                 fail(i, "undo", f"undo of action {i} is not exact")
                 break
         report.games += 1
+        if bar is not None:
+            bar.update(report.steps, len(report.violations))
     return report
 
 
@@ -435,26 +549,61 @@ class RulesStateMachine(RuleBasedStateMachine):
 
     Subclass, set ``new_state`` (a callable returning a fresh state) and add
     ``@invariant()`` methods reading ``self.state``.
+
+    ``chance_seeded`` (default ``True``): chance outcomes are drawn from one seeded
+    random generator (the seed drawn by hypothesis once per run), by their
+    probabilities, right after the action that led to them, each chance position
+    checked like any other; hypothesis's steps are then the players' actions only, so a
+    failing run shrinks to the few decisions that matter instead of every die roll and
+    card of a long set-up (``tests/test_testing_kit.py`` states the budget). ``False``:
+    every chance outcome is a step hypothesis draws and shrinks.
     """
 
     new_state: Callable[[], State]
+    chance_seeded: bool = True
 
     def __init__(self) -> None:
         super().__init__()
         self.state = type(self).new_state()
         self.snapshots = [dumps(self.state)]
+        self.rng: random.Random | None = None
 
-    @precondition(lambda self: not self.state.is_terminal())
-    @rule(data=st.data())
-    def act(self, data: st.DataObject) -> None:
+    @initialize(seed=st.integers(0, 2**32 - 1))
+    def chance_seed(self, seed: int) -> None:
+        if self.chance_seeded:
+            self.rng = random.Random(seed)
+            self._resolve_chance()
+
+    def _apply(self, action: Action) -> None:
         with read_checking():
-            legal = self.state.legal_actions()
-            action = data.draw(st.sampled_from(legal), label="action")
             twin = self.state.clone()
             self.state.apply(action)
             twin.apply(action)
         assert twin == self.state, f"clone differs after {action}"
         self.snapshots.append(dumps(self.state))
+
+    def _resolve_chance(self) -> None:
+        rng = self.rng
+        if rng is None:
+            return
+        seats = [s.name for s in self.state.ruleset.seats()]
+        while not self.state.is_terminal() and self.state.current_player() == CHANCE:
+            with read_checking():
+                fails = check_step(self.state, seats)
+            assert not fails, fails
+            self._apply(_pick(self.state, rng))
+
+    @precondition(lambda self: not self.state.is_terminal())
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        self._resolve_chance()  # after an undo the state may stand on a chance node
+        if self.state.is_terminal():
+            return
+        with read_checking():
+            legal = self.state.legal_actions()
+        action = data.draw(st.sampled_from(legal), label="action")
+        self._apply(action)
+        self._resolve_chance()
 
     @precondition(lambda self: self.state.can_undo())
     @rule()
