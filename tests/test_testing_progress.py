@@ -11,10 +11,10 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from hexwar.actions import Action
-from hexwar.errors import HexwarError
-from hexwar.records import GameRecord, replay
-from hexwar.state import State
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Action
+from hexwar.engine.records import GameRecord, replay
+from hexwar.engine.state import State
 from hexwar.testing import FAST_SHRINK, RulesStateMachine, RulesViolation, check_random_games
 from toy_game import HILL, Duel
 

@@ -13,7 +13,7 @@ the map (S11), card effects naming known terrain. The map builder's sources
 (``geography.toml``, ``map_features.toml``, ``map_corrections.toml``) are optional; when
 present they are validated too. An optional ``scenario.toml`` names the scenario
 (``name``, ``title``). Any other ``.toml`` file is refused (a misspelt file name would
-otherwise go unread). A failure is a :class:`hexwar.errors.DataError` naming the file and
+otherwise go unread). A failure is a :class:`hexwar.base.errors.DataError` naming the file and
 the entry.
 
 >>> sc = load_scenario()
@@ -37,12 +37,12 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.crt import OddsTable, StrengthTable, table_from_data
-from hexwar.datafile import Checker, read_data_file
-from hexwar.errors import DataError
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, map_from_dict
-from hexwar.terrain import TerrainChart, chart_from_dict
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.base.errors import DataError
+from hexwar.board.maps import GameMap, map_from_dict
+from hexwar.board.terrain import TerrainChart, chart_from_dict
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, StrengthTable, table_from_data
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, cards_from_dict, check_decks
 from hexwar_stalingrad.static import Static, VictoryData, victory_from_dict

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from hexwar.actions import Action
-from hexwar.errors import HexwarError
-from hexwar.state import State
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Action
+from hexwar.engine.state import State
 from hexwar.testing import FAST_SHRINK, RulesStateMachine
 from hexwar_stalingrad.rules import StalingradRules
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hexwar.errors import DataError
+from hexwar.base.errors import DataError
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.scenario import LIMITS, load_scenario
