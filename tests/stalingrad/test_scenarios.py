@@ -248,3 +248,36 @@ def test_cli_length_argument(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit) as info:
             main(["simulate", "--length", bad])
         assert info.value.code == 2
+
+
+#: Legal edits at the stated limits (``scenario.LIMITS``): each variant loads and plays.
+EDGE_VARIANTS = {
+    "strength at the limit": ("oob.toml", "strength = [7, 4]", "strength = [99, 98]"),
+    "movement at the limit": ("oob.toml", "movement = [4, 3]", "movement = [30, 29]"),
+    "victory area of radius 0": ("victory.toml", "area_radius = 15", "area_radius = 0"),
+    "every turn flying weather": ("turns.toml", 'weather = "non_flying"', 'weather = "fair"'),
+    "cost at the limit": ("terrain.toml", "volga_crossing = 2 }", "volga_crossing = 30 }"),
+    "a card cost at the limit": (
+        "cards.toml",
+        'terrain = "volga_crossing", cost = 1',
+        'terrain = "volga_crossing", cost = 30',
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDGE_VARIANTS))
+def test_variants_at_the_limits_play(kind: str, tmp_path: Path) -> None:
+    from hexwar.testing import check_random_games
+
+    name, old, new = EDGE_VARIANTS[kind]
+    d = tmp_path / "edge"
+    shutil.copytree(shipped_data_dir(), d)
+    text = (d / name).read_text(encoding="utf-8")
+    assert old in text
+    (d / name).write_text(text.replace(old, new), encoding="utf-8")
+    rules = StalingradRules.from_scenario(d, length=4)
+    report = check_random_games(
+        rules.new_state, games=1, seed=3, max_steps=3000, full_check_every=200
+    )
+    assert report.ok, report.violations[:2]
+    assert report.terminal == 1

@@ -72,9 +72,9 @@ __all__ = [
 #: Hypothesis settings for the kit's machines and strategies: every phase but ``explain``
 #: (which replays a shrunk failure many more times to say which steps matter, costly when
 #: a step is a game action), no deadline and no ``too_slow`` health check (a game step's
-#: time varies, and more on a loaded machine). A failing
-#: :class:`RulesStateMachine` run shrinks within the budget the tests
-#: states (``tests/test_testing_progress.py``, ``tests/stalingrad/test_kit_shrinking.py``):
+#: time varies, and more on a loaded machine). With them a failing
+#: :class:`RulesStateMachine` run shrinks within the budgets stated by
+#: ``tests/test_testing_progress.py`` and ``tests/stalingrad/test_kit_shrinking.py``:
 #: ``run_state_machine_as_test(Machine, settings=FAST_SHRINK)`` or
 #: ``Machine.TestCase.settings = FAST_SHRINK``.
 FAST_SHRINK: Final = settings(
