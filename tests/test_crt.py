@@ -17,11 +17,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hexwar.base.errors import DataError, IllegalAction
+from hexwar.base.errors import AttackRefused, CombatError, DataError, IllegalAction
 from hexwar.engine.dice import D6, Dice, FixedDriver, SeededDriver, validate_outcomes
 from hexwar.mechanics.crt import (
-    AttackRefused,
-    CombatError,
     OddsTable,
     Result,
     StrengthTable,

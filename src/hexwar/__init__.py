@@ -20,23 +20,30 @@ The most used names are re-exported here. Games live in their own packages
 3
 """
 
-from hexwar.base.errors import DataError, HexwarError, IllegalAction
+from hexwar.base.errors import (
+    ActivationError,
+    AttackRefused,
+    ContestError,
+    CupError,
+    DataError,
+    DeploymentError,
+    GameOverError,
+    HexwarError,
+    IllegalAction,
+    LabelError,
+    NotLegalNow,
+    PieceError,
+    RemovalError,
+    SelectionError,
+    UnknownToken,
+    VictoryError,
+)
 from hexwar.board.maps import GameMap, build_map, load_map
 from hexwar.board.movement import MoveRules, MoveSearch, Reach, find_path, reachable
-from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
+from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, Pieces
 from hexwar.board.terrain import TerrainChart, load_chart
 from hexwar.board.zoc import zoc_cells
-from hexwar.engine.actions import (
-    CHANCE,
-    END,
-    TERMINAL,
-    Action,
-    Decision,
-    GameOverError,
-    NotLegalNow,
-    Outcome,
-    Seat,
-)
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, Decision, Outcome, Seat
 from hexwar.engine.dice import D6, D10, Dice, FixedDriver, SeededDriver
 from hexwar.engine.hooks import Effect, Expiry
 from hexwar.engine.kinds import Combination, Kind, Kinds, Values
@@ -44,30 +51,22 @@ from hexwar.engine.loop import RandomPlayer, TokenStepper, play
 from hexwar.engine.memo import StateMemo, state_memo
 from hexwar.engine.records import GameRecord, dumps, loads, record_of, replay
 from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
-from hexwar.engine.space import DONE, ActionSpace, UnknownToken
+from hexwar.engine.space import DONE, ActionSpace
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.grid.edges import Facing, FacingStyle, Hexside, Vertex
 from hexwar.grid.geometry import DIAGONALS, DIRECTIONS, ORIGIN, FractionalHex, Hex, hex_round
 from hexwar.grid.layout import FLAT, POINTY, Layout
-from hexwar.grid.square import (
-    HEX_GRID,
-    SQUARE_GRID,
-    LabelError,
-    Square,
-    SquareLabels,
-    line_clear,
-    square_line,
-)
-from hexwar.mechanics.activation import Activation, ActivationError, alternate
-from hexwar.mechanics.contest import ContestError, OpposedRoll
-from hexwar.mechanics.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
-from hexwar.mechanics.cups import Cup, CupError
-from hexwar.mechanics.deployment import Deployment, DeploymentError
-from hexwar.mechanics.removal import ChosenRemoval, RemovalError
+from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square, SquareLabels, line_clear, square_line
+from hexwar.mechanics.activation import Activation, alternate
+from hexwar.mechanics.contest import OpposedRoll
+from hexwar.mechanics.crt import OddsTable, Result, StrengthTable, load_table
+from hexwar.mechanics.cups import Cup
+from hexwar.mechanics.deployment import Deployment
+from hexwar.mechanics.removal import ChosenRemoval
 from hexwar.mechanics.retreat import retreat_cells
-from hexwar.mechanics.selection import SecretSelection, SelectionError, subsets
-from hexwar.mechanics.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
+from hexwar.mechanics.selection import SecretSelection, subsets
+from hexwar.mechanics.victory import eliminated, fewer_losses, loss_share, withdrawn
 
 __all__ = [
     "CHANCE",

@@ -14,12 +14,13 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Final
 
+from hexwar.base.errors import AttackRefused
 from hexwar.board.movement import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import AttackRefused, Distribution, Result
+from hexwar.mechanics.crt import Distribution, Result
 from hexwar_stalingrad.board import (
     FULL,
     enemy,

@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from hexwar.base.errors import DataError, HexwarError
-from hexwar.engine.actions import CHANCE, Action, ActionSyntaxError, Decision, Outcome, Value
+from hexwar.base.errors import ActionSyntaxError, DataError, HexwarError, RecordError, SequenceError
+from hexwar.engine.actions import CHANCE, Action, Decision, Outcome, Value
 from hexwar.engine.hooks import Effect, Expiry, hook_point
-from hexwar.engine.sequencer import Cursor, SequenceError, validate_cursor
+from hexwar.engine.sequencer import Cursor, validate_cursor
 
 if TYPE_CHECKING:
     from hexwar.engine.state import Ruleset, State
@@ -48,7 +48,6 @@ __all__ = [
     "FORMAT_VERSION",
     "MAX_DEPTH",
     "GameRecord",
-    "RecordError",
     "check_rules",
     "dumps",
     "loads",
@@ -67,10 +66,6 @@ __all__ = [
 FORMAT_VERSION: Final = 2
 _STATE_FORMAT: Final = "hexwar-state"
 _RECORD_FORMAT: Final = "hexwar-record"
-
-
-class RecordError(DataError):
-    """A state file or game record that cannot be loaded (the message says where/why)."""
 
 
 # -- values ------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import SequenceError
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.dice import draw_outcomes
 from hexwar.engine.hooks import Expiry
@@ -48,7 +48,6 @@ __all__ = [
     "Cursor",
     "Phase",
     "Segment",
-    "SequenceError",
     "Stage",
     "TurnSequence",
     "may_end",
@@ -61,10 +60,6 @@ TOKEN: Final = "$token"
 
 StateFn = Callable[["State"], None]
 Predicate = Callable[["State"], bool]
-
-
-class SequenceError(HexwarError):
-    """A malformed sequence, or a cursor that does not fit the sequence."""
 
 
 @attrs.frozen

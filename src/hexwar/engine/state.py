@@ -29,7 +29,7 @@ from itertools import count
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, TypeVar
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import GameOverError, HexwarError, NoActionSpace, NothingToUndo, NotLegalNow
 from hexwar.engine import sequencer
 from hexwar.engine.actions import (
     CHANCE,
@@ -37,9 +37,6 @@ from hexwar.engine.actions import (
     TERMINAL,
     Action,
     Decision,
-    GameOverError,
-    NothingToUndo,
-    NotLegalNow,
     Outcome,
     Seat,
     Value,
@@ -48,7 +45,7 @@ from hexwar.engine.actions import (
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.sequencer import Cursor, TurnSequence
-from hexwar.engine.space import DONE, ActionSpace, NoActionSpace, tokens_of
+from hexwar.engine.space import DONE, ActionSpace, tokens_of
 
 __all__ = ["HIDDEN", "PSEUDO_TABLES", "Ruleset", "State"]
 
@@ -669,10 +666,10 @@ class State:
         Anything but an :class:`~hexwar.engine.actions.Action` or a ``str`` raises ``TypeError``;
         a text that does not parse (or is longer than
         :data:`~hexwar.engine.actions.MAX_ACTION_TEXT`) raises
-        :class:`~hexwar.engine.actions.ActionSyntaxError`.
+        :class:`~hexwar.base.errors.ActionSyntaxError`.
 
-        Atomic: an illegal action raises :class:`~hexwar.engine.actions.NotLegalNow` (or
-        :class:`~hexwar.engine.actions.GameOverError`) and changes nothing; an exception raised
+        Atomic: an illegal action raises :class:`~hexwar.base.errors.NotLegalNow` (or
+        :class:`~hexwar.base.errors.GameOverError`) and changes nothing; an exception raised
         by the rules half-way rolls every change back.
         """
         if isinstance(action, str):

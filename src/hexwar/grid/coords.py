@@ -23,7 +23,8 @@ import enum
 
 import attrs
 
-from hexwar.grid.geometry import GeometryError, Hex
+from hexwar.base.errors import GeometryError
+from hexwar.grid.geometry import Hex
 
 __all__ = [
     "DoubledCoord",
@@ -142,7 +143,7 @@ def doubled_to_hex(col: int, row: int, kind: DoubledKind) -> Hex:
     >>> doubled_to_hex(3, 2, DoubledKind.DOUBLED_WIDTH)
     Traceback (most recent call last):
     ...
-    hexwar.grid.geometry.GeometryError: doubled coordinate (3, 2) is not a hex: ...
+    hexwar.base.errors.GeometryError: doubled coordinate (3, 2) is not a hex: ...
     """
     if (col + row) & 1:
         raise GeometryError(
@@ -190,7 +191,7 @@ class MapLabels:
     of digits (``col_digits``, ``row_digits``; 2+2 by default, 3+3 for big maps),
     zero-padded, optionally joined by ``separator``. A hex whose printed number would be
     below ``first`` or too big for its digits has no label, and a label that does not
-    match the format is rejected (both :class:`~hexwar.grid.geometry.GeometryError`).
+    match the format is rejected (both :class:`~hexwar.base.errors.GeometryError`).
 
     >>> labels = MapLabels(OffsetKind.EVEN_Q)
     >>> labels.parse("0912")
@@ -204,7 +205,7 @@ class MapLabels:
     >>> labels.label(Hex(-1, 0))
     Traceback (most recent call last):
     ...
-    hexwar.grid.geometry.GeometryError: Hex(q=-1, r=0) has no map label: column -1 is outside 0..99
+    hexwar.base.errors.GeometryError: Hex(q=-1, r=0) has no map label: column -1 is outside 0..99
     """
 
     kind: OffsetKind = attrs.field(converter=_to_offset_kind)
@@ -239,7 +240,7 @@ class MapLabels:
         >>> MapLabels(OffsetKind.ODD_Q).parse("09-12")
         Traceback (most recent call last):
         ...
-        hexwar.grid.geometry.GeometryError: bad map label '09-12': expected 2 + 2 digits ...
+        hexwar.base.errors.GeometryError: bad map label '09-12': expected 2 + 2 digits ...
         """
         cd, rd, sep = self.col_digits, self.row_digits, self.separator
         col_part, sep_part, row_part = label[:cd], label[cd : cd + len(sep)], label[cd + len(sep) :]

@@ -31,12 +31,10 @@ from typing import Any, Final, Literal, Self, TypeVar
 import attrs
 
 from hexwar.base.datafile import read_data_file
-from hexwar.base.errors import DataError, HexwarError, IllegalAction
+from hexwar.base.errors import AttackRefused, CombatError, DataError
 from hexwar.engine.dice import ChanceDriver, Dice
 
 __all__ = [
-    "AttackRefused",
-    "CombatError",
     "Distribution",
     "OddsTable",
     "Result",
@@ -52,17 +50,6 @@ Rounding = Literal["floor", "nearest"]
 ROUNDINGS: Final = ("floor", "nearest")
 Number = int | Fraction
 TableT = TypeVar("TableT", bound="ResultsTable")
-
-
-class CombatError(HexwarError):
-    """A bad argument to a table: negative strength, a roll not on the dice, unknown column."""
-
-
-class AttackRefused(IllegalAction):
-    """The odds (or strength) fall below the table's lowest column (e.g. S8.2, S10.5).
-
-    ``rule`` comes from the table's data.
-    """
 
 
 # -- ratios ----------------------------------------------------------------------------

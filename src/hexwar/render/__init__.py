@@ -6,6 +6,7 @@ units into :class:`CounterView` values. Standard library only; deterministic out
 
 from __future__ import annotations
 
+from hexwar.base.errors import RenderError
 from hexwar.render.cells import HexGeometry, SquareLayout
 from hexwar.render.counters import CounterView
 from hexwar.render.style import (
@@ -20,7 +21,6 @@ from hexwar.render.style import (
     HexsideKind,
     HexsideStyle,
     LineStyle,
-    RenderError,
     Style,
 )
 from hexwar.render.svg import (
