@@ -52,6 +52,9 @@ C = TypeVar("C", bound=Hashable)
 
 OFFSET_LAYOUTS: Final = ("odd-r", "even-r", "odd-q", "even-q")
 _EMPTY: Final[frozenset[str]] = frozenset()
+#: The first element of a :class:`GameMap` cache key whose answer depends on one movement
+#: class's costs: ``(COST_CACHE, movement_class, ...)``.
+COST_CACHE: Final = "adj"
 
 
 # -- shapes and offset coordinates (Red Blob's conversions) -------------------------------
@@ -121,6 +124,8 @@ class GameMap(Generic[C]):
     name: str | None = None
     offset: str | None = None
     label_digits: int = 2
+    #: Answers derived from the map, kept on it; entries keyed ``(COST_CACHE, class,
+    #: ...)`` depend on that movement class's costs (:meth:`with_movement_costs`).
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
 
     # -- cells -----------------------------------------------------------------------
@@ -252,6 +257,39 @@ class GameMap(Generic[C]):
         """Cell -> integer index, matching :meth:`indexed_cells`."""
         self.indexed_cells()
         return cast(dict[C, int], self._cache["index"])
+
+    def with_movement_costs(self, costs: Iterable[tuple[str, str, float | None]]) -> GameMap[C]:
+        """This map with some movement costs changed: ``(movement class, terrain, cost)``,
+        ``None`` for impassable (mud, a frozen river, a card's effect).
+
+        The graph is shared, and so is every cached answer that does not depend on the
+        changed classes' costs (the cells, zones of control, the other classes'
+        compiled steps), so a variant costs only the recompiling of what changed.
+
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}, "marsh": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1, "marsh": 3}}}})
+        >>> m = build_map(chart, {Hex(0, 0): "clear", Hex(1, 0): "marsh"})
+        >>> m.with_movement_costs([("foot", "marsh", None)]).cost(Hex(0, 0), Hex(1, 0), "foot")
+        >>> m.cost(Hex(0, 0), Hex(1, 0), "foot").cost
+        3
+        """
+        costs = tuple(costs)
+        if not costs:
+            return self
+        classes = dict(self.chart.movement_classes)
+        for mclass, terrain, cost in costs:
+            mc = self.chart.movement_class(mclass)
+            classes[mclass] = attrs.evolve(mc, terrain={**mc.terrain, terrain: cost})
+        chart = attrs.evolve(self.chart, movement_classes=classes)
+        variant = attrs.evolve(self, chart=chart)
+        changed = {mclass for mclass, _, _ in costs}
+        variant._cache.update(
+            (k, v)
+            for k, v in self._cache.items()
+            if not (isinstance(k, tuple) and k[0] == COST_CACHE and k[1] in changed)
+        )
+        return variant
 
 
 def _labels(offset: str, digits: int) -> MapLabels:

@@ -41,7 +41,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from hexwar.base.errors import OffMapError
-from hexwar.board.maps import GameMap
+from hexwar.board.maps import COST_CACHE, GameMap
 from hexwar.board.zoc import every_unit_exerts_zoc, occupants, zoc_sources
 from hexwar.grid.geometry import Hex
 
@@ -186,7 +186,7 @@ def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledS
 
     Built once per map and movement class and cached on the map.
     """
-    key = ("adj", movement_class)
+    key = (COST_CACHE, movement_class)
     cached: CompiledSteps | None = game_map._cache.get(key)
     if cached is not None:
         return cached
