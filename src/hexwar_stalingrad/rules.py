@@ -326,7 +326,7 @@ def _replacements_end(side: str) -> Callable[[State], None]:
     return lambda state: reinforce.end_replacements(state, side)
 
 
-def _has_cards(side: str) -> Any:
+def _has_no_cards(side: str) -> Any:
     return lambda state: not cards_rules.hand(state, side)
 
 
@@ -383,7 +383,7 @@ class StalingradRules(Ruleset):
                     "cards",
                     (
                         Phase("events", on_enter=_events),
-                        *(Phase(s, side=s, skip=_has_cards(s)) for s in SIDES),
+                        *(Phase(s, side=s, skip=_has_no_cards(s)) for s in SIDES),
                     ),
                 ),
                 Stage(

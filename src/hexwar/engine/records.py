@@ -735,7 +735,11 @@ def replay(
     for i in range(stop):
         text = record.actions[i]
         try:
-            state.apply(Action.parse(text), check=check)
+            action = Action.parse(text)
+            if check:
+                state.apply(action)
+            else:
+                state.apply_unchecked(action)
         except HexwarError as exc:
             raise RecordError(f"{text!r}: {exc}", entry=f"actions[{i}]") from None
         n = i + 1

@@ -661,7 +661,7 @@ class State:
         :data:`~hexwar.engine.space.DONE` (the same source as :meth:`legal_actions`)."""
         return self.first_illegal_token(action) is None
 
-    def apply(self, action: Action | str, *, check: bool = True) -> None:
+    def apply(self, action: Action | str) -> None:
         """Apply an action (or its text form), checked token by token (:meth:`is_legal`).
 
         Anything but an :class:`~hexwar.engine.actions.Action` or a ``str`` raises ``TypeError``;
@@ -679,16 +679,16 @@ class State:
             raise TypeError(
                 f"apply() takes an Action or its text, not {type(action).__name__}: {action!r:.80}"
             )
-        if check:
-            if self._outcome is not None:
-                raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
-            if not self.is_legal(action):
-                reason, rule = self.ruleset.explain(self, action)
-                raise NotLegalNow(reason, rule=rule)
+        if self._outcome is not None:
+            raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
+        if not self.is_legal(action):
+            reason, rule = self.ruleset.explain(self, action)
+            raise NotLegalNow(reason, rule=rule)
         self._apply(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        """The fast path for trusted callers (bots, replays): no legality check."""
+        """The fast path for trusted callers (bots, replays): :meth:`apply` without the
+        legality check (an :class:`~hexwar.engine.actions.Action` only, no text)."""
         self._apply(action)
 
     def _apply(self, action: Action) -> None:

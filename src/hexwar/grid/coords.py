@@ -94,13 +94,15 @@ class DoubledCoord:
         return doubled_to_hex(self.col, self.row, kind)
 
 
-def hex_to_offset(h: Hex, kind: OffsetKind) -> OffsetCoord:
-    """Axial to offset coordinates.
+def hex_to_offset(h: Hex, kind: OffsetKind | str = OffsetKind.ODD_Q) -> OffsetCoord:
+    """Axial to offset coordinates (``kind`` an :class:`OffsetKind` or its name, ``"odd-q"``).
 
     >>> [hex_to_offset(Hex(-1, -1), k) for k in OffsetKind]  # doctest: +NORMALIZE_WHITESPACE
     [OffsetCoord(col=-2, row=-1), OffsetCoord(col=-1, row=-1),
      OffsetCoord(col=-1, row=-2), OffsetCoord(col=-1, row=-1)]
     """
+    if type(kind) is not OffsetKind:
+        kind = _to_offset_kind(kind)
     q, r = h.q, h.r
     if kind is OffsetKind.ODD_R:
         return OffsetCoord(q + (r - (r & 1)) // 2, r)
@@ -113,8 +115,14 @@ def hex_to_offset(h: Hex, kind: OffsetKind) -> OffsetCoord:
     raise GeometryError(f"unknown offset kind {kind!r}")
 
 
-def offset_to_hex(col: int, row: int, kind: OffsetKind) -> Hex:
-    """Offset to axial coordinates; the inverse of :func:`hex_to_offset`."""
+def offset_to_hex(col: int, row: int, kind: OffsetKind | str = OffsetKind.ODD_Q) -> Hex:
+    """Offset to axial coordinates; the inverse of :func:`hex_to_offset`.
+
+    >>> offset_to_hex(1, 1), offset_to_hex(1, 1, "odd-r"), offset_to_hex(2, 3, "even-q")
+    (Hex(q=1, r=1), Hex(q=1, r=1), Hex(q=2, r=2))
+    """
+    if type(kind) is not OffsetKind:
+        kind = _to_offset_kind(kind)
     if kind is OffsetKind.ODD_R:
         return Hex(col - (row - (row & 1)) // 2, row)
     if kind is OffsetKind.EVEN_R:

@@ -1,7 +1,9 @@
 """Generic SVG rendering of a map and the counters on it (``docs/rendering.md``).
 
 The renderer knows no game: a game supplies a :class:`Style` (its palette) and turns its
-units into :class:`CounterView` values. Standard library only; deterministic output.
+units into :class:`CounterView` values. Standard library only; deterministic output. The
+render layer may import :mod:`hexwar.base`, :mod:`hexwar.grid` and :mod:`hexwar.board`
+(it draws a :class:`~hexwar.board.maps.GameMap`), never the engine or the mechanics.
 """
 
 from __future__ import annotations
