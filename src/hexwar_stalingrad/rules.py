@@ -356,7 +356,14 @@ class StalingradRules(Ruleset):
     version = "1"
     sides = SIDES
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
-    hook_points: ClassVar[Mapping[str, HookPoint]] = cards_rules.HOOK_POINTS
+    hook_points: ClassVar[Mapping[str, HookPoint]] = {
+        **cards_rules.HOOK_POINTS,
+        "weather": HookPoint(
+            "weather",
+            "(state, value: str) -> str",
+            "The weather of the current turn (S1.2: flying / non-flying).",
+        ),
+    }
 
     def __init__(
         self,
