@@ -43,6 +43,7 @@ __all__ = [
     "StackError",
     "StackingViolation",
     "StaleMemo",
+    "StepError",
     "UndeclaredRead",
     "UnknownMovementClassError",
     "UnknownToken",
@@ -165,7 +166,7 @@ class OffMapError(HexwarError):
     """A cell (a start, a target or a unit's position) that is not on the map."""
 
 
-# -- the mechanics (activation, contest, crt, cups, deployment, removal, selection, victory) ---
+# -- the mechanics (activation, contest, crt, cups, deployment, removal, steps, ...) ------
 
 
 class ActivationError(HexwarError):
@@ -198,6 +199,10 @@ class DeploymentError(HexwarError):
 
 class RemovalError(HexwarError):
     """An answer that does not name one of the candidates."""
+
+
+class StepError(HexwarError):
+    """A step operation that the counter cannot do (a piece with no track, a dead piece)."""
 
 
 class SelectionError(HexwarError):
