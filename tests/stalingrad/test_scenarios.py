@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from hexwar.base.errors import DataError
+from hexwar.base.errors import DataError, RecordError
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import RandomPlayer, play
-from hexwar.engine.records import GameRecord, RecordError, record_of, replay
+from hexwar.engine.records import GameRecord, record_of, replay
 from hexwar_stalingrad.cli import main
 from hexwar_stalingrad.rules import OptionError, StalingradRules
 from hexwar_stalingrad.scenario import load_scenario, shipped_data_dir

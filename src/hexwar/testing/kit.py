@@ -9,10 +9,10 @@
   outcomes are distinct with probabilities in (0, 1] summing to exactly 1; ``history``
   equals the actions applied; undo walks back exactly; terminal states have an outcome;
   plus your own invariants. Memo read checking (:func:`checking_reads`) is on.
-- :func:`random_states` is a hypothesis strategy of states reached by random legal play.
+- :func:`~hexwar.testing.machine.random_states`, :class:`~hexwar.testing.machine.RulesStateMachine`
+  and :data:`~hexwar.testing.machine.FAST_SHRINK` (in :mod:`hexwar.testing.machine`):
+  hypothesis strategies and the rules state machine.
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
-- :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
-  set ``new_state``, add ``@invariant`` methods.
 - :func:`outputs_under_hash_seeds` runs a script under several ``PYTHONHASHSEED`` values,
   to show that no set or dict order over strings decides a game.
 - :func:`checking_reads` (:func:`hexwar.engine.memo.read_checking`): memos fail on a read of a
@@ -24,39 +24,29 @@ example.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, TextIO
 
 import attrs
-from hypothesis import HealthCheck, Phase, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    precondition,
-    rule,
-)
 
-from hexwar.base.errors import HexwarError, IllegalAction
+from hexwar.base.errors import HexwarError, IllegalAction, StaleMemo, UndeclaredRead
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
 from hexwar.engine.loop import sample_action
-from hexwar.engine.memo import StaleMemo, UndeclaredRead, read_checking
-from hexwar.engine.records import dumps, loads, record_of
+from hexwar.engine.memo import read_checking
+from hexwar.engine.records import dumps, loads
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
+from hexwar.testing.failures import Progress, write_record
 
 __all__ = [
-    "FAST_SHRINK",
-    "RulesStateMachine",
     "RulesViolation",
     "SimulationReport",
     "Violation",
@@ -66,22 +56,7 @@ __all__ = [
     "check_tokens",
     "checking_reads",
     "outputs_under_hash_seeds",
-    "random_states",
 ]
-
-#: Hypothesis settings for the kit's machines and strategies: every phase but ``explain``
-#: (which replays a shrunk failure many more times to say which steps matter, costly when
-#: a step is a game action), no deadline and no ``too_slow`` health check (a game step's
-#: time varies, and more on a loaded machine). With them a failing
-#: :class:`RulesStateMachine` run shrinks within the budgets stated by
-#: ``tests/test_testing_progress.py`` and ``tests/stalingrad/test_kit_shrinking.py``:
-#: ``run_state_machine_as_test(Machine, settings=FAST_SHRINK)`` or
-#: ``Machine.TestCase.settings = FAST_SHRINK``.
-FAST_SHRINK: Final = settings(
-    phases=tuple(p for p in Phase if p is not Phase.explain),
-    deadline=None,
-    suppress_health_check=(HealthCheck.too_slow,),
-)
 
 #: Memo read checking (see :func:`hexwar.engine.memo.read_checking`), re-exported for tests.
 checking_reads = read_checking
@@ -106,71 +81,6 @@ class Violation:
     message: str
     history: tuple[str, ...]
     record: str | None = None
-
-
-class _Progress:
-    """Games done, on stderr: a ``tqdm`` bar if tqdm is installed, else ``rich``'s, else
-    a plain text line."""
-
-    def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total, self.done, self.stream = total, 0, stream or sys.stderr
-        self.bar: Any = None
-        self.rich: Any = None
-        try:
-            from tqdm import tqdm  # type: ignore[import-untyped, import-not-found, unused-ignore]
-
-            self.bar = tqdm(total=total, unit="game", file=self.stream, desc="random games")
-            return
-        except ImportError:
-            pass
-        try:
-            from rich.console import Console  # type: ignore[import-not-found, unused-ignore]
-            from rich.progress import Progress  # type: ignore[import-not-found, unused-ignore]
-
-            self.rich = Progress(console=Console(file=self.stream))
-            self.task = self.rich.add_task("random games", total=total)
-            self.rich.start()
-        except ImportError:
-            self._line()
-
-    def _line(self, steps: int = 0, failed: int = 0) -> None:
-        end = "\n" if self.done == self.total else ""
-        print(
-            f"\rrandom games {self.done}/{self.total}, {steps} steps, {failed} violations",
-            end=end,
-            file=self.stream,
-            flush=True,
-        )
-
-    def update(self, steps: int, failed: int) -> None:
-        self.done += 1
-        if self.bar is not None:
-            self.bar.set_postfix(steps=steps, violations=failed, refresh=False)
-            self.bar.update(1)
-        elif self.rich is not None:
-            self.rich.update(self.task, advance=1)
-        else:
-            self._line(steps, failed)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-        elif self.rich is not None:
-            self.rich.stop()
-
-
-def _write_record(state: State, game: int, seed: int, folder: Path | None) -> str | None:
-    """The game so far as a record file (:func:`hexwar.engine.records.record_of`), its path;
-    ``None`` if the state's history does not lead to its position."""
-    try:
-        text = record_of(state, seed=seed).to_json()
-    except Exception:
-        return None
-    folder = folder if folder is not None else Path(tempfile.mkdtemp(prefix="hexwar-failure-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"seed{seed}-game{game}-step{len(state.history)}.json"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
 
 
 @attrs.define
@@ -381,7 +291,7 @@ def check_random_games(
         raise ValueError(f"full_check_every must be >= 1, got {full_check_every}")
     bar = None
     if progress:
-        bar = _Progress(games, None if progress is True else progress)
+        bar = Progress(games, None if progress is True else progress)
     folder = None if failure_records is None else Path(failure_records)
     try:
         return _check_games(
@@ -397,6 +307,30 @@ def _kind_of(exc: Exception, check: str) -> str:
     return "memo" if isinstance(exc, UndeclaredRead | StaleMemo) else check
 
 
+def _report(
+    report: SimulationReport,
+    state: State,
+    applied: list[Action],
+    seed: int,
+    folder: Path | None,
+    raise_on_first: bool,
+    game: int,
+    step: int,
+    check: str,
+    message: str,
+) -> None:
+    """Record a violation (with the game's record file on its first one); raise it if
+    ``raise_on_first``."""
+    first_here = not any(v.game == game for v in report.violations)
+    path = write_record(state, game, seed, folder) if first_here else None
+    report.violations.append(
+        Violation(game, step, check, message, tuple(str(a) for a in applied), path)
+    )
+    if raise_on_first:
+        where = f"; its record: {path}" if path else ""
+        raise RulesViolation(f"{check}: {message} (game {game}, step {step}{where})")
+
+
 def _check_games(
     new_state: Callable[[], State],
     games: int,
@@ -407,7 +341,7 @@ def _check_games(
     check_serialization: bool,
     full_check_every: int,
     check_reads: bool,
-    bar: _Progress | None = None,
+    bar: Progress | None = None,
     folder: Path | None = None,
 ) -> SimulationReport:
     rng = random.Random(seed)
@@ -429,21 +363,9 @@ def _check_games(
         applied: list[Action] = list(state.history)
         first = len(applied)  # actions taken before the checker's first step
 
-        def fail(
-            step: int,
-            check: str,
-            message: str,
-            game: int = game,
-            applied: list[Action] = applied,
-            current: State = state,
-        ) -> None:
-            first_here = not any(v.game == game for v in report.violations)
-            path = _write_record(current, game, seed, folder) if first_here else None
-            v = Violation(game, step, check, message, tuple(str(a) for a in applied), path)
-            report.violations.append(v)
-            if raise_on_first:
-                where = f"; its record: {path}" if path else ""
-                raise RulesViolation(f"{check}: {message} (game {game}, step {step}{where})")
+        fail = functools.partial(
+            _report, report, state, applied, seed, folder, raise_on_first, game
+        )
 
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
@@ -526,101 +448,6 @@ def check_rejects(state: State, action: Action) -> IllegalAction:
             raise RulesViolation(f"{action}: refused but the state changed") from exc
         return exc
     raise RulesViolation(f"{action} was accepted at {state!r}")
-
-
-def random_states(
-    new_state: Callable[[], State], *, max_steps: int = 60
-) -> st.SearchStrategy[State]:
-    """States reached from ``new_state()`` by up to ``max_steps`` random legal actions."""
-
-    @st.composite
-    def build(draw: Any) -> State:
-        state = new_state()
-        for _ in range(draw(st.integers(0, max_steps))):
-            legal = state.legal_actions()
-            if not legal:
-                break
-            state.apply(legal[draw(st.integers(0, len(legal) - 1))])
-        return state
-
-    return build()
-
-
-class RulesStateMachine(RuleBasedStateMachine):
-    """A rules state machine: random legal actions, undo and clone checks, the per-state
-    checks of :func:`check_step` (token tree and ids included) with memo read checking
-    on, your invariants.
-
-    Subclass, set ``new_state`` (a callable returning a fresh state) and add
-    ``@invariant()`` methods reading ``self.state``.
-
-    ``chance_seeded`` (default ``True``): chance outcomes are drawn from one seeded
-    random generator (the seed drawn by hypothesis once per run), by their
-    probabilities, right after the action that led to them, each chance position
-    checked like any other; hypothesis's steps are then the players' actions only, so a
-    failing run shrinks to the few decisions that matter instead of every die roll and
-    card of a long set-up (``tests/test_testing_progress.py`` states the budget). ``False``:
-    every chance outcome is a step hypothesis draws and shrinks.
-    """
-
-    new_state: Callable[[], State]
-    chance_seeded: bool = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.state = type(self).new_state()
-        self.snapshots = [dumps(self.state)]
-        self.rng: random.Random | None = None
-
-    @initialize(seed=st.integers(0, 2**32 - 1))
-    def chance_seed(self, seed: int) -> None:
-        if self.chance_seeded:
-            self.rng = random.Random(seed)
-            self._resolve_chance()
-
-    def _apply(self, action: Action) -> None:
-        with read_checking():
-            twin = self.state.clone()
-            self.state.apply(action)
-            twin.apply(action)
-        assert twin == self.state, f"clone differs after {action}"
-        self.snapshots.append(dumps(self.state))
-
-    def _resolve_chance(self) -> None:
-        rng = self.rng
-        if rng is None:
-            return
-        seats = [s.name for s in self.state.ruleset.seats()]
-        while not self.state.is_terminal() and self.state.current_player() == CHANCE:
-            with read_checking():
-                fails = check_step(self.state, seats)
-            assert not fails, fails
-            self._apply(_pick(self.state, rng))
-
-    @precondition(lambda self: not self.state.is_terminal())
-    @rule(data=st.data())
-    def act(self, data: st.DataObject) -> None:
-        self._resolve_chance()  # after an undo the state may stand on a chance node
-        if self.state.is_terminal():
-            return
-        with read_checking():
-            legal = self.state.legal_actions()
-        action = data.draw(st.sampled_from(legal), label="action")
-        self._apply(action)
-        self._resolve_chance()
-
-    @precondition(lambda self: self.state.can_undo())
-    @rule()
-    def undo(self) -> None:
-        self.state.undo()
-        self.snapshots.pop()
-        assert dumps(self.state) == self.snapshots[-1], "undo is not exact"
-
-    @invariant()
-    def kit_checks(self) -> None:
-        with read_checking():
-            fails = check_step(self.state, [s.name for s in self.state.ruleset.seats()])
-        assert not fails, fails
 
 
 def outputs_under_hash_seeds(
