@@ -247,7 +247,9 @@ def retreat_paths(
     return sorted(out)
 
 
-def _in_zoc(cell: Any, zoc: frozenset[Any], friends: Mapping[Any, Any], rules: RetreatRules) -> bool:
+def _in_zoc(
+    cell: Any, zoc: frozenset[Any], friends: Mapping[Any, Any], rules: RetreatRules
+) -> bool:
     return cell in zoc and not (rules.friends_negate_zoc and cell in friends)
 
 
