@@ -11,7 +11,8 @@ from typing import Final
 from hexwar.board.maps import GameMap, build_map, rectangle
 from hexwar.board.terrain import chart_from_dict
 from hexwar.grid.coords import offset_to_hex
-from hexwar.mechanics.crt import OddsTable, Result
+from hexwar.mechanics.crt import CombatResult as Result
+from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.steps import StepTrack
 
 COLUMNS, ROWS = 9, 7
@@ -29,7 +30,10 @@ CHART = chart_from_dict(
         "hexside": {"river": {}, "bridge": {"negates": ["river"]}},
         "movement": {
             "foot": {"terrain": {"clear": 1, "forest": 2, "town": 1}, "hexside": {"river": "stop"}},
-            "tracked": {"terrain": {"clear": 1, "forest": 3, "town": 1}, "hexside": {"river": "stop"}},
+            "tracked": {
+                "terrain": {"clear": 1, "forest": 3, "town": 1},
+                "hexside": {"river": "stop"},
+            },
         },
     }
 )
@@ -67,9 +71,15 @@ def _map() -> GameMap:  # type: ignore[type-arg]
 
 MAP: Final = _map()
 
-INFANTRY = StepTrack.of({"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3})
-ARMOUR = StepTrack.of({"attack": 6, "defence": 3, "move": 5}, {"attack": 3, "defence": 2, "move": 4})
-MILITIA = StepTrack.of({"attack": 2, "defence": 3, "move": 3}, {"attack": 1, "defence": 2, "move": 2})
+INFANTRY = StepTrack.of(
+    {"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3}
+)
+ARMOUR = StepTrack.of(
+    {"attack": 6, "defence": 3, "move": 5}, {"attack": 3, "defence": 2, "move": 4}
+)
+MILITIA = StepTrack.of(
+    {"attack": 2, "defence": 3, "move": 3}, {"attack": 1, "defence": 2, "move": 2}
+)
 #: id -> (side, track, movement class, set-up hex)
 UNITS: Final = {
     "b-1inf": ("blue", INFANTRY, "foot", "0103"),

@@ -250,7 +250,8 @@ class GameMap(Generic[C]):
             return self
         classes = dict(self.chart.movement_classes)
         for mclass, terrain, cost in costs:
-            mc = self.chart.movement_class(mclass)
+            self.chart.movement_class(mclass)  # an unknown class fails here
+            mc = classes[mclass]  # several changes of one class add up
             classes[mclass] = attrs.evolve(mc, terrain={**mc.terrain, terrain: cost})
         chart = attrs.evolve(self.chart, movement_classes=classes)
         variant = attrs.evolve(self, chart=chart)

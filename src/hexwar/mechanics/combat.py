@@ -103,7 +103,8 @@ from hexwar.engine.kinds import Combination, Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import AttackRefused, Distribution, OddsTable, Result
+from hexwar.mechanics.crt import AttackRefused, Distribution, OddsTable
+from hexwar.mechanics.crt import CombatResult as Result
 from hexwar.mechanics.retreat import RetreatRules, retreat_options
 from hexwar.mechanics.steps import StepCounters, cheapest_cover
 
