@@ -225,9 +225,10 @@ VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_the_toy_game_passes_the_kit(variant: str) -> None:
     combat = make_combat(**VARIANTS[variant])
-    report = check_random_games(lambda: Toy(combat).new_state(), games=12, seed=0)
+    report = check_random_games(lambda: Toy(combat, turns=6).new_state(), games=12, seed=0)
     assert report.ok, report.violations[:3]
-    assert report.steps > 12 * 20  # the games were played, with their combats
+    assert report.terminal == 12
+    assert report.steps > 12 * 20  # six turns of moves and combats each
 
 
 def test_random_games_reach_every_part_of_the_program() -> None:
@@ -240,8 +241,8 @@ def test_random_games_reach_every_part_of_the_program() -> None:
     combat = make_combat(resolution="chosen", exchange="points")
     seen: set[str] = set()
     rng = random.Random(1)
-    for _ in range(20):
-        state = Toy(combat).new_state()
+    for _ in range(40):
+        state = Toy(combat, turns=6).new_state()
         while not state.is_terminal():
             if state.pending:
                 seen.add(state.pending[-1].kind)
