@@ -74,6 +74,8 @@ _FIELD_TABLES: Final = {
 }
 #: At most this many derived legality answers are kept per position (:meth:`State._memo`).
 _MEMO_LIMIT: Final = 4096
+#: How many legal tokens the default reason for an illegal action lists.
+_SHOWN_TOKENS: Final = 8
 Prefix = tuple[str, ...]
 T = TypeVar("T")
 
@@ -206,20 +208,39 @@ class Ruleset:
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
         """Why ``action`` is illegal now: ``(reason, rule)``. Override to cite rules; the
-        default names the first token that does not fit the prefix before it."""
+        default names the first token that does not fit the prefix before it, what that
+        token should have been (:meth:`step_meaning`) and the tokens that may follow."""
         who = state.current_player()
         where = state.phase or (state.pending[-1].kind if state.pending else "-")
         tokens = tokens_of(action)
         at = state.first_illegal_token(action)
         if at is None:
-            why = "it is legal now"
-        elif at == 0:
+            return f"{action} is legal now", None
+        before = tokens[:at]
+        meaning = self.step_meaning(state, before)
+        if at == 0:
             why = f"no `{tokens[0]}` action may be taken here"
         elif at < len(tokens):
-            why = f"`{tokens[at]}` may not follow `{' '.join(tokens[:at])}` here"
+            why = f"`{tokens[at]}` may not follow `{' '.join(before)}` here"
+            if meaning:
+                why += f": it is not {meaning}"
         else:
             why = f"`{action}` is not complete here"
+            if meaning:
+                why += f": it needs {meaning}"
+        legal = [t for t in state.legal_tokens(before) if t != DONE]
+        if legal:
+            shown = ", ".join(legal[:_SHOWN_TOKENS]) + (
+                ", ..." if len(legal) > _SHOWN_TOKENS else ""
+            )
+            why += f" (may follow: {shown})" if at else f" (offered: {shown})"
         return f"{action} is not a legal action now: {why} ({where}, {who} to act)", None
+
+    def step_meaning(self, state: State, prefix: Prefix) -> str | None:
+        """What the token after the legal ``prefix`` stands for ("a unit of yours that may
+        move now"), for :meth:`explain`; ``None``: say nothing. A ruleset written with
+        :mod:`hexwar.engine.kinds` returns its phase's ``Kinds.meaning(prefix)``."""
+        return None
 
     def action_tags(self, state: State, action: Action) -> frozenset[str]:
         """Tags deciding which seats control ``action`` (by arm, by front, ...; S3.1)."""
