@@ -160,6 +160,9 @@ class Toy(Ruleset):
         kinds = MOVE if phase.endswith("move") else self.combat.kinds
         return kinds.tokens(state, side, prefix)
 
+    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
+        return None if (state.phase or "").endswith("move") else self.combat.meaning(prefix)
+
     def play(self, state: State, action: Action) -> None:
         if action.kind == "move":
             REG.move(state, action.args[0], HEX_CODEC.cell_at(action.args[1]))
@@ -338,8 +341,11 @@ def test_one_attack_per_attacker_and_per_defender_per_phase() -> None:
     assert state.phase == "red-combat"
     assert state.legal_tokens(("attack",)) == ("-1,1",)  # 1,0 was attacked
     assert state.legal_tokens(("attack", "-1,1")) == ("r2",)  # r1 has attacked
-    check_rejects(state, Action.parse("attack -1,1 r1"))
-    check_rejects(state, Action.parse("attack 1,0 r2"))
+    err = check_rejects(state, Action.parse("attack -1,1 r1"))
+    assert "`r1` may not follow `attack -1,1`" in err.reason
+    assert "has not attacked this phase" in err.reason
+    err = check_rejects(state, Action.parse("attack 1,0 r2"))
+    assert "a cell of enemy units you may attack now" in err.reason
 
 
 def test_the_declarations_are_cleared_for_the_next_phase() -> None:

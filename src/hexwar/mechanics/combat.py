@@ -325,15 +325,28 @@ class Combat:
         attack: Kind[str] = Kind(
             self.attack_kind,
             (
-                Values(self._defender_cells),
-                Combination(self._attackers_of, valid=self._valid, feasible=self.feasible),
+                Values(self._defender_cells, means="a cell of enemy units you may attack now"),
+                Combination(
+                    self._attackers_of,
+                    valid=self._valid,
+                    feasible=self.feasible,
+                    means="a unit of yours next to it that has not attacked this phase, "
+                    "in sorted order, in a group the odds allow",
+                ),
             ),
             when=self._may_declare,
         )
         kinds = [attack]
         if self.resolution == "chosen":
-            kinds.append(Kind(self.resolve_kind, (Values(self._declared, checked=True),)))
+            declared = Values(
+                self._declared, checked=True, means="a cell whose declared attack waits"
+            )
+            kinds.append(Kind(self.resolve_kind, (declared,)))
         return Kinds(tuple(kinds))
+
+    def meaning(self, prefix: tuple[str, ...]) -> str | None:
+        """What the token after ``prefix`` stands for (``Ruleset.step_meaning``)."""
+        return self.kinds.meaning(prefix)
 
     def tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[str, ...]:
         """``Ruleset.phase_tokens`` for a phase with only the combat's kinds."""
