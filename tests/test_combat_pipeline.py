@@ -483,6 +483,26 @@ def test_a_retreat_of_two_cells_is_chosen_cell_by_cell_by_its_owner() -> None:
     assert legal(state) == ["advance r1 1,0", "advance r2 1,0", "stop"]
 
 
+def test_a_retreat_through_friends_leaves_them_where_they_are() -> None:
+    start = {
+        "r1": (Hex(0, 0), "red"),
+        "r2": (Hex(1, -1), "red"),
+        "b1": (Hex(1, 0), "blue"),
+        "b2": (Hex(1, 1), "blue"),
+        "b4": (Hex(1, 1), "blue"),
+    }
+    combat = make_combat(limit=max_units(3))
+    state = fight(combat, start)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 3")  # 2:1 DR2
+    state.apply("retreat 1,1")  # into b2 and b4's cell, then on
+    assert REG.occupants(state, Hex(1, 1)) == ("b2", "b4", "b1")
+    assert legal(state) == ["retreat 0,2", "retreat 1,2", "retreat 2,1"]
+    state.apply("retreat 2,1")
+    assert REG.occupants(state, Hex(1, 1)) == ("b2", "b4")
+    assert REG.where(state, "b1") == Hex(2, 1)
+
+
 def test_the_attacker_may_choose_the_retreat() -> None:
     start = {"r1": (Hex(0, 0), "red"), "r2": (Hex(1, -1), "red"), "b1": (Hex(1, 0), "blue")}
     combat = make_combat(retreat=RetreatRules(chooser="attacker"))

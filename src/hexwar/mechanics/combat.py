@@ -740,7 +740,14 @@ class Combat:
             unit=self.unit, exerts_zoc=self.exerts_zoc,
             attackers=[self._cell(c) for c in self._get(state, "sources")],
             origin=self._cell(self._get(state, "cell")), passed=passed,
+            movers=self._stack(state),
         )  # fmt: skip
+
+    def _stack(self, state: State) -> list[str]:
+        """The retreating pieces, in their stack order (top first)."""
+        live = set(self._live(state, "defenders"))
+        at = self._cell(self._get(state, "at"))
+        return [p for p in self.pieces.occupants(state, at) if p in live]
 
     def _ask_retreat(
         self, state: State, n: int, side: str, foe: str
@@ -763,7 +770,7 @@ class Combat:
         rules, side = self.advance, self._get(state, "side")
         done = self._get(state, "advanced")
         origin = self._cell(self._get(state, "cell"))
-        if self.pieces.occupants(state, origin) and not done:
+        if any(self.pieces.side(state, p) != side for p in self.pieces.occupants(state, origin)):
             return []  # the defender held
         route = [origin]
         if rules.along_path:
@@ -821,14 +828,15 @@ class Combat:
                     self._lose(state, piece, 1, defender=False)
             self._pop(state)
         elif kind == "retreat":
-            at, to = self._cell(self._get(state, "at")), self._cell(action.args[0])
+            to = self._cell(action.args[0])
             foe = self._get(state, "foe")
             penalty = self.retreat.enemy_zoc == "step" and to in self._enemy_zoc(state, foe)
             if penalty and self.retreat.friends_negate_zoc:
                 penalty = not any(
                     self.pieces.side(state, p) == foe for p in self.pieces.occupants(state, to)
                 )
-            self.pieces.move_stack(state, at, to)
+            for piece in self._stack(state):  # as a stack, top first; friends there stay
+                self.pieces.move(state, piece, to)
             state.put(self.name, "at", action.args[0])
             state.put(self.name, "path", (*self._get(state, "path"), action.args[0]))
             rest: list[Op] = [("dloss", 1)] if penalty else []

@@ -267,17 +267,19 @@ def retreat_options(
     attackers: Collection[C] = (),
     origin: C | None = None,
     passed: Sequence[C] = (),
+    movers: Sequence[str] | None = None,
 ) -> list[RetreatPath[C]]:
-    """:func:`retreat_paths` for the stack in ``cell``, its friends, enemies and the
-    enemy ZOC read from the registry (``unit``: ids -> what ``limit`` and
-    ``exerts_zoc`` expect; every enemy unit exerts ZOC by default)."""
-    movers = pieces.occupants(state, cell)
-    if not movers:
+    """:func:`retreat_paths` for the stack in ``cell`` (or only its pieces ``movers``,
+    the others staying), its friends, enemies and the enemy ZOC read from the registry
+    (``unit``: ids -> what ``limit`` and ``exerts_zoc`` expect; every enemy unit exerts
+    ZOC by default)."""
+    ids = tuple(pieces.occupants(state, cell) if movers is None else movers)
+    if not ids:
         return []
-    side = pieces.side(state, movers[0])
+    side = pieces.side(state, ids[0])
     friends, enemies = pieces.friends_enemies(state, side, unit=unit)
-    mine = friends.pop(cell, ())
-    stack = tuple(mine)
+    friends.pop(cell, None)  # the cell left behind is never entered again
+    stack = tuple(p if unit is None else unit(p) for p in ids)
     zoc: frozenset[C] = frozenset()
     if rules.enemy_zoc != "ignore" and enemies:
         zoc = zoc_cells(game_map, enemies, exerts_zoc or every_unit_exerts_zoc)
