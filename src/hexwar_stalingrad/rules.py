@@ -355,7 +355,7 @@ def _replacements_end(side: str) -> Callable[[State], None]:
     return lambda state: reinforce.end_replacements(state, side)
 
 
-def _has_cards(side: str) -> Any:
+def _has_no_cards(side: str) -> Any:
     return lambda state: not cards_rules.hand(state, side)
 
 
@@ -385,7 +385,14 @@ class StalingradRules(Ruleset):
     version = "1"
     sides = SIDES
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
-    hook_points: ClassVar[Mapping[str, HookPoint]] = cards_rules.HOOK_POINTS
+    hook_points: ClassVar[Mapping[str, HookPoint]] = {
+        **cards_rules.HOOK_POINTS,
+        "weather": HookPoint(
+            "weather",
+            "(state, value: str) -> str",
+            "The weather of the current turn (S1.2: flying / non-flying).",
+        ),
+    }
 
     def __init__(
         self,
@@ -412,7 +419,7 @@ class StalingradRules(Ruleset):
                     "cards",
                     (
                         Phase("events", on_enter=_events),
-                        *(Phase(s, side=s, skip=_has_cards(s)) for s in SIDES),
+                        *(Phase(s, side=s, skip=_has_no_cards(s)) for s in SIDES),
                     ),
                 ),
                 Stage(
