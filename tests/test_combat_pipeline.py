@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from hexwar.base.errors import NotLegalNow
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.pieces import HEX_CODEC, Pieces
 from hexwar.board.stacking import max_units
 from hexwar.board.terrain import chart_from_dict
-from hexwar.engine.actions import Action, NotLegalNow, Outcome, Value
+from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
 from hexwar.engine.records import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
@@ -30,7 +31,7 @@ from hexwar.mechanics.combat import (
     HexsideShift,
     OddsRules,
 )
-from hexwar.mechanics.crt import OddsTable, Result
+from hexwar.mechanics.crt import CombatResult, OddsTable
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters, StepTrack, cheapest_cover
 from hexwar.testing import check_random_games, check_rejects
@@ -66,13 +67,13 @@ CRT = OddsTable.build(
         6: ["EX", "DLR", "DE", "DE"],
     },
     results=[
-        Result("AL", rank=-1, attacker_steps=1),
-        Result("NE"),
-        Result("DL", rank=1, defender_steps=1),
-        Result("EX", rank=1, defender_steps=1, flags=["exchange"]),
-        Result("DR2", rank=2, retreat=2),
-        Result("DLR", rank=3, defender_steps=1, retreat=1),
-        Result("DE", rank=4, eliminated=True),
+        CombatResult("AL", rank=-1, attacker_steps=1),
+        CombatResult("NE"),
+        CombatResult("DL", rank=1, defender_steps=1),
+        CombatResult("EX", rank=1, defender_steps=1, flags=["exchange"]),
+        CombatResult("DR2", rank=2, retreat=2),
+        CombatResult("DLR", rank=3, defender_steps=1, retreat=1),
+        CombatResult("DE", rank=4, eliminated=True),
     ],
     rule="T7.1",
 )
