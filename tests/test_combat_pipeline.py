@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from hexwar.base.errors import NotLegalNow
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.pieces import HEX_CODEC, Pieces
 from hexwar.board.stacking import max_units
 from hexwar.board.terrain import chart_from_dict
-from hexwar.engine.actions import Action, NotLegalNow, Outcome, Value
+from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
 from hexwar.engine.records import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
@@ -30,7 +31,7 @@ from hexwar.mechanics.combat import (
     HexsideShift,
     OddsRules,
 )
-from hexwar.mechanics.crt import OddsTable, Result
+from hexwar.mechanics.crt import CombatResult, OddsTable
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters, StepTrack, cheapest_cover
 from hexwar.testing import check_random_games, check_rejects
@@ -66,13 +67,13 @@ CRT = OddsTable.build(
         6: ["EX", "DLR", "DE", "DE"],
     },
     results=[
-        Result("AL", rank=-1, attacker_steps=1),
-        Result("NE"),
-        Result("DL", rank=1, defender_steps=1),
-        Result("EX", rank=1, defender_steps=1, flags=["exchange"]),
-        Result("DR2", rank=2, retreat=2),
-        Result("DLR", rank=3, defender_steps=1, retreat=1),
-        Result("DE", rank=4, eliminated=True),
+        CombatResult("AL", rank=-1, attacker_steps=1),
+        CombatResult("NE"),
+        CombatResult("DL", rank=1, defender_steps=1),
+        CombatResult("EX", rank=1, defender_steps=1, flags=["exchange"]),
+        CombatResult("DR2", rank=2, retreat=2),
+        CombatResult("DLR", rank=3, defender_steps=1, retreat=1),
+        CombatResult("DE", rank=4, eliminated=True),
     ],
     rule="T7.1",
 )
@@ -160,6 +161,9 @@ class Toy(Ruleset):
         kinds = MOVE if phase.endswith("move") else self.combat.kinds
         return kinds.tokens(state, side, prefix)
 
+    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
+        return None if (state.phase or "").endswith("move") else self.combat.meaning(prefix)
+
     def play(self, state: State, action: Action) -> None:
         if action.kind == "move":
             REG.move(state, action.args[0], HEX_CODEC.cell_at(action.args[1]))
@@ -225,9 +229,10 @@ VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_the_toy_game_passes_the_kit(variant: str) -> None:
     combat = make_combat(**VARIANTS[variant])
-    report = check_random_games(lambda: Toy(combat).new_state(), games=12, seed=0)
+    report = check_random_games(lambda: Toy(combat, turns=6).new_state(), games=12, seed=0)
     assert report.ok, report.violations[:3]
-    assert report.steps > 12 * 20  # the games were played, with their combats
+    assert report.terminal == 12
+    assert report.steps > 12 * 20  # six turns of moves and combats each
 
 
 def test_random_games_reach_every_part_of_the_program() -> None:
@@ -240,8 +245,8 @@ def test_random_games_reach_every_part_of_the_program() -> None:
     combat = make_combat(resolution="chosen", exchange="points")
     seen: set[str] = set()
     rng = random.Random(1)
-    for _ in range(20):
-        state = Toy(combat).new_state()
+    for _ in range(40):
+        state = Toy(combat, turns=6).new_state()
         while not state.is_terminal():
             if state.pending:
                 seen.add(state.pending[-1].kind)
@@ -337,8 +342,11 @@ def test_one_attack_per_attacker_and_per_defender_per_phase() -> None:
     assert state.phase == "red-combat"
     assert state.legal_tokens(("attack",)) == ("-1,1",)  # 1,0 was attacked
     assert state.legal_tokens(("attack", "-1,1")) == ("r2",)  # r1 has attacked
-    check_rejects(state, Action.parse("attack -1,1 r1"))
-    check_rejects(state, Action.parse("attack 1,0 r2"))
+    err = check_rejects(state, Action.parse("attack -1,1 r1"))
+    assert "`r1` may not follow `attack -1,1`" in err.reason
+    assert "has not attacked this phase" in err.reason
+    err = check_rejects(state, Action.parse("attack 1,0 r2"))
+    assert "a cell of enemy units you may attack now" in err.reason
 
 
 def test_the_declarations_are_cleared_for_the_next_phase() -> None:
@@ -474,6 +482,26 @@ def test_a_retreat_of_two_cells_is_chosen_cell_by_cell_by_its_owner() -> None:
     state.apply("retreat 3,-1")
     assert REG.where(state, "b1") == Hex(3, -1)
     assert legal(state) == ["advance r1 1,0", "advance r2 1,0", "stop"]
+
+
+def test_a_retreat_through_friends_leaves_them_where_they_are() -> None:
+    start = {
+        "r1": (Hex(0, 0), "red"),
+        "r2": (Hex(1, -1), "red"),
+        "b1": (Hex(1, 0), "blue"),
+        "b2": (Hex(1, 1), "blue"),
+        "b4": (Hex(1, 1), "blue"),
+    }
+    combat = make_combat(limit=max_units(3))
+    state = fight(combat, start)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 3")  # 2:1 DR2
+    state.apply("retreat 1,1")  # into b2 and b4's cell, then on
+    assert REG.occupants(state, Hex(1, 1)) == ("b2", "b4", "b1")
+    assert legal(state) == ["retreat 0,2", "retreat 1,2", "retreat 2,1"]
+    state.apply("retreat 2,1")
+    assert REG.occupants(state, Hex(1, 1)) == ("b2", "b4")
+    assert REG.where(state, "b1") == Hex(2, 1)
 
 
 def test_the_attacker_may_choose_the_retreat() -> None:

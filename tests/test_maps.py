@@ -337,3 +337,6 @@ def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
     assert Hex(1, 0) not in reachable(variant, Hex(0, 0), "wheel", 4).costs
     assert Hex(1, 0) in reachable(base, Hex(0, 0), "wheel", 4).costs
     assert base.with_movement_costs([]) is base
+    both = base.with_movement_costs([("foot", "clear", 2), ("foot", "marsh", 5)])
+    assert both.cost(Hex(0, 0), Hex(-1, 0), "foot").cost == 2  # several changes add up
+    assert both.cost(Hex(0, 0), Hex(1, 0), "foot").cost == 5

@@ -19,7 +19,7 @@ callables, usable by any game alone (:class:`Combat`):
    an automatic result, above the highest it is fought there or gets an automatic
    result — all by data.
 3. **The roll** is a chance event (``roll N``), with the ``die_modifier`` hook.
-4. **The result** (:class:`~hexwar.mechanics.crt.Result`) runs as a small program kept
+4. **The result** (:class:`~hexwar.mechanics.crt.CombatResult`) runs as a small program kept
    in a state table — eliminate, defender step losses, the exchange, attacker step
    losses, the retreat, the advance — each part asking its owner when there is a
    choice (a chained :class:`~hexwar.engine.actions.Decision`; a single choice is taken
@@ -37,15 +37,16 @@ callables, usable by any game alone (:class:`Combat`):
 >>> from hexwar.engine.sequencer import Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
 >>> from hexwar.grid.geometry import Hex
->>> from hexwar.mechanics.crt import OddsTable, Result
+>>> from hexwar.mechanics.crt import CombatResult, OddsTable
 >>> from hexwar.mechanics.steps import StepCounters, StepTrack
 >>> chart = chart_from_dict({"terrain": {"clear": {}, "forest": {}},
 ...     "movement": {"foot": {"terrain": {"clear": 1, "forest": 2}}}})
 >>> board = build_map(chart, dict.fromkeys(hexagon(3), "clear") | {Hex(1, 0): "forest"})
 >>> crt = OddsTable.build(columns=["1:1", "2:1", "3:1"], dice="d2",
 ...     rows={1: ["AL", "DR", "DR"], 2: ["DR", "DR", "DE"]},
-...     results=[Result("AL", rank=-1, attacker_steps=1), Result("DR", rank=1, retreat=2),
-...              Result("DE", rank=2, eliminated=True)])
+...     results=[CombatResult("AL", rank=-1, attacker_steps=1),
+...              CombatResult("DR", rank=1, retreat=2),
+...              CombatResult("DE", rank=2, eliminated=True)])
 >>> reg = Pieces(HEX_CODEC)
 >>> track = StepTrack.of({"attack": 4, "defence": 2}, {"attack": 2, "defence": 1})
 >>> counters = StepCounters(dict.fromkeys(["r1", "r2", "b1"], track), pieces=reg)
@@ -93,20 +94,29 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from hexwar.base.errors import DataError, IllegalAction
+from hexwar.base.errors import AttackRefused, DataError, IllegalAction
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.board.stacking import StackingLimit
-from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
-from hexwar.engine.actions import Action, Decision, Value, action_key
+from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.kinds import Combination, Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import AttackRefused, Distribution, OddsTable
-from hexwar.mechanics.crt import CombatResult as Result
-from hexwar.mechanics.retreat import RetreatRules, retreat_options
-from hexwar.mechanics.steps import StepCounters, cheapest_cover
+from hexwar.mechanics.combat_result import ResultProgram
+from hexwar.mechanics.combat_rules import (
+    ABOVE,
+    BELOW,
+    AdvanceRules,
+    Attack,
+    AttackOdds,
+    HexsideShift,
+    Odds,
+    OddsRules,
+)
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.retreat import RetreatRules
+from hexwar.mechanics.steps import StepCounters
 
 __all__ = [
     "ABOVE",
@@ -119,105 +129,13 @@ __all__ = [
     "OddsRules",
 ]
 
-#: What happens below the lowest column: ``"refuse"`` (no attack), ``"lowest"`` (fought
-#: there), or any other text: the code of the table's result that applies without a roll.
-BELOW: Final = ("refuse", "lowest")
-#: What happens above the highest column: ``"highest"``, or an automatic result's code.
-ABOVE: Final = ("highest",)
-AdvanceMode = Literal["none", "optional", "obligatory"]
-ADVANCE_MODES: Final = ("none", "optional", "obligatory")
 Number = int | Fraction
 #: The answers' action kinds (besides the declaration's ``attack`` / ``resolve``).
 ANSWER_KINDS: Final = ("roll", "lose", "pay", "retreat", "advance", "stop")
 
 
-@attrs.frozen
-class HexsideShift:
-    """A column shift for attacking across a hexside ``feature`` (after a bridge's
-    negation): when ``"all"`` attackers cross it ("all across a river: -1") or ``"any"``."""
-
-    feature: str
-    shift: int
-    when: Literal["all", "any"] = "all"
-
-    def __attrs_post_init__(self) -> None:
-        if self.when not in ("all", "any"):
-            raise DataError(f"hexside shift {self.feature!r}: when {self.when!r}, not all/any")
-
-
-def _shifts(value: Mapping[str, int]) -> Mapping[str, int]:
-    return dict(value)
-
-
-@attrs.frozen
-class OddsRules:
-    """The odds' shifts and edges as data: ``terrain`` (the defender's terrain ->
-    column shift, "forest -1"), ``hexsides`` (:class:`HexsideShift`), ``below`` and
-    ``above`` (:data:`BELOW`, :data:`ABOVE`), ``rule`` (cited by a refusal)."""
-
-    terrain: Mapping[str, int] = attrs.field(factory=dict, converter=_shifts)
-    hexsides: tuple[HexsideShift, ...] = attrs.field(default=(), converter=tuple)
-    below: str = "refuse"
-    above: str = "highest"
-    rule: str | None = None
-
-
-@attrs.frozen
-class AdvanceRules:
-    """Advance after combat into the vacated cell, as data.
-
-    ``mode`` (``"none"``, ``"optional"``, ``"obligatory"``: one unit must advance when
-    one can), overridden per result code by ``by_result``; ``units``: how many attackers
-    may advance (``None``: any number within the stacking limit); ``along_path``: an
-    advancing unit may follow the defender's retreat path (N > 1) instead of stopping in
-    the vacated cell; ``movement_class``: each step must be legal for it on the map.
-    """
-
-    mode: AdvanceMode = "optional"
-    by_result: Mapping[str, AdvanceMode] = attrs.field(factory=dict, converter=dict)
-    units: int | None = 1
-    along_path: bool = False
-    movement_class: str | None = None
-
-    def __attrs_post_init__(self) -> None:
-        for code, mode in (("mode", self.mode), *self.by_result.items()):
-            if mode not in ADVANCE_MODES:
-                raise DataError(f"advance {code}: {mode!r}, expected one of {ADVANCE_MODES}")
-
-    def mode_after(self, code: str) -> AdvanceMode:
-        """The advance after result ``code``."""
-        return self.by_result.get(code, self.mode)
-
-
-@attrs.frozen
-class Attack:
-    """One attack, as the side-condition callables see it: the attacking ``side``, the
-    defending ``cell`` (its label) and the attacking pieces."""
-
-    side: str
-    cell: str
-    attackers: tuple[str, ...]
-
-
-@attrs.frozen
-class Odds:
-    """An attack's odds: the strengths, the ``column`` fought on after ``shift`` columns
-    (``None`` when refused or automatic), the ``automatic`` result's code, and whether
-    the attack is ``refused``."""
-
-    attack: Fraction
-    defence: Fraction
-    column: str | None
-    shift: int
-    automatic: str | None = None
-    refused: bool = False
-
-
-Op = tuple[str, int]
-
-
 @attrs.frozen(eq=False)
-class Combat:
+class Combat(ResultProgram, AttackOdds):
     """The combat pipeline of one game (see the module docstring).
 
     ``pieces``: the position registry; ``counters``: the step counters (every piece
@@ -244,9 +162,9 @@ class Combat:
     counters: StepCounters
     game_map: GameMap[Any]
     table: OddsTable
-    odds_rules: OddsRules = OddsRules()
+    odds_rules: OddsRules = attrs.field(factory=OddsRules)
     retreat: RetreatRules = attrs.field(factory=RetreatRules)
-    advance: AdvanceRules = AdvanceRules()
+    advance: AdvanceRules = attrs.field(factory=AdvanceRules)
     attack_value: str = "attack"
     defence_value: str = "defence"
     exchange: Literal["steps", "points"] = "steps"
@@ -280,28 +198,6 @@ class Combat:
             raise DataError(f"resolution {self.resolution!r}: expected 'at_once' or 'chosen'")
         object.__setattr__(self, "_kinds", self._build_kinds())
 
-    # -- names ---------------------------------------------------------------------------
-
-    @property
-    def attackers_table(self) -> str:
-        """Piece -> the cell it attacked this phase."""
-        return f"{self.name}_attackers"
-
-    @property
-    def defenders_table(self) -> str:
-        """Cell -> ``("declared" | "resolved", *attackers)`` this phase."""
-        return f"{self.name}_defenders"
-
-    @property
-    def scratch(self) -> tuple[str, ...]:
-        """The per-phase tables (a combat phase's ``scratch``)."""
-        return (self.attackers_table, self.defenders_table)
-
-    def decision_kind(self, part: str) -> str:
-        """The kind of the decisions of ``part`` (``roll``, ``loss``, ``pay``, ``retreat``,
-        ``advance``)."""
-        return f"{self.name}_{part}"
-
     # -- wiring into a ruleset -------------------------------------------------------------
 
     def phase(self, name: str, side: str | Callable[[State], str], **options: Any) -> Phase:
@@ -326,15 +222,28 @@ class Combat:
         attack: Kind[str] = Kind(
             self.attack_kind,
             (
-                Values(self._defender_cells),
-                Combination(self._attackers_of, valid=self._valid, feasible=self.feasible),
+                Values(self._defender_cells, means="a cell of enemy units you may attack now"),
+                Combination(
+                    self._attackers_of,
+                    valid=self._valid,
+                    feasible=self.feasible,
+                    means="a unit of yours next to it that has not attacked this phase, "
+                    "in sorted order, in a group the odds allow",
+                ),
             ),
             when=self._may_declare,
         )
         kinds = [attack]
         if self.resolution == "chosen":
-            kinds.append(Kind(self.resolve_kind, (Values(self._declared, checked=True),)))
+            declared = Values(
+                self._declared, checked=True, means="a cell whose declared attack waits"
+            )
+            kinds.append(Kind(self.resolve_kind, (declared,)))
         return Kinds(tuple(kinds))
+
+    def meaning(self, prefix: tuple[str, ...]) -> str | None:
+        """What the token after ``prefix`` stands for (``Ruleset.step_meaning``)."""
+        return self.kinds.meaning(prefix)
 
     def tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[str, ...]:
         """``Ruleset.phase_tokens`` for a phase with only the combat's kinds."""
@@ -381,12 +290,6 @@ class Combat:
         return False
 
     # -- declaration ---------------------------------------------------------------------
-
-    def _cell(self, label: str) -> Any:
-        return self.pieces.codec.cell_at(label)
-
-    def _label(self, cell: Any) -> str:
-        return self.pieces.codec.label(cell)
 
     def _may_declare(self, state: State, side: str) -> bool:
         if self.in_progress(state):
@@ -494,341 +397,3 @@ class Combat:
         modifier = int(state.hook("die_modifier", 0, side=side, table=self.table.name))
         params: tuple[Value, ...] = (cell, odds.column, modifier)
         state.push(Decision.roll(self.decision_kind("roll"), self.table.dice, params=params))
-
-    # -- odds ------------------------------------------------------------------------------
-
-    def piece_strength(self, state: State, piece: str, role: str) -> Number:
-        """A piece's strength as ``role`` (``"attack"`` / ``"defend"``)."""
-        if self.strength is not None:
-            return self.strength(state, piece, role)
-        name = self.attack_value if role == "attack" else self.defence_value
-        value: Number = state.hook(
-            "combat_strength", self.counters.value(state, piece, name), unit=piece, role=role
-        )
-        return value
-
-    def odds(self, state: State, side: str, cell: str, attackers: Sequence[str]) -> Odds:
-        """The odds of ``attackers`` against the stack in ``cell`` (see the module
-        docstring): the unshifted column (just below the lowest when the ratio is below
-        the table's threshold; the highest against a defence of 0), plus the shifts."""
-        attackers = tuple(attackers)
-        where = self._cell(cell)
-        attack = sum(
-            (Fraction(self.piece_strength(state, p, "attack")) for p in attackers), Fraction(0)
-        )
-        defence = sum(
-            (
-                Fraction(self.piece_strength(state, p, "defend"))
-                for p in self.pieces.occupants(state, where)
-            ),
-            Fraction(0),
-        )
-        last = len(self.table.columns) - 1
-        if defence == 0:
-            index = last
-        else:
-            try:
-                index = self.table.column_index(self.table.column_for(attack, defence))
-            except AttackRefused:
-                index = -1
-        shift = self._shift(state, Attack(side, cell, attackers), where)
-        at, rules = index + shift, self.odds_rules
-        if at < 0:
-            if rules.below == "refuse":
-                return Odds(attack, defence, None, shift, refused=True)
-            if rules.below != "lowest":
-                return Odds(attack, defence, None, shift, automatic=rules.below)
-            at = 0
-        elif at > last:
-            if rules.above != "highest":
-                return Odds(attack, defence, None, shift, automatic=rules.above)
-            at = last
-        return Odds(attack, defence, self.table.labels[at], shift)
-
-    def _shift(self, state: State, attack: Attack, where: Any) -> int:
-        game_map, rules = self.game_map, self.odds_rules
-        shift = rules.terrain.get(game_map.terrain(where), 0)
-        if rules.hexsides:
-            crossed = [
-                game_map.chart.active_features(game_map.hexside(self.pieces.where(state, p), where))
-                for p in attack.attackers
-            ]
-            for h in rules.hexsides:
-                hits = [h.feature in c for c in crossed]
-                if (all(hits) if h.when == "all" else any(hits)) and hits:
-                    shift += h.shift
-        if self.shift is not None:
-            shift += self.shift(state, attack)
-        shift += int(state.hook("odds_shift", 0, attacker=attack.attackers, defender=attack.cell))
-        return shift
-
-    def distribution(
-        self, state: State, side: str, cell: str, attackers: Sequence[str]
-    ) -> Distribution:
-        """The exact distribution of results of this attack now (with the die modifier)."""
-        odds = self.odds(state, side, cell, attackers)
-        if odds.refused:
-            raise AttackRefused(f"attack on {cell}: refused", rule=self.odds_rules.rule)
-        if odds.automatic is not None:
-            return Distribution(((self.table.results[odds.automatic], Fraction(1)),))
-        assert odds.column is not None
-        modifier = int(state.hook("die_modifier", 0, side=side, table=self.table.name))
-        return self.table.distribution_at(odds.column, modifier=modifier)
-
-    # -- the result program ------------------------------------------------------------------
-
-    def in_progress(self, state: State) -> bool:
-        """Whether a combat result is being carried out (its decisions are pending)."""
-        return state.get(self.name, "program") is not None
-
-    def _get(self, state: State, key: str) -> Any:
-        return state.get(self.name, key)
-
-    def _program(self, state: State) -> tuple[Op, ...]:
-        prog = state.get(self.name, "program")
-        assert isinstance(prog, tuple)
-        return prog  # type: ignore[return-value]
-
-    def _set_program(self, state: State, *ops: Op) -> None:
-        state.put(self.name, "program", tuple(ops))
-
-    def _start(self, state: State, cell: str, result: Result) -> None:
-        entry = state.get(self.defenders_table, cell)
-        assert isinstance(entry, tuple)
-        attackers = tuple(str(a) for a in entry[1:])
-        where = self._cell(cell)
-        defenders = self.pieces.occupants(state, where)
-        ops: list[Op] = []
-        if result.eliminated:
-            ops.append(("elim", 0))
-        if result.defender_steps:
-            ops.append(("dloss", result.defender_steps))
-        if result.has(self.exchange_flag):
-            ops.append(("xch", 0))
-        if result.attacker_steps:
-            ops.append(("aloss", result.attacker_steps))
-        if result.retreat:
-            ops.append(("retreat", result.retreat))
-        ops.append(("advance", 0))
-        record: dict[str, Value] = {
-            "cell": cell,
-            "at": cell,
-            "result": result.code,
-            "side": self.pieces.side(state, attackers[0]),
-            "foe": self.pieces.side(state, defenders[0]) if defenders else "",
-            "attackers": attackers,
-            "sources": tuple(self._label(self.pieces.where(state, a)) for a in attackers),
-            "defenders": defenders,
-            "lost": 0,
-            "dsteps": 0,
-            "path": (),
-            "advanced": (),
-        }
-        for key, value in record.items():
-            state.put(self.name, key, value)
-        self._set_program(state, *ops)
-        self._run(state)
-
-    def _finish(self, state: State) -> None:
-        for key in sorted(state.table(self.name)):
-            state.delete(self.name, key)
-
-    def _live(self, state: State, role: str) -> list[str]:
-        """The defenders still in the defending stack, or the attackers still on the map."""
-        if role == "attackers":
-            return sorted(
-                p for p in self._get(state, "attackers") if self.pieces.is_placed(state, p)
-            )
-        at = self._cell(self._get(state, "at"))
-        return sorted(
-            p
-            for p in self._get(state, "defenders")
-            if self.pieces.is_placed(state, p) and self.pieces.where(state, p) == at
-        )
-
-    def _run(self, state: State) -> None:
-        """Carry out the program until a part needs a choice (pushed) or it is done."""
-        while True:
-            prog = self._program(state)
-            if not prog:
-                self._finish(state)
-                return
-            op = prog[0]
-            asked = self._ask(state, op)
-            if asked is None:
-                continue
-            side, part, choices = asked
-            if len(choices) == 1:
-                self._apply(state, op, choices[0])
-                continue
-            ordered = tuple(sorted(choices, key=action_key))
-            state.push(Decision(self.decision_kind(part), side, (op[0], op[1]), choices=ordered))
-            return
-
-    def _pop(self, state: State, *instead: Op) -> None:
-        self._set_program(state, *instead, *self._program(state)[1:])
-
-    def _ask(self, state: State, op: Op) -> tuple[str, str, list[Action]] | None:
-        """The choice ``op`` needs now (side, decision part, answers), or ``None`` after
-        carrying out (or skipping) what needs no choice."""
-        kind, n = op
-        side, foe = self._get(state, "side"), self._get(state, "foe")
-        if kind == "elim":
-            for piece in self._live(state, "defenders"):
-                self._lose(state, piece, len(self.counters.track(piece)), defender=True)
-            self._pop(state)
-            return None
-        if kind in ("dloss", "aloss"):
-            live = self._live(state, "defenders" if kind == "dloss" else "attackers")
-            if n <= 0 or not live:
-                self._pop(state)
-                return None
-            return (foe if kind == "dloss" else side), "loss", [Action("lose", (p,)) for p in live]
-        if kind == "xch":
-            return self._ask_exchange(state, side)
-        if kind == "retreat":
-            return self._ask_retreat(state, n, side, foe)
-        if kind == "advance":
-            return self._ask_advance(state, side)
-        raise AssertionError(op)  # pragma: no cover - the program holds only these
-
-    def _lose(self, state: State, piece: str, steps: int, *, defender: bool) -> None:
-        loss = self.counters.lose(state, piece, steps)
-        if loss.eliminated and self.pieces.is_placed(state, piece):
-            self.pieces.remove(state, piece)
-        if defender:
-            lost = self.exchange_lost or self.defence_value
-            state.put(self.name, "lost", self._get(state, "lost") + loss.printed(lost))
-            state.put(self.name, "dsteps", self._get(state, "dsteps") + loss.steps)
-
-    def _ask_exchange(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
-        live = self._live(state, "attackers")
-        if self.exchange == "steps":
-            self._pop(state, *((("aloss", self._get(state, "dsteps")),) * bool(live)))
-            return None
-        owed = self._get(state, "lost")
-        if owed <= 0 or not live:
-            self._pop(state)
-            return None
-        paid = self.exchange_paid or self.attack_value
-        covers = cheapest_cover(self.counters, state, live, owed, paid)
-        return side, "pay", [Action("pay", way) for way in covers]
-
-    def _enemy_zoc(self, state: State, foe: str) -> frozenset[Any]:
-        _, enemies = self.pieces.friends_enemies(state, foe, unit=self.unit)
-        if not enemies:
-            return frozenset()
-        return zoc_cells(self.game_map, enemies, self.exerts_zoc or every_unit_exerts_zoc)
-
-    def _retreat_paths(self, state: State, n: int) -> list[Any]:
-        at = self._cell(self._get(state, "at"))
-        passed = tuple(self._cell(c) for c in self._get(state, "path"))
-        return retreat_options(
-            self.pieces, state, self.game_map, at, n, rules=self.retreat, limit=self.limit,
-            unit=self.unit, exerts_zoc=self.exerts_zoc,
-            attackers=[self._cell(c) for c in self._get(state, "sources")],
-            origin=self._cell(self._get(state, "cell")), passed=passed,
-        )  # fmt: skip
-
-    def _ask_retreat(
-        self, state: State, n: int, side: str, foe: str
-    ) -> tuple[str, str, list[Action]] | None:
-        if n <= 0 or not self._live(state, "defenders"):
-            self._pop(state)
-            return None
-        paths = self._retreat_paths(state, n)
-        if not paths:
-            penalty: Op = ("elim", 0) if self.retreat.cannot == "eliminate" else ("dloss", 1)
-            self._pop(state, penalty)
-            return None
-        firsts = sorted({self._label(p.cells[0]) for p in paths})
-        chooser = foe if self.retreat.chooser == "owner" else side
-        return chooser, "retreat", [Action("retreat", (c,)) for c in firsts]
-
-    def _advance_moves(self, state: State) -> list[Action]:
-        """``advance PIECE CELL`` for each attacker that may advance and each cell it may
-        reach: the vacated cell, and along the retreat path with ``along_path``."""
-        rules, side = self.advance, self._get(state, "side")
-        done = self._get(state, "advanced")
-        origin = self._cell(self._get(state, "cell"))
-        if self.pieces.occupants(state, origin) and not done:
-            return []  # the defender held
-        route = [origin]
-        if rules.along_path:
-            for label in self._get(state, "path"):
-                cell = self._cell(label)
-                if any(
-                    self.pieces.side(state, p) != side for p in self.pieces.occupants(state, cell)
-                ):
-                    break
-                route.append(cell)
-        out = []
-        for piece in self._live(state, "attackers"):
-            if piece in done:
-                continue
-            here = self.pieces.where(state, piece)
-            for depth, cell in enumerate(route):
-                before = here if depth == 0 else route[depth - 1]
-                if cell not in self.game_map.neighbors(before):
-                    break
-                if (
-                    rules.movement_class
-                    and self.game_map.cost(before, cell, rules.movement_class) is None
-                ):
-                    break
-                there = self.pieces.occupants(state, cell)
-                if self.limit is not None:
-                    units = [p if self.unit is None else self.unit(p) for p in (*there, piece)]
-                    if self.limit(units) is not None:
-                        continue
-                out.append(Action("advance", (piece, self._label(cell))))
-        return out
-
-    def _ask_advance(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
-        rules = self.advance
-        mode = rules.mode_after(self._get(state, "result"))
-        done = self._get(state, "advanced")
-        full = rules.units is not None and len(done) >= rules.units
-        moves = [] if mode == "none" or full else self._advance_moves(state)
-        if not moves:
-            self._pop(state)
-            return None
-        if mode == "optional" or done:
-            moves.append(Action("stop"))
-        return side, "advance", moves
-
-    def _apply(self, state: State, op: Op, action: Action) -> None:
-        """Carry out the answer ``action`` to the choice ``op`` asked for."""
-        kind, n = op
-        if kind in ("dloss", "aloss"):
-            self._lose(state, action.args[0], 1, defender=kind == "dloss")
-            self._pop(state, *(((kind, n - 1),) * (n > 1)))
-        elif kind == "xch":
-            for piece in action.args:
-                if self.pieces.is_placed(state, piece):
-                    self._lose(state, piece, 1, defender=False)
-            self._pop(state)
-        elif kind == "retreat":
-            at, to = self._cell(self._get(state, "at")), self._cell(action.args[0])
-            foe = self._get(state, "foe")
-            penalty = self.retreat.enemy_zoc == "step" and to in self._enemy_zoc(state, foe)
-            if penalty and self.retreat.friends_negate_zoc:
-                penalty = not any(
-                    self.pieces.side(state, p) == foe for p in self.pieces.occupants(state, to)
-                )
-            self.pieces.move_stack(state, at, to)
-            state.put(self.name, "at", action.args[0])
-            state.put(self.name, "path", (*self._get(state, "path"), action.args[0]))
-            rest: list[Op] = [("dloss", 1)] if penalty else []
-            if n > 1:
-                rest.append(("retreat", n - 1))
-            self._pop(state, *rest)
-        elif kind == "advance":
-            if action.kind == "stop":
-                self._pop(state)
-                return
-            piece, label = action.args
-            self.pieces.move(state, piece, self._cell(label))
-            state.put(self.name, "advanced", (*self._get(state, "advanced"), piece))
-        else:  # pragma: no cover - only these ask
-            raise AssertionError(op)

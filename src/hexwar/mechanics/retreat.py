@@ -194,57 +194,75 @@ def retreat_paths(
         raise HexwarError(f"a retreat of {length} cells")
     if start not in game_map:
         raise HexwarError(f"retreat from {start!r}: not on the map")
-    friends = friends or {}
+    if rules.away == "attackers" and not attackers:
+        raise HexwarError("away = 'attackers' needs the attacking cells")
     first = start if origin is None else origin
-    done = len(passed)
-    distance = game_map.topology.distance
-    chart = game_map.chart
-    seen = {first, start, *passed}
-    enemy_cells, zoc_cells_ = frozenset(enemies), frozenset(zoc)
-    far: Callable[[C], int] | None = None
-    if rules.away == "attackers":
-        foes = tuple(attackers)
-        if not foes:
-            raise HexwarError("away = 'attackers' needs the attacking cells")
+    search = _PathSearch(
+        game_map, rules, length, frozenset(enemies), frozenset(zoc), friends or {}, tuple(movers),
+        limit, tuple(attackers), first, len(passed), {first, start, *passed},
+    )  # fmt: skip
+    search.grow(start, (), 0)
+    return sorted(search.out)
 
-        def far(cell: C) -> int:
-            return min(distance(cell, a) for a in foes)
 
-    def step_ok(a: C, b: C, depth: int) -> bool:
-        if b in seen or b in enemy_cells or b not in game_map:
+@attrs.define
+class _PathSearch(Generic[C]):
+    """The depth-first search of :func:`retreat_paths` (its arguments, the cells in use)."""
+
+    game_map: GameMap[C]
+    rules: RetreatRules
+    length: int
+    enemies: frozenset[C]
+    zoc: frozenset[C]
+    friends: Mapping[C, Sequence[Any]]
+    movers: tuple[Any, ...]
+    limit: StackingLimit | None
+    attackers: tuple[C, ...]
+    first: C
+    done: int
+    seen: set[C]
+    out: list[RetreatPath[C]] = attrs.Factory(list)
+
+    def far(self, cell: C) -> int:
+        distance = self.game_map.topology.distance
+        return min(distance(cell, a) for a in self.attackers)
+
+    def step_ok(self, a: C, b: C, depth: int) -> bool:
+        game_map, rules = self.game_map, self.rules
+        if b in self.seen or b in self.enemies or b not in game_map:
             return False
         if rules.impassable and game_map.terrain(b) in rules.impassable:
             return False
-        if rules.uncrossable and chart.active_features(game_map.hexside(a, b)) & rules.uncrossable:
+        crossed = game_map.chart.active_features
+        if rules.uncrossable and crossed(game_map.hexside(a, b)) & rules.uncrossable:
             return False
         if rules.movement_class is not None and game_map.cost(a, b, rules.movement_class) is None:
             return False
-        if rules.away == "start" and distance(first, b) != done + depth:
+        distance = game_map.topology.distance
+        if rules.away == "start" and distance(self.first, b) != self.done + depth:
             return False
-        if far is not None and far(b) <= far(a):
+        if rules.away == "attackers" and self.far(b) <= self.far(a):
             return False
-        if b in friends and not rules.through_friends and depth < length:
+        if b in self.friends and not rules.through_friends and depth < self.length:
             return False
-        return not (rules.enemy_zoc == "forbidden" and _in_zoc(b, zoc_cells_, friends, rules))
+        return not (rules.enemy_zoc == "forbidden" and self.in_zoc(b))
 
-    out: list[RetreatPath[C]] = []
+    def in_zoc(self, cell: C) -> bool:
+        return _in_zoc(cell, self.zoc, self.friends, self.rules)
 
-    def grow(cell: C, cells: tuple[C, ...], penalties: int) -> None:
+    def grow(self, cell: C, cells: tuple[C, ...], penalties: int) -> None:
         depth = len(cells)
-        if depth == length:
-            there = tuple(friends.get(cell, ())) if cells else ()
-            if not cells or limit is None or limit((*there, *movers)) is None:
-                out.append(RetreatPath(cells, penalties))
+        if depth == self.length:
+            there = tuple(self.friends.get(cell, ())) if cells else ()
+            if not cells or self.limit is None or self.limit((*there, *self.movers)) is None:
+                self.out.append(RetreatPath(cells, penalties))
             return
-        for nxt in game_map.neighbors(cell):
-            if step_ok(cell, nxt, depth + 1):
-                seen.add(nxt)
-                hit = rules.enemy_zoc == "step" and _in_zoc(nxt, zoc_cells_, friends, rules)
-                grow(nxt, (*cells, nxt), penalties + hit)
-                seen.discard(nxt)
-
-    grow(start, (), 0)
-    return sorted(out)
+        for nxt in self.game_map.neighbors(cell):
+            if self.step_ok(cell, nxt, depth + 1):
+                self.seen.add(nxt)
+                hit = self.rules.enemy_zoc == "step" and self.in_zoc(nxt)
+                self.grow(nxt, (*cells, nxt), penalties + hit)
+                self.seen.discard(nxt)
 
 
 def _in_zoc(
@@ -267,17 +285,19 @@ def retreat_options(
     attackers: Collection[C] = (),
     origin: C | None = None,
     passed: Sequence[C] = (),
+    movers: Sequence[str] | None = None,
 ) -> list[RetreatPath[C]]:
-    """:func:`retreat_paths` for the stack in ``cell``, its friends, enemies and the
-    enemy ZOC read from the registry (``unit``: ids -> what ``limit`` and
-    ``exerts_zoc`` expect; every enemy unit exerts ZOC by default)."""
-    movers = pieces.occupants(state, cell)
-    if not movers:
+    """:func:`retreat_paths` for the stack in ``cell`` (or only its pieces ``movers``,
+    the others staying), its friends, enemies and the enemy ZOC read from the registry
+    (``unit``: ids -> what ``limit`` and ``exerts_zoc`` expect; every enemy unit exerts
+    ZOC by default)."""
+    ids = tuple(pieces.occupants(state, cell) if movers is None else movers)
+    if not ids:
         return []
-    side = pieces.side(state, movers[0])
+    side = pieces.side(state, ids[0])
     friends, enemies = pieces.friends_enemies(state, side, unit=unit)
-    mine = friends.pop(cell, ())
-    stack = tuple(mine)
+    friends.pop(cell, None)  # the cell left behind is never entered again
+    stack = tuple(p if unit is None else unit(p) for p in ids)
     zoc: frozenset[C] = frozenset()
     if rules.enemy_zoc != "ignore" and enemies:
         zoc = zoc_cells(game_map, enemies, exerts_zoc or every_unit_exerts_zoc)
