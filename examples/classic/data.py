@@ -11,8 +11,8 @@ from typing import Final
 from hexwar.board.maps import GameMap, build_map, rectangle
 from hexwar.board.terrain import chart_from_dict
 from hexwar.grid.coords import offset_to_hex
-from hexwar.mechanics.crt import CombatResult as Result
-from hexwar.mechanics.crt import OddsTable
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import CombatResult, OddsTable
 from hexwar.mechanics.steps import StepTrack
 
 COLUMNS, ROWS = 9, 7
@@ -39,7 +39,7 @@ CHART = chart_from_dict(
 )
 
 
-def cell(label: str):  # type: ignore[no-untyped-def]
+def cell(label: str) -> Hex:
     """The cell of a printed label ``CCRR`` (columns and rows from 1, odd-q)."""
     return offset_to_hex(int(label[:2]) - 1, int(label[2:]) - 1, "odd-q")
 
@@ -50,19 +50,19 @@ RIVER_WEST: Final = 4  # the river runs between columns 4 and 5
 BRIDGE_ROW: Final = 3
 
 
-def _map() -> GameMap:  # type: ignore[type-arg]
+def _map() -> GameMap[Hex]:
     cells = rectangle(COLUMNS, ROWS, "odd-q")
     terrain = {c: "clear" for c in cells}
     terrain |= {cell(lab): "forest" for lab in FOREST}
     terrain |= {cell(lab): "town" for lab in TOWNS}
     west = {c for c in cells if c.q == RIVER_WEST - 1}
-    sides = {}
+    sides: dict[tuple[Hex, Hex], set[str]] = {}
     for a in west:
         for b in a.neighbors():
             if b in terrain and b.q == RIVER_WEST:
                 bridge = cell(f"{RIVER_WEST:02d}{BRIDGE_ROW:02d}") == a
                 sides[(a, b)] = {"river", "bridge"} if bridge else {"river"}
-    tags = {c: ["supply:blue"] for c in cells if c.q == 0}
+    tags: dict[Hex, list[str]] = {c: ["supply:blue"] for c in cells if c.q == 0}
     tags |= {c: ["supply:red"] for c in cells if c.q == COLUMNS - 1}
     for lab in TOWNS:
         tags[cell(lab)] = [*tags.get(cell(lab), []), "town"]
@@ -103,13 +103,13 @@ CRT = OddsTable.build(
         6: ["DR", "EX", "DL", "DE", "DE"],
     },
     results=[
-        Result("AE", rank=-2, attacker_steps=2),
-        Result("AL", rank=-1, attacker_steps=1),
-        Result("NE"),
-        Result("DR", rank=1, retreat=1),
-        Result("EX", rank=2, defender_steps=1, flags=("exchange",)),
-        Result("DL", rank=3, defender_steps=1, retreat=1),
-        Result("DE", rank=4, eliminated=True),
+        CombatResult("AE", rank=-2, attacker_steps=2),
+        CombatResult("AL", rank=-1, attacker_steps=1),
+        CombatResult("NE"),
+        CombatResult("DR", rank=1, retreat=1),
+        CombatResult("EX", rank=2, defender_steps=1, flags=("exchange",)),
+        CombatResult("DL", rank=3, defender_steps=1, retreat=1),
+        CombatResult("DE", rank=4, eliminated=True),
     ],
     dice="d6",
     name="bridgehead-crt",

@@ -12,7 +12,7 @@ their edges, the advance after combat, and the odds an attack gets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final, Literal
 
@@ -67,6 +67,10 @@ def _shifts(value: Mapping[str, int]) -> Mapping[str, int]:
     return dict(value)
 
 
+def _hexside_shifts(value: Iterable[HexsideShift]) -> tuple[HexsideShift, ...]:
+    return tuple(value)
+
+
 @attrs.frozen
 class OddsRules:
     """The odds' shifts and edges as data: ``terrain`` (the defender's terrain ->
@@ -74,7 +78,7 @@ class OddsRules:
     ``above`` (:data:`BELOW`, :data:`ABOVE`), ``rule`` (cited by a refusal)."""
 
     terrain: Mapping[str, int] = attrs.field(factory=dict, converter=_shifts)
-    hexsides: tuple[HexsideShift, ...] = attrs.field(default=(), converter=tuple)
+    hexsides: tuple[HexsideShift, ...] = attrs.field(default=(), converter=_hexside_shifts)
     below: str = "refuse"
     above: str = "highest"
     rule: str | None = None
