@@ -79,6 +79,7 @@ The bot is a plain player for :func:`hexwar.play.play`; it breaks ties with its 
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -164,6 +165,7 @@ FAR: Final = 10_000
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
 _T = TypeVar("_T")
 _NO_STEPS: Final[Mapping[str, int]] = {}
+_NOTHING: Final[tuple[float, tuple[str, ...]]] = (-math.inf, ())
 _CARD_PHASE: Final = {
     "movement_bonus": "movement",
     "odds_shift": "attack",
@@ -193,47 +195,61 @@ class HeuristicBot:
         return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def __call__(self, state: State) -> Action:
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
         side = state.current_player()
         if state.pending:
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
             return self._decide(state, side, actions)
-        card = self._card(state, side, actions)
-        if card is not None:
-            return card
-        kinds = {a.kind for a in actions}
+        # the phase's action kinds, then only the arguments the bot reads, asked by prefix
+        # (the engine's token tree): never the whole list of a movement phase
+        kinds = state.legal_tokens(())
+        if END.kind not in kinds:  # the phase may not end: one action may be all there is
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
+        elif len(kinds) == 1:
+            return END
+        if "play" in kinds:
+            card = self._card(state, side, state.legal_tokens(("play",)))
+            if card is not None:
+                return card
         if "move" in kinds:
-            return self._move(state, side, actions)
+            return self._move(state, side)
         if "bombard" in kinds:
-            targets = [
-                (_bombard_score(state, a), a)
-                for a in actions
-                if a.kind == "bombard" and not _spared(state, a.args[1])
-            ]
-            return self._pick(targets) if targets else END
+            return self._bombard(state)
         if "attack" in kinds:
-            return self._best_attack(state, actions, "attack")
+            return self._best_attack(state, state.legal_actions(), "attack")
         if "intercept" in kinds:
-            return self._best_attack(state, actions, "intercept")
-        if kinds & {"restore", "rebuild"}:
-            return self._replace(state, side, actions)
+            return self._best_attack(state, state.legal_actions(), "intercept")
+        if "restore" in kinds or "rebuild" in kinds:
+            return self._replace(state, side, state.legal_actions())
         return END
+
+    def _bombard(self, state: State) -> Action:
+        """The best bombardment target (S7; none in a spared pocket), else ``end``."""
+        data = static(state)
+        targets = []
+        for unit in state.legal_tokens(("bombard",)):
+            for target in state.legal_tokens(("bombard", unit)):
+                if not _spared(state, target):
+                    a = data.interned("bombard", unit, target)
+                    targets.append((_bombard_score(state, a), a))
+        return self._pick(targets) if targets else END
 
     # -- cards (S5) ----------------------------------------------------------------------------
 
-    def _card(self, state: State, side: str, actions: Sequence[Action]) -> Action | None:
+    def _card(self, state: State, side: str, cards: Sequence[str]) -> Action | None:
+        """The first card of ``cards`` (sorted) to play now (see the module docstring)."""
         data = static(state)
         phase = str(state.phase)
-        for a in actions:
-            if a.kind != "play":
-                continue
-            kinds = [e.kind for e in data.cards[a.args[0]].effects]
+        for card in cards:
+            kinds = [e.kind for e in data.cards[card].effects]
             wanted = _CARD_PHASE.get(kinds[0]) if kinds else None
             if wanted is None and state.stage == "cards":
-                return a
+                return data.interned("play", card)
             if wanted is not None and phase.startswith(wanted):
-                return a
+                return data.interned("play", card)
         return None
 
     # -- replacements (S4.1) -------------------------------------------------------------------
@@ -289,7 +305,7 @@ class HeuristicBot:
             (scored if lost == 0 else fallback).append((score, a))
         return self._pick(scored or fallback)
 
-    def _move(self, state: State, side: str, actions: Sequence[Action]) -> Action:
+    def _move(self, state: State, side: str) -> Action:
         plan = self.plan(state) if side == "rkka" else None
         enemies = tuple(sorted(lab for lab, _ in _on_map(state, enemy(side))))
         goals = self._goals(state, side, plan, enemies)
@@ -297,27 +313,25 @@ class HeuristicBot:
         here = {u: lab for lab, u in mine}
         ring = _RingMoves(state, plan, mine) if plan is not None else None
         hold = _holding(state, side)
-        # a unit's scored moves are kept for the phase, keyed by all they read: its
-        # actions (the same objects while the engine has not touched the unit), its goal
-        # and hex, and the ring's open gaps, its held hexes and the city rule
+        # a unit's best moves are kept for the phase, keyed by all they read: its end
+        # hexes (asked of the engine unit by unit), its goal and hex, and the ring's open
+        # gaps, its held hexes and the city rule
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
         if self._scores[0] != phase:
             self._scores = (phase, {})
         memo = self._scores[1]
-        scored: list[tuple[float, Action]] = []
-        moves = [a for a in actions if a.kind == "move"]
-        i = 0
-        while i < len(moves):
-            unit = moves[i].args[0]
-            j = i + 1
-            while j < len(moves) and moves[j].args[0] == unit:
-                j += 1
-            mine_moves = tuple(moves[i:j])
-            i = j
-            origin = here[unit]
+        best = -math.inf
+        top: list[tuple[str, str]] = []
+        # the engine's movement query (S6, S6.5), the one behind the legal tokens
+        # ``move UNIT`` and ``move UNIT HEX``: asked once per decision, unit by unit
+        movers = ground.Movers(state, side, state.phase == "exploitation")
+        for unit, origin in movers.units():
+            ends = movers.ends(unit, origin, movers.points(unit))
+            if not ends:
+                continue
             held = ring.held(origin) if ring is not None else frozenset()
             key = (
-                mine_moves,
+                ends,
                 goals.get(unit),
                 origin,
                 None if ring is None else (ring.open_gaps, held, unit == ring.last_in_city),
@@ -326,23 +340,35 @@ class HeuristicBot:
             if found is None or found[0] != key:
                 found = memo[unit] = (
                     key,
-                    self._unit_moves(state, unit, origin, mine_moves, goals, ring, held, hold),
+                    self._unit_moves(state, unit, origin, ends, goals, ring, held, hold),
                 )
-            scored.extend(found[1])
-        return self._pick(scored) if scored else END
+            score, targets = found[1]
+            if score > best:
+                best, top = score, [(unit, t) for t in targets]
+            elif score == best:
+                top.extend((unit, t) for t in targets)
+        if not top:
+            return END
+        data = static(state)
+        return self._choose(sorted(data.move_table(u)[t] for u, t in top))
+
+    def _choose(self, top: Sequence[Action]) -> Action:
+        """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
+        return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def _unit_moves(
         self,
         state: State,
         unit: str,
         origin: str,
-        moves: Sequence[Action],
+        ends: Sequence[str],
         goals: Mapping[str, str],
         ring: _RingMoves | None,
         held: frozenset[str],
         hold: frozenset[str],
-    ) -> list[tuple[float, Action]]:
-        """``unit``'s moves worth making, scored (see the module docstring)."""
+    ) -> tuple[float, tuple[str, ...]]:
+        """The best score of ``unit``'s moves worth making (see the module docstring) and
+        the end hexes that reach it; ``(-inf, ())`` if none is worth making."""
         data = static(state)
         area, axial, disks = data.stalingrad_area, data.axial, data.zoc_disks
         artillery = data.ground[unit].arm in ground.ARTILLERY_ARMS
@@ -352,11 +378,10 @@ class HeuristicBot:
         final = _short(state) and _last_turn(state)
         escapes = _escapes(state) if final and unit in hold else frozenset()
         if unit in hold and (origin not in area or (goal is None and not artillery)):
-            if not escapes:
-                return []
-            return [(BREAKOUT_WEIGHT, a) for a in moves if a.args[1] in escapes]
+            out = tuple(t for t in ends if t in escapes)
+            return (BREAKOUT_WEIGHT, out) if out else _NOTHING
         if goal is None and not artillery and ring is None:
-            return []
+            return _NOTHING
         steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
         start = steps.get(origin, FAR)
         near = axial[origin]
@@ -364,29 +389,34 @@ class HeuristicBot:
         enemies = self._scores[0][4] if self._scores[0] else ()
         # S11.1 is judged at the end of this turn and the Wehrmacht moves last: a 6th Army
         # unit that steps next to the open country breaks the ring (the break-out)
-        out: list[tuple[float, Action]] = []
-        for a in moves:
-            target = a.args[1]
+        best = -math.inf
+        top: list[str] = []
+        for target in ends:
             if unit in hold and target not in area:
                 continue
             if target in escapes:
-                out.append((BREAKOUT_WEIGHT, a))
-                continue
-            if artillery:
-                gain = self._range_gain(data, origin, target, enemies)
-                if ring is not None and held and ring.change(unit, origin, target, held)[1]:
-                    continue  # artillery holding the ring stays (S11.1)
+                score = BREAKOUT_WEIGHT
             else:
-                gain = start - steps.get(target, FAR) if steps else 0.0
-                if ring is not None:
-                    new = ring.fresh.get(target)
-                    if new is None:
-                        new = ring.fresh[target] = len(ring.open_gaps & disks[target])
-                    lost = ring.change(unit, origin, target, held)[1] if careful else 0
-                    gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
-            if gain > 0:
-                out.append((gain - 0.01 * _hex(near, axial[target]), a))
-        return out
+                if artillery:
+                    gain = self._range_gain(data, origin, target, enemies)
+                    if ring is not None and held and ring.change(unit, origin, target, held)[1]:
+                        continue  # artillery holding the ring stays (S11.1)
+                else:
+                    gain = start - steps.get(target, FAR) if steps else 0.0
+                    if ring is not None:
+                        new = ring.fresh.get(target)
+                        if new is None:
+                            new = ring.fresh[target] = len(ring.open_gaps & disks[target])
+                        lost = ring.change(unit, origin, target, held)[1] if careful else 0
+                        gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
+                if gain <= 0:
+                    continue
+                score = gain - 0.01 * _hex(near, axial[target])
+            if score > best:
+                best, top = score, [target]
+            elif score == best:
+                top.append(target)
+        return best, tuple(top)
 
     def _goals(
         self, state: State, side: str, plan: RingPlan | None, enemies: tuple[str, ...]
