@@ -115,6 +115,7 @@ __all__ = [
     "min_vertex_cut",
     "objectives",
     "ring_plan",
+    "ring_risk",
     "ring_targets",
 ]
 
@@ -187,6 +188,7 @@ class HeuristicBot:
         self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
+        self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
         self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
@@ -319,6 +321,39 @@ class HeuristicBot:
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
         if self._scores[0] != phase:
             self._scores = (phase, {})
+        vetoed = self._vetoes(phase)
+        while True:
+            top = self._top_moves(state, side, goals, here, ring, hold, vetoed)
+            if not top:
+                return END
+            choice = self._choose(top)
+            if side != "rkka" or plan is None or not _short(state) or not _last_turn(state):
+                return choice
+            # S11.1 is judged at the end of this turn: no move may leave the ring weaker
+            # (open, or with more thin spots) than it is
+            after = state.clone()
+            after.apply(choice)
+            if ring_risk(after) <= ring_risk(state):
+                return choice
+            vetoed.add((choice.args[0], choice.args[1]))
+
+    def _vetoes(self, phase: object) -> set[tuple[str, str]]:
+        """The moves ruled out in this phase (``(unit, hex)``: they weaken the ring)."""
+        if self._vetoed[0] != phase:
+            self._vetoed = (phase, set())
+        return self._vetoed[1]
+
+    def _top_moves(
+        self,
+        state: State,
+        side: str,
+        goals: Mapping[str, str],
+        here: Mapping[str, str],
+        ring: _RingMoves | None,
+        hold: frozenset[str],
+        vetoed: AbstractSet[tuple[str, str]],
+    ) -> list[Action]:
+        """The equally best moves of the position (sorted), none of them ``vetoed``."""
         memo = self._scores[1]
         best = -math.inf
         top: list[tuple[str, str]] = []
@@ -327,6 +362,8 @@ class HeuristicBot:
         movers = ground.Movers(state, side, state.phase == "exploitation")
         for unit, origin in movers.units():
             ends = movers.ends(unit, origin, movers.points(unit))
+            if vetoed:
+                ends = [t for t in ends if (unit, t) not in vetoed]
             if not ends:
                 continue
             held = ring.held(origin) if ring is not None else frozenset()
@@ -347,10 +384,8 @@ class HeuristicBot:
                 best, top = score, [(unit, t) for t in targets]
             elif score == best:
                 top.extend((unit, t) for t in targets)
-        if not top:
-            return END
         data = static(state)
-        return self._choose(sorted(data.move_table(u)[t] for u, t in top))
+        return sorted(data.move_table(u)[t] for u, t in top)
 
     def _choose(self, top: Sequence[Action]) -> Action:
         """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
@@ -458,7 +493,10 @@ class HeuristicBot:
     def _best_attack(self, state: State, actions: Sequence[Action], kind: str) -> Action:
         data = static(state)
         scored: list[tuple[float, Action]] = []
-        plan = self._plan if kind == "attack" and state.current_player() == "rkka" else None
+        rkka = state.current_player() == "rkka"
+        if kind == "attack" and rkka and _short(state) and _last_turn(state):
+            return END  # S11.1 is judged at the end of the turn: no risk to the ring
+        plan = self._plan if kind == "attack" and rkka else None
         for a in actions:
             if a.kind != kind:
                 continue
@@ -818,6 +856,7 @@ class RingPlan:
     wall: frozenset[str]
     manned: frozenset[str] = frozenset()
     inputs: PlanInputs | None = None
+    closed: bool = False
 
     def holds(self, state: State, inputs: PlanInputs) -> bool:
         """Whether the plan is still exact for ``state``: the same inputs, every wall hex
@@ -858,6 +897,7 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         & data.passable
     )
     screen, fence = _screen(state, free, pocket, inputs)
+    open_ring = bool(gaps)
     if not gaps:
         # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
         # there trace a path out; such a hex next to an open outside hex is a thin spot.
@@ -876,7 +916,21 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         crew = frozenset(wall & manned)
     else:
         crew = frozenset()
-    return RingPlan(frozenset(gaps) | screen, pocket, wall | fence, crew, inputs)
+    return RingPlan(frozenset(gaps) | screen, pocket, wall | fence, crew, inputs, not open_ring)
+
+
+def ring_risk(state: State) -> tuple[int, int]:
+    """How far the ring (S11.1) is from safe, once per position: ``(1, hexes to block)``
+    while it is open, ``(0, hexes that thicken it)`` while closed with thin spots (a 6th
+    Army unit could step into one and out), ``(0, 0)`` when no one step opens it."""
+
+    def compute() -> tuple[int, int]:
+        plan = ring_plan(state)
+        if plan is None:
+            return 0, 0
+        return (0 if plan.closed else 1), len(plan.gaps)
+
+    return _seen(state, "ring_risk", compute)
 
 
 def _screen(
