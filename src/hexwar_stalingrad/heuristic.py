@@ -497,12 +497,13 @@ class HeuristicBot:
         if kind == "attack" and rkka and _short(state) and _last_turn(state):
             return END  # S11.1 is judged at the end of the turn: no risk to the ring
         plan = self._plan if kind == "attack" and rkka else None
+        odds = _Odds(state)
         for a in actions:
             if a.kind != kind:
                 continue
             defender, *attackers = a.args
             if kind == "attack":
-                column, shift = ground.attack_odds(state, defender, attackers)
+                column, shift = odds(defender, attackers)
                 labels = data.crt.labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
@@ -609,6 +610,46 @@ class HeuristicBot:
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+class _Odds:
+    """:func:`hexwar_stalingrad.ground.attack_odds` for the many attacks of one position,
+    from its parts read once each: a unit's attack strength, a defender's defence
+    strength, the column of a pair of strengths (S8.2, S7.3, S7.4); the odds shift of
+    cards (S5.4) is asked of each attack, it may name the attackers."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.crt = static(state).crt
+        self.ground = static(state).ground
+        self.attack: dict[str, int] = {}
+        self.defence: dict[str, int] = {}
+        self.columns: dict[tuple[int, int], str | None] = {}
+
+    def __call__(self, defender: str, attackers: Sequence[str]) -> tuple[str | None, int]:
+        state = self.state
+        column: str | None
+        if self.ground[defender].arm in ground.ARTILLERY_ARMS:
+            column = ground.HELPLESS_COLUMN
+        else:
+            total = 0
+            for u in attackers:
+                found = self.attack.get(u)
+                if found is None:
+                    found = self.attack[u] = ground.attack_strength(state, (u,))
+                total += found
+            defence = self.defence.get(defender)
+            if defence is None:
+                defence = self.defence[defender] = max(ground.defence_strength(state, defender), 1)
+            key = (total, defence)
+            if key not in self.columns:
+                below = Fraction(total, defence) < self.crt.threshold
+                self.columns[key] = None if below else self.crt.column_for(total, defence)
+            column = self.columns[key]
+            if column is None:
+                return None, 0
+        shift = int(state.hook("odds_shift", 0, attacker=tuple(attackers), defender=defender))
+        return column, shift
 
 
 def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
