@@ -27,10 +27,10 @@ import sys
 import time
 from typing import Any
 
-from hexwar.actions import Action
-from hexwar.dice import SeededDriver
-from hexwar.play import play
-from hexwar.state import State
+from hexwar.engine.actions import Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import play
+from hexwar.engine.state import State
 from hexwar_stalingrad import victory
 from hexwar_stalingrad.board import on_map, static
 from hexwar_stalingrad.cli import make_bot, wilson

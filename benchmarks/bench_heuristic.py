@@ -15,8 +15,8 @@ import pstats
 import statistics
 import time
 
-from hexwar.dice import SeededDriver
-from hexwar.play import play
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import play
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.rules import StalingradRules
 

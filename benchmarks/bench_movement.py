@@ -32,10 +32,10 @@ from typing import Any
 
 import networkx as nx
 
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, build_map, offset_to_axial, rectangle
-from hexwar.movement import reachable
-from hexwar.terrain import chart_from_dict
+from hexwar.board.maps import GameMap, build_map, offset_to_axial, rectangle
+from hexwar.board.movement import reachable
+from hexwar.board.terrain import chart_from_dict
+from hexwar.grid.geometry import Hex
 
 CHART = chart_from_dict(
     {

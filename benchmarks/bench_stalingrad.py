@@ -8,16 +8,16 @@ source tree; with ``--old PATH`` (a checkout of an earlier commit, e.g. ``git wo
 /work/old 3590f28``; repeat ``--old`` for more trees) the same workers run against
 ``PATH/src`` too, interleaved with this tree's (A, B, B, A, ...), and all are printed as
 min / median over the repeats. Token-wise figures run in every tree that has
-``hexwar/kinds.py`` (the action space).
+``hexwar/engine/kinds.py`` (the action space).
 
 Figures:
 
 - ``list``: random long games uniform over ``state.legal_actions()`` (the old random bot's
   games: the same games in both trees), games and actions per CPU second;
-- ``token``: random long games of the core's token-wise :class:`hexwar.play.RandomPlayer`
+- ``token``: random long games of the core's token-wise :class:`hexwar.engine.loop.RandomPlayer`
   (this tree only): games and actions per CPU second; targets >= 20 and >= 25 000;
 - ``heuristic``: one heuristic-bot long game (both bots), CPU seconds;
-- ``step``: an agent's token step (:class:`hexwar.play.TokenStepper`: the legal-token mask,
+- ``step``: an agent's token step (:class:`hexwar.engine.loop.TokenStepper`: the legal-token mask,
   then one token applied) along random games, median µs (target <= 50);
 - ``clone``: ``clone()`` of a turn-5 state (of a ``list`` game), median µs (target <= 50);
 - ``odds``: the exact result distribution of an attack
@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parents[1]
 
 _COMMON = """
 import json, random, resource, statistics, sys, time
-from hexwar.dice import SeededDriver
+from hexwar.engine.dice import SeededDriver
 from hexwar_stalingrad.rules import StalingradRules
 rules = StalingradRules(length="long")
 mode, games, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -61,7 +61,7 @@ def run(state, players, driver):
     return state
 
 def token_players(seed):
-    from hexwar.play import RandomPlayer
+    from hexwar.engine.loop import RandomPlayer
     return {s: RandomPlayer(seed * 7919 + i) for i, s in enumerate(rules.sides)}
 
 def games_rate(make):
@@ -93,7 +93,7 @@ elif mode == "rss":
         run(rules.new_state(), make(seed + i), SeededDriver(seed + i))
     out = {"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 elif mode == "micro":
-    from hexwar.play import TokenStepper
+    from hexwar.engine.loop import TokenStepper
     from hexwar_stalingrad import ground
     steps, clones, odds = [], [], []
     for g in range(games):
@@ -205,8 +205,8 @@ def _profile(games: int) -> None:
     import cProfile
     import pstats
 
-    from hexwar.dice import SeededDriver
-    from hexwar.play import RandomPlayer, play
+    from hexwar.engine.dice import SeededDriver
+    from hexwar.engine.loop import RandomPlayer, play
     from hexwar_stalingrad.rules import StalingradRules
 
     rules = StalingradRules(length="long")

@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))  # after PYTHONPATH
 
-from hexwar.dice import SeededDriver
+from hexwar.engine.dice import SeededDriver
 from toy_game import Duel
 
 
@@ -72,7 +72,7 @@ def primitives(repeats: int, n: int) -> dict[str, list[float]]:
 def token_steps(games: int, seed: int) -> tuple[dict[str, list[float]], float]:
     """Token steps by place: the first of an action (the position's answers are built),
     the inner ones, the closing one (the action is applied and the sequencer settles)."""
-    from hexwar.play import TokenStepper
+    from hexwar.engine.loop import TokenStepper
 
     rng, driver = random.Random(seed), SeededDriver(seed)
     clock = time.process_time
@@ -103,7 +103,7 @@ def token_steps(games: int, seed: int) -> tuple[dict[str, list[float]], float]:
 
 def random_games(games: int, seed: int) -> tuple[float, float]:
     """Random Duel games (RandomPlayer for both sides): games and actions per CPU second."""
-    from hexwar.play import RandomPlayer, play
+    from hexwar.engine.loop import RandomPlayer, play
 
     start, actions = time.process_time(), 0
     for g in range(games):

@@ -1,6 +1,6 @@
 """An independent brute-force reference for ZOC-aware movement, for tests only.
 
-It shares no code with ``hexwar.movement`` / ``hexwar.zoc`` / ``TerrainChart.step``: it
+It shares no code with ``hexwar.board.movement`` / ``hexwar.board.zoc`` / ``TerrainChart.step``: it
 prices a step from the chart's raw data itself, computes ZOC from the enemy positions
 itself, and enumerates *every simple path* from the start within the allowance, applying
 the rules step by step. Simple paths suffice: a cheapest legal move never revisits a
@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hexwar.maps import GameMap
+from hexwar.board.maps import GameMap
 
 Pred = Callable[[Any, Sequence[Any]], bool]
 CellPred = Callable[[Any, Any, Sequence[Any]], bool]

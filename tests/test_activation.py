@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from hexwar.actions import CHANCE, END, Action, Decision
-from hexwar.activation import Activation, ActivationError, alternate
-from hexwar.cups import Cup
-from hexwar.sequencer import Phase, Segment, TurnSequence
-from hexwar.state import Ruleset, State
+from hexwar.engine.actions import CHANCE, END, Action, Decision
+from hexwar.engine.sequencer import Phase, Segment, TurnSequence
+from hexwar.engine.state import Ruleset, State
+from hexwar.mechanics.activation import Activation, ActivationError, alternate
+from hexwar.mechanics.cups import Cup
 
 GROUPS = {"I": ("fr", ["25L", "57L"]), "V": ("fr", ["Dumon"]), "N27": ("ru", ["Odessa"])}
 GONE: set[str] = set()

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hexwar.coords import (
+from hexwar.grid.coords import (
     DoubledCoord,
     DoubledKind,
     MapLabels,
@@ -17,8 +17,8 @@ from hexwar.coords import (
     hex_to_offset,
     offset_to_hex,
 )
-from hexwar.geometry import GeometryError, Hex
-from hexwar.strategies import directions, hexes, offset_kinds
+from hexwar.grid.geometry import GeometryError, Hex
+from hexwar.testing.strategies import directions, hexes, offset_kinds
 
 small = hexes(radius=500)
 ints = st.integers(min_value=-500, max_value=500)

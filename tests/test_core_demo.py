@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hexwar.__main__ import demo_map, main
-from hexwar.maps import offset_to_axial
-from hexwar.movement import reachable
+from hexwar.board.maps import offset_to_axial
+from hexwar.board.movement import reachable
 
 
 def test_core_demo_prints_the_reachable_hexes_and_odds(capsys: pytest.CaptureFixture[str]) -> None:

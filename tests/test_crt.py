@@ -1,4 +1,4 @@
-"""Tests for hexwar.crt: odds and strength tables, rounding, refusal, distributions, loading.
+"""hexwar.mechanics.crt: odds and strength tables, rounding, refusal, distributions, loading.
 
 The tables here are small examples made for the tests, not Stalingrad's real tables.
 """
@@ -17,7 +17,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hexwar.crt import (
+from hexwar.base.errors import DataError, IllegalAction
+from hexwar.engine.dice import D6, Dice, FixedDriver, SeededDriver, validate_outcomes
+from hexwar.mechanics.crt import (
     AttackRefused,
     CombatError,
     OddsTable,
@@ -28,8 +30,6 @@ from hexwar.crt import (
     parse_ratio,
     table_from_data,
 )
-from hexwar.dice import D6, Dice, FixedDriver, SeededDriver, validate_outcomes
-from hexwar.errors import DataError, IllegalAction
 
 RESULTS = [
     Result("AL", rank=0, attacker_steps=1),

@@ -1,4 +1,4 @@
-"""hexwar.datafile: one reader for TOML/JSON data and the typed accessors every loader uses."""
+"""hexwar.base.datafile: one reader for TOML/JSON data and the typed accessors every loader uses."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.datafile import Checker, read_data_file
-from hexwar.errors import DataError
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.base.errors import DataError
 
 CK = Checker("data.toml")
 

@@ -6,14 +6,14 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
-from hexwar.actions import Action, Decision, Value
-from hexwar.deployment import Deployment, DeploymentError
-from hexwar.grid import Square
-from hexwar.pieces import SQUARE_CODEC, Pieces
-from hexwar.records import dumps, loads
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import ActionSpace
-from hexwar.state import HIDDEN, Ruleset, State
+from hexwar.board.pieces import SQUARE_CODEC, Pieces
+from hexwar.engine.actions import Action, Decision, Value
+from hexwar.engine.records import dumps, loads
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import HIDDEN, Ruleset, State
+from hexwar.grid.square import Square
+from hexwar.mechanics.deployment import Deployment, DeploymentError
 from hexwar.testing import check_random_games
 
 REG = Pieces(SQUARE_CODEC)

@@ -1,4 +1,4 @@
-"""Tests for hexwar.dice: dice distributions, chance events, drivers, shuffles."""
+"""Tests for hexwar.engine.dice: dice distributions, chance events, drivers, shuffles."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.dice import (
+from hexwar.base.errors import DataError, HexwarError
+from hexwar.engine.dice import (
     D6,
     D10,
     ChanceError,
@@ -24,7 +25,6 @@ from hexwar.dice import (
     uniform,
     validate_outcomes,
 )
-from hexwar.errors import DataError, HexwarError
 
 dice_st = st.builds(
     Dice,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hexwar.edges import (
+from hexwar.grid.edges import (
     Arc,
     Facing,
     FacingStyle,
@@ -15,8 +15,8 @@ from hexwar.edges import (
     hexsides_of,
     vertices_of,
 )
-from hexwar.geometry import DIAGONALS, GeometryError, Hex
-from hexwar.strategies import directions, facings, hexes, hexsides, vertices
+from hexwar.grid.geometry import DIAGONALS, GeometryError, Hex
+from hexwar.testing.strategies import directions, facings, hexes, hexsides, vertices
 
 small = hexes(radius=200)
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.geometry import (
+from hexwar.grid.geometry import (
     DIAGONALS,
     DIRECTIONS,
     ORIGIN,
@@ -21,7 +21,7 @@ from hexwar.geometry import (
     Hex,
     hex_round,
 )
-from hexwar.strategies import directions, hexes
+from hexwar.testing.strategies import directions, hexes
 
 small = hexes(radius=60)
 radii = st.integers(min_value=0, max_value=12)

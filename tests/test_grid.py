@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.geometry import Hex
-from hexwar.grid import (
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import (
     HEX_GRID,
     SQUARE_GRID,
     SQUARE_GRID_4,
@@ -23,7 +23,7 @@ from hexwar.grid import (
     line_clear,
     square_line,
 )
-from hexwar.strategies import hexes
+from hexwar.testing.strategies import hexes
 
 squares = st.builds(Square, st.integers(-50, 50), st.integers(-50, 50))
 GRIDS: list[tuple[Topology[Any], st.SearchStrategy[Any]]] = [

@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from hexwar.actions import Action
-from hexwar.errors import HexwarError
-from hexwar.hooks import HOOK_POINTS, Effect, EffectRule, Expiry, hook_point
-from hexwar.records import dumps, loads
-from hexwar.state import State
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Action
+from hexwar.engine.hooks import HOOK_POINTS, Effect, EffectRule, Expiry, hook_point
+from hexwar.engine.records import dumps, loads
+from hexwar.engine.state import State
 from toy_game import Duel
 
 

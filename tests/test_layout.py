@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hexwar.edges import Vertex
-from hexwar.geometry import DIRECTIONS, FractionalHex, GeometryError, Hex
-from hexwar.layout import FLAT, POINTY, Layout, Orientation, Point
-from hexwar.strategies import directions, hexes
+from hexwar.grid.edges import Vertex
+from hexwar.grid.geometry import DIRECTIONS, FractionalHex, GeometryError, Hex
+from hexwar.grid.layout import FLAT, POINTY, Layout, Orientation, Point
+from hexwar.testing.strategies import directions, hexes
 
 small = hexes(radius=200)
 orientations = st.sampled_from([POINTY, FLAT])

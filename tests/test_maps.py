@@ -12,10 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.errors import DataError
-from hexwar.geometry import Hex
-from hexwar.grid import SQUARE_GRID, Square
-from hexwar.maps import (
+from hexwar.base.errors import DataError
+from hexwar.board.maps import (
     OFFSET_LAYOUTS,
     GameMap,
     axial_to_offset,
@@ -27,8 +25,10 @@ from hexwar.maps import (
     rectangle,
     square_rectangle,
 )
-from hexwar.strategies import game_maps, hexes
-from hexwar.terrain import Step, chart_from_dict
+from hexwar.board.terrain import Step, chart_from_dict
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import SQUARE_GRID, Square
+from hexwar.testing.strategies import game_maps, hexes
 
 CHART = chart_from_dict(
     {
@@ -298,3 +298,42 @@ def test_feature_cells_lists_the_cells_a_linear_feature_runs_through() -> None:
     m = _tagged_map()
     assert m.feature_cells("rail") == [Square(0, 0), Square(1, 1), Square(1, 2)]
     assert m.feature_cells("road") == []
+
+
+def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
+    """A variant (mud, a frozen river) prices the changed class anew and keeps the other
+    classes' compiled steps and the zones of control of the base map."""
+    from hexwar.board.movement import compiled_adjacency, reachable
+    from hexwar.board.terrain import chart_from_dict
+    from hexwar.board.zoc import zoc_projection
+
+    spec = {
+        "terrain": {"clear": {}, "marsh": {}},
+        "movement": {
+            "foot": {"terrain": {"clear": 1, "marsh": 2}},
+            "wheel": {"terrain": {"clear": 1, "marsh": 3}},
+        },
+    }
+    cells = {h: ("marsh" if h.q == 1 else "clear") for h in hexagon(3)}
+    base = build_map(chart_from_dict(spec), cells)
+    foot, wheel, zoc = (
+        compiled_adjacency(base, "foot"),
+        compiled_adjacency(base, "wheel"),
+        zoc_projection(base),
+    )
+    variant = base.with_movement_costs([("wheel", "marsh", None)])
+    assert compiled_adjacency(variant, "foot") is foot
+    assert zoc_projection(variant) is zoc
+    assert compiled_adjacency(variant, "wheel") is not wheel
+    dear = base.with_movement_costs([("wheel", "marsh", 2)])
+    spec["movement"]["wheel"]["terrain"]["marsh"] = 2  # type: ignore[index]
+    fresh = build_map(chart_from_dict(spec), cells)
+    for mclass in ("foot", "wheel"):
+        got = reachable(dear, Hex(0, 0), mclass, 4).costs
+        assert got == reachable(fresh, Hex(0, 0), mclass, 4).costs
+    assert (
+        reachable(dear, Hex(0, 0), "wheel", 4).costs != reachable(base, Hex(0, 0), "wheel", 4).costs
+    )
+    assert Hex(1, 0) not in reachable(variant, Hex(0, 0), "wheel", 4).costs
+    assert Hex(1, 0) in reachable(base, Hex(0, 0), "wheel", 4).costs
+    assert base.with_movement_costs([]) is base

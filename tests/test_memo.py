@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.actions import Action, Decision
-from hexwar.errors import HexwarError
-from hexwar.hooks import Expiry
-from hexwar.memo import StaleMemo, StateMemo, UndeclaredRead, read_checking, state_memo
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import ActionSpace
-from hexwar.state import PSEUDO_TABLES, Ruleset, State
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Action, Decision
+from hexwar.engine.hooks import Expiry
+from hexwar.engine.memo import StaleMemo, StateMemo, UndeclaredRead, read_checking, state_memo
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import PSEUDO_TABLES, Ruleset, State
 from hexwar.testing import check_random_games, checking_reads
 
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hexwar.geometry import Hex
-from hexwar.grid import HEX_GRID, SQUARE_GRID, Square
-from hexwar.maps import GameMap, build_map, hexagon, square_rectangle
-from hexwar.movement import MoveRules, MoveSearch, compiled_adjacency, find_path, reachable
-from hexwar.strategies import game_maps, placements
-from hexwar.terrain import UnknownMovementClassError, chart_from_dict
-from hexwar.zoc import OffMapError, zoc_cells
+from hexwar.board.maps import GameMap, build_map, hexagon, square_rectangle
+from hexwar.board.movement import MoveRules, MoveSearch, compiled_adjacency, find_path, reachable
+from hexwar.board.terrain import UnknownMovementClassError, chart_from_dict
+from hexwar.board.zoc import OffMapError, zoc_cells
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square
+from hexwar.testing.strategies import game_maps, placements
 from movement_reference import brute_force_reach, path_is_legal
 
 CHART = chart_from_dict(

@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.actions import Action
-from hexwar.geometry import Hex
-from hexwar.grid import SQUARE_GRID, Square
-from hexwar.maps import build_map, hexagon
-from hexwar.movement import reachable
-from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
-from hexwar.records import dumps, loads
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.stacking import StackError
-from hexwar.state import HIDDEN, Ruleset, State
-from hexwar.terrain import chart_from_dict
+from hexwar.board.maps import build_map, hexagon
+from hexwar.board.movement import reachable
+from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
+from hexwar.board.stacking import StackError
+from hexwar.board.terrain import chart_from_dict
+from hexwar.engine.actions import Action
+from hexwar.engine.records import dumps, loads
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.state import HIDDEN, Ruleset, State
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import SQUARE_GRID, Square
 
 REG = Pieces(HEX_CODEC)
 

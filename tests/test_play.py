@@ -1,13 +1,13 @@
-"""``hexwar.play``: the game loop and the random player, on the toy Duel ruleset."""
+"""``hexwar.engine.loop``: the game loop and the random player, on the toy Duel ruleset."""
 
 from __future__ import annotations
 
 import random
 
-from hexwar.actions import Action
-from hexwar.dice import SeededDriver
-from hexwar.play import RandomPlayer, play
-from hexwar.state import State
+from hexwar.engine.actions import Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import RandomPlayer, play
+from hexwar.engine.state import State
 from toy_game import Duel
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from hexwar.actions import CHANCE
-from hexwar.dice import SeededDriver
-from hexwar.records import (
+from hexwar.engine.actions import CHANCE
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.records import (
     FORMAT_VERSION,
     GameRecord,
     RecordError,
@@ -22,7 +22,7 @@ from hexwar.records import (
     record_of,
     replay,
 )
-from hexwar.state import State
+from hexwar.engine.state import State
 from hexwar.testing import outputs_under_hash_seeds
 from toy_game import Duel
 
@@ -33,9 +33,9 @@ SCRIPT = """
 import random, sys
 sys.path.insert(0, sys.argv[1])
 from toy_game import Duel
-from hexwar.actions import CHANCE
-from hexwar.dice import SeededDriver
-from hexwar.records import dumps, record_of
+from hexwar.engine.actions import CHANCE
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.records import dumps, record_of
 seed = int(sys.argv[2])
 driver, rng = SeededDriver(seed), random.Random(seed)
 state = Duel().new_state()

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from hexwar.actions import Action, Decision
-from hexwar.geometry import Hex
-from hexwar.pieces import HEX_CODEC, Pieces
-from hexwar.removal import ChosenRemoval, RemovalError
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.state import Ruleset, State
+from hexwar.board.pieces import HEX_CODEC, Pieces
+from hexwar.engine.actions import Action, Decision
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.removal import ChosenRemoval, RemovalError
 
 REG: Pieces[Hex] = Pieces(HEX_CODEC)
 RAID = ChosenRemoval(REG, "raid", lambda state, side: REG.pieces_of(state, "blue"))

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.geometry import Hex
-from hexwar.grid import SQUARE_GRID, Square
-from hexwar.layout import FLAT, POINTY, Layout, Point
-from hexwar.maps import GameMap, build_map, hexagon, rectangle
+from hexwar.board.maps import GameMap, build_map, hexagon, rectangle
+from hexwar.board.terrain import chart_from_dict
+from hexwar.grid.geometry import Hex
+from hexwar.grid.layout import FLAT, POINTY, Layout, Point
+from hexwar.grid.square import SQUARE_GRID, Square
 from hexwar.render import (
     CounterView,
     HexsideKind,
@@ -28,7 +29,6 @@ from hexwar.render import (
     render_svg,
     write_svg,
 )
-from hexwar.terrain import chart_from_dict
 
 NS = "{http://www.w3.org/2000/svg}"
 

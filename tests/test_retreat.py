@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.geometry import Hex
-from hexwar.pieces import HEX_CODEC, Pieces
-from hexwar.retreat import retreat_cells
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.stacking import max_units
-from hexwar.state import Ruleset, State
+from hexwar.board.pieces import HEX_CODEC, Pieces
+from hexwar.board.stacking import max_units
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.retreat import retreat_cells
 
 REG = Pieces(HEX_CODEC)
 AREA = frozenset(Hex(0, 0).spiral(3))

@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from hexwar.actions import CHANCE, Action, Decision, Outcome, Value
-from hexwar.dice import D10, uniform
-from hexwar.errors import HexwarError
-from hexwar.records import dumps, loads
-from hexwar.sequencer import (
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import CHANCE, Action, Decision, Outcome, Value
+from hexwar.engine.dice import D10, uniform
+from hexwar.engine.records import dumps, loads
+from hexwar.engine.sequencer import (
     Cursor,
     Phase,
     Segment,
@@ -22,8 +22,8 @@ from hexwar.sequencer import (
     token_pick,
     validate_cursor,
 )
-from hexwar.space import ActionSpace
-from hexwar.state import Ruleset, State
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import Ruleset, State
 from hexwar.testing import check_random_games
 from toy_game import Duel
 

@@ -1,4 +1,4 @@
-"""The action space (``hexwar.space``), legality by prefix, ``hexwar.kinds``, token players."""
+"""The action space (``engine.space``, ``engine.kinds``), legality by prefix, token players."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.actions import END, Action, NotLegalNow
-from hexwar.dice import SeededDriver
-from hexwar.errors import HexwarError
-from hexwar.kinds import Combination, Kind, Kinds, Values
-from hexwar.play import RandomPlayer, TokenStepper, play, sample_action
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import DONE, ActionSpace, NoActionSpace, UnknownToken
-from hexwar.state import Ruleset, State
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import END, Action, NotLegalNow
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.loop import RandomPlayer, TokenStepper, play, sample_action
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import DONE, ActionSpace, NoActionSpace, UnknownToken
+from hexwar.engine.state import Ruleset, State
 from hexwar.testing import random_states
 from toy_game import Duel
 
@@ -157,7 +157,7 @@ def test_duel_prefix_tree_equals_legal_actions_and_ids_round_trip(state: State) 
         assert state.is_legal(action)
 
 
-# -- a game written token by token with hexwar.kinds -------------------------------------
+# -- a game written token by token with hexwar.engine.kinds -------------------------------------
 
 STRENGTH = {"a": 3, "b": 1, "c": 1, "d": 0}
 MOVES = {"a": ("1", "2"), "b": ("2",), "c": (), "d": ("3",)}

@@ -1,4 +1,4 @@
-"""hexwar.stacking: stack order (T&G 6.24) and pluggable stacking limits (T&G 6.21, S6.2)."""
+"""hexwar.board.stacking: stack order (T&G 6.24) and pluggable stacking limits (T&G 6.21, S6.2)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hexwar.geometry import Hex
-from hexwar.maps import build_map, hexagon
-from hexwar.movement import MoveRules, reachable
-from hexwar.stacking import (
+from hexwar.board.maps import build_map, hexagon
+from hexwar.board.movement import MoveRules, reachable
+from hexwar.board.stacking import (
     StackError,
     StackingViolation,
     all_limits,
@@ -21,7 +20,8 @@ from hexwar.stacking import (
     reorder,
     to_top,
 )
-from hexwar.terrain import chart_from_dict
+from hexwar.board.terrain import chart_from_dict
+from hexwar.grid.geometry import Hex
 
 UNITS = st.lists(st.integers(0, 50), unique=True, max_size=6).map(tuple)
 

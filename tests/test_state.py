@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.actions import (
+from hexwar.base.errors import IllegalAction
+from hexwar.engine.actions import (
     CHANCE,
     END,
     TERMINAL,
@@ -22,9 +23,8 @@ from hexwar.actions import (
     NothingToUndo,
     NotLegalNow,
 )
-from hexwar.errors import IllegalAction
-from hexwar.records import dumps
-from hexwar.state import HIDDEN, State
+from hexwar.engine.records import dumps
+from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_rejects, random_states
 from toy_game import Duel
 

@@ -8,11 +8,11 @@ import attrs
 import pytest
 from hypothesis import settings
 
-from hexwar.actions import Action
-from hexwar.kinds import Combination, Kind, Kinds, Values
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import ActionSpace
-from hexwar.state import Ruleset, State
+from hexwar.engine.actions import Action
+from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import Ruleset, State
 from hexwar.testing import RulesStateMachine, RulesViolation, check_random_games, check_tokens
 from toy_game import Duel
 
@@ -178,7 +178,7 @@ LAZY = Kinds(
 
 
 class Lazy(Ruleset):
-    """A token-by-token game (``hexwar.kinds``), no lists at all."""
+    """A token-by-token game (``hexwar.engine.kinds``), no lists at all."""
 
     name = "lazy"
     sides = ("red",)

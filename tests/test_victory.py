@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.actions import Outcome
-from hexwar.grid import Square
-from hexwar.pieces import SQUARE_CODEC, Pieces
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.state import Ruleset, State
-from hexwar.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
+from hexwar.board.pieces import SQUARE_CODEC, Pieces
+from hexwar.engine.actions import Outcome
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.square import Square
+from hexwar.mechanics.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
 
 SIDES = ("blue", "red")
 REG: Pieces[Square] = Pieces(SQUARE_CODEC)

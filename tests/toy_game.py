@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from hexwar.actions import Action, Decision, Outcome, Seat, Value
-from hexwar.dice import D6, draw_outcomes
-from hexwar.geometry import Hex
-from hexwar.hooks import Effect, EffectRule, Expiry
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import ActionSpace
-from hexwar.state import Ruleset, State
+from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
+from hexwar.engine.dice import D6, draw_outcomes
+from hexwar.engine.hooks import Effect, EffectRule, Expiry
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.geometry import Hex
 
 SIDES = ("red", "blue")
 BOARD = tuple(Hex(q, 0) for q in range(7))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from hexwar.state import State
+from hexwar.engine.state import State
 
 from .bot import play
 from .rules import BoyOtryadov, side_of

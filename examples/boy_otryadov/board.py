@@ -7,7 +7,7 @@ battle row 1–15 (``К4``); in the neutral zones the roman row and the zone's s
 
 from __future__ import annotations
 
-from hexwar.grid import Square
+from hexwar.grid.square import Square
 
 from .data import GameData
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from hexwar.actions import END, Action
-from hexwar.grid import Square
-from hexwar.state import State
+from hexwar.engine.actions import END, Action
+from hexwar.engine.state import State
+from hexwar.grid.square import Square
 
 from .rules import BoyOtryadov, other, side_of
 

@@ -1,7 +1,7 @@
 """Loading «Бой отрядов» data: the chart and map (core formats) and ``rules.toml``.
 
 ``rules.toml`` holds the arms (IV, V), the fire-effect rows (VI, IX), the set-up limits
-(X.2) and the scenarios (XII). Every error is a :class:`hexwar.errors.DataError` naming
+(X.2) and the scenarios (XII). Every error is a :class:`hexwar.base.errors.DataError` naming
 the file and the entry.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
-from hexwar.grid import LabelError, SquareLabels
-from hexwar.maps import GameMap, load_map
-from hexwar.terrain import load_chart
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.board.maps import GameMap, load_map
+from hexwar.board.terrain import load_chart
+from hexwar.grid.square import LabelError, SquareLabels
 
 DATA = Path(__file__).parent / "data"
 RESULTS = ("destroy", "retreat", "pin", "dismount", "neutralise")

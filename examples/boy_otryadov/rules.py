@@ -6,7 +6,7 @@ Roman numbers cite the sections of the seed text (``002_ae95fddb942d7462.txt``):
   (rows I–III, I nearest the field); squares strong, weak, masking or impassable
   (``data/map.toml``, ``data/chart.toml``);
 - X.2: hidden set-up in one's own neutral zone, with limits per row
-  (:class:`hexwar.deployment.Deployment`); X.1: blue moves first;
+  (:class:`hexwar.mechanics.deployment.Deployment`); X.1: blue moves first;
 - III, IV: moves in 8 directions, through friends, never through enemies or blue squares;
   move lengths and road-only / rail-only arms per arm (``data/rules.toml``); XV: enemy
   foot or horse next to the railway cuts it; IX: guns stay behind their forward figures;
@@ -18,7 +18,7 @@ Roman numbers cite the sections of the seed text (``002_ae95fddb942d7462.txt``):
 - X: the game ends when one side is destroyed (defeat / victory) or withdraws into its
   neutral zone (withdrawal / success; a draw if it lost at most 1/4 of its figures).
 
-State: the figures' squares in a :class:`hexwar.pieces.Pieces` registry (tables
+State: the figures' squares in a :class:`hexwar.board.pieces.Pieces` registry (tables
 ``pieces`` / ``stacks``, labelled in the seed's notation), each figure's arm in ``arm``;
 the per-turn tables ``fire``, ``moved``, ``shots``, ``strip`` are phase scratch tables;
 ``neutral`` holds timed markers (IX). Not modelled (see README): aircraft and gas (XIV),
@@ -31,17 +31,17 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, cast
 
-from hexwar.actions import Action, Decision, Outcome, Value
-from hexwar.deployment import Deployment
-from hexwar.grid import Square, line_clear
-from hexwar.memo import StateMemo
-from hexwar.movement import MoveRules, reachable
-from hexwar.pieces import Pieces
-from hexwar.removal import ChosenRemoval
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import ActionSpace
-from hexwar.state import Ruleset, State
-from hexwar.victory import eliminated, fewer_losses, loss_share, withdrawn
+from hexwar.board.movement import MoveRules, reachable
+from hexwar.board.pieces import Pieces
+from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.memo import StateMemo
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.square import Square, line_clear
+from hexwar.mechanics.deployment import Deployment
+from hexwar.mechanics.removal import ChosenRemoval
+from hexwar.mechanics.victory import eliminated, fewer_losses, loss_share, withdrawn
 
 from .board import SIDES, Board
 from .data import Arm, EffectRow, GameData, load_game_data

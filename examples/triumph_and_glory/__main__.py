@@ -9,10 +9,10 @@ import random
 import sys
 from collections import Counter
 
-from hexwar.actions import CHANCE, END, Action
-from hexwar.dice import SeededDriver
-from hexwar.edges import Facing
-from hexwar.state import State
+from hexwar.engine.actions import CHANCE, END, Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.state import State
+from hexwar.grid.edges import Facing
 
 from .rules import TriumphAndGlory, facing, stack, where
 

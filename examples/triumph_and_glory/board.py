@@ -1,6 +1,6 @@
 """The Triumph & Glory board: the units on the map, their stacks (6.2), strength and losses.
 
-The state layout: a :class:`~hexwar.pieces.Pieces` registry (``pieces``/``stacks``, top
+The state layout: a :class:`~hexwar.board.pieces.Pieces` registry (``pieces``/``stacks``, top
 first, 6.24) keyed by printed hex labels, with the per-unit attributes ``strength``,
 ``disordered`` and ``facing`` (the corner; a *shared* attribute: all units of a hex face
 one way, 6.11, and a newcomer takes the stack's facing), which leave the state with the
@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from hexwar.actions import Outcome
-from hexwar.geometry import Hex
-from hexwar.movement import MoveRules
-from hexwar.stacking import all_limits, can_end, max_units
-from hexwar.state import State
+from hexwar.board.movement import MoveRules
+from hexwar.board.stacking import all_limits, can_end, max_units
+from hexwar.engine.actions import Outcome
+from hexwar.engine.state import State
+from hexwar.grid.geometry import Hex
 
 if TYPE_CHECKING:
     from .rules import TriumphAndGlory
@@ -53,7 +53,7 @@ MOVE_RULES = MoveRules(can_end=can_end(LIMIT))  # passing through any stack is f
 
 
 def tg(state: State) -> TriumphAndGlory:
-    """The example's ruleset (its map, units and :class:`~hexwar.pieces.Pieces`)."""
+    """The example's ruleset (its map, units and :class:`~hexwar.board.pieces.Pieces`)."""
     return cast("TriumphAndGlory", state.ruleset)
 
 

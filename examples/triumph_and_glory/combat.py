@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from hexwar.actions import Value
-from hexwar.crt import OddsTable, load_table
-from hexwar.geometry import Hex
-from hexwar.retreat import retreat_cells
-from hexwar.state import State
+from hexwar.engine.actions import Value
+from hexwar.engine.state import State
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, load_table
+from hexwar.mechanics.retreat import retreat_cells
 
 from .board import LIMIT, lose_step, stack, strength, tg
 from .scenario import DATA

@@ -5,9 +5,10 @@ Sequence of play (3.0), one turn:
 A. Orders: order-delay roll (5.29; Napoleon never rolls), then each side secretly puts
    up to its commander's order rating of command groups under orders (5.21-5.23; here a
    command group is a whole activation group). The statuses stay hidden from the
-   opponent until the group's first marker is drawn (:class:`hexwar.selection.SecretSelection`).
+   opponent until the group's first marker is drawn
+   (:class:`hexwar.mechanics.selection.SecretSelection`).
 B. Initiative (4.0): d10 + order rating each; the higher total wins; a tie gives nobody
-   the initiative (:class:`hexwar.contest.OpposedRoll`).
+   the initiative (:class:`hexwar.mechanics.contest.OpposedRoll`).
 C. Activation: two markers per group (5.31) go into the cup; the initiative player picks
    the first one (one of his own), the rest are drawn at random. Per marker: the status
    is revealed (5.23), a No-Orders group may try an individual order (5.28), then stack
@@ -25,8 +26,8 @@ where a move or a retreat ends and at load; newcomers go to the bottom, 6.24);
 :mod:`.combat` (the PLACEHOLDER assault); ``data/rules.toml`` (rule values and the
 reasons :meth:`TriumphAndGlory.explain` cites). An activation's group, status, units
 and flags (moved, assaulted, turned, arranged) are kept by :data:`ACT`, a
-:class:`hexwar.activation.Activation`; the reserve's alternating picks are
-:func:`hexwar.activation.alternate`.
+:class:`hexwar.mechanics.activation.Activation`; the reserve's alternating picks are
+:func:`hexwar.mechanics.activation.alternate`.
 
 PLACEHOLDERS (not the real rules; the seed stops at 6.24): the assault table, its
 rear-attack shift and results (:mod:`.combat`), retreats, rally, limited movement (half
@@ -39,19 +40,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
-from hexwar.actions import Action, Decision, Outcome, Value
-from hexwar.activation import Activation, alternate
-from hexwar.contest import OpposedRoll
-from hexwar.cups import Cup
-from hexwar.dice import D10
-from hexwar.edges import Arc, Facing, FacingStyle
-from hexwar.geometry import Hex
-from hexwar.pieces import Pieces
-from hexwar.selection import SecretSelection
-from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
-from hexwar.space import ActionSpace
-from hexwar.stacking import to_top
-from hexwar.state import Ruleset, State
+from hexwar.board.pieces import Pieces
+from hexwar.board.stacking import to_top
+from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.dice import D10
+from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
+from hexwar.engine.space import ActionSpace
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.edges import Arc, Facing, FacingStyle
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.activation import Activation, alternate
+from hexwar.mechanics.contest import OpposedRoll
+from hexwar.mechanics.cups import Cup
+from hexwar.mechanics.selection import SecretSelection
 
 from .board import LIMIT, MOVE_RULES, eliminate, side_of, stack, strength, tg, where
 from .combat import ASSAULT, resolve_assault

@@ -2,7 +2,7 @@
 and the rule values and refusal reasons of ``data/rules.toml`` (:data:`TABLES`).
 
 Every value is checked at load (set-up stacks against 6.21 too); a bad file raises
-:class:`hexwar.errors.DataError` naming the file and the entry (e.g.
+:class:`hexwar.base.errors.DataError` naming the file and the entry (e.g.
 ``shevardino.toml: units.57L.arm: ...``).
 """
 
@@ -14,10 +14,10 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, load_map
-from hexwar.terrain import load_chart
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.board.maps import GameMap, load_map
+from hexwar.board.terrain import load_chart
+from hexwar.grid.geometry import Hex
 
 from .board import LIMIT
 

@@ -2,15 +2,15 @@
 
 The core is game-agnostic; each concept has its own module:
 
-- geometry and coordinates: :mod:`hexwar.geometry`, :mod:`hexwar.coords`,
-  :mod:`hexwar.layout`, :mod:`hexwar.edges`;
-- maps and movement: :mod:`hexwar.grid`, :mod:`hexwar.terrain`, :mod:`hexwar.maps`,
-  :mod:`hexwar.zoc`, :mod:`hexwar.movement`;
-- combat and chance: :mod:`hexwar.crt`, :mod:`hexwar.dice`;
-- the engine: :mod:`hexwar.actions`, :mod:`hexwar.state`, :mod:`hexwar.sequencer`,
-  :mod:`hexwar.hooks`, :mod:`hexwar.records`;
+- geometry and coordinates: :mod:`hexwar.grid.geometry`, :mod:`hexwar.grid.coords`,
+  :mod:`hexwar.grid.layout`, :mod:`hexwar.grid.edges`;
+- maps and movement: :mod:`hexwar.grid.square`, :mod:`hexwar.board.terrain`,
+  :mod:`hexwar.board.maps`, :mod:`hexwar.board.zoc`, :mod:`hexwar.board.movement`;
+- combat and chance: :mod:`hexwar.mechanics.crt`, :mod:`hexwar.engine.dice`;
+- the engine: :mod:`hexwar.engine.actions`, :mod:`hexwar.engine.state`,
+  :mod:`hexwar.engine.sequencer`, :mod:`hexwar.engine.hooks`, :mod:`hexwar.engine.records`;
 - optional extras: :mod:`hexwar.render` (SVG), :mod:`hexwar.testing` and
-  :mod:`hexwar.strategies` (need ``hypothesis``, the ``test`` extra).
+  :mod:`hexwar.testing.strategies` (need ``hypothesis``, the ``test`` extra).
 
 The most used names are re-exported here. Games live in their own packages
 (``hexwar_stalingrad`` is the first); the core never imports them.
@@ -20,7 +20,13 @@ The most used names are re-exported here. Games live in their own packages
 3
 """
 
-from hexwar.actions import (
+from hexwar.base.errors import DataError, HexwarError, IllegalAction
+from hexwar.board.maps import GameMap, build_map, load_map
+from hexwar.board.movement import MoveRules, MoveSearch, Reach, find_path, reachable
+from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
+from hexwar.board.terrain import TerrainChart, load_chart
+from hexwar.board.zoc import zoc_cells
+from hexwar.engine.actions import (
     CHANCE,
     END,
     TERMINAL,
@@ -31,17 +37,20 @@ from hexwar.actions import (
     Outcome,
     Seat,
 )
-from hexwar.activation import Activation, ActivationError, alternate
-from hexwar.contest import ContestError, OpposedRoll
-from hexwar.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
-from hexwar.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
-from hexwar.cups import Cup, CupError
-from hexwar.deployment import Deployment, DeploymentError
-from hexwar.dice import D6, D10, Dice, FixedDriver, SeededDriver
-from hexwar.edges import Facing, FacingStyle, Hexside, Vertex
-from hexwar.errors import DataError, HexwarError, IllegalAction
-from hexwar.geometry import DIAGONALS, DIRECTIONS, ORIGIN, FractionalHex, Hex, hex_round
-from hexwar.grid import (
+from hexwar.engine.dice import D6, D10, Dice, FixedDriver, SeededDriver
+from hexwar.engine.hooks import Effect, Expiry
+from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.loop import RandomPlayer, TokenStepper, play
+from hexwar.engine.memo import StateMemo, state_memo
+from hexwar.engine.records import GameRecord, dumps, loads, record_of, replay
+from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
+from hexwar.engine.space import DONE, ActionSpace, UnknownToken
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
+from hexwar.grid.edges import Facing, FacingStyle, Hexside, Vertex
+from hexwar.grid.geometry import DIAGONALS, DIRECTIONS, ORIGIN, FractionalHex, Hex, hex_round
+from hexwar.grid.layout import FLAT, POINTY, Layout
+from hexwar.grid.square import (
     HEX_GRID,
     SQUARE_GRID,
     LabelError,
@@ -50,24 +59,15 @@ from hexwar.grid import (
     line_clear,
     square_line,
 )
-from hexwar.hooks import Effect, Expiry
-from hexwar.kinds import Combination, Kind, Kinds, Values
-from hexwar.layout import FLAT, POINTY, Layout
-from hexwar.maps import GameMap, build_map, load_map
-from hexwar.memo import StateMemo, state_memo
-from hexwar.movement import MoveRules, MoveSearch, Reach, find_path, reachable
-from hexwar.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
-from hexwar.play import RandomPlayer, TokenStepper, play
-from hexwar.records import GameRecord, dumps, loads, record_of, replay
-from hexwar.removal import ChosenRemoval, RemovalError
-from hexwar.retreat import retreat_cells
-from hexwar.selection import SecretSelection, SelectionError, subsets
-from hexwar.sequencer import Phase, Segment, Stage, TurnSequence
-from hexwar.space import DONE, ActionSpace, UnknownToken
-from hexwar.state import Ruleset, State
-from hexwar.terrain import TerrainChart, load_chart
-from hexwar.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
-from hexwar.zoc import zoc_cells
+from hexwar.mechanics.activation import Activation, ActivationError, alternate
+from hexwar.mechanics.contest import ContestError, OpposedRoll
+from hexwar.mechanics.crt import AttackRefused, OddsTable, Result, StrengthTable, load_table
+from hexwar.mechanics.cups import Cup, CupError
+from hexwar.mechanics.deployment import Deployment, DeploymentError
+from hexwar.mechanics.removal import ChosenRemoval, RemovalError
+from hexwar.mechanics.retreat import retreat_cells
+from hexwar.mechanics.selection import SecretSelection, SelectionError, subsets
+from hexwar.mechanics.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
 
 __all__ = [
     "CHANCE",

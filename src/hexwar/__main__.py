@@ -12,12 +12,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from hexwar.crt import OddsTable, Result
-from hexwar.dice import D6, SeededDriver
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, build_map, offset_to_axial, rectangle
-from hexwar.movement import reachable
-from hexwar.terrain import chart_from_dict
+from hexwar.board.maps import GameMap, build_map, offset_to_axial, rectangle
+from hexwar.board.movement import reachable
+from hexwar.board.terrain import chart_from_dict
+from hexwar.engine.dice import D6, SeededDriver
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, Result
 
 COLUMNS, ROWS = 9, 7
 CHART = {

@@ -1,7 +1,7 @@
 """Where the Stalingrad data files live.
 
-The validation helpers the loaders use are the core's :mod:`hexwar.datafile`
-(:class:`~hexwar.datafile.Checker`, :func:`~hexwar.datafile.read_data_file`); they are
+The validation helpers the loaders use are the core's :mod:`hexwar.base.datafile`
+(:class:`~hexwar.base.datafile.Checker`, :func:`~hexwar.base.datafile.read_data_file`); they are
 re-exported here for older imports.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from hexwar.datafile import Checker, read_data_file
+from hexwar.base.datafile import Checker, read_data_file
 
 __all__ = ["Checker", "data_path", "read_data_file"]
 

@@ -24,11 +24,11 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Final
 
-from hexwar.actions import END, Action, Decision
-from hexwar.crt import OddsTable, Result
-from hexwar.dice import D6
-from hexwar.sequencer import Phase, Stage
-from hexwar.state import State
+from hexwar.engine.actions import END, Action, Decision
+from hexwar.engine.dice import D6
+from hexwar.engine.sequencer import Phase, Stage
+from hexwar.engine.state import State
+from hexwar.mechanics.crt import OddsTable, Result
 from hexwar_stalingrad.board import (
     DEAD,
     FULL,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from hexwar.memo import StateMemo
-from hexwar.state import State
+from hexwar.engine.memo import StateMemo
+from hexwar.engine.state import State
 from hexwar_stalingrad.static import Static, load_static
 from hexwar_stalingrad.units import GroundUnit
 

@@ -23,8 +23,8 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
-from hexwar.errors import DataError
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.base.errors import DataError
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.units import ARMS, GROUPS
 

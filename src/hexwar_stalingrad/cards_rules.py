@@ -2,7 +2,7 @@
 
 Every effect kind of the card vocabulary (:data:`hexwar_stalingrad.cards.EFFECT_KINDS`) is
 an entry of :data:`EFFECT_RULES`: the hook points it contributes to (ruling S5.4). A card's
-effects become :class:`hexwar.hooks.Effect` values in the state (kind, the card's
+effects become :class:`hexwar.engine.hooks.Effect` values in the state (kind, the card's
 parameters, expiry from the effect's ``duration``; owner = the side that played it, ``None``
 for a common event; source = the card id), so clone, undo and saving cover them.
 
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from hexwar.actions import Action, Decision, Value
-from hexwar.dice import draw_outcomes
-from hexwar.hooks import Effect, EffectRule, Expiry, HookPoint
-from hexwar.state import State
+from hexwar.engine.actions import Action, Decision, Value
+from hexwar.engine.dice import draw_outcomes
+from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint
+from hexwar.engine.state import State
 from hexwar_stalingrad.board import SIDES, static
 from hexwar_stalingrad.cards import WINDOWS, Card
 
@@ -176,7 +176,7 @@ HOOK_POINTS: Final[Mapping[str, HookPoint]] = {
         ),
     )
 }
-"""Stalingrad's own hook points (beyond :data:`hexwar.hooks.HOOK_POINTS`)."""
+"""Stalingrad's own hook points (beyond :data:`hexwar.engine.hooks.HOOK_POINTS`)."""
 
 
 # -- decks (S3.3, S5.1, S5.2) ---------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Final
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
+from hexwar.base.datafile import Checker, read_data_file
 from hexwar_stalingrad._checks import data_path
 
 __all__ = ["PLACE_KINDS", "Bridge", "Geography", "Line", "Place", "load_geography"]

@@ -14,12 +14,12 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Final
 
-from hexwar.actions import Action, Decision, Value
-from hexwar.crt import AttackRefused, Distribution, Result
-from hexwar.dice import D6
-from hexwar.memo import StateMemo
-from hexwar.movement import CompiledSteps
-from hexwar.state import State
+from hexwar.board.movement import CompiledSteps
+from hexwar.engine.actions import Action, Decision, Value
+from hexwar.engine.dice import D6
+from hexwar.engine.memo import StateMemo
+from hexwar.engine.state import State
+from hexwar.mechanics.crt import AttackRefused, Distribution, Result
 from hexwar_stalingrad.board import (
     FULL,
     enemy,
@@ -488,7 +488,7 @@ class _Group:
 
 def _group(state: State, side: str, defender: str) -> _Group | None:
     """The attack on ``defender`` by ``side`` now, or ``None`` if it is not an enemy
-    unit on the map (kept for the position: :meth:`hexwar.state.State.derive`)."""
+    unit on the map (kept for the position: :meth:`hexwar.engine.state.State.derive`)."""
 
     def build() -> _Group | None:
         info = static(state).ground.get(defender)

@@ -45,7 +45,7 @@ Phase by phase:
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
 - ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
-  expected step-loss balance (:class:`hexwar.crt.Distribution`) favours the attacker (any
+  expected step-loss balance (:class:`hexwar.mechanics.crt.Distribution`) favours the attacker (any
   odds on artillery, S7.4), with the fewest attackers. RKKA attacks a 6th Army unit in the
   pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in the long game,
   neither attacks, bombards nor bombs it before the last turn; it attacks relief units at
@@ -65,11 +65,11 @@ relief positions, every hex of its wall still blocked and every manned one still
 blocking more hexes only shrinks the gaps left, which the move scoring counts afresh);
 a unit's scored moves are kept for the phase, keyed by everything they read.
 
-The bot is a plain player for :func:`hexwar.play.play`; it breaks ties with its own seeded
+The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
 
->>> from hexwar.dice import SeededDriver
->>> from hexwar.play import play
+>>> from hexwar.engine.dice import SeededDriver
+>>> from hexwar.engine.loop import play
 >>> from hexwar_stalingrad.rules import StalingradRules
 >>> bots = {"rkka": HeuristicBot(seed=2), "wehrmacht": HeuristicBot(seed=3)}
 >>> state = play(StalingradRules(length="short").new_state(), bots, SeededDriver(1))
@@ -89,9 +89,9 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from hexwar.actions import END, Action
-from hexwar.crt import Distribution
-from hexwar.state import State
+from hexwar.engine.actions import END, Action
+from hexwar.engine.state import State
+from hexwar.mechanics.crt import Distribution
 from hexwar_stalingrad import air, ground, reinforce
 from hexwar_stalingrad.board import (
     FULL,
@@ -179,7 +179,7 @@ class HeuristicBot:
     """A player: ``bot(state) -> Action`` for the side to act (see the module docstring).
 
     ``seed`` seeds the bot's own ``random.Random``, which breaks ties between equally
-    scored actions (as :class:`hexwar.play.RandomPlayer` picks its actions).
+    scored actions (as :class:`hexwar.engine.loop.RandomPlayer` picks its actions).
     """
 
     def __init__(self, seed: int = 0) -> None:
@@ -807,7 +807,7 @@ def _bombard_score(state: State, action: Action) -> float:
 
 
 def _seen(state: State, key: str, compute: Callable[[], _T]) -> _T:
-    """``compute()`` once per position: the core's :meth:`~hexwar.state.State.derive`."""
+    """``compute()`` once per position: the core's :meth:`~hexwar.engine.state.State.derive`."""
     return state.derive(("heuristic", key), compute)
 
 

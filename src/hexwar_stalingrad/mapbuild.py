@@ -32,9 +32,9 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
-from hexwar.geometry import Hex
-from hexwar.maps import axial_to_offset, offset_to_axial, rectangle
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.board.maps import axial_to_offset, offset_to_axial, rectangle
+from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.geography import Bridge, Geography, Line, load_geography
 from hexwar_stalingrad.projection import THEATRE, Projection

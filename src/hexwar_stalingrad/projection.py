@@ -18,7 +18,7 @@ from typing import Final
 
 import attrs
 
-from hexwar.geometry import FractionalHex, Hex
+from hexwar.grid.geometry import FractionalHex, Hex
 
 __all__ = ["KM_PER_DEGREE_LAT", "THEATRE", "Projection"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Final
 
-from hexwar.actions import Action, Decision
-from hexwar.state import State
+from hexwar.engine.actions import Action, Decision
+from hexwar.engine.state import State
 from hexwar_stalingrad.board import (
     DEAD,
     FULL,

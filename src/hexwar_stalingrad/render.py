@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from hexwar.engine.state import State
 from hexwar.render import MAJOR_RIVER, RIVER, CounterView, HexsideStyle, Style, SvgImage, render_svg
-from hexwar.state import State
 from hexwar_stalingrad.board import FULL, on_map, static, step, strength
 
 __all__ = ["ARM_LABEL", "SIDE_COLOUR", "STYLE", "counters", "map_svg", "position_svg"]

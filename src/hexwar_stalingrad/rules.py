@@ -1,4 +1,4 @@
-"""The rules of «Сталинград» (Stalingrad) as a :class:`hexwar.state.Ruleset`.
+"""The rules of «Сталинград» (Stalingrad) as a :class:`hexwar.engine.state.Ruleset`.
 
 >>> rules = StalingradRules()
 >>> state = rules.new_state()
@@ -21,13 +21,13 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
-from hexwar.actions import Action, Decision, Outcome, Seat, Value
-from hexwar.errors import DataError
-from hexwar.hooks import EffectRule, HookPoint
-from hexwar.kinds import Combination, Kind, Kinds, Values
-from hexwar.sequencer import Phase, Stage, TurnSequence
-from hexwar.space import DONE, ActionSpace
-from hexwar.state import Ruleset, State
+from hexwar.base.errors import DataError
+from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
+from hexwar.engine.hooks import EffectRule, HookPoint
+from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.space import DONE, ActionSpace
+from hexwar.engine.state import Ruleset, State
 from hexwar_stalingrad import air, cards_rules, ground, reinforce, validate, victory
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
@@ -425,7 +425,7 @@ class StalingradRules(Ruleset):
         cls, options: Mapping[str, object], *, source: str = "<data>"
     ) -> StalingradRules:
         """The ruleset of :meth:`options` data (a record's ``rules_options``), checked:
-        :class:`~hexwar.errors.DataError` naming the bad option."""
+        :class:`~hexwar.base.errors.DataError` naming the bad option."""
         known = {"length", "players", "sudden_death"}
         for key in sorted(set(options) - known):
             raise DataError(f"unknown option {key!r}", source=source, entry=f"rules_options.{key}")
@@ -603,7 +603,7 @@ class StalingradRules(Ruleset):
 
     def phase_actions(self, state: State, side: str) -> Iterable[Action]:
         """The phase's complete actions, sorted: each kind's own enumerator
-        (:meth:`hexwar.kinds.Kinds.actions`) over the same rules as :meth:`phase_tokens`."""
+        (:meth:`hexwar.engine.kinds.Kinds.actions`) over the same rules as :meth:`phase_tokens`."""
         return self.phase_kinds(state, side).actions(state, side)
 
     def phase_enumeration(self, state: State, side: str) -> Iterable[Action]:

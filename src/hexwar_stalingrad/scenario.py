@@ -4,7 +4,7 @@
 map, terrain chart and tables through the core's) and cross-checks them: every start
 number on the map used by exactly one counter and vice versa, one unit per start hex,
 start hexes passable, turn-6 units on reserve markers, air bases on own airfields, card
-effects naming known terrain. A failure is a :class:`hexwar.errors.DataError` naming the
+effects naming known terrain. A failure is a :class:`hexwar.base.errors.DataError` naming the
 file and the entry.
 
 >>> sc = load_scenario()
@@ -23,11 +23,11 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.crt import OddsTable, StrengthTable
-from hexwar.errors import DataError
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, load_map
-from hexwar.terrain import TerrainChart, load_chart
+from hexwar.base.errors import DataError
+from hexwar.board.maps import GameMap, load_map
+from hexwar.board.terrain import TerrainChart, load_chart
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, check_decks, load_cards
 from hexwar_stalingrad.tables import air_crt, load_bombardment, load_crt

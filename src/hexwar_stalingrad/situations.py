@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hexwar.actions import END
-from hexwar.dice import SeededDriver
-from hexwar.state import State
+from hexwar.engine.actions import END
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.state import State
 from hexwar_stalingrad.board import FULL, POOL, place, remove, static
 from hexwar_stalingrad.rules import StalingradRules
 

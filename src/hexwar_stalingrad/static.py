@@ -20,13 +20,13 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.actions import Action
-from hexwar.crt import OddsTable, StrengthTable
-from hexwar.datafile import Checker, read_data_file
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, load_map
-from hexwar.movement import CompiledSteps, MoveSearch, compiled_adjacency
-from hexwar.terrain import TerrainChart, load_chart
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.board.maps import GameMap, load_map
+from hexwar.board.movement import CompiledSteps, MoveSearch, compiled_adjacency
+from hexwar.board.terrain import load_chart
+from hexwar.engine.actions import Action
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, load_cards
 from hexwar_stalingrad.tables import air_crt, load_bombardment, load_crt
@@ -123,7 +123,7 @@ class Static:
     @functools.cached_property
     def zoc_of(self) -> Mapping[str, tuple[str, ...]]:
         """The labels a ground unit standing on a label controls (S2.1, S2.3)."""
-        from hexwar.zoc import zoc_projection
+        from hexwar.board.zoc import zoc_projection
 
         cells = self.game_map.indexed_cells()
         proj = zoc_projection(self.game_map)
@@ -316,30 +316,33 @@ class Static:
             return self.game_map
         key = ("variant", overrides)
         found: GameMap[Any] | None = self._cache.get(key)
-        if found is not None:
-            return found
-        chart = self.game_map.chart
-        classes = dict(chart.movement_classes)
-        for mclass, terrain, cost in overrides:
-            mc = classes[mclass]
-            classes[mclass] = attrs.evolve(mc, terrain={**mc.terrain, terrain: cost})
-        new_chart: TerrainChart = attrs.evolve(chart, movement_classes=classes)
-        variant = attrs.evolve(self.game_map, chart=new_chart)
-        self._cache[key] = variant
-        return variant
+        if found is None:
+            found = self._cache[key] = self.game_map.with_movement_costs(overrides)
+        return found
+
+    @staticmethod
+    def for_class(overrides: Overrides, movement_class: str) -> Overrides:
+        """The overrides that change ``movement_class``'s costs (the others' searches
+        are the base map's: one memo entry and one compiled map fewer per variant)."""
+        if not overrides:
+            return overrides
+        return tuple(o for o in overrides if o[0] == movement_class)
 
     # -- movement (S6) ----------------------------------------------------------------------
 
     def steps(self, overrides: Overrides, movement_class: str) -> CompiledSteps:
         """The priced steps of ``movement_class`` on the map under ``overrides``."""
-        return compiled_adjacency(self.map_with(overrides), movement_class)
+        return compiled_adjacency(
+            self.map_with(self.for_class(overrides, movement_class)), movement_class
+        )
 
     def move_search(
         self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
     ) -> MoveSearch[Any]:
-        """One :class:`~hexwar.movement.MoveSearch` against enemy units on the labels
+        """One :class:`~hexwar.board.movement.MoveSearch` against enemy units on the labels
         ``enemies`` (S6.2-S6.4; friendly units pass and exert no ZOC, so they are not
         part of it). Memoised on the arguments, at most :data:`SEARCH_MEMO_SIZE`."""
+        overrides = self.for_class(overrides, movement_class)
         key = (overrides, movement_class, enemies)
         found = self._searches.get(key)
         if found is None:
@@ -364,6 +367,7 @@ class Static:
         """The labels a unit of ``movement_class`` on ``label`` with ``points`` may end its
         move in, ignoring friendly units (sorted, without ``label``): a pure function of
         the arguments, memoised (at most :data:`REACH_MEMO_SIZE` entries)."""
+        overrides = self.for_class(overrides, movement_class)
         key = (overrides, movement_class, enemies, label, points)
         found = self._reach.get(key)
         if found is None:

@@ -18,8 +18,8 @@ from typing import Final
 
 import attrs
 
-from hexwar.crt import Distribution, OddsTable, Result, StrengthTable, load_table
-from hexwar.errors import DataError
+from hexwar.base.errors import DataError
+from hexwar.mechanics.crt import Distribution, OddsTable, Result, StrengthTable, load_table
 from hexwar_stalingrad._checks import data_path
 
 __all__ = [

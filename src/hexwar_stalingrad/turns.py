@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
+from hexwar.base.datafile import Checker, read_data_file
 from hexwar_stalingrad._checks import data_path
 
 __all__ = ["OPERATION_TURNS", "WEATHER", "Turn", "load_turns"]

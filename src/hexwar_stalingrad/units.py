@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.datafile import Checker, read_data_file
+from hexwar.base.datafile import Checker, read_data_file
 from hexwar_stalingrad._checks import data_path
 
 __all__ = [
@@ -215,7 +215,7 @@ _AIR_REQUIRED: Final = (
 def load_oob(path: str | Path | None = None) -> OrderOfBattle:
     """Load and validate ``oob.toml`` (the shipped one by default).
 
-    Raises :class:`hexwar.errors.DataError` naming the file and the counter.
+    Raises :class:`hexwar.base.errors.DataError` naming the file and the counter.
     """
     data, source = read_data_file(path if path is not None else data_path("oob.toml"))
     return oob_from_dict(data, source)

@@ -1,13 +1,13 @@
 """Is a loaded state a position of «Сталинград»? The checks behind
 ``StalingradRules.validate_position`` (:mod:`hexwar_stalingrad.rules`).
 
-Run on every load of a save file (:func:`hexwar.records.loads`), after the core's own
+Run on every load of a save file (:func:`hexwar.engine.records.loads`), after the core's own
 checks (cursor, decisions, effects, the engine's tables). Each check cites the rule or the
 state layout (``docs/stalingrad/rules.md``, *State layout*) it protects; a refusal raises
-:class:`~hexwar.errors.DataError` whose ``entry`` names the table and key
+:class:`~hexwar.base.errors.DataError` whose ``entry`` names the table and key
 (``state.tables.units.r-5ta-a``).
 
->>> from hexwar.records import dumps, loads
+>>> from hexwar.engine.records import dumps, loads
 >>> from hexwar_stalingrad.rules import StalingradRules
 >>> rules = StalingradRules()
 >>> state = rules.new_state()
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from hexwar.actions import Value
-from hexwar.errors import DataError
-from hexwar.state import State
+from hexwar.base.errors import DataError
+from hexwar.engine.actions import Value
+from hexwar.engine.state import State
 from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, SIDES
 from hexwar_stalingrad.cards_rules import _EXPIRY, DECK_ORDER
 from hexwar_stalingrad.static import Static
@@ -238,7 +238,7 @@ def _effects(state: State, data: Static) -> None:
 
 
 def validate_position(state: State, data: Static, turn_limit: int) -> None:
-    """Raise :class:`~hexwar.errors.DataError` unless ``state`` is a Stalingrad position
+    """Raise :class:`~hexwar.base.errors.DataError` unless ``state`` is a Stalingrad position
     (see the module docstring); ``turn_limit``: the game length's last turn (S3.4)."""
     for name in sorted(state._tables):
         if name not in TABLES and name not in _ENGINE_TABLES:

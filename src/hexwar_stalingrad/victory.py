@@ -16,8 +16,8 @@ from typing import Final
 
 import networkx as nx
 
-from hexwar.actions import Outcome
-from hexwar.state import State
+from hexwar.engine.actions import Outcome
+from hexwar.engine.state import State
 from hexwar_stalingrad.board import on_map, static
 from hexwar_stalingrad.ground import zoc_of_side
 

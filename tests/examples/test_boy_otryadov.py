@@ -12,11 +12,11 @@ from examples.boy_otryadov.bot import Bot, play
 from examples.boy_otryadov.data import DATA, game_data_from_dict, load_game_data
 from examples.boy_otryadov.rules import BoyOtryadov, fire_result, side_of
 
-from hexwar.actions import END, Action
-from hexwar.errors import DataError
-from hexwar.records import dumps, loads
-from hexwar.state import HIDDEN, State
-from hexwar.terrain import read_data_file
+from hexwar.base.errors import DataError
+from hexwar.board.terrain import read_data_file
+from hexwar.engine.actions import END, Action
+from hexwar.engine.records import dumps, loads
+from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games, check_rejects, outputs_under_hash_seeds
 
 ROOT = Path(__file__).resolve().parents[2]

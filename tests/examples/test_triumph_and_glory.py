@@ -13,9 +13,9 @@ from examples.triumph_and_glory.__main__ import play
 from examples.triumph_and_glory.rules import LIMIT, attacked_in_rear, facing, stack, where
 from examples.triumph_and_glory.scenario import DATA, Unit, build_scenario, load_rule_tables
 
-from hexwar.actions import CHANCE, END, Action
-from hexwar.errors import DataError
-from hexwar.state import HIDDEN, State
+from hexwar.base.errors import DataError
+from hexwar.engine.actions import CHANCE, END, Action
+from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games
 
 RULES = TriumphAndGlory()

@@ -7,10 +7,10 @@ from fractions import Fraction
 import pytest
 from random_games import random_game
 
-from hexwar.actions import END, Action, NotLegalNow
-from hexwar.dice import SeededDriver
-from hexwar.hooks import Expiry
-from hexwar.state import HIDDEN, State
+from hexwar.engine.actions import END, Action, NotLegalNow
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.hooks import Expiry
+from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games, check_rejects
 from hexwar_stalingrad import air
 from hexwar_stalingrad.board import DEAD, GONE, place, static

@@ -6,9 +6,9 @@ forces the die and checks every consequence the example names.
 
 from __future__ import annotations
 
-from hexwar.actions import END, Action
-from hexwar.dice import SeededDriver
-from hexwar.state import State
+from hexwar.engine.actions import END, Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.state import State
 from hexwar_stalingrad import air, ground
 from hexwar_stalingrad.board import static, step, where
 from hexwar_stalingrad.rules import StalingradRules

@@ -4,8 +4,8 @@ Positions: snapshots of seeded random long games (every 37th action). Candidates
 token sequences drawn from the action space (``rules.space``), legal actions with one
 token replaced or one appended, random strings (spaces, tabs, non-ASCII, a lone
 surrogate), over-long texts, and non-text objects. Every illegal candidate must raise
-:class:`~hexwar.errors.IllegalAction` (citing a rule) or
-:class:`~hexwar.actions.ActionSyntaxError`, leave ``to_data()`` unchanged; non-text
+:class:`~hexwar.base.errors.IllegalAction` (citing a rule) or
+:class:`~hexwar.engine.actions.ActionSyntaxError`, leave ``to_data()`` unchanged; non-text
 objects raise ``TypeError`` naming what was given. The figures are in
 ``docs/reliability.md`` (``fuzz_counts``).
 """
@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from random_games import random_game
 
-from hexwar.actions import MAX_ACTION_TEXT, Action, ActionSyntaxError
-from hexwar.errors import IllegalAction
-from hexwar.state import State
+from hexwar.base.errors import IllegalAction
+from hexwar.engine.actions import MAX_ACTION_TEXT, Action, ActionSyntaxError
+from hexwar.engine.state import State
 from hexwar_stalingrad.rules import StalingradRules
 
 RULES = StalingradRules(length="long")
@@ -123,7 +123,7 @@ def test_an_over_long_text_is_refused_before_parsing(states: list[State]) -> Non
 
 
 def test_rejected_texts_are_not_kept_in_the_token_cache(states: list[State]) -> None:
-    from hexwar import actions
+    from hexwar.engine import actions
 
     state = states[0]
     long_token = "q" * 200

@@ -20,12 +20,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hexwar.actions import END, Action
-from hexwar.dice import SeededDriver
-from hexwar.play import RandomPlayer
-from hexwar.play import play as run
-from hexwar.records import record_of
-from hexwar.state import State
+from hexwar.engine.actions import END, Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import RandomPlayer
+from hexwar.engine.loop import play as run
+from hexwar.engine.records import record_of
+from hexwar.engine.state import State
 from hexwar_stalingrad import ground, victory
 from hexwar_stalingrad.board import on_map, where
 from hexwar_stalingrad.cli import make_bot, wilson

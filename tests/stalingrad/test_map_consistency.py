@@ -20,9 +20,9 @@ from collections import Counter, defaultdict
 import networkx as nx
 import pytest
 
-from hexwar.geometry import Hex
-from hexwar.maps import GameMap, load_map
-from hexwar.terrain import load_chart
+from hexwar.board.maps import GameMap, load_map
+from hexwar.board.terrain import load_chart
+from hexwar.grid.geometry import Hex
 from hexwar_stalingrad import mapbuild
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.geography import Geography, Line, load_geography

@@ -1,4 +1,4 @@
-"""Records that prove what they replay (``replay`` in the CLI and :func:`hexwar.records.replay`).
+"""Records that prove what they replay (the CLI's ``replay``, :func:`hexwar.engine.records.replay`).
 
 A record names its ruleset (game, version, options: length, players, sudden death; the
 data digest) and its ending (checkpoints, outcome, final position digest). The replay
@@ -24,8 +24,8 @@ import pytest
 from random_games import random_game
 from test_save_mutations import reseal
 
-from hexwar.records import FORMAT_VERSION, GameRecord, RecordError, record_of, replay
-from hexwar.state import State
+from hexwar.engine.records import FORMAT_VERSION, GameRecord, RecordError, record_of, replay
+from hexwar.engine.state import State
 from hexwar_stalingrad.cli import main
 from hexwar_stalingrad.rules import StalingradRules
 

@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from hexwar.actions import END, Action
-from hexwar.hooks import Expiry
-from hexwar.state import HIDDEN, State
+from hexwar.engine.actions import END, Action
+from hexwar.engine.hooks import Expiry
+from hexwar.engine.state import HIDDEN, State
 from hexwar_stalingrad import cards_rules, ground, reinforce
 from hexwar_stalingrad.board import SIDES, enemy, static, step, where
 from hexwar_stalingrad.cards import EFFECT_KINDS, WINDOWS, Card, load_cards

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 from random_games import random_game
 
-from hexwar.dice import D6
-from hexwar.state import State
+from hexwar.engine.dice import D6
+from hexwar.engine.state import State
 from hexwar_stalingrad import air
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import static, step, where

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hexwar.actions import Action
-from hexwar.state import State
+from hexwar.engine.actions import Action
+from hexwar.engine.state import State
 from hexwar_stalingrad import ground
 from hexwar_stalingrad.board import static, step, unit_at, where
 from hexwar_stalingrad.rules import StalingradRules

@@ -16,11 +16,11 @@ import random
 import pytest
 from random_games import random_players
 
-from hexwar.actions import Action
-from hexwar.dice import SeededDriver
-from hexwar.movement import reachable
-from hexwar.space import DONE
-from hexwar.state import State
+from hexwar.board.movement import reachable
+from hexwar.engine.actions import Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.space import DONE
+from hexwar.engine.state import State
 from hexwar_stalingrad import ground
 from hexwar_stalingrad.board import enemy, on_map, static
 from hexwar_stalingrad.rules import StalingradRules

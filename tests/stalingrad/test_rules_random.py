@@ -21,9 +21,9 @@ import time
 import pytest
 from random_games import random_game
 
-from hexwar.dice import SeededDriver
-from hexwar.play import RandomPlayer
-from hexwar.state import State
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import RandomPlayer
+from hexwar.engine.state import State
 from hexwar.testing import check_random_games
 from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, static
 from hexwar_stalingrad.reinforce import AIR_ARRIVAL_TURN, RESERVE_TURN

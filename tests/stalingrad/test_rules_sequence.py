@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from hexwar.actions import Action
-from hexwar.state import State
+from hexwar.engine.actions import Action
+from hexwar.engine.state import State
 from hexwar.testing import check_step
 from hexwar_stalingrad import reinforce, victory
 from hexwar_stalingrad.board import on_map, remove, static, step, unit_at, where

@@ -17,10 +17,10 @@ from functools import partial
 import pytest
 from random_games import random_game
 
-from hexwar.actions import Action
-from hexwar.dice import SeededDriver
-from hexwar.space import DONE, tokens_of
-from hexwar.state import State
+from hexwar.engine.actions import Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.space import DONE, tokens_of
+from hexwar.engine.state import State
 from hexwar_stalingrad import air
 from hexwar_stalingrad.rules import StalingradRules
 

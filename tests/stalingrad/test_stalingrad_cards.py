@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hexwar.errors import DataError
+from hexwar.base.errors import DataError
 from hexwar_stalingrad.cards import DECKS, EFFECT_KINDS, MARKS, check_decks, load_cards
 
 CARDS = load_cards()

@@ -8,7 +8,7 @@ from fractions import Fraction
 import networkx as nx
 import pytest
 
-from hexwar.zoc import zoc_cells
+from hexwar.board.zoc import zoc_cells
 from hexwar_stalingrad.cards import EFFECT_KINDS
 from hexwar_stalingrad.scenario import Scenario, load_scenario
 from hexwar_stalingrad.units import ARMS, SIDES

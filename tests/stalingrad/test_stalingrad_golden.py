@@ -1,7 +1,7 @@
 """Golden files: a committed seeded game record and the committed theatre map picture.
 
 The record is a long game between the core's token-wise random players
-(:class:`hexwar.play.RandomPlayer`, chance by ``SeededDriver(3)``): it follows the rules
+(:class:`hexwar.engine.loop.RandomPlayer`, chance by ``SeededDriver(3)``): it follows the rules
 and the action space only, so bot changes do not touch it. Regenerating either must give
 the committed bytes, so any rules or data change that alters play (or the map) shows up
 as a failing test and a reviewable diff. After an intended
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from random_games import random_game
 
-from hexwar.records import GameRecord, record_of, replay
+from hexwar.engine.records import GameRecord, record_of, replay
 from hexwar.testing import outputs_under_hash_seeds
 from hexwar_stalingrad.board import SIDES
 from hexwar_stalingrad.render import map_svg
@@ -61,9 +61,9 @@ def test_map_svg_regenerates_byte_for_byte() -> None:
 
 
 _RECORD_SCRIPT = """
-from hexwar.dice import SeededDriver
-from hexwar.play import RandomPlayer, play
-from hexwar.records import record_of
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import RandomPlayer, play
+from hexwar.engine.records import record_of
 from hexwar_stalingrad.rules import StalingradRules
 rules = StalingradRules(length="short")
 players = {side: RandomPlayer(21 + i) for i, side in enumerate(rules.sides)}

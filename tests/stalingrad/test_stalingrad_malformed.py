@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hexwar.errors import DataError
+from hexwar.base.errors import DataError
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import load_cards
 from hexwar_stalingrad.geography import load_geography

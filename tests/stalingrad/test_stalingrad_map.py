@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.geometry import Hex
-from hexwar.maps import load_map
-from hexwar.terrain import load_chart
+from hexwar.board.maps import load_map
+from hexwar.board.terrain import load_chart
+from hexwar.grid.geometry import Hex
 from hexwar_stalingrad import mapbuild
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.geography import load_geography

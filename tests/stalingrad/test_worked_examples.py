@@ -6,8 +6,8 @@ every consequence the example names.
 
 from __future__ import annotations
 
-from hexwar.actions import Action, NotLegalNow
-from hexwar.state import State
+from hexwar.engine.actions import Action, NotLegalNow
+from hexwar.engine.state import State
 from hexwar.testing import check_rejects
 from hexwar_stalingrad import ground
 from hexwar_stalingrad.board import static, step, unit_at, where

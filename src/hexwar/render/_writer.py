@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
-from hexwar.layout import Point
+from hexwar.grid.layout import Point
 from hexwar.render.style import RenderError
 
 __all__ = ["SvgWriter", "line_attrs", "num", "points_attr", "text_at"]

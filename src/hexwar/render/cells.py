@@ -1,4 +1,4 @@
-"""Where cells sit on the screen: hexes through :class:`hexwar.layout.Layout`, squares
+"""Where cells sit on the screen: hexes through :class:`hexwar.grid.layout.Layout`, squares
 through :class:`SquareLayout`, both behind one small interface for the renderer.
 
 >>> layout = SquareLayout(size=10.0)
@@ -18,9 +18,9 @@ from typing import Final
 
 import attrs
 
-from hexwar.geometry import Hex
-from hexwar.grid import Square
-from hexwar.layout import Layout, Point
+from hexwar.grid.geometry import Hex
+from hexwar.grid.layout import Layout, Point
+from hexwar.grid.square import Square
 from hexwar.render.style import RenderError
 
 __all__ = ["CellGeometry", "HexGeometry", "SquareLayout"]
@@ -91,7 +91,7 @@ def _hex(cell: object) -> Hex:
 
 @attrs.frozen
 class HexGeometry:
-    """The renderer's view of a hex :class:`~hexwar.layout.Layout`."""
+    """The renderer's view of a hex :class:`~hexwar.grid.layout.Layout`."""
 
     layout: Layout
 

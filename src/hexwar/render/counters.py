@@ -4,7 +4,7 @@ The renderer knows no game. A game turns each unit into a :class:`CounterView` (
 it stands, its side's colour, the texts printed on it) and passes the views to
 :func:`hexwar.render.render_svg`.
 
->>> from hexwar.geometry import Hex
+>>> from hexwar.grid.geometry import Hex
 >>> CounterView(Hex(0, 0), "#c03030", top="62 A", bottom="6-4", reduced=True)
 CounterView(cell=Hex(q=0, r=0), colour='#c03030', top='62 A', bottom='6-4', reduced=True, \
 text_colour='#000000', title=None)

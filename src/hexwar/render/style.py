@@ -24,7 +24,7 @@ from typing import Final
 
 import attrs
 
-from hexwar.errors import HexwarError
+from hexwar.base.errors import HexwarError
 
 __all__ = [
     "BRIDGE",

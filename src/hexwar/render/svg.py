@@ -6,9 +6,9 @@ bottom to top: cells filled by terrain, hexside features along edges, linear fea
 centre to centre, crossings (bridges) across edges, highlighted cells, cell names, hex
 labels, counters, a path, the title. Each layer is a ``<g class="...">``.
 
->>> from hexwar.geometry import Hex
->>> from hexwar.maps import build_map, hexagon
->>> from hexwar.terrain import chart_from_dict
+>>> from hexwar.grid.geometry import Hex
+>>> from hexwar.board.maps import build_map, hexagon
+>>> from hexwar.board.terrain import chart_from_dict
 >>> chart = chart_from_dict(
 ...     {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}})
 >>> svg = render_svg(build_map(chart, dict.fromkeys(hexagon(1), "clear")))
@@ -23,9 +23,9 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from hexwar.grid import Square
-from hexwar.layout import FLAT, POINTY, Layout, Point
-from hexwar.maps import GameMap
+from hexwar.board.maps import GameMap
+from hexwar.grid.layout import FLAT, POINTY, Layout, Point
+from hexwar.grid.square import Square
 from hexwar.render._writer import SvgWriter, line_attrs, num, points_attr, text_at
 from hexwar.render.cells import CellGeometry, HexGeometry, SquareLayout
 from hexwar.render.counters import CounterView
@@ -93,7 +93,7 @@ def render_svg(
 ) -> SvgImage:
     """Draw ``game_map`` and ``counters`` as an SVG document.
 
-    ``layout``: a hex :class:`~hexwar.layout.Layout` or a :class:`SquareLayout`; by
+    ``layout``: a hex :class:`~hexwar.grid.layout.Layout` or a :class:`SquareLayout`; by
     default flat-topped hexes for ``-q`` offset maps, pointy otherwise, and squares for
     square grids. ``labels``: ``True`` prints the map's own labels (``"0912"``), or pass
     a function ``cell -> str | None``. ``highlight``: cells to tint (a mapping gives each

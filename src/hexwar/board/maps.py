@@ -1,0 +1,555 @@
+"""Maps: cells with terrain, names and tags, hexside and linear features, as a graph.
+
+A :class:`GameMap` wraps a ``networkx.Graph`` whose nodes are cells (attributes
+``terrain``, ``name``, ``tags``) and whose edges join adjacent cells (attributes
+``hexside`` and ``linear``: frozensets of feature names), plus the terrain chart that
+prices its steps and the grid topology. Build one in code with :func:`build_map` or from
+a file with :func:`load_map` (format: ``docs/movement.md``).
+
+>>> from hexwar.board.terrain import chart_from_dict
+>>> chart = chart_from_dict({"terrain": {"clear": {}, "forest": {}},
+...     "hexside": {"river": {}}, "linear": {"road": {}},
+...     "movement": {"foot": {"terrain": {"clear": 1, "forest": 2}, "hexside": {"river": 1}}}})
+>>> m = build_map(chart, dict.fromkeys(hexagon(2), "clear") | {Hex(1, 0): "forest"},
+...               hexsides={(Hex(0, 0), Hex(0, 1)): {"river"}})
+>>> len(m), m.terrain(Hex(1, 0)), m.cost(Hex(0, 0), Hex(1, 0), "foot")
+(19, 'forest', Step(cost=2, stop=False))
+>>> m.cost(Hex(0, 0), Hex(0, 1), "foot")
+Step(cost=2, stop=False)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final, Generic, TypeVar, cast
+
+import attrs
+import networkx as nx
+
+from hexwar.base.datafile import Checker, read_data_file
+from hexwar.base.errors import DataError
+from hexwar.board.terrain import Step, TerrainChart
+from hexwar.grid.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
+from hexwar.grid.geometry import Hex
+from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square, Topology
+
+__all__ = [
+    "OFFSET_LAYOUTS",
+    "GameMap",
+    "axial_to_offset",
+    "build_map",
+    "hexagon",
+    "load_map",
+    "map_from_dict",
+    "offset_to_axial",
+    "rectangle",
+    "square_rectangle",
+]
+
+C = TypeVar("C", bound=Hashable)
+
+OFFSET_LAYOUTS: Final = ("odd-r", "even-r", "odd-q", "even-q")
+_EMPTY: Final[frozenset[str]] = frozenset()
+#: The first element of a :class:`GameMap` cache key whose answer depends on one movement
+#: class's costs: ``(COST_CACHE, movement_class, ...)``.
+COST_CACHE: Final = "adj"
+
+
+# -- shapes and offset coordinates (Red Blob's conversions) -------------------------------
+
+
+def _offset_kind(offset: str) -> OffsetKind:
+    try:
+        return OffsetKind(offset)
+    except ValueError:
+        raise ValueError(
+            f"unknown offset layout {offset!r} (use one of {OFFSET_LAYOUTS})"
+        ) from None
+
+
+def offset_to_axial(col: int, row: int, offset: str = "odd-q") -> Hex:
+    """The hex at offset ``(col, row)`` in layout ``offset`` (``"odd-q"`` etc.).
+
+    A convenience over :func:`hexwar.grid.coords.offset_to_hex` taking the layout by name.
+
+    >>> offset_to_axial(1, 1, "odd-q"), offset_to_axial(1, 1, "odd-r")
+    (Hex(q=1, r=1), Hex(q=1, r=1))
+    >>> offset_to_axial(2, 3, "even-q")
+    Hex(q=2, r=2)
+    """
+    return offset_to_hex(col, row, _offset_kind(offset))
+
+
+def axial_to_offset(h: Hex, offset: str = "odd-q") -> tuple[int, int]:
+    """The offset ``(col, row)`` of ``h``; inverse of :func:`offset_to_axial`."""
+    oc = hex_to_offset(h, _offset_kind(offset))
+    return oc.col, oc.row
+
+
+def rectangle(columns: int, rows: int, offset: str = "odd-q") -> list[Hex]:
+    """The hexes of a ``columns`` x ``rows`` rectangle in offset coordinates.
+
+    >>> len(rectangle(3, 2))
+    6
+    """
+    return [offset_to_axial(c, r, offset) for c in range(columns) for r in range(rows)]
+
+
+def hexagon(radius: int) -> list[Hex]:
+    """The hexes within ``radius`` of ``Hex(0, 0)``, in ``(q, r)`` order."""
+    return list(Hex(0, 0).within(radius))
+
+
+def square_rectangle(columns: int, rows: int) -> list[Square]:
+    """The squares ``Square(col, row)`` with ``col < columns`` and ``row < rows``."""
+    return [Square(c, r) for c in range(columns) for r in range(rows)]
+
+
+# -- the map ------------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class GameMap(Generic[C]):
+    """A map: ``graph`` (networkx), its terrain ``chart`` and grid ``topology``.
+
+    Treat the graph as read-only once built: movement caches compiled adjacency on the
+    map. ``offset`` and ``label_digits`` define printed labels like ``"0912"``.
+    """
+
+    graph: nx.Graph
+    chart: TerrainChart
+    topology: Topology[Any] = HEX_GRID
+    name: str | None = None
+    offset: str | None = None
+    label_digits: int = 2
+    #: Answers derived from the map, kept on it; entries keyed ``(COST_CACHE, class,
+    #: ...)`` depend on that movement class's costs (:meth:`with_movement_costs`).
+    _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
+
+    # -- cells -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.graph.number_of_nodes())
+
+    def __contains__(self, cell: object) -> bool:
+        return bool(self.graph.has_node(cell))
+
+    def __iter__(self) -> Iterator[C]:
+        """The cells in sorted order."""
+        return iter(self.indexed_cells())
+
+    def terrain(self, cell: C) -> str:
+        return cast(str, self.graph.nodes[cell]["terrain"])
+
+    def cell_name(self, cell: C) -> str | None:
+        return cast("str | None", self.graph.nodes[cell]["name"])
+
+    def tags(self, cell: C) -> frozenset[str]:
+        return cast(frozenset[str], self.graph.nodes[cell]["tags"])
+
+    def tagged(self, tag: str) -> list[C]:
+        """The cells carrying ``tag``, sorted."""
+        return [c for c in self.indexed_cells() if tag in self.tags(c)]
+
+    def tag_values(self, key: str) -> dict[C, str]:
+        """Cell -> ``value`` of its ``"<key>:<value>"`` tag, for the cells that have one
+        (zones, rows, owners given as tags in the map file), in cell order.
+
+        A cell with two such tags is a :class:`DataError`.
+
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> m = build_map(chart, dict.fromkeys(hexagon(1), "clear"),
+        ...               tags={Hex(0, 0): ["zone:red", "city"], Hex(1, 0): ["zone:blue"]})
+        >>> m.tag_values("zone")
+        {Hex(q=0, r=0): 'red', Hex(q=1, r=0): 'blue'}
+        """
+        out: dict[C, str] = {}
+        prefix = key + ":"
+        for cell in self.indexed_cells():
+            for tag in sorted(self.tags(cell)):
+                if tag.startswith(prefix):
+                    if cell in out:
+                        raise DataError(
+                            f"two {key!r} tags", source=self.name or "<map>", entry=repr(cell)
+                        )
+                    out[cell] = tag[len(prefix) :]
+        return out
+
+    def feature_cells(self, feature: str) -> list[C]:
+        """The cells (sorted) a linear ``feature`` (a road, a railway) runs through."""
+        return [c for c in self.indexed_cells()
+                if any(feature in self.linear(c, n) for n in self.graph.adj[c])]  # fmt: skip
+
+    def neighbors(self, cell: C) -> list[C]:
+        """The adjacent cells that are on the map, sorted."""
+        return sorted(self.graph.adj[cell])
+
+    def hexside(self, a: C, b: C) -> frozenset[str]:
+        """The hexside features between adjacent cells ``a`` and ``b``."""
+        return cast(frozenset[str], self.graph.edges[a, b]["hexside"])
+
+    def linear(self, a: C, b: C) -> frozenset[str]:
+        """The linear features (roads, railways) running between ``a`` and ``b``."""
+        return cast(frozenset[str], self.graph.edges[a, b]["linear"])
+
+    def cost(self, a: C, b: C, movement_class: str) -> Step | None:
+        """The price of the step ``a -> b`` for ``movement_class``; ``None`` if illegal."""
+        if not self.graph.has_edge(a, b):
+            return None
+        edge = self.graph.edges[a, b]
+        return self.chart.step(
+            movement_class, self.terrain(b), hexside=edge["hexside"], linear=edge["linear"]
+        )
+
+    # -- labels ----------------------------------------------------------------------
+    def label(self, cell: C) -> str:
+        """The printed label: column then row, from 1, zero-padded (``"0912"``).
+
+        Hex maps use :class:`hexwar.grid.coords.MapLabels` with ``first=1`` in the map's
+        offset layout; square maps number their columns and rows the same way. Labels of
+        the map's cells are cached both ways (rules code converts on every action).
+        """
+        known: dict[Any, str] = self._cache.setdefault("label_of", {})
+        text = known.get(cell)
+        if text is None:
+            text = self._label(cell)
+            if cell in self:
+                known[cell] = text
+                self._cache.setdefault("cell_of", {})[text] = cell
+        return text
+
+    def _label(self, cell: C) -> str:
+        if isinstance(cell, Hex) and self.offset is not None:
+            return _labels(self.offset, self.label_digits).label(cell)
+        if not isinstance(cell, Square):
+            raise ValueError("this map has no labels (no offset layout)")
+        if cell.col < 0 or cell.row < 0:
+            raise ValueError(f"{cell!r} has no label (negative coordinates)")
+        d = self.label_digits
+        return f"{cell.col + 1:0{d}d}{cell.row + 1:0{d}d}"
+
+    def cell_at(self, label: str) -> C:
+        """The cell with printed ``label``; a ``ValueError`` if malformed or off the map."""
+        cached = self._cache.get("cell_of", {}).get(label)
+        if cached is not None:
+            return cast(C, cached)
+        cell = _parse_label(label, self.topology.name, self.offset, self.label_digits)
+        if cell not in self:
+            raise ValueError(f"label {label!r} is off the map")
+        self._cache.setdefault("cell_of", {})[label] = cell
+        self._cache.setdefault("label_of", {})[cell] = label
+        return cast(C, cell)
+
+    # -- index (used by movement and ZOC) -----------------------------------------------
+    def indexed_cells(self) -> tuple[C, ...]:
+        """The cells in sorted order; position ``i`` is the cell's integer index."""
+        cells = self._cache.get("cells")
+        if cells is None:
+            cells = tuple(sorted(self.graph.nodes))
+            self._cache["cells"] = cells
+            self._cache["index"] = {c: i for i, c in enumerate(cells)}
+        return cast(tuple[C, ...], cells)
+
+    def index(self) -> dict[C, int]:
+        """Cell -> integer index, matching :meth:`indexed_cells`."""
+        self.indexed_cells()
+        return cast(dict[C, int], self._cache["index"])
+
+    def with_movement_costs(self, costs: Iterable[tuple[str, str, float | None]]) -> GameMap[C]:
+        """This map with some movement costs changed: ``(movement class, terrain, cost)``,
+        ``None`` for impassable (mud, a frozen river, a card's effect).
+
+        The graph is shared, and so is every cached answer that does not depend on the
+        changed classes' costs (the cells, zones of control, the other classes'
+        compiled steps), so a variant costs only the recompiling of what changed.
+
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}, "marsh": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1, "marsh": 3}}}})
+        >>> m = build_map(chart, {Hex(0, 0): "clear", Hex(1, 0): "marsh"})
+        >>> m.with_movement_costs([("foot", "marsh", None)]).cost(Hex(0, 0), Hex(1, 0), "foot")
+        >>> m.cost(Hex(0, 0), Hex(1, 0), "foot").cost
+        3
+        """
+        costs = tuple(costs)
+        if not costs:
+            return self
+        classes = dict(self.chart.movement_classes)
+        for mclass, terrain, cost in costs:
+            mc = self.chart.movement_class(mclass)
+            classes[mclass] = attrs.evolve(mc, terrain={**mc.terrain, terrain: cost})
+        chart = attrs.evolve(self.chart, movement_classes=classes)
+        variant = attrs.evolve(self, chart=chart)
+        changed = {mclass for mclass, _, _ in costs}
+        variant._cache.update(
+            (k, v)
+            for k, v in self._cache.items()
+            if not (isinstance(k, tuple) and k[0] == COST_CACHE and k[1] in changed)
+        )
+        return variant
+
+
+def _labels(offset: str, digits: int) -> MapLabels:
+    return MapLabels(_offset_kind(offset), col_digits=digits, row_digits=digits, first=1)
+
+
+def _parse_label(label: str, grid: str, offset: str | None, digits: int) -> Hashable:
+    if not grid.startswith("square"):
+        if offset is None:
+            raise ValueError("this map has no labels (no offset layout)")
+        return _labels(offset, digits).parse(label)
+    if len(label) != 2 * digits or not label.isdigit():
+        raise ValueError(f"bad map label {label!r}: expected {digits} + {digits} digits")
+    col, row = int(label[:digits]) - 1, int(label[digits:]) - 1
+    if col < 0 or row < 0:
+        raise ValueError(f"bad map label {label!r}: numbers start at 1")
+    return Square(col, row)
+
+
+def build_map(
+    chart: TerrainChart,
+    terrain: Mapping[C, str],
+    *,
+    topology: Topology[Any] = HEX_GRID,
+    names: Mapping[C, str] | None = None,
+    tags: Mapping[C, Iterable[str]] | None = None,
+    hexsides: Mapping[tuple[C, C], Collection[str]] | None = None,
+    paths: Iterable[tuple[str, Sequence[C]]] = (),
+    name: str | None = None,
+    offset: str | None = None,
+    label_digits: int = 2,
+    source: str = "<data>",
+) -> GameMap[C]:
+    """Build and validate a map from cells -> terrain, optional names, tags and features.
+
+    ``hexsides`` maps a pair of adjacent cells to its hexside features; ``paths`` are
+    ``(linear feature, cells)`` with consecutive cells adjacent. Errors are
+    :class:`DataError` naming ``source`` and the entry.
+    """
+
+    def fail(entry: str, reason: str) -> DataError:
+        return DataError(reason, source=source, entry=entry)
+
+    g = nx.Graph()
+    for cell, t in terrain.items():
+        if t not in chart.terrains:
+            raise fail(f"cell {cell!r}", f"unknown terrain {t!r}")
+        g.add_node(cell, terrain=t, name=None, tags=_EMPTY)
+    for cell, n in (names or {}).items():
+        if cell not in g:
+            raise fail(f"names[{cell!r}]", "cell is off the map")
+        g.nodes[cell]["name"] = n
+    for cell, ts in (tags or {}).items():
+        if cell not in g:
+            raise fail(f"tags[{cell!r}]", "cell is off the map")
+        g.nodes[cell]["tags"] = frozenset(ts)
+    for cell in terrain:
+        for nb in topology.neighbors(cell):
+            if nb in g and not g.has_edge(cell, nb):
+                g.add_edge(cell, nb, hexside=_EMPTY, linear=_EMPTY)
+    for (a, b), features in (hexsides or {}).items():
+        entry = f"hexsides[{a!r}, {b!r}]"
+        _check_edge(g, a, b, entry, fail)
+        for f in features:
+            if f not in chart.hexside_features:
+                raise fail(entry, f"unknown hexside feature {f!r}")
+        g.edges[a, b]["hexside"] = g.edges[a, b]["hexside"] | frozenset(features)
+    for i, (feature, cells) in enumerate(paths):
+        entry = f"paths[{i}]"
+        if feature not in chart.linear_features:
+            raise fail(entry, f"unknown linear feature {feature!r}")
+        if len(cells) < 2:
+            raise fail(entry, "a path needs at least two cells")
+        for a, b in itertools.pairwise(cells):
+            _check_edge(g, a, b, entry, fail)
+            g.edges[a, b]["linear"] = g.edges[a, b]["linear"] | {feature}
+    return GameMap(g, chart, topology, name, offset, label_digits)
+
+
+def _check_edge(g: nx.Graph, a: object, b: object, entry: str, fail: Any) -> None:
+    for c in (a, b):
+        if c not in g:
+            raise fail(entry, f"cell {c!r} is off the map")
+    if not g.has_edge(a, b):
+        raise fail(entry, f"cells {a!r} and {b!r} are not adjacent")
+
+
+# -- map files ----------------------------------------------------------------------------
+
+
+def load_map(path: str | Path, chart: TerrainChart) -> GameMap[Any]:
+    """Load and validate a map file (TOML or JSON, format in ``docs/movement.md``)."""
+    data, source = read_data_file(path)
+    return map_from_dict(data, chart, source=source)
+
+
+_MAP_KEYS: Final = (
+    "name",
+    "grid",
+    "shape",
+    "columns",
+    "rows",
+    "offset",
+    "radius",
+    "default_terrain",
+    "label_digits",
+)
+
+
+def map_from_dict(
+    data: Mapping[str, Any], chart: TerrainChart, source: str = "<data>"
+) -> GameMap[Any]:
+    """Build and validate a map from the parsed file structure."""
+    ck = Checker(source)
+    fail = ck.fail
+
+    top = ck.table(dict(data), "top level")
+    ck.keys(top, optional=("map", "cells", "hexsides", "paths"), entry="top level")
+    head = ck.table(top.get("map", {}), "map")
+    ck.keys(head, optional=_MAP_KEYS, entry="map")
+    grid = ck.choice(head.get("grid", "hex"), ("hex", "square"), "map.grid", "grid")
+    topology: Topology[Any] = HEX_GRID if grid == "hex" else SQUARE_GRID
+    shape = ck.string(head.get("shape", "rectangle"), "map.shape")
+    digits = ck.integer(head.get("label_digits", 2), "map.label_digits", minimum=1)
+    offset: str | None = None
+    if "offset" in head:
+        offset = ck.string(head["offset"], "map.offset")
+        if offset not in OFFSET_LAYOUTS or grid != "hex":
+            raise fail("map.offset", f"unknown offset layout {offset!r} for a {grid} grid")
+
+    shape_cells: list[Any] | None
+    if shape == "rectangle":
+        columns = ck.integer(head.get("columns"), "map.columns", minimum=1)
+        rows = ck.integer(head.get("rows"), "map.rows", minimum=1)
+        if grid == "hex":
+            offset = offset or "odd-q"
+            shape_cells = rectangle(columns, rows, offset)
+        else:
+            shape_cells = square_rectangle(columns, rows)
+    elif shape == "hexagon":
+        if grid != "hex":
+            raise fail("map.shape", "a hexagon needs a hex grid")
+        shape_cells = hexagon(ck.integer(head.get("radius"), "map.radius", minimum=0))
+    elif shape == "cells":
+        shape_cells = None
+    else:
+        raise fail("map.shape", f"unknown shape {shape!r} (rectangle, hexagon or cells)")
+    default = None
+    if "default_terrain" in head:
+        default = ck.choice(
+            head["default_terrain"], chart.terrains, "map.default_terrain", "terrain"
+        )
+
+    def locate(v: object, entry: str) -> Hashable:
+        if isinstance(v, str):
+            try:
+                cell = _parse_label(v, grid, offset, digits)
+            except ValueError as e:
+                raise fail(entry, str(e)) from None
+        elif (
+            isinstance(v, list)
+            and len(v) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+        ):
+            cell = Hex(v[0], v[1]) if grid == "hex" else Square(v[0], v[1])
+        else:
+            raise fail(entry, f"expected a label or [q, r], got {v!r}")
+        if shape_cells is not None and cell not in shape_set:
+            raise fail(entry, f"cell {v!r} is off the map")
+        return cell
+
+    shape_set = set(shape_cells or ())
+    terrain: dict[Any, str] = {}
+    names: dict[Any, str] = {}
+    tags: dict[Any, frozenset[str]] = {}
+    seen: dict[Any, str] = {}
+    for i, c in enumerate(ck.items(top, "cells")):
+        entry = f"cells[{i}]"
+        ck.keys(c, optional=("at", "cells", "terrain", "name", "tags"), entry=entry)
+        if ("at" in c) == ("cells" in c):
+            raise fail(entry, "give exactly one of 'at' and 'cells'")
+        if "at" in c:
+            where = [locate(c["at"], f"{entry}.at")]
+        else:
+            raw = c["cells"]
+            if not isinstance(raw, list) or not raw:
+                raise fail(f"{entry}.cells", "expected a non-empty list of cells")
+            if "name" in c:
+                raise fail(f"{entry}.name", "a name needs a single cell ('at')")
+            where = [locate(x, f"{entry}.cells[{k}]") for k, x in enumerate(raw)]
+        if "terrain" in c:
+            t = ck.choice(c["terrain"], chart.terrains, f"{entry}.terrain", "terrain")
+        elif default is None:
+            raise fail(entry, "missing field 'terrain' (and no map.default_terrain)")
+        else:
+            t = default
+        cell_tags = frozenset(ck.str_list(c.get("tags", []), f"{entry}.tags"))
+        for cell in where:
+            if cell in seen:
+                raise fail(entry, f"duplicate cell {cell!r} (first in {seen[cell]})")
+            seen[cell] = entry
+            terrain[cell] = t
+            if cell_tags:
+                tags[cell] = cell_tags
+            if "name" in c:
+                names[cell] = ck.string(c["name"], f"{entry}.name")
+    if shape_cells is not None:
+        for cell in shape_cells:
+            if cell not in terrain:
+                if default is None:
+                    raise fail("cells", f"no terrain for {cell!r} (and no map.default_terrain)")
+                terrain[cell] = default
+
+    hexsides: dict[tuple[Any, Any], frozenset[str]] = {}
+    seen_sides: dict[frozenset[Any], str] = {}
+    for i, h in enumerate(ck.items(top, "hexsides")):
+        entry = f"hexsides[{i}]"
+        ck.keys(h, optional=("between", "features"), entry=entry)
+        between = h.get("between")
+        if not isinstance(between, list) or len(between) != 2:
+            raise fail(f"{entry}.between", "expected two cells")
+        a, b = (locate(x, f"{entry}.between[{k}]") for k, x in enumerate(between))
+        if not topology.are_adjacent(a, b):
+            raise fail(entry, f"cells {between[0]!r} and {between[1]!r} are not adjacent")
+        side = frozenset((a, b))
+        if side in seen_sides:
+            raise fail(entry, f"duplicate hexside (first in {seen_sides[side]})")
+        seen_sides[side] = entry
+        features = chart.hexside_features
+        hexsides[a, b] = ck.names(
+            h.get("features"), features, "hexside feature", f"{entry}.features"
+        )
+
+    paths: list[tuple[str, list[Any]]] = []
+    for i, p in enumerate(ck.items(top, "paths")):
+        entry = f"paths[{i}]"
+        ck.keys(p, optional=("feature", "cells"), entry=entry)
+        feature = ck.choice(
+            p.get("feature"), chart.linear_features, f"{entry}.feature", "linear feature"
+        )
+        raw = p.get("cells")
+        if not isinstance(raw, list) or len(raw) < 2:
+            raise fail(f"{entry}.cells", "expected a list of at least two cells")
+        cells = [locate(x, f"{entry}.cells[{k}]") for k, x in enumerate(raw)]
+        for k in range(1, len(cells)):
+            if not topology.are_adjacent(cells[k - 1], cells[k]):
+                raise fail(f"{entry}.cells[{k}]", f"{raw[k]!r} is not adjacent to {raw[k - 1]!r}")
+        paths.append((feature, cells))
+
+    name = ck.string(head["name"], "map.name") if "name" in head else None
+    return build_map(
+        chart,
+        terrain,
+        topology=topology,
+        names=names,
+        tags=tags,
+        hexsides=hexsides,
+        paths=paths,
+        name=name,
+        offset=offset,
+        label_digits=digits,
+        source=source,
+    )

@@ -1,0 +1,288 @@
+"""Memoising a costly function of the state on the versions of the tables it reads.
+
+Legal-action generation is asked for the same position several times per step (the idle
+test, the legal tokens, "is this action legal?") and for positions that differ only in
+tables it does not read (a move list does not change when a card is played). A
+:class:`StateMemo` wraps ``compute(state, *args)`` that reads only the tables it
+*declares* (and its arguments), and caches each result keyed by the arguments and those
+tables' :meth:`~hexwar.engine.state.State.table_version` numbers — so a repeated call costs one
+key of a few integers, and the result is exact: a version changes with every write to
+its table (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome`` cover the
+sequencer cursor, the pending decisions, the active effects and the outcome).
+
+It is only correct if ``compute`` reads nothing else. :func:`read_checking` (the
+verification kit turns it on) makes every memo recompute each call, records what the
+computation reads through :class:`~hexwar.engine.state.State`'s reading API, and raises
+:class:`UndeclaredRead` for a table it did not declare, or :class:`StaleMemo` when a
+cached result differs from a fresh one. The cache is bounded: it holds at most ``size``
+entries (default 4096), dropping the oldest first.
+
+>>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+>>> from hexwar.engine.state import Ruleset
+>>> class Game(Ruleset):
+...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
+>>> calls = []
+>>> @state_memo(reads=("units",))
+... def count(state, side):
+...     calls.append(side)
+...     return len(state.table("units"))
+>>> state = Game().new_state()
+>>> count(state, "red"), count(state, "red"), calls
+(0, 0, ['red'])
+>>> state.put("cards", "x", 1)             # a table it does not read: still cached
+>>> count(state, "red"), calls
+(0, ['red'])
+>>> state.put("units", "a", 1)
+>>> count(state, "red"), count(state, "blue"), calls
+(1, 1, ['red', 'red', 'blue'])
+
+A function that reads a table it does not declare is caught in checking mode:
+
+>>> @state_memo(reads=("units",))
+... def weighed(state):
+...     return len(state.table("units")) * (state.get("weather", "now") or 1)
+>>> with read_checking():
+...     weighed(state)
+Traceback (most recent call last):
+...
+hexwar.engine.memo.UndeclaredRead: memo weighed read ['weather'] but declares only ('units',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final, Generic, TypeVar
+
+import attrs
+
+from hexwar.base.errors import HexwarError
+from hexwar.engine.state import State
+
+__all__ = ["StaleMemo", "StateMemo", "UndeclaredRead", "read_checking", "state_memo"]
+
+T = TypeVar("T")
+
+#: What a memo can never declare: these change with every position, not per table.
+_UNTRACKED: Final = frozenset({"$version", "$history"})
+_MISSING: Final = object()
+
+
+class UndeclaredRead(HexwarError):
+    """A memoised function read a table it does not declare (found in checking mode)."""
+
+
+class StaleMemo(HexwarError):
+    """A memo's cached result differs from a fresh computation (found in checking mode)."""
+
+
+# -- checking mode -------------------------------------------------------------------------
+
+#: One set per memoised computation running in checking mode (nested ones too).
+_RECORDERS: list[set[str]] = []
+_CHECKING: list[dict[str, Any]] = []  # the State attributes replaced while checking
+
+
+def checking() -> bool:
+    """Whether :func:`read_checking` is on."""
+    return bool(_CHECKING)
+
+
+def _note(*names: str) -> None:
+    for found in _RECORDERS:
+        found.update(names)
+
+
+def _recording_state_api() -> dict[str, Any]:
+    """Replacements for State's reading API that note what is read (while checking only,
+    so the normal path keeps its cost)."""
+    orig = {name: State.__dict__[name] for name in _READERS}
+    get, table, hook, player = orig["get"], orig["table"], orig["hook"], orig["current_player"]
+
+    def r_get(self: State, name: str, key: str, default: Any = None) -> Any:
+        _note(name)
+        return get(self, name, key, default)
+
+    def r_table(self: State, name: str) -> Any:
+        _note(name)
+        return table(self, name)
+
+    def r_hook(self: State, name: str, value: Any, **context: Any) -> Any:
+        _note("$effects")
+        return hook(self, name, value, **context)
+
+    def r_player(self: State) -> str:
+        _note("$outcome", "$pending")
+        return player(self)  # type: ignore[no-any-return]
+
+    def reads_all(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(self: State, *args: Any, **kwargs: Any) -> Any:
+            _note("$version")
+            return fn(self, *args, **kwargs)
+
+        return wrapped
+
+    def prop(p: property, *names: str) -> property:
+        fget = p.fget
+        assert fget is not None
+
+        def read(self: State) -> Any:
+            _note(*names)
+            return fget(self)
+
+        return property(read, doc=p.__doc__)
+
+    derived = orig["derive"]
+
+    def derive(self: State, key: Hashable, compute: Callable[[], Any]) -> Any:
+        # inside a memoised computation, no per-position cache: every read is seen
+        return compute() if _RECORDERS else derived(self, key, compute)
+
+    new: dict[str, Any] = {
+        "get": r_get,
+        "table": r_table,
+        "hook": r_hook,
+        "current_player": r_player,
+        "derive": derive,
+        "cursor": prop(orig["cursor"], "$cursor"),
+        "turn": prop(orig["turn"], "$cursor"),
+        "token": prop(orig["token"], "$cursor"),
+        "pending": prop(orig["pending"], "$pending"),
+        "effects": prop(orig["effects"], "$effects"),
+        "outcome": prop(orig["outcome"], "$outcome"),
+        "version": prop(orig["version"], "$version"),
+        "history": prop(orig["history"], "$history"),
+    }
+    for name in ("legal_actions", "legal_tokens", "is_legal", "to_data", "observation"):
+        new[name] = reads_all(orig[name])
+    for name, value in new.items():
+        setattr(State, name, value)
+    return orig
+
+
+_READERS: Final = (
+    "get",
+    "table",
+    "hook",
+    "current_player",
+    "derive",
+    "cursor",
+    "turn",
+    "token",
+    "pending",
+    "effects",
+    "outcome",
+    "version",
+    "history",
+    "legal_actions",
+    "legal_tokens",
+    "is_legal",
+    "to_data",
+    "observation",
+)
+
+
+@contextmanager
+def read_checking() -> Iterator[None]:
+    """Checking mode: every :class:`StateMemo` call recomputes, fails with
+    :class:`UndeclaredRead` if the computation reads (through ``State.get``, ``table``,
+    ``hook``, the cursor, pending decisions, effects or outcome) a table it does not
+    declare, and with :class:`StaleMemo` if the cached result differs. Costly; for tests.
+    Inside a memoised computation ``State.derive`` caches nothing. Nests; not thread-safe.
+    """
+    if not _CHECKING:
+        _CHECKING.append(_recording_state_api())
+    else:
+        _CHECKING.append({})
+    try:
+        yield
+    finally:
+        saved = _CHECKING.pop()
+        for name, value in saved.items():
+            setattr(State, name, value)
+
+
+# -- the memo ---------------------------------------------------------------------------------
+
+
+def _reads(value: str | Iterable[str]) -> tuple[str, ...]:
+    reads = (value,) if isinstance(value, str) else tuple(value)
+    if not all(isinstance(r, str) for r in reads):
+        raise HexwarError(f"memo reads must be table names: {reads!r}")
+    bad = sorted(set(reads) & _UNTRACKED)
+    if bad:
+        raise HexwarError(f"a memo cannot declare {bad}: they change with every position")
+    return reads
+
+
+@attrs.frozen(eq=False)
+class StateMemo(Generic[T]):
+    """``compute(state, *args)`` cached on ``args`` and the versions of the tables it
+    ``reads`` (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome``
+    included); at most ``size`` entries, the oldest dropped first.
+
+    Exact across clones (a clone starts with its original's versions) and for positions
+    reached again only by the same line of play: an undo gives the tables it touches
+    new numbers, so it misses (and recomputes) rather than return a stale result.
+    """
+
+    reads: tuple[str, ...] = attrs.field(converter=_reads)
+    compute: Callable[..., T]
+    size: int = 4096
+    _store: dict[tuple[Any, ...], T] = attrs.field(factory=dict, init=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The computation's name (for messages)."""
+        return getattr(self.compute, "__qualname__", repr(self.compute))
+
+    def __call__(self, state: State, *args: Hashable) -> T:
+        tv, base = state._tv, state._base
+        key = (args, *[tv.get(t, base) for t in self.reads])
+        if _CHECKING:
+            return self._checked(state, args, key)
+        store = self._store
+        found = store.get(key, _MISSING)
+        if found is _MISSING:
+            if len(store) >= self.size:
+                del store[next(iter(store))]
+            found = store[key] = self.compute(state, *args)
+        return found  # type: ignore[return-value]
+
+    def _checked(self, state: State, args: tuple[Any, ...], key: tuple[Any, ...]) -> T:
+        seen: set[str] = set()
+        _RECORDERS.append(seen)
+        try:
+            fresh = self.compute(state, *args)
+        finally:
+            _RECORDERS.pop()
+        _note(*seen)  # an enclosing memo read them too
+        extra = sorted(seen.difference(self.reads))
+        if extra:
+            raise UndeclaredRead(f"memo {self.name} read {extra} but declares only {self.reads}")
+        cached = self._store.get(key, _MISSING)
+        if cached is not _MISSING and cached != fresh:
+            raise StaleMemo(f"memo {self.name}{args}: cached {cached!r} but now {fresh!r}")
+        if cached is _MISSING:
+            if len(self._store) >= self.size:
+                del self._store[next(iter(self._store))]
+            self._store[key] = fresh
+        return fresh
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def clear(self) -> None:
+        """Forget every cached result."""
+        self._store.clear()
+
+
+def state_memo(
+    reads: tuple[str, ...] | str, *, size: int = 4096
+) -> Callable[[Callable[..., T]], StateMemo[T]]:
+    """Decorator form of :class:`StateMemo`: ``@state_memo(reads=("at", "units"))``."""
+
+    def wrap(compute: Callable[..., T]) -> StateMemo[T]:
+        return StateMemo(reads, compute, size)
+
+    return wrap

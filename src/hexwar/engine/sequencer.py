@@ -1,0 +1,399 @@
+"""The phase sequencer: turn → stage → phase, declared as data; the cursor lives in the state.
+
+A game declares its sequence of play once (the names are the game's own, S4)::
+
+    TurnSequence(
+        stages=(
+            Stage("cards", (Phase("draw", on_enter=deal),)),
+            Stage("air", (Phase("bombers", side="both"), ...), skip=non_flying_weather),
+            Stage("rkka", (Phase("movement", side="rkka"), Phase("attack", side="rkka"))),
+        ),
+        turn_limit=10,
+    )
+
+- A :class:`Phase` with a ``side`` waits for that side's actions; it ends when the side
+  plays :data:`~hexwar.engine.actions.END` or (``end_when_idle``) has nothing else to do
+  ("a stage or phase with nothing to do is skipped", S4). A phase without a side is
+  automatic: its ``on_enter`` / ``on_exit`` run and play goes on.
+- ``skip`` predicates leave out a stage or phase ("no air stage in non-flying weather").
+- A :class:`Segment` is a *dynamic* stage whose order is decided at run time: before
+  each activation its ``next`` callback returns a decision that picks a token (a side's
+  pick: :func:`token_pick`, or a draw from a cup: :func:`token_draw`), and the segment's
+  sub-phases run for that token (Triumph & Glory chit-pull activations). ``next``
+  returns ``None`` when the segment is over.
+
+The :class:`Cursor` records the last completed step (``mark``), so any callback may push
+a decision (a roll at the start of a phase) or end the game, and play resumes exactly
+there — also after saving and loading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Action, Decision
+from hexwar.engine.dice import draw_outcomes
+from hexwar.engine.hooks import Expiry
+
+if TYPE_CHECKING:
+    from hexwar.engine.state import State
+    from hexwar.mechanics.cups import Cup
+
+__all__ = [
+    "TOKEN",
+    "Cursor",
+    "Phase",
+    "Segment",
+    "SequenceError",
+    "Stage",
+    "TurnSequence",
+    "may_end",
+    "token_draw",
+    "token_pick",
+]
+
+#: The kind of the decisions that pick a dynamic segment's next token.
+TOKEN: Final = "$token"
+
+StateFn = Callable[["State"], None]
+Predicate = Callable[["State"], bool]
+
+
+class SequenceError(HexwarError):
+    """A malformed sequence, or a cursor that does not fit the sequence."""
+
+
+@attrs.frozen
+class Phase:
+    """A phase: who acts (``side``: a name, a function of the state, or ``None``).
+
+    ``scratch``: names of tables emptied (journaled) when the phase is entered, before
+    ``on_enter`` — per-phase bookkeeping such as ``("moved", "fired")``.
+    ``may_end(state)``: while it is false the side is not offered
+    :data:`~hexwar.engine.actions.END` (a mandatory move, «Бой отрядов» X.4); a phase that may
+    not end and has no action to offer raises :class:`SequenceError`.
+    """
+
+    name: str
+    side: str | Callable[[State], str] | None = None
+    skip: Predicate | None = None
+    on_enter: StateFn | None = None
+    on_exit: StateFn | None = None
+    end_when_idle: bool = True
+    scratch: tuple[str, ...] = ()
+    may_end: Predicate | None = None
+
+
+@attrs.frozen
+class Stage:
+    """A fixed run of phases; ``scratch`` tables are emptied when the stage is entered."""
+
+    name: str
+    phases: tuple[Phase, ...]
+    skip: Predicate | None = None
+    on_enter: StateFn | None = None
+    on_exit: StateFn | None = None
+    scratch: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Segment:
+    """A dynamic stage: ``next(state)`` gives the decision picking the next token.
+
+    The picked token is in ``state.token`` while the sub-``phases`` run for it. When a
+    token is picked: the ``token_scratch`` tables are emptied (per-activation flags and
+    context, e.g. ``("moved", "act")``), the token is taken out of ``cup`` if one is
+    given (:class:`hexwar.mechanics.cups.Cup`), then ``on_token(state, token)`` runs. With a
+    ``cup``, ``next`` defaults to ``cup.next``. ``scratch`` tables are emptied when the
+    segment is entered.
+    """
+
+    name: str
+    phases: tuple[Phase, ...]
+    next: Callable[[State], Decision | None] | None = None
+    on_token: Callable[[State, str], None] | None = None
+    skip: Predicate | None = None
+    on_enter: StateFn | None = None
+    on_exit: StateFn | None = None
+    scratch: tuple[str, ...] = ()
+    token_scratch: tuple[str, ...] = ()
+    cup: Cup | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.next is None and self.cup is None:
+            raise SequenceError(f"segment {self.name!r} needs next= or cup=")
+
+    def next_token(self, state: State) -> Decision | None:
+        """The decision picking the next token (``next``, else ``cup.next``), or ``None``."""
+        if self.next is not None:
+            return self.next(state)
+        assert self.cup is not None  # checked at construction
+        return self.cup.next(state)
+
+
+@attrs.frozen
+class TurnSequence:
+    """The whole sequence of play: stages in order, repeated each turn up to ``turn_limit``."""
+
+    stages: tuple[Stage | Segment, ...]
+    turn_limit: int | None = None
+    first_turn: int = 1
+    on_turn_start: StateFn | None = None
+    on_turn_end: StateFn | None = None
+
+
+MARKS: Final = ("new", "enter", "exit", "await", "token")
+
+
+@attrs.frozen
+class Cursor:
+    """Where play stands: the last completed step of the sequence (serializable data).
+
+    ``stage``/``phase`` are indexes (``-1``: at turn or stage level); ``mark`` is one of
+    ``new`` (turn not started), ``enter``, ``exit``, ``await`` (a segment waits for its
+    token decision) and ``token`` (a token was just picked). ``tokens`` lists the tokens
+    of the current segment so far, in the order they were decided.
+    """
+
+    turn: int
+    stage: int = -1
+    phase: int = -1
+    mark: str = "new"
+    token: str | None = None
+    tokens: tuple[str, ...] = ()
+
+
+def token_pick(side: str, tokens: Iterable[str]) -> Decision:
+    """A segment decision where ``side`` picks the next token (``pick <token>``)."""
+    choices = tuple(Action("pick", (t,)) for t in sorted(set(tokens)))
+    if not choices:
+        raise SequenceError("token_pick needs at least one token")
+    return Decision(TOKEN, side, choices=choices)
+
+
+def token_draw(cup: Iterable[str], *, private: str | None = None) -> Decision:
+    """A segment decision drawing the next token from ``cup`` (``draw <token>``)."""
+    outcomes = tuple((Action("draw", (t,)), p) for t, p in draw_outcomes(list(cup)))
+    return Decision.chance(TOKEN, outcomes, private=private)
+
+
+# -- the flow ----------------------------------------------------------------------------
+
+
+def _stages(state: State) -> tuple[Stage | Segment, ...]:
+    return state.ruleset.sequence.stages
+
+
+def current_phase(state: State) -> Phase | None:
+    """The phase play is in (entered, not yet exited), or ``None``."""
+    c = state.cursor  # the public property: memo read checking records it as $cursor
+    if c.phase < 0 or c.mark != "enter":
+        return None
+    stages = state.ruleset.sequence.stages
+    return stages[c.stage].phases[c.phase] if c.stage < len(stages) else None
+
+
+def current_stage(state: State) -> Stage | Segment | None:
+    """The stage play is in, or ``None`` between turns."""
+    c = state.cursor
+    stages = _stages(state)
+    return stages[c.stage] if 0 <= c.stage < len(stages) else None
+
+
+def phase_side(state: State) -> str | None:
+    """The side acting in the current phase, or ``None`` (automatic or no phase)."""
+    phase = current_phase(state)
+    if phase is None or phase.side is None:
+        return None
+    return phase.side if isinstance(phase.side, str) else phase.side(state)
+
+
+def may_end(state: State) -> bool:
+    """Whether the current phase may end now (its ``may_end`` predicate; default yes)."""
+    phase = current_phase(state)
+    return phase is None or phase.may_end is None or phase.may_end(state)
+
+
+def _waiting(state: State) -> bool:
+    """Whether a side must act in the current phase (it has actions, or may not idle).
+
+    Asks only whether the side has a first token (a kind with a legal completion,
+    :meth:`~hexwar.engine.state.Ruleset.phase_tokens` at the empty prefix), never for the full
+    list of actions. A phase that may not end (``may_end``) but offers nothing would never end: that
+    raises :class:`SequenceError` instead of hanging.
+    """
+    phase = current_phase(state)
+    if phase is None:
+        return False
+    side = phase.side if phase.side is None or isinstance(phase.side, str) else phase.side(state)
+    if phase.may_end is not None and not phase.may_end(state):
+        if side is None or not state._phase_busy(side):
+            raise SequenceError(
+                f"phase {phase.name!r} (turn {state.turn}) may not end yet (may_end is false)"
+                f" but {side or 'nobody'} has no action to take"
+            )
+        return True
+    if side is None:
+        return False
+    return not phase.end_when_idle or state._phase_busy(side)
+
+
+def _clear(state: State, tables: tuple[str, ...]) -> None:
+    for name in tables:
+        for key in sorted(state.table(name)):
+            state.delete(name, key)
+
+
+def settle(state: State) -> None:
+    """Advance until a decision is pending, a side must act, or the game is over."""
+    while state.outcome is None and not state.pending and not _waiting(state):
+        _step(state)
+
+
+def end_phase(state: State) -> None:
+    """Exit the current phase (the :data:`END` action)."""
+    c = state.cursor
+    phase = current_phase(state)
+    if phase is None:
+        raise SequenceError(f"no phase to end at {c}")
+    if phase.may_end is not None and not phase.may_end(state):
+        raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
+    state._set_cursor(Cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
+    state.hook("phase_end", None, phase=phase.name)
+    if phase.on_exit is not None:
+        phase.on_exit(state)
+    state._expire(Expiry.PHASE)
+
+
+def take_token(state: State, action: Action) -> None:
+    """Resolve a :data:`TOKEN` decision: the action's last argument is the token."""
+    c = state.cursor
+    stage = current_stage(state)
+    if c.mark != "await" or not isinstance(stage, Segment) or not action.args:
+        raise SequenceError(f"no segment awaits a token at {c}")
+    token = action.args[-1]
+    state._set_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)))
+    _clear(state, stage.token_scratch)
+    if stage.cup is not None:
+        stage.cup.take(state, token)
+    if stage.on_token is not None:
+        stage.on_token(state, token)
+
+
+def _step(state: State) -> None:
+    c = state.cursor
+    seq = state.ruleset.sequence
+    stages = seq.stages
+    if c.mark == "new":
+        state._set_cursor(Cursor(c.turn, -1, -1, "enter"))
+        state._expire_timed()
+        if seq.on_turn_start is not None:
+            seq.on_turn_start(state)
+    elif c.stage == -1:  # turn started
+        _enter_stage(state, 0)
+    elif c.stage >= len(stages):  # turn ended
+        state._set_cursor(Cursor(c.turn + 1))
+    elif c.phase == -1 and c.mark == "enter":
+        stage = stages[c.stage]
+        if isinstance(stage, Segment):
+            _ask_token(state, stage)
+        else:
+            _enter_phase(state, 0)
+    elif c.phase == -1 and c.mark == "token":
+        _enter_phase(state, 0)
+    elif c.phase == -1 and c.mark == "exit":
+        _enter_stage(state, c.stage + 1)
+    elif c.mark == "await":
+        raise SequenceError(f"a segment awaits a token decision, but none is pending ({c})")
+    elif c.mark == "enter":  # an automatic or idle phase
+        end_phase(state)
+    else:  # phase exited
+        _enter_phase(state, c.phase + 1)
+
+
+def _enter_stage(state: State, index: int) -> None:
+    c = state.cursor
+    stages = _stages(state)
+    while index < len(stages) and (stages[index].skip is not None and stages[index].skip(state)):  # type: ignore[misc]
+        index += 1
+    if index >= len(stages):
+        _end_turn(state)
+        return
+    stage = stages[index]
+    state._set_cursor(Cursor(c.turn, index, -1, "enter"))
+    _clear(state, stage.scratch)
+    if stage.on_enter is not None:
+        stage.on_enter(state)
+
+
+def _ask_token(state: State, stage: Segment) -> None:
+    c = state.cursor
+    decision = stage.next_token(state)
+    if decision is None:
+        _exit_stage(state)
+        return
+    if decision.kind != TOKEN:
+        raise SequenceError(f"segment {stage.name!r}: next() must return token_pick/token_draw")
+    state._set_cursor(attrs.evolve(c, phase=-1, mark="await", token=None))
+    state.push(decision)
+
+
+def _enter_phase(state: State, index: int) -> None:
+    c = state.cursor
+    stage = _stages(state)[c.stage]
+    phases = stage.phases
+    while index < len(phases) and phases[index].skip is not None and phases[index].skip(state):  # type: ignore[misc]
+        index += 1
+    if index >= len(phases):
+        if isinstance(stage, Segment):
+            _ask_token(state, stage)
+        else:
+            _exit_stage(state)
+        return
+    phase = phases[index]
+    state._set_cursor(Cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
+    _clear(state, phase.scratch)
+    if phase.on_enter is not None:
+        phase.on_enter(state)
+    state.hook("phase_start", None, phase=phase.name)
+
+
+def _exit_stage(state: State) -> None:
+    c = state.cursor
+    stage = _stages(state)[c.stage]
+    state._set_cursor(Cursor(c.turn, c.stage, -1, "exit"))
+    if stage.on_exit is not None:
+        stage.on_exit(state)
+
+
+def _end_turn(state: State) -> None:
+    c = state.cursor
+    seq = state.ruleset.sequence
+    state._set_cursor(Cursor(c.turn, len(seq.stages), -1, "exit"))
+    if seq.on_turn_end is not None:
+        seq.on_turn_end(state)
+    state._expire(Expiry.TURN)
+    if state.outcome is None:
+        outcome = state.hook("victory_check", None)
+        if outcome is not None:
+            state.end_game(outcome)
+    if state.outcome is None and seq.turn_limit is not None and c.turn >= seq.turn_limit:
+        state.end_game(state.ruleset.final_outcome(state))
+
+
+def validate_cursor(sequence: TurnSequence, cursor: Cursor) -> None:
+    """Raise :class:`SequenceError` unless ``cursor`` is a position of ``sequence``."""
+    stages = sequence.stages
+    if cursor.mark not in MARKS:
+        raise SequenceError(f"unknown cursor mark {cursor.mark!r}")
+    if not -1 <= cursor.stage <= len(stages):
+        raise SequenceError(f"cursor stage {cursor.stage} out of range")
+    if 0 <= cursor.stage < len(stages):
+        if not -1 <= cursor.phase < len(stages[cursor.stage].phases):
+            raise SequenceError(f"cursor phase {cursor.phase} out of range")
+    elif cursor.phase != -1:
+        raise SequenceError(f"cursor phase {cursor.phase} outside a stage")

@@ -1,0 +1,127 @@
+"""Traces to a source: supply, lines of communication, encirclement — one query.
+
+"Is this unit in supply?" is, in nearly every hex-and-counter game, "is there a trace of
+cells from it to a source (a map edge, a city, a railhead) that avoids enemy units and
+does not pass through enemy zones of control (unless a friendly unit stands there),
+perhaps at most N hexes long?". :func:`trace_lengths` answers it for every cell at once,
+searching outward from the sources (networkx's multi-source Dijkstra underneath), so a
+game asks once per position and looks each unit up:
+
+- ``blocked`` cells are never on a trace (enemy units, impassable terrain);
+- ``stops`` cells may *start* a trace — the unit itself may stand in an enemy ZOC — but
+  a trace never passes through one (:func:`zoc_stops` builds them: enemy ZOC minus the
+  cells friendly units hold);
+- ``cost(a, b)``: the price of the step from ``a`` toward the source ``b`` (default 1 per
+  hex; return ``None`` for a step the trace may not take, e.g. across an unbridged
+  river); ``max_length``: the longest trace allowed.
+
+An encircled unit is one whose cell is not in the answer.
+
+>>> from hexwar.board.maps import build_map, hexagon
+>>> from hexwar.board.terrain import chart_from_dict
+>>> from hexwar.grid.geometry import Hex
+>>> chart = chart_from_dict({"terrain": {"clear": {}},
+...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+>>> m = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
+>>> lengths = trace_lengths(m, [Hex(2, 0)], blocked={Hex(1, 0)})
+>>> lengths[Hex(2, 0)], lengths[Hex(0, 0)], Hex(1, 0) in lengths
+(0, 3, False)
+>>> trace_path(m, Hex(0, 0), [Hex(2, 0)], blocked={Hex(1, 0)}, max_length=2) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, TypeVar
+
+import networkx as nx
+
+from hexwar.board.maps import GameMap
+from hexwar.board.zoc import OffMapError, zoc_cells
+
+__all__ = ["trace_lengths", "trace_path", "zoc_stops"]
+
+C = TypeVar("C")
+StepCost = Callable[[Any, Any], float | None]
+
+
+def _weight(
+    blocked: Collection[Any],
+    stops: Collection[Any],
+    sources: Collection[Any],
+    cost: StepCost | None,
+) -> Callable[[Any, Any, Any], float | None]:
+    # networkx calls weight(v, u, data) for the edge from the settled cell v to its
+    # neighbour u: the trace steps from u toward v (toward the source)
+    def weight(v: Any, u: Any, _data: Any) -> float | None:
+        if u in blocked or (v in stops and v not in sources):
+            return None
+        return 1 if cost is None else cost(u, v)
+
+    return weight
+
+
+def _sources(game_map: GameMap[C], sources: Iterable[C], blocked: Collection[C]) -> list[C]:
+    out = []
+    for s in sources:
+        if s not in game_map:
+            raise OffMapError(f"source {s!r} is off the map")
+        if s not in blocked:
+            out.append(s)
+    return out
+
+
+def trace_lengths(
+    game_map: GameMap[C],
+    sources: Iterable[C],
+    *,
+    blocked: Collection[C] = (),
+    stops: Collection[C] = (),
+    cost: StepCost | None = None,
+    max_length: float | None = None,
+) -> dict[C, float]:
+    """Every cell with a trace to one of ``sources``, and the length of its shortest trace
+    (a source: 0). See the module docstring for ``blocked``, ``stops`` and ``cost``."""
+    found = _sources(game_map, sources, blocked)
+    if not found:
+        return {}
+    lengths: dict[C, float] = nx.multi_source_dijkstra_path_length(
+        game_map.graph, set(found), cutoff=max_length, weight=_weight(blocked, stops, found, cost)
+    )
+    return lengths
+
+
+def trace_path(
+    game_map: GameMap[C],
+    start: C,
+    sources: Iterable[C],
+    *,
+    blocked: Collection[C] = (),
+    stops: Collection[C] = (),
+    cost: StepCost | None = None,
+    max_length: float | None = None,
+) -> list[C] | None:
+    """One shortest trace from ``start`` to a source (both included), or ``None``."""
+    if start not in game_map:
+        raise OffMapError(f"start {start!r} is off the map")
+    found = _sources(game_map, sources, blocked)
+    if not found or start in blocked:
+        return None
+    try:
+        _length, path = nx.multi_source_dijkstra(
+            game_map.graph,
+            set(found),
+            target=start,
+            cutoff=max_length,
+            weight=_weight(blocked, stops, found, cost),
+        )
+    except nx.NetworkXNoPath:
+        return None
+    return list(reversed(path))
+
+
+def zoc_stops(game_map: GameMap[C], enemies: Iterable[C], friends: Collection[C] = ()) -> set[C]:
+    """The cells in the zone of control of units on ``enemies`` (ZOC-blocking hexsides and
+    terrain as the chart says) that no friendly unit holds: what a trace may not pass."""
+    return {c for c in zoc_cells(game_map, list(enemies)) if c not in friends}

@@ -1,0 +1,76 @@
+"""Common end-of-game checks on a :class:`~hexwar.board.pieces.Pieces` registry.
+
+Many games end when a side is wiped out, when a side has pulled all its pieces back into
+some area, or — at a turn limit — in favour of the side that lost the smaller share of
+its force («Бой отрядов» X: destruction is defeat, withdrawal into one's neutral zone
+is a success for the enemy, a draw with light losses; its example's turn limit).
+These helpers answer those questions; the game decides what each answer means.
+
+>>> from hexwar.grid.square import Square
+>>> from hexwar.board.pieces import SQUARE_CODEC, Pieces
+>>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+>>> from hexwar.engine.state import Ruleset
+>>> class Game(Ruleset):
+...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
+>>> state, reg = Game().new_state(), Pieces(SQUARE_CODEC)
+>>> reg.place(state, "r1", Square(0, 0), "red")
+>>> reg.place(state, "b1", Square(5, 5), "blue")
+>>> reg.place(state, "b2", Square(5, 6), "blue")
+>>> sides = ("blue", "red")
+>>> eliminated(reg, state, sides), withdrawn(reg, state, sides, {Square(0, 0)})
+(None, ['red'])
+>>> reg.remove(state, "b1")
+>>> loss_share(reg, state, "blue", 2)
+Fraction(1, 2)
+>>> fewer_losses({"blue": loss_share(reg, state, "blue", 2), "red": Fraction(0)})
+Outcome(winner='red', reason='fewer losses')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from hexwar.base.errors import HexwarError
+from hexwar.board.pieces import Pieces
+from hexwar.engine.actions import Outcome
+from hexwar.engine.state import State
+
+__all__ = ["VictoryError", "eliminated", "fewer_losses", "loss_share", "withdrawn"]
+
+
+class VictoryError(HexwarError):
+    """A loss share asked of a side that started with no pieces, or no sides to compare."""
+
+
+def eliminated(pieces: Pieces[Any], state: State, sides: Iterable[str]) -> str | None:
+    """The first of ``sides`` with no piece left on the map, or ``None``."""
+    return next((s for s in sides if not pieces.pieces_of(state, s)), None)
+
+
+def withdrawn(
+    pieces: Pieces[Any], state: State, sides: Iterable[str], area: Container[Any]
+) -> list[str]:
+    """The ``sides`` (in given order) every piece of which stands in ``area`` (a side
+    with no pieces left counts as withdrawn)."""
+    return [s for s in sides if all(c in area for c in pieces.positions(state, s))]
+
+
+def loss_share(pieces: Pieces[Any], state: State, side: str, start: int) -> Fraction:
+    """The share of ``side``'s ``start`` pieces that are no longer on the map."""
+    if start <= 0:
+        raise VictoryError(f"{side!r} started with {start} pieces: no loss share")
+    return Fraction(start - len(pieces.pieces_of(state, side)), start)
+
+
+def fewer_losses(
+    shares: Mapping[str, Fraction], won: str = "fewer losses", tied: str = "equal losses"
+) -> Outcome:
+    """The side with the smallest loss share wins (reason ``won``); a draw (``tied``) if
+    two or more sides share the smallest."""
+    if not shares:
+        raise VictoryError("no sides to compare")
+    best = min(shares.values())
+    top = sorted(s for s, v in shares.items() if v == best)
+    return Outcome(top[0], won) if len(top) == 1 else Outcome(None, tied)

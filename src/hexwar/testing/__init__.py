@@ -1,0 +1,36 @@
+"""The testing layer: the verification kit and hypothesis strategies (the ``test`` extra).
+
+:mod:`hexwar.testing.kit` checks any ruleset the way OpenSpiel checks its games; its
+names are re-exported here (``from hexwar.testing import check_random_games``).
+:mod:`hexwar.testing.strategies` holds hypothesis strategies of hexes, maps and
+placements. It may import every layer but :mod:`hexwar.render`; nothing in the core
+imports it.
+"""
+
+from hexwar.testing.kit import (
+    RulesStateMachine,
+    RulesViolation,
+    SimulationReport,
+    Violation,
+    check_random_games,
+    check_rejects,
+    check_step,
+    check_tokens,
+    checking_reads,
+    outputs_under_hash_seeds,
+    random_states,
+)
+
+__all__ = [
+    "RulesStateMachine",
+    "RulesViolation",
+    "SimulationReport",
+    "Violation",
+    "check_random_games",
+    "check_rejects",
+    "check_step",
+    "check_tokens",
+    "checking_reads",
+    "outputs_under_hash_seeds",
+    "random_states",
+]
