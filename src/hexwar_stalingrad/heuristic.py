@@ -189,6 +189,7 @@ class HeuristicBot:
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
+        self._axial: tuple[tuple[str, ...], list[tuple[int, int]]] = ((), [])
         self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
@@ -481,12 +482,20 @@ class HeuristicBot:
         def badness(label: str) -> int:
             found = memo.get(label)
             if found is None:
-                axial = data.axial
-                here = axial[label]
-                found = memo[label] = min(_hex(here, axial[e]) for e in enemies)
+                q, r = data.axial[label]
+                found = memo[label] = min(
+                    (abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2
+                    for eq, er in self._enemy_axial(data, enemies)
+                )
             return 10 if found <= 1 else abs(found - 2)
 
         return badness(here) - badness(there)
+
+    def _enemy_axial(self, data: Static, enemies: tuple[str, ...]) -> list[tuple[int, int]]:
+        """The axial coordinates of the hexes ``enemies`` (kept while they are the same)."""
+        if self._axial[0] != enemies:
+            self._axial = (enemies, [data.axial[e] for e in enemies])
+        return self._axial[1]
 
     # -- attacks (S8, S10.5) -------------------------------------------------------------------
 
