@@ -40,7 +40,10 @@ Phase by phase:
   than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold; on the
   short game's last turn (S11.1 is judged at its end, after the Wehrmacht's move) a 6th
   Army unit breaks out while the ring is closed: it steps to a hex of the area joined to a
-  supply source past RKKA's units and ZOC (its own hex may be in ZOC).
+  supply source past RKKA's units and ZOC (its own hex may be in ZOC). On that last turn
+  RKKA makes no move after which the ring is weaker (:func:`ring_risk`: open where it was
+  closed, or more gaps or thin spots; such a move is ruled out and the next best taken)
+  and no ground attack (an EX, AL or advance could open it).
   Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
@@ -63,7 +66,12 @@ Speed: distances come from data kept with the map (:attr:`Static.axial`,
 :meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
 relief positions, every hex of its wall still blocked and every manned one still manned:
 blocking more hexes only shrinks the gaps left, which the move scoring counts afresh);
-a unit's scored moves are kept for the phase, keyed by everything they read.
+a unit's best moves are kept for the phase, keyed by everything they read. The bot asks
+the engine only for what it reads: the phase's action kinds and the cards, bombardments by
+prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end
+hexes from the movement query behind the ``move`` tokens
+(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list; attack odds
+from each unit's strength read once per position.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
@@ -189,6 +197,8 @@ class HeuristicBot:
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
+        #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
+        self.ruled_out = 0
         self._axial: tuple[tuple[str, ...], list[tuple[int, int]]] = ((), [])
         self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
@@ -337,6 +347,7 @@ class HeuristicBot:
             if ring_risk(after) <= ring_risk(state):
                 return choice
             vetoed.add((choice.args[0], choice.args[1]))
+            self.ruled_out += 1
 
     def _vetoes(self, phase: object) -> set[tuple[str, str]]:
         """The moves ruled out in this phase (``(unit, hex)``: they weaken the ring)."""
