@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import OffMapError, UnknownMovementClassError
 from hexwar.board.maps import GameMap, build_map, hexagon, square_rectangle
 from hexwar.board.movement import MoveRules, MoveSearch, compiled_adjacency, find_path, reachable
-from hexwar.board.terrain import UnknownMovementClassError, chart_from_dict
-from hexwar.board.zoc import OffMapError, zoc_cells
+from hexwar.board.terrain import chart_from_dict
+from hexwar.board.zoc import zoc_cells
 from hexwar.grid.geometry import Hex
 from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square
 from hexwar.testing.strategies import game_maps, placements

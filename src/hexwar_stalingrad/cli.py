@@ -24,13 +24,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final, TextIO
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import AttackRefused, CombatError, HexwarError, RecordError
 from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player, RandomPlayer, play
-from hexwar.engine.records import GameRecord, RecordError, parse_json, record_of, replay
+from hexwar.engine.records import GameRecord, parse_json, record_of, replay
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import AttackRefused, CombatError, OddsTable
+from hexwar.mechanics.crt import OddsTable
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
 from hexwar_stalingrad.heuristic import HeuristicBot
@@ -178,7 +178,7 @@ def cmd_map(args: argparse.Namespace, out: TextIO) -> int:
 
 def load_record(path: str) -> tuple[StalingradRules, GameRecord]:
     """The ruleset the record names (its ``rules_options``: length, players, sudden
-    death) and the record, checked (:class:`~hexwar.engine.records.RecordError` or
+    death) and the record, checked (:class:`~hexwar.base.errors.RecordError` or
     :class:`~hexwar.base.errors.DataError` naming the file and entry)."""
     raw = Path(path).read_bytes()
     data = parse_json(raw, path)

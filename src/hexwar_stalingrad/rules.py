@@ -215,24 +215,41 @@ def _move_actions(state: State, side: str) -> list[Action]:
 # ``actions`` is the kind's own enumerator for the whole list (``State.legal_actions``),
 # which the kit checks against the steps' token tree at every step.
 PLAY: Final[Kind[str]] = Kind(
-    "play", (Values(cards_rules.held_cards),), actions=cards_rules.card_actions
+    "play",
+    (Values(cards_rules.held_cards, means="a card in your hand that may be played now (S5.3)"),),
+    actions=cards_rules.card_actions,
 )
 MOVE: Final[Kind[str]] = Kind(
     "move",
-    (Values(ground.move_units, checked=True), Values(ground.move_ends)),
+    (
+        Values(ground.move_units, checked=True, means="a unit of yours that may move now (S6)"),
+        Values(ground.move_ends, means="a hex that unit may end its move in (S6.2-S6.4)"),
+    ),
     exists=ground.has_move,
     actions=_move_actions,
 )
 BOMBARD: Final[Kind[str]] = Kind(
     "bombard",
-    (Values(ground.bombard_units, checked=True), Values(ground.bombard_targets)),
+    (
+        Values(ground.bombard_units, checked=True, means="your unspent artillery (S7.1)"),
+        Values(ground.bombard_targets, means="an enemy unit two hexes from it (S7.1)"),
+    ),
     actions=ground.bombard_actions,
 )
 ATTACK: Final[Kind[str]] = Kind(
     "attack",
     (
-        Values(ground.attack_defenders, checked=True),
-        Combination(ground.attackers, valid=ground.attack_valid, feasible=ground.attack_feasible),
+        Values(
+            ground.attack_defenders,
+            checked=True,
+            means="an enemy unit you can attack at 1:1 or better (S8.1, S8.2)",
+        ),
+        Combination(
+            ground.attackers,
+            valid=ground.attack_valid,
+            feasible=ground.attack_feasible,
+            means="an adjacent unit of yours that has not attacked, reaching 1:1 (S8.1, S8.2)",
+        ),
     ),
     exists=ground.has_attack,
     actions=ground.attack_actions,
@@ -240,18 +257,27 @@ ATTACK: Final[Kind[str]] = Kind(
 INTERCEPT: Final[Kind[str]] = Kind(
     "intercept",
     (
-        Values(air.intercept_defenders, checked=True),
-        Combination(air.interceptors, valid=air.intercept_valid, feasible=air.intercept_feasible),
+        Values(air.intercept_defenders, checked=True, means="an enemy aircraft aloft (S10.5)"),
+        Combination(
+            air.interceptors,
+            valid=air.intercept_valid,
+            feasible=air.intercept_feasible,
+            means="a fighter of yours aloft that may attack it (S10.5)",
+        ),
     ),
     actions=air.phase_actions,
 )
-RESTORE: Final[Kind[str]] = Kind("restore", (Values(_restore_units),), actions=_restore_actions)
+RESTORE: Final[Kind[str]] = Kind(
+    "restore",
+    (Values(_restore_units, means="a reduced unit you can pay to restore (S4.1)"),),
+    actions=_restore_actions,
+)
 REBUILD: Final[Kind[str]] = Kind(
     "rebuild",
     (
-        Values(_rebuild_units, checked=True),
-        Values(_rebuild_hexes, checked=True),
-        Values(_rebuild_levels),
+        Values(_rebuild_units, checked=True, means="a dead unit you can pay to rebuild (S4.1)"),
+        Values(_rebuild_hexes, checked=True, means="a free truck hex not in enemy ZOC (S4.1)"),
+        Values(_rebuild_levels, means="a level you can pay for (S4.1)"),
     ),
     actions=_rebuild_actions,
 )
@@ -278,7 +304,10 @@ AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
         Kind("end"),
         Kind(
             "fly",
-            (Values(air.fly_units, checked=True), Values(air.fly_hexes)),
+            (
+                Values(air.fly_units, checked=True, means="an aircraft of yours to place (S10.2)"),
+                Values(air.fly_hexes, means="a hex it may fly to (S10.2, S10.3)"),
+            ),
             actions=lambda state, d: air.placement_actions(state, d.side, str(d.params[0])),
         ),
     )
@@ -326,7 +355,7 @@ def _replacements_end(side: str) -> Callable[[State], None]:
     return lambda state: reinforce.end_replacements(state, side)
 
 
-def _has_cards(side: str) -> Any:
+def _has_no_cards(side: str) -> Any:
     return lambda state: not cards_rules.hand(state, side)
 
 
@@ -356,7 +385,14 @@ class StalingradRules(Ruleset):
     version = "1"
     sides = SIDES
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
-    hook_points: ClassVar[Mapping[str, HookPoint]] = cards_rules.HOOK_POINTS
+    hook_points: ClassVar[Mapping[str, HookPoint]] = {
+        **cards_rules.HOOK_POINTS,
+        "weather": HookPoint(
+            "weather",
+            "(state, value: str) -> str",
+            "The weather of the current turn (S1.2: flying / non-flying).",
+        ),
+    }
 
     def __init__(
         self,
@@ -383,7 +419,7 @@ class StalingradRules(Ruleset):
                     "cards",
                     (
                         Phase("events", on_enter=_events),
-                        *(Phase(s, side=s, skip=_has_cards(s)) for s in SIDES),
+                        *(Phase(s, side=s, skip=_has_no_cards(s)) for s in SIDES),
                     ),
                 ),
                 Stage(
@@ -592,6 +628,13 @@ class StalingradRules(Ruleset):
             return _DONE_ONLY
         return self.phase_kinds(state, side).tokens(state, side, tuple(prefix))
 
+    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
+        """What the next token must be, from the kinds' ``means`` (the default reason)."""
+        if state.pending:
+            d = state.pending[-1]
+            return AIR_PLACEMENT.meaning(prefix) if d.kind == "air_place" else None
+        return self.phase_kinds(state, state.current_player()).meaning(prefix)
+
     def decision_tokens(
         self, state: State, decision: Decision, prefix: tuple[str, ...]
     ) -> Sequence[str]:
@@ -626,7 +669,9 @@ class StalingradRules(Ruleset):
             if found is not None:
                 return found
         if not state.pending and action.kind == "move" and phase in ("movement", "exploitation"):
-            return f"{action}: not a hex the unit may end its move in this phase", "S6"
+            if state.first_illegal_token(action) == 2 and len(action.args) == 2:
+                return f"{action}: not a hex the unit may end its move in this phase", "S6"
+            return super().explain(state, action)[0], "S6"
         if not state.pending and action.kind == "bombard":
             return f"{action}: needs unspent artillery exactly two hexes from an enemy unit", "S7.1"
         if action.kind in ("restore", "rebuild"):

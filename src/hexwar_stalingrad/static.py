@@ -121,6 +121,11 @@ class Static:
         )
 
     @functools.cached_property
+    def impassable_cells(self) -> frozenset[Hex]:
+        """The cells whose terrain is impassable (the Volga, salt lakes)."""
+        return frozenset(self.cell(lab) for lab in self.cells if lab not in self.passable)
+
+    @functools.cached_property
     def zoc_of(self) -> Mapping[str, tuple[str, ...]]:
         """The labels a ground unit standing on a label controls (S2.1, S2.3)."""
         from hexwar.board.zoc import zoc_projection

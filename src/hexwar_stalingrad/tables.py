@@ -19,7 +19,7 @@ from typing import Final
 import attrs
 
 from hexwar.base.errors import DataError
-from hexwar.mechanics.crt import Distribution, OddsTable, Result, StrengthTable, load_table
+from hexwar.mechanics.crt import CombatResult, Distribution, OddsTable, StrengthTable, load_table
 from hexwar_stalingrad._checks import data_path
 
 __all__ = [
@@ -67,7 +67,7 @@ def load_bombardment(path: str | Path | None = None) -> StrengthTable:
     return table
 
 
-def defender_loss(result: Result) -> int:
+def defender_loss(result: CombatResult) -> int:
     """Steps a full defender loses: destruction counts as both steps (S1.3)."""
     return 2 if result.eliminated else result.defender_steps
 

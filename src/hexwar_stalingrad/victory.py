@@ -3,21 +3,20 @@
 Both S11.1 (the ring) and S11.2 (the relief's contact) count only the 6th Army units in
 the Stalingrad area (``victory.toml``).
 
-:func:`encircled` answers ruling S11.1 at any moment as a networkx connectivity query:
-the 6th Army is encircled when none of its ground units in the Stalingrad area
-(``victory.toml``) can trace a path of passable hexes to a Wehrmacht supply source
-(``supply:wehrmacht`` cells) without entering a hex that holds an RKKA ground unit or
-lies in an RKKA ZOC.
+:func:`encircled` answers ruling S11.1 at any moment with the core's trace to a source
+(:func:`hexwar.mechanics.supply.trace_lengths`): the 6th Army is encircled when none of
+its ground units in the Stalingrad area (``victory.toml``) can trace a path of passable
+hexes to a Wehrmacht supply source (``supply:wehrmacht`` cells) without entering a hex
+that holds an RKKA ground unit or lies in an RKKA ZOC (its own hex may be in one).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-import networkx as nx
-
 from hexwar.engine.actions import Outcome
 from hexwar.engine.state import State
+from hexwar.mechanics.supply import trace_lengths
 from hexwar_stalingrad.board import on_map, static
 from hexwar_stalingrad.ground import zoc_of_side
 
@@ -55,16 +54,12 @@ def encircled(state: State) -> bool:
     sixth = [lab for lab in _group_cells(state, SIXTH_ARMY) if lab in area]
     if not sixth:
         return True
-    blocked = {lab for lab, _ in on_map(state, "rkka")} | zoc_of_side(state, "rkka")
-    open_cells = {data.cell(lab) for lab in data.passable - blocked}
-    starts = {data.cell(lab) for lab in sixth}
-    graph = data.game_map.graph.subgraph(open_cells | starts)
-    sources = [data.cell(lab) for lab in data.tagged(SUPPLY_TAG)]
-    reached: set[object] = set()
-    for s in sources:
-        if s in graph and s not in reached:
-            reached |= nx.node_connected_component(graph, s)
-    return not any(c in reached for c in starts)
+    cell = data.cell
+    blocked = data.impassable_cells | {cell(lab) for lab, _ in on_map(state, "rkka")}
+    stops = {cell(lab) for lab in zoc_of_side(state, "rkka")}
+    sources = [cell(lab) for lab in data.tagged(SUPPLY_TAG)]
+    reached = trace_lengths(data.game_map, sources, blocked=blocked, stops=stops)
+    return not any(cell(lab) in reached for lab in sixth)
 
 
 def rkka_in_city(state: State) -> bool:

@@ -78,12 +78,14 @@ class Values(Generic[C]):
     ``checked``: every value given has a legal completion (the game knows it: a unit
     offered only if it has a hex to go to), so no look-ahead runs. ``exists(state, ctx,
     args)``: a faster "is some value completable?" for the idle test and the look-ahead
-    of earlier steps (it must agree with the values).
+    of earlier steps (it must agree with the values). ``means``: what a value is, for
+    the reason an illegal action gives ("a unit of yours that may move now").
     """
 
     values: Callable[[State, C, Args], Iterable[str]]
     checked: bool = False
     exists: Callable[[State, C, Args], bool] | None = None
+    means: str | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen(cache_hash=True)
@@ -104,6 +106,7 @@ class Combination(Generic[C]):
     feasible: Callable[[State, C, Args, Args], bool] | None = None
     at_least: int = 1
     at_most: int | None = None
+    means: str | None = attrs.field(default=None, eq=False)
 
     def _fits(self, state: State, ctx: C, fixed: Args, group: Args) -> bool:
         if len(group) < self.at_least:
@@ -305,6 +308,21 @@ class Kinds(Generic[C]):
         if kind is None or not kind.applies(state, ctx):
             return ()
         return kind.next(state, ctx, prefix[1:])
+
+    def meaning(self, prefix: Args) -> str | None:
+        """What the token after ``prefix`` must be, from the steps' ``means`` (``None``
+        when the step does not say): the reason a :meth:`hexwar.engine.state.Ruleset.explain`
+        gives (a ruleset returns it from :meth:`~hexwar.engine.state.Ruleset.step_meaning`)."""
+        if not prefix:
+            return "a kind of action offered now"
+        kind = self._by_name.get(prefix[0])
+        if kind is None:
+            return None
+        i = len(prefix) - 1
+        if i < len(kind.steps):
+            return kind.steps[i].means
+        last = kind.steps[-1] if kind.steps else None
+        return last.means if isinstance(last, Combination) else None
 
     def any(self, state: State, ctx: C) -> bool:
         """Whether some kind has a legal completion (the idle test; stops at the first)."""

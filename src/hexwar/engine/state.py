@@ -29,7 +29,7 @@ from itertools import count
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, TypeVar
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import GameOverError, HexwarError, NoActionSpace, NothingToUndo, NotLegalNow
 from hexwar.engine import sequencer
 from hexwar.engine.actions import (
     CHANCE,
@@ -37,9 +37,6 @@ from hexwar.engine.actions import (
     TERMINAL,
     Action,
     Decision,
-    GameOverError,
-    NothingToUndo,
-    NotLegalNow,
     Outcome,
     Seat,
     Value,
@@ -48,7 +45,8 @@ from hexwar.engine.actions import (
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.sequencer import Cursor, TurnSequence
-from hexwar.engine.space import DONE, ActionSpace, NoActionSpace, tokens_of
+from hexwar.engine.snapshot import HistoryEntry, Snapshot, snapshot_to_data
+from hexwar.engine.space import DONE, ActionSpace, tokens_of
 
 __all__ = ["HIDDEN", "PSEUDO_TABLES", "Ruleset", "State"]
 
@@ -74,6 +72,8 @@ _FIELD_TABLES: Final = {
 }
 #: At most this many derived legality answers are kept per position (:meth:`State._memo`).
 _MEMO_LIMIT: Final = 4096
+#: How many legal tokens the default reason for an illegal action lists.
+_SHOWN_TOKENS: Final = 8
 Prefix = tuple[str, ...]
 T = TypeVar("T")
 
@@ -206,20 +206,39 @@ class Ruleset:
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
         """Why ``action`` is illegal now: ``(reason, rule)``. Override to cite rules; the
-        default names the first token that does not fit the prefix before it."""
+        default names the first token that does not fit the prefix before it, what that
+        token should have been (:meth:`step_meaning`) and the tokens that may follow."""
         who = state.current_player()
         where = state.phase or (state.pending[-1].kind if state.pending else "-")
         tokens = tokens_of(action)
         at = state.first_illegal_token(action)
         if at is None:
-            why = "it is legal now"
-        elif at == 0:
+            return f"{action} is legal now", None
+        before = tokens[:at]
+        meaning = self.step_meaning(state, before)
+        if at == 0:
             why = f"no `{tokens[0]}` action may be taken here"
         elif at < len(tokens):
-            why = f"`{tokens[at]}` may not follow `{' '.join(tokens[:at])}` here"
+            why = f"`{tokens[at]}` may not follow `{' '.join(before)}` here"
+            if meaning:
+                why += f": it is not {meaning}"
         else:
             why = f"`{action}` is not complete here"
+            if meaning:
+                why += f": it needs {meaning}"
+        legal = [t for t in state.legal_tokens(before) if t != DONE]
+        if legal:
+            shown = ", ".join(legal[:_SHOWN_TOKENS]) + (
+                ", ..." if len(legal) > _SHOWN_TOKENS else ""
+            )
+            why += f" (may follow: {shown})" if at else f" (offered: {shown})"
         return f"{action} is not a legal action now: {why} ({where}, {who} to act)", None
+
+    def step_meaning(self, state: State, prefix: Prefix) -> str | None:
+        """What the token after the legal ``prefix`` stands for ("a unit of yours that may
+        move now"), for :meth:`explain`; ``None``: say nothing. A ruleset written with
+        :mod:`hexwar.engine.kinds` returns its phase's ``Kinds.meaning(prefix)``."""
+        return None
 
     def action_tags(self, state: State, action: Action) -> frozenset[str]:
         """Tags deciding which seats control ``action`` (by arm, by front, ...; S3.1)."""
@@ -596,9 +615,9 @@ class State:
                     stack.append((*prefix, t))
         return out
 
-    def _phase_busy(self, side: str) -> bool:
+    def phase_busy(self, side: str) -> bool:
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
-        only a first token is asked for."""
+        only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
             return bool(self._asked((), lambda p: self.ruleset.phase_tokens(self, side, p)))
         memo = self._memo_now()
@@ -663,16 +682,16 @@ class State:
         :data:`~hexwar.engine.space.DONE` (the same source as :meth:`legal_actions`)."""
         return self.first_illegal_token(action) is None
 
-    def apply(self, action: Action | str, *, check: bool = True) -> None:
+    def apply(self, action: Action | str) -> None:
         """Apply an action (or its text form), checked token by token (:meth:`is_legal`).
 
         Anything but an :class:`~hexwar.engine.actions.Action` or a ``str`` raises ``TypeError``;
         a text that does not parse (or is longer than
         :data:`~hexwar.engine.actions.MAX_ACTION_TEXT`) raises
-        :class:`~hexwar.engine.actions.ActionSyntaxError`.
+        :class:`~hexwar.base.errors.ActionSyntaxError`.
 
-        Atomic: an illegal action raises :class:`~hexwar.engine.actions.NotLegalNow` (or
-        :class:`~hexwar.engine.actions.GameOverError`) and changes nothing; an exception raised
+        Atomic: an illegal action raises :class:`~hexwar.base.errors.NotLegalNow` (or
+        :class:`~hexwar.base.errors.GameOverError`) and changes nothing; an exception raised
         by the rules half-way rolls every change back.
         """
         if isinstance(action, str):
@@ -681,16 +700,16 @@ class State:
             raise TypeError(
                 f"apply() takes an Action or its text, not {type(action).__name__}: {action!r:.80}"
             )
-        if check:
-            if self._outcome is not None:
-                raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
-            if not self.is_legal(action):
-                reason, rule = self.ruleset.explain(self, action)
-                raise NotLegalNow(reason, rule=rule)
+        if self._outcome is not None:
+            raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
+        if not self.is_legal(action):
+            reason, rule = self.ruleset.explain(self, action)
+            raise NotLegalNow(reason, rule=rule)
         self._apply(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        """The fast path for trusted callers (bots, replays): no legality check."""
+        """The fast path for trusted callers (bots, replays): :meth:`apply` without the
+        legality check (an :class:`~hexwar.engine.actions.Action` only, no text)."""
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
@@ -852,7 +871,9 @@ class State:
         """Take an effect out of force."""
         self._set("_effects", tuple(e for e in self._effects if e != effect))
 
-    def _expire(self, expiry: Expiry) -> None:
+    def lapse_effects(self, expiry: Expiry) -> None:
+        """Remove the effects that last until ``expiry`` (the sequencer, at a phase's or
+        turn's end)."""
         if any(e.expiry == expiry for e in self._effects):
             self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
 
@@ -874,7 +895,7 @@ class State:
         turn = self.get(_EXPIRES_TABLE, f"{table}/{key}")
         return turn if isinstance(turn, int) else None
 
-    def _expire_timed(self) -> None:
+    def lapse_timed(self) -> None:
         """Turn start: lapse the effects and timed markers whose ``until`` turn has come."""
         turn = self.turn
         if any(e.until is not None and e.until <= turn for e in self._effects):
@@ -889,7 +910,8 @@ class State:
                     self.delete(table, key)
                     self.delete(_EXPIRES_TABLE, ref)
 
-    def _set_cursor(self, cursor: Cursor) -> None:
+    def move_cursor(self, cursor: Cursor) -> None:
+        """Move the sequencer's cursor (journaled); only the sequencer calls it."""
         self._set("_cursor", cursor)
 
     def end_game(self, outcome: Outcome) -> None:
@@ -937,11 +959,45 @@ class State:
 
     # -- views ----------------------------------------------------------------------------
 
-    def to_data(self) -> dict[str, Any]:
-        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.records`)."""
-        from hexwar.engine.records import state_to_data
+    def snapshot(self) -> Snapshot:
+        """Everything this state holds, as one record (its ``tables`` are this state's own:
+        read them, never change them)."""
+        history: list[HistoryEntry] = []
+        node = self._log
+        while node is not None:
+            history.append(HistoryEntry(node[0], node[2]))
+            node = node[3]
+        history.reverse()
+        return Snapshot(
+            self._tables,
+            self._cursor,
+            self._pending,
+            self._effects,
+            self._outcome,
+            self._serial,
+            tuple(history),
+        )
 
-        return state_to_data(self)
+    @classmethod
+    def from_snapshot(
+        cls, ruleset: Ruleset, scenario: str, options: dict[str, Value], snap: Snapshot
+    ) -> State:
+        """A state holding ``snap`` (its tables copied), whose history cannot be undone."""
+        state = cls(ruleset, scenario, options)
+        state._tables = {name: dict(t) for name, t in snap.tables.items()}
+        state._cursor = snap.cursor
+        state._pending = snap.pending
+        state._effects = snap.effects
+        state._outcome = snap.outcome
+        state._serial = snap.serial
+        for i, entry in enumerate(snap.history):
+            state._log = (entry.action, None, entry.private, state._log, i + 1)
+        return state
+
+    def to_data(self, *, history: bool = True) -> dict[str, Any]:
+        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.records`);
+        ``history=False``: the position only."""
+        return snapshot_to_data(self.snapshot(), history=history)
 
     def observation(self, side: str) -> dict[str, Any]:
         """What ``side`` may know: hidden entries of other sides and private actions masked."""
@@ -987,12 +1043,10 @@ class State:
             return NotImplemented
         if not self.ruleset.same_game(other.ruleset):
             return False
-        from hexwar.engine.records import state_to_data
-
         return (
             self.scenario == other.scenario
             and dict(self.options) == dict(other.options)
-            and state_to_data(self, history=False) == state_to_data(other, history=False)
+            and self.to_data(history=False) == other.to_data(history=False)
         )
 
     __hash__ = None  # type: ignore[assignment]

@@ -9,8 +9,9 @@ game asks once per position and looks each unit up:
 
 - ``blocked`` cells are never on a trace (enemy units, impassable terrain);
 - ``stops`` cells may *start* a trace — the unit itself may stand in an enemy ZOC — but
-  a trace never passes through one (:func:`zoc_stops` builds them: enemy ZOC minus the
-  cells friendly units hold);
+  a trace never enters one after its start, so a source in a stop serves only a unit
+  standing on it (:func:`zoc_stops` builds them: enemy ZOC minus the cells friendly units
+  hold);
 - ``cost(a, b)``: the price of the step from ``a`` toward the source ``b`` (default 1 per
   hex; return ``None`` for a step the trace may not take, e.g. across an unbridged
   river); ``max_length``: the longest trace allowed.
@@ -37,8 +38,9 @@ from typing import Any, TypeVar
 
 import networkx as nx
 
+from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
-from hexwar.board.zoc import OffMapError, zoc_cells
+from hexwar.board.zoc import zoc_cells
 
 __all__ = ["trace_lengths", "trace_path", "zoc_stops"]
 
@@ -47,15 +49,13 @@ StepCost = Callable[[Any, Any], float | None]
 
 
 def _weight(
-    blocked: Collection[Any],
-    stops: Collection[Any],
-    sources: Collection[Any],
-    cost: StepCost | None,
+    blocked: Collection[Any], stops: Collection[Any], cost: StepCost | None
 ) -> Callable[[Any, Any, Any], float | None]:
     # networkx calls weight(v, u, data) for the edge from the settled cell v to its
-    # neighbour u: the trace steps from u toward v (toward the source)
+    # neighbour u: the trace steps from u toward v (toward the source), so v is a cell
+    # after the trace's start and may not be a stop
     def weight(v: Any, u: Any, _data: Any) -> float | None:
-        if u in blocked or (v in stops and v not in sources):
+        if u in blocked or v in stops:
             return None
         return 1 if cost is None else cost(u, v)
 
@@ -87,7 +87,7 @@ def trace_lengths(
     if not found:
         return {}
     lengths: dict[C, float] = nx.multi_source_dijkstra_path_length(
-        game_map.graph, set(found), cutoff=max_length, weight=_weight(blocked, stops, found, cost)
+        game_map.graph, set(found), cutoff=max_length, weight=_weight(blocked, stops, cost)
     )
     return lengths
 
@@ -114,7 +114,7 @@ def trace_path(
             set(found),
             target=start,
             cutoff=max_length,
-            weight=_weight(blocked, stops, found, cost),
+            weight=_weight(blocked, stops, cost),
         )
     except nx.NetworkXNoPath:
         return None

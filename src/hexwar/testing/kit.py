@@ -37,10 +37,10 @@ import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from hexwar.base.errors import HexwarError, IllegalAction
+from hexwar.base.errors import HexwarError, IllegalAction, StaleMemo, UndeclaredRead
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
 from hexwar.engine.loop import sample_action
-from hexwar.engine.memo import StaleMemo, UndeclaredRead, read_checking
+from hexwar.engine.memo import read_checking
 from hexwar.engine.records import dumps, loads
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
