@@ -417,7 +417,10 @@ class OddsTable(ResultsTable):
 
         ``column`` forces a column whatever the strengths (S7.4: artillery in close
         combat at 6:1). ``shift`` moves columns, ``modifier`` adds to the roll; both are
-        clamped to the table. Refusal is decided on the unshifted ratio.
+        clamped to the table (a shift past either edge counts as the edge column).
+        Refusal is decided on the unshifted ratio. For another behaviour past the edges
+        (refuse after the shifts, an automatic result), see
+        :class:`hexwar.mechanics.combat.OddsRules`.
         """
         index = self._index(attack, defence, column)
         return self._lookup(index, _roll_of(self.dice, roll), shift, modifier)
