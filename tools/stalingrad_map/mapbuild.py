@@ -37,8 +37,8 @@ from hexwar.board.maps import rectangle
 from hexwar.grid.coords import hex_to_offset, offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.geography import Bridge, Geography, Line, load_geography
-from hexwar_stalingrad.projection import THEATRE, Projection
+from tools.stalingrad_map.geography import Bridge, Geography, Line, load_geography
+from tools.stalingrad_map.projection import THEATRE, Projection
 
 __all__ = [
     "OFFSET",
