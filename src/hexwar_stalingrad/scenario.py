@@ -10,11 +10,12 @@ used by exactly one counter and vice versa, one unit per start hex, start hexes 
 turn-6 units on reserve markers, air bases on own airfields, ids usable as action tokens
 and distinct, fronts known to the seats (S3.1), the victory area and supply sources on
 the map (S11), card effects naming known terrain. The map builder's sources
-(``geography.toml``, ``map_features.toml``, ``map_corrections.toml``) are optional; when
-present they are validated too. An optional ``scenario.toml`` names the scenario
-(``name``, ``title``). Any other ``.toml`` file is refused (a misspelt file name would
-otherwise go unread). A failure is a :class:`hexwar.base.errors.DataError` naming the file and
-the entry.
+(``geography.toml``, ``map_features.toml``, ``map_corrections.toml``) are optional; the
+rules never read them (``map.toml`` is their product), so they are only parsed and held
+to the size limits here — the builder (``tools/stalingrad_map``) checks their content.
+An optional ``scenario.toml`` names the scenario (``name``, ``title``). Any other
+``.toml`` file is refused (a misspelt file name would otherwise go unread). A failure is
+a :class:`hexwar.base.errors.DataError` naming the file and the entry.
 
 >>> sc = load_scenario()
 >>> sc.game_map.label(sc.start_hex(sc.oob.ground_unit("r-26tc")))
@@ -83,7 +84,7 @@ DATA_FILES: Final = (
     "turns.toml",
     "victory.toml",
 )
-#: The map builder's sources (``tools/build_stalingrad_map.py``): optional, validated if there.
+#: The map builder's sources (``tools/build_stalingrad_map.py``): optional, parsed if there.
 SOURCE_FILES: Final = ("geography.toml", "map_features.toml", "map_corrections.toml")
 #: The optional file naming the scenario.
 NAME_FILE: Final = "scenario.toml"
@@ -611,19 +612,8 @@ def _tables(data: dict[str, Any], source: str) -> tuple[OddsTable, StrengthTable
 
 
 def _check_sources(d: Path) -> None:
-    """The map builder's sources, when the scenario has them."""
-    from hexwar_stalingrad.geography import load_geography
-    from hexwar_stalingrad.mapbuild import load_features
-
-    present = [f for f in SOURCE_FILES if (d / f).exists()]
-    for f in present:
-        _read(d / f)
-    if "geography.toml" in present:
-        geo = load_geography(d / "geography.toml")
-        if "map_features.toml" in present:
-            corrections = d / "map_corrections.toml"
-            load_features(
-                d / "map_features.toml",
-                corrections if corrections.exists() else None,
-                geography=geo,
-            )
+    """The map builder's sources, when the scenario has them: parsed and held to the size
+    limits (the builder, ``tools/stalingrad_map``, checks their content when it runs)."""
+    for f in SOURCE_FILES:
+        if (d / f).exists():
+            _read(d / f)

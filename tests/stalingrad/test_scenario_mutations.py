@@ -258,9 +258,9 @@ MUTATIONS: dict[str, tuple[str, Edit, bool]] = {
     "victory unknown key": ("victory.toml", append("victory.toml", "sudden_death = true\n"), False),
     "victory radius missing": ("victory.toml", sub("victory.toml", "area_radius = 15", "radius = 15"), False),
     # -- the map builder's sources --------------------------------------------------------------
-    "geography duplicate id": ("geography.toml", sub("geography.toml", 'id = "marinovka"', 'id = "kalach"'), False),
-    "features start number reused": ("map_features.toml", sub("map_features.toml", "number = 2\n", "number = 1\n"), False),
-    "corrections bad hexside": ("map_corrections.toml", sub("map_corrections.toml", 'between = ["1717", "1716"]', 'between = ["1717", "1720"]'), False),
+    "geography text beyond the limit": ("geography.toml", sub("geography.toml", 'id = "marinovka"', f'id = "{LONG_TEXT}"'), False),
+    "features number beyond the limit": ("map_features.toml", sub("map_features.toml", "number = 2\n", f"number = {BIG}\n"), False),
+    "corrections unparsable": ("map_corrections.toml", append("map_corrections.toml", "[[correction\n"), True),
 }  # fmt: skip
 
 

@@ -37,8 +37,8 @@ from hexwar.board.maps import rectangle
 from hexwar.grid.coords import hex_to_offset, offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.geography import Bridge, Geography, Line, load_geography
-from hexwar_stalingrad.projection import THEATRE, Projection
+from tools.stalingrad_map.geography import Bridge, Geography, Line, load_geography
+from tools.stalingrad_map.projection import THEATRE, Projection
 
 __all__ = [
     "OFFSET",
@@ -131,16 +131,12 @@ _FEATURE_KINDS: Final = ("airfield", "truck", "start", "crossing")
 
 
 def load_features(
-    path: str | Path | None = None,
-    corrections_path: str | Path | None = None,
-    *,
-    geography: Geography | None = None,
+    path: str | Path | None = None, corrections_path: str | Path | None = None
 ) -> MapFeatures:
-    """Load ``map_features.toml`` and ``map_corrections.toml`` (validated against
-    ``geography``, the shipped ``geography.toml`` by default)."""
+    """Load ``map_features.toml`` and ``map_corrections.toml`` (validated)."""
     data, source = read_data_file(path if path is not None else data_path("map_features.toml"))
     ck = Checker(source)
-    geo = geography if geography is not None else load_geography()
+    geo = load_geography()
     head = ck.table(data.get("map"), "map")
     ck.keys(head, ("name", "columns", "rows"), (), "map")
     features: list[Feature] = []
