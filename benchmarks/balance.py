@@ -150,24 +150,30 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--only", choices=("short", "long"), default=None)
+    p.add_argument(
+        "--pairings",
+        default="hh,hr,rh",
+        help="which pairings to play (comma-separated): hh heuristic vs heuristic, hr heuristic"
+        " RKKA vs random Wehrmacht, rh random RKKA vs heuristic Wehrmacht",
+    )
     args = p.parse_args()
+    wanted = set(args.pairings.split(","))
     print(
         f"python benchmarks/balance.py --games {args.games} --vs-random {args.vs_random} "
         f"--seed {args.seed} --workers {args.workers}"
         + (f" --only {args.only}" if args.only else "")
+        + (f" --pairings {args.pairings}" if wanted != {"hh", "hr", "rh"} else "")
     )
     for length in ("short", "long"):
         if args.only not in (None, length):
             continue
-        for bots, n in (
-            (("heuristic", "heuristic"), args.games),
-            (("heuristic", "random"), args.vs_random),
-            (("random", "heuristic"), args.vs_random),
+        for name, bots, n in (
+            ("hh", ("heuristic", "heuristic"), args.games),
+            ("hr", ("heuristic", "random"), args.vs_random),
+            ("rh", ("random", "heuristic"), args.vs_random),
         ):
-            if n:
+            if n and name in wanted:
                 report(length, bots, study(length, bots, n, args.seed, args.workers), args.seed)
-                if bots[0] == "random":
-                    pass
 
 
 if __name__ == "__main__":

@@ -32,9 +32,10 @@ from typing import Any
 
 import networkx as nx
 
-from hexwar.board.maps import GameMap, build_map, offset_to_axial, rectangle
+from hexwar.board.maps import GameMap, build_map, rectangle
 from hexwar.board.movement import reachable
 from hexwar.board.terrain import chart_from_dict
+from hexwar.grid.coords import offset_to_hex
 from hexwar.grid.geometry import Hex
 
 CHART = chart_from_dict(
@@ -143,7 +144,7 @@ def ratio(a: list[float], b: list[float]) -> str:
 
 def center_of(size: int) -> Hex:
     """The hex in the middle of a size x size map (always clear terrain)."""
-    return offset_to_axial(size // 2, size // 2)
+    return offset_to_hex(size // 2, size // 2)
 
 
 def main() -> None:

@@ -181,7 +181,9 @@ def main() -> None:
         order = trees if r % 2 == 0 else trees[::-1]
         for mode in modes:
             for name, tree in order:
-                tokenwise = (tree / "src" / "hexwar" / "kinds.py").exists()
+                tokenwise = any(
+                    (tree / "src" / "hexwar" / sub / "kinds.py").exists() for sub in ("", "engine")
+                )
                 if mode in ("token", "micro") and not tokenwise:
                     continue  # a tree before the action space: no token-wise player
                 games = {"heuristic": 1, "micro": 3, "rss": 50}.get(mode, args.games)

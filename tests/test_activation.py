@@ -6,10 +6,11 @@ from fractions import Fraction
 
 import pytest
 
+from hexwar.base.errors import ActivationError
 from hexwar.engine.actions import CHANCE, END, Action, Decision
 from hexwar.engine.sequencer import Phase, Segment, TurnSequence
 from hexwar.engine.state import Ruleset, State
-from hexwar.mechanics.activation import Activation, ActivationError, alternate
+from hexwar.mechanics.activation import Activation, alternate
 from hexwar.mechanics.cups import Cup
 
 GROUPS = {"I": ("fr", ["25L", "57L"]), "V": ("fr", ["Dumon"]), "N27": ("ru", ["Odessa"])}

@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import ContestError
 from hexwar.engine.actions import CHANCE, Action, Decision
 from hexwar.engine.dice import D6, D10
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
-from hexwar.mechanics.contest import ContestError, OpposedRoll
+from hexwar.mechanics.contest import OpposedRoll
 
 RATING = {"fr": 2, "ru": 1, "au": 0}
 

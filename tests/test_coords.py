@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hexwar.base.errors import GeometryError
 from hexwar.grid.coords import (
     DoubledCoord,
     DoubledKind,
@@ -17,7 +18,7 @@ from hexwar.grid.coords import (
     hex_to_offset,
     offset_to_hex,
 )
-from hexwar.grid.geometry import GeometryError, Hex
+from hexwar.grid.geometry import Hex
 from hexwar.testing.strategies import directions, hexes, offset_kinds
 
 small = hexes(radius=500)

@@ -17,13 +17,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hexwar.base.errors import DataError, IllegalAction
+from hexwar.base.errors import AttackRefused, CombatError, DataError, IllegalAction
 from hexwar.engine.dice import D6, Dice, FixedDriver, SeededDriver, validate_outcomes
 from hexwar.mechanics.crt import (
-    AttackRefused,
-    CombatError,
+    CombatResult,
     OddsTable,
-    Result,
     StrengthTable,
     format_ratio,
     load_table,
@@ -32,12 +30,12 @@ from hexwar.mechanics.crt import (
 )
 
 RESULTS = [
-    Result("AL", rank=0, attacker_steps=1),
-    Result("NE", rank=1),
-    Result("EX", rank=2, defender_steps=1, attacker_steps=1),
-    Result("DR", rank=3, retreat=1),
-    Result("DRL", rank=4, defender_steps=1, retreat=1),
-    Result("DE", rank=5, eliminated=True),
+    CombatResult("AL", rank=0, attacker_steps=1),
+    CombatResult("NE", rank=1),
+    CombatResult("EX", rank=2, defender_steps=1, attacker_steps=1),
+    CombatResult("DR", rank=3, retreat=1),
+    CombatResult("DRL", rank=4, defender_steps=1, retreat=1),
+    CombatResult("DE", rank=5, eliminated=True),
 ]
 COLUMNS = ["1:1", "2:1", "3:1", "4:1", "5:1", "6:1"]
 ROWS = {
@@ -76,11 +74,13 @@ BOMB = StrengthTable.build(
         6: ["L", "L", "2L"],
     },
     results=[
-        Result("NE", rank=0),
-        Result("Lo", rank=1, defender_steps=1, flags=["outside_fortifications", "not_tanks"]),
-        Result("L", rank=2, defender_steps=1),
-        Result("2Lo", rank=3, defender_steps=2, flags=["outside_fortifications", "not_tanks"]),
-        Result("2L", rank=4, defender_steps=2),
+        CombatResult("NE", rank=0),
+        CombatResult("Lo", rank=1, defender_steps=1, flags=["outside_fortifications", "not_tanks"]),
+        CombatResult("L", rank=2, defender_steps=1),
+        CombatResult(
+            "2Lo", rank=3, defender_steps=2, flags=["outside_fortifications", "not_tanks"]
+        ),
+        CombatResult("2L", rank=4, defender_steps=2),
     ],
     rule="X9.2",
 )
@@ -592,13 +592,13 @@ def test_build_errors() -> None:
 
 def test_result_validation() -> None:
     with pytest.raises(DataError, match="non-empty"):
-        Result("")
+        CombatResult("")
     with pytest.raises(DataError, match="must be an int"):
-        Result("X", rank=True)
+        CombatResult("X", rank=True)
     with pytest.raises(DataError, match="must not be negative"):
-        Result("X", attacker_steps=-1)
-    assert Result("X", flags="solo").flags == ("solo",)
-    assert Result("X", flags=["b", "a", "b"]).flags == ("a", "b")
+        CombatResult("X", attacker_steps=-1)
+    assert CombatResult("X", flags="solo").flags == ("solo",)
+    assert CombatResult("X", flags=["b", "a", "b"]).flags == ("a", "b")
 
 
 def test_bad_column_values_in_data() -> None:

@@ -7,13 +7,14 @@ from fractions import Fraction
 
 import pytest
 
-from hexwar.engine.actions import CHANCE, END, Action, ActionSyntaxError, Decision, Outcome, Value
+from hexwar.base.errors import ActionSyntaxError, CupError, SequenceError
+from hexwar.engine.actions import CHANCE, END, Action, Decision, Outcome, Value
 from hexwar.engine.dice import D6, D10, Dice
 from hexwar.engine.records import dumps, loads
-from hexwar.engine.sequencer import TOKEN, Phase, Segment, SequenceError, Stage, TurnSequence
+from hexwar.engine.sequencer import TOKEN, Phase, Segment, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
-from hexwar.mechanics.cups import Cup, CupError
+from hexwar.mechanics.cups import Cup
 from hexwar.testing import check_random_games
 
 OWNER = {"a1": "A", "a2": "A", "b1": "B"}

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
+from hexwar.base.errors import DeploymentError
 from hexwar.board.pieces import SQUARE_CODEC, Pieces
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.records import dumps, loads
@@ -13,7 +14,7 @@ from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import HIDDEN, Ruleset, State
 from hexwar.grid.square import Square
-from hexwar.mechanics.deployment import Deployment, DeploymentError
+from hexwar.mechanics.deployment import Deployment
 from hexwar.testing import check_random_games
 
 REG = Pieces(SQUARE_CODEC)

@@ -12,11 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.base.errors import DataError, HexwarError
+from hexwar.base.errors import ChanceError, DataError, HexwarError
 from hexwar.engine.dice import (
     D6,
     D10,
-    ChanceError,
     Dice,
     FixedDriver,
     SeededDriver,

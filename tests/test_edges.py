@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hexwar.base.errors import GeometryError
 from hexwar.grid.edges import (
     Arc,
     Facing,
@@ -15,7 +16,7 @@ from hexwar.grid.edges import (
     hexsides_of,
     vertices_of,
 )
-from hexwar.grid.geometry import DIAGONALS, GeometryError, Hex
+from hexwar.grid.geometry import DIAGONALS, Hex
 from hexwar.testing.strategies import directions, facings, hexes, hexsides, vertices
 
 small = hexes(radius=200)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from hexwar.engine.actions import NotLegalNow
+from hexwar.base.errors import NotLegalNow
 from hexwar.engine.kinds import Combination, Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace

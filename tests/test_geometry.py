@@ -12,15 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.grid.geometry import (
-    DIAGONALS,
-    DIRECTIONS,
-    ORIGIN,
-    FractionalHex,
-    GeometryError,
-    Hex,
-    hex_round,
-)
+from hexwar.base.errors import GeometryError
+from hexwar.grid.geometry import DIAGONALS, DIRECTIONS, ORIGIN, FractionalHex, Hex, hex_round
 from hexwar.testing.strategies import directions, hexes
 
 small = hexes(radius=60)

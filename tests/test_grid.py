@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import LabelError
 from hexwar.grid.geometry import Hex
 from hexwar.grid.square import (
     HEX_GRID,
     SQUARE_GRID,
     SQUARE_GRID_4,
-    LabelError,
     Square,
     SquareLabels,
     Topology,

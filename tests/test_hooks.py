@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import ast
+import re
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import Action
-from hexwar.engine.hooks import HOOK_POINTS, Effect, EffectRule, Expiry, hook_point
+from hexwar.engine.hooks import HOOK_POINTS, Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.records import dumps, loads
-from hexwar.engine.state import State
+from hexwar.engine.state import Ruleset, State
 from toy_game import Duel
 
 
@@ -49,9 +53,7 @@ def test_standard_hook_points_are_documented() -> None:
         "combat_strength",
         "odds_shift",
         "die_modifier",
-        "may_enter",
         "replacement_points",
-        "weather",
         "phase_start",
         "phase_end",
         "victory_check",
@@ -124,3 +126,84 @@ def test_effects_are_covered_by_undo_clone_and_serialization() -> None:
     state.undo()
     state.undo()
     assert state == twin
+
+
+# -- the catalogue is what the code does ------------------------------------------------------
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _declared(point: HookPoint) -> set[str] | None:
+    """The context keywords a point declares (``None``: any, ``**context``)."""
+    params = point.signature.split("->")[0]
+    if "**" in params:
+        return None
+    _, _, keywords = params.partition("*,")
+    return set(re.findall(r"(\w+)\s*:", keywords))
+
+
+def _hook_calls(folder: Path) -> list[tuple[str, int, str, set[str]]]:
+    calls = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "hook"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                keywords = {k.arg for k in node.keywords if k.arg is not None}
+                calls.append((path.name, node.lineno, node.args[0].value, keywords))
+    return calls
+
+
+def _catalogues() -> list[tuple[Path, dict[str, HookPoint]]]:
+    if str(_ROOT) not in sys.path:  # the examples are imported as examples.<game>
+        sys.path.insert(0, str(_ROOT))
+    from examples.boy_otryadov import BoyOtryadov
+    from examples.triumph_and_glory import TriumphAndGlory
+
+    from hexwar_stalingrad.rules import StalingradRules
+
+    games: list[tuple[Path, type[Ruleset]]] = [
+        (_ROOT / "src" / "hexwar_stalingrad", StalingradRules),
+        (_ROOT / "examples" / "boy_otryadov", BoyOtryadov),
+        (_ROOT / "examples" / "triumph_and_glory", TriumphAndGlory),
+    ]
+    out = [(_ROOT / "src" / "hexwar", dict(HOOK_POINTS))]
+    out += [(folder, {**HOOK_POINTS, **ruleset.hook_points}) for folder, ruleset in games]
+    return out
+
+
+def test_every_hook_call_passes_exactly_the_context_its_point_declares() -> None:
+    bad = []
+    for folder, points in _catalogues():
+        for file, line, name, keywords in _hook_calls(folder):
+            point = points.get(name)
+            if point is None:
+                bad.append(f"{file}:{line}: {name!r} is not a declared hook point")
+                continue
+            declared = _declared(point)
+            if declared is not None and keywords != declared:
+                bad.append(
+                    f"{file}:{line}: {name} passes {sorted(keywords)}, declares {sorted(declared)}"
+                )
+    assert bad == []
+
+
+def test_every_declared_hook_point_is_asked() -> None:
+    for folder, points in _catalogues():
+        asked = {name for _, _, name, _ in _hook_calls(folder)}
+        own = set(points) - set(HOOK_POINTS) if folder.name != "hexwar" else set()
+        assert own <= asked, f"{folder.name} declares points it never asks: {sorted(own - asked)}"
+    everywhere = {name for folder, _ in _catalogues() for _, _, name, _ in _hook_calls(folder)}
+    assert set(HOOK_POINTS) <= everywhere, sorted(set(HOOK_POINTS) - everywhere)
+
+
+def test_the_catalogue_check_sees_a_wrong_context() -> None:
+    point = HookPoint("p", "(state, value: int, *, unit: str) -> int", "")
+    assert _declared(point) == {"unit"}
+    assert _declared(hook_point("odds_shift")) == {"attacker", "defender"}
+    assert _declared(hook_point("die_modifier")) is None

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hexwar.base.errors import GeometryError
 from hexwar.grid.edges import Vertex
-from hexwar.grid.geometry import DIRECTIONS, FractionalHex, GeometryError, Hex
+from hexwar.grid.geometry import DIRECTIONS, FractionalHex, Hex
 from hexwar.grid.layout import FLAT, POINTY, Layout, Orientation, Point
 from hexwar.testing.strategies import directions, hexes
 

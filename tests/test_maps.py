@@ -16,16 +16,15 @@ from hexwar.base.errors import DataError
 from hexwar.board.maps import (
     OFFSET_LAYOUTS,
     GameMap,
-    axial_to_offset,
     build_map,
     hexagon,
     load_map,
     map_from_dict,
-    offset_to_axial,
     rectangle,
     square_rectangle,
 )
 from hexwar.board.terrain import Step, chart_from_dict
+from hexwar.grid.coords import hex_to_offset, offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar.grid.square import SQUARE_GRID, Square
 from hexwar.testing.strategies import game_maps, hexes
@@ -92,8 +91,9 @@ def map_file(tmp_path: Path) -> Path:
 @settings(max_examples=200)
 @given(hexes(100), st.sampled_from(OFFSET_LAYOUTS))
 def test_offset_conversion_round_trips(h: Hex, layout: str) -> None:
-    col, row = axial_to_offset(h, layout)
-    assert offset_to_axial(col, row, layout) == h
+    c = hex_to_offset(h, layout)
+    col, row = c.col, c.row
+    assert offset_to_hex(col, row, layout) == h
 
 
 @pytest.mark.parametrize("layout", OFFSET_LAYOUTS)
@@ -102,7 +102,7 @@ def test_rectangle_rows_and_columns_are_adjacent(layout: str) -> None:
     assert len(cells) == 16
     for c in range(4):
         for r in range(3):  # the cell below in the same column is always adjacent
-            assert offset_to_axial(c, r, layout).distance(offset_to_axial(c, r + 1, layout)) == 1
+            assert offset_to_hex(c, r, layout).distance(offset_to_hex(c, r + 1, layout)) == 1
 
 
 def test_load_map_file(map_file: Path) -> None:
@@ -111,7 +111,7 @@ def test_load_map_file(map_file: Path) -> None:
     assert len(m) == 30
     assert m.name == "Test / Тест"
     town = m.cell_at("0302")
-    assert town == offset_to_axial(2, 1, "odd-q")
+    assert town == offset_to_hex(2, 1, "odd-q")
     assert m.label(town) == "0302"
     assert m.terrain(town) == "town"
     assert m.cell_name(town) == "Kalach / Калач"
@@ -337,3 +337,6 @@ def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
     assert Hex(1, 0) not in reachable(variant, Hex(0, 0), "wheel", 4).costs
     assert Hex(1, 0) in reachable(base, Hex(0, 0), "wheel", 4).costs
     assert base.with_movement_costs([]) is base
+    both = base.with_movement_costs([("foot", "clear", 2), ("foot", "marsh", 5)])
+    assert both.cost(Hex(0, 0), Hex(-1, 0), "foot").cost == 2  # several changes add up
+    assert both.cost(Hex(0, 0), Hex(1, 0), "foot").cost == 5

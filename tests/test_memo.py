@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, StaleMemo, UndeclaredRead
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.hooks import Expiry
-from hexwar.engine.memo import StaleMemo, StateMemo, UndeclaredRead, read_checking, state_memo
+from hexwar.engine.memo import StateMemo, read_checking, state_memo
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import PSEUDO_TABLES, Ruleset, State

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import OffMapError, UnknownMovementClassError
 from hexwar.board.maps import GameMap, build_map, hexagon, square_rectangle
 from hexwar.board.movement import MoveRules, MoveSearch, compiled_adjacency, find_path, reachable
-from hexwar.board.terrain import UnknownMovementClassError, chart_from_dict
-from hexwar.board.zoc import OffMapError, zoc_cells
+from hexwar.board.terrain import chart_from_dict
+from hexwar.board.zoc import zoc_cells
 from hexwar.grid.geometry import Hex
 from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square
 from hexwar.testing.strategies import game_maps, placements
@@ -366,13 +367,13 @@ def _check(m: GameMap[Any], data: st.DataObject) -> None:
         assert found is None
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_s6_reachable_matches_brute_force_on_hex_maps(data: st.DataObject) -> None:
     _check(data.draw(game_maps(topology=HEX_GRID), label="map"), data)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_s6_reachable_matches_brute_force_on_square_maps(data: st.DataObject) -> None:
     _check(data.draw(game_maps(topology=SQUARE_GRID), label="map"), data)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import PieceError, StackError
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.movement import reachable
-from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, PieceError, Pieces
-from hexwar.board.stacking import StackError
+from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, Pieces
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.actions import Action
 from hexwar.engine.records import dumps, loads

@@ -11,17 +11,10 @@ from typing import Any
 
 import pytest
 
+from hexwar.base.errors import RecordError
 from hexwar.engine.actions import CHANCE
 from hexwar.engine.dice import SeededDriver
-from hexwar.engine.records import (
-    FORMAT_VERSION,
-    GameRecord,
-    RecordError,
-    dumps,
-    loads,
-    record_of,
-    replay,
-)
+from hexwar.engine.records import FORMAT_VERSION, GameRecord, dumps, loads, record_of, replay
 from hexwar.engine.state import State
 from hexwar.testing import outputs_under_hash_seeds
 from toy_game import Duel

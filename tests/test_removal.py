@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 
+from hexwar.base.errors import RemovalError
 from hexwar.board.pieces import HEX_CODEC, Pieces
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.removal import ChosenRemoval, RemovalError
+from hexwar.mechanics.removal import ChosenRemoval
 
 REG: Pieces[Hex] = Pieces(HEX_CODEC)
 RAID = ChosenRemoval(REG, "raid", lambda state, side: REG.pieces_of(state, "blue"))

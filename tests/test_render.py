@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import RenderError
 from hexwar.board.maps import GameMap, build_map, hexagon, rectangle
 from hexwar.board.terrain import chart_from_dict
 from hexwar.grid.geometry import Hex
@@ -22,7 +23,6 @@ from hexwar.render import (
     HexsideKind,
     HexsideStyle,
     LineStyle,
-    RenderError,
     SquareLayout,
     Style,
     SvgImage,

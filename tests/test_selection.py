@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import SelectionError
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import HIDDEN, Ruleset, State
-from hexwar.mechanics.selection import SecretSelection, SelectionError, subsets
+from hexwar.mechanics.selection import SecretSelection, subsets
 
 GROUPS = {"fr": ["I", "RC", "V"], "ru": ["C4", "N27"]}
 RATING = {"fr": 2, "ru": 1}

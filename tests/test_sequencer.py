@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, SequenceError
 from hexwar.engine.actions import CHANCE, Action, Decision, Outcome, Value
 from hexwar.engine.dice import D10, uniform
 from hexwar.engine.records import dumps, loads
@@ -15,7 +15,6 @@ from hexwar.engine.sequencer import (
     Cursor,
     Phase,
     Segment,
-    SequenceError,
     Stage,
     TurnSequence,
     token_draw,

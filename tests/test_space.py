@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import END, Action, NotLegalNow
+from hexwar.base.errors import HexwarError, NoActionSpace, NotLegalNow, UnknownToken
+from hexwar.engine.actions import END, Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.kinds import Combination, Kind, Kinds, Values
 from hexwar.engine.loop import RandomPlayer, TokenStepper, play, sample_action
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import DONE, ActionSpace, NoActionSpace, UnknownToken
+from hexwar.engine.space import DONE, ActionSpace
 from hexwar.engine.state import Ruleset, State
 from hexwar.testing import random_states
 from toy_game import Duel

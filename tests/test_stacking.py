@@ -6,11 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hexwar.base.errors import StackError, StackingViolation
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.movement import MoveRules, reachable
 from hexwar.board.stacking import (
-    StackError,
-    StackingViolation,
     all_limits,
     arrive,
     can_end,

@@ -11,18 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.base.errors import IllegalAction
-from hexwar.engine.actions import (
-    CHANCE,
-    END,
-    TERMINAL,
-    Action,
+from hexwar.base.errors import (
     ActionSyntaxError,
-    Decision,
     GameOverError,
+    IllegalAction,
     NothingToUndo,
     NotLegalNow,
 )
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, Decision
 from hexwar.engine.records import dumps
 from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_rejects, random_states

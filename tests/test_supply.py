@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import OffMapError
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.terrain import chart_from_dict
-from hexwar.board.zoc import OffMapError, zoc_cells
+from hexwar.board.zoc import zoc_cells
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.supply import trace_lengths, trace_path, zoc_stops
 from hexwar.testing.strategies import game_maps

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from hexwar.base.errors import DataError
-from hexwar.board.terrain import Step, UnknownMovementClassError, chart_from_dict, load_chart
+from hexwar.base.errors import DataError, UnknownMovementClassError
+from hexwar.board.terrain import Step, chart_from_dict, load_chart
 
 CHART_TOML = """
 [chart]

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.base.errors import VictoryError
 from hexwar.board.pieces import SQUARE_CODEC, Pieces
 from hexwar.engine.actions import Outcome
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.square import Square
-from hexwar.mechanics.victory import VictoryError, eliminated, fewer_losses, loss_share, withdrawn
+from hexwar.mechanics.victory import eliminated, fewer_losses, loss_share, withdrawn
 
 SIDES = ("blue", "red")
 REG: Pieces[Square] = Pieces(SQUARE_CODEC)

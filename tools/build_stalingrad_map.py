@@ -8,8 +8,11 @@ Re-running it on unchanged inputs rewrites the shipped file byte for byte (teste
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from hexwar_stalingrad.mapbuild import main
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root
+
+from tools.stalingrad_map.mapbuild import main
 
 if __name__ == "__main__":
     print(f"wrote {main(sys.argv[1:])}")

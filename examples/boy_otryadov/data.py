@@ -16,9 +16,10 @@ from typing import Any
 import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
+from hexwar.base.errors import LabelError
 from hexwar.board.maps import GameMap, load_map
 from hexwar.board.terrain import load_chart
-from hexwar.grid.square import LabelError, SquareLabels
+from hexwar.grid.square import SquareLabels
 
 DATA = Path(__file__).parent / "data"
 RESULTS = ("destroy", "retreat", "pin", "dismount", "neutralise")

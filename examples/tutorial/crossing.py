@@ -21,7 +21,7 @@ from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable, Result
+from hexwar.mechanics.crt import CombatResult, OddsTable
 
 __all__ = ["MAP", "PIECES", "START", "TOWN", "UNITS", "Crossing"]
 
@@ -57,7 +57,11 @@ CRT = OddsTable.build(
         5: ["NE", "AE", "DE"],
         6: ["AE", "AE", "NE"],
     },
-    results=[Result("AE", rank=-1), Result("NE"), Result("DE", rank=1, eliminated=True)],
+    results=[
+        CombatResult("AE", rank=-1),
+        CombatResult("NE"),
+        CombatResult("DE", rank=1, eliminated=True),
+    ],
     dice="d6",
 )
 TURNS = 3

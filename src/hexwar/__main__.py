@@ -12,12 +12,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from hexwar.board.maps import GameMap, build_map, offset_to_axial, rectangle
+from hexwar.board.maps import GameMap, build_map, rectangle
 from hexwar.board.movement import reachable
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.dice import D6, SeededDriver
+from hexwar.grid.coords import offset_to_hex
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable, Result
+from hexwar.mechanics.crt import CombatResult, OddsTable
 
 COLUMNS, ROWS = 9, 7
 CHART = {
@@ -36,10 +37,10 @@ def demo_map() -> GameMap[Hex]:
     cells = rectangle(COLUMNS, ROWS, "odd-q")
     terrain = {h: "clear" for h in cells}
     for col, row in FOREST:
-        terrain[offset_to_axial(col, row)] = "forest"
+        terrain[offset_to_hex(col, row)] = "forest"
     sides = {}
     for (ca, ra), (cb, rb) in RIVER:
-        a, b = offset_to_axial(ca, ra), offset_to_axial(cb, rb)
+        a, b = offset_to_hex(ca, ra), offset_to_hex(cb, rb)
         sides[(a, b)] = {"river"}
     return build_map(chart_from_dict(CHART), terrain, hexsides=sides, offset="odd-q")
 
@@ -54,7 +55,7 @@ def picture(game_map: GameMap[Hex], costs: dict[Hex, float], units: dict[Hex, st
                 if col % 2 != half:
                     cells.append("   ")
                     continue
-                h = offset_to_axial(col, row)
+                h = offset_to_hex(col, row)
                 if h in units:
                     cells.append(f" {units[h]} ")
                 elif h in costs:
@@ -68,7 +69,7 @@ def picture(game_map: GameMap[Hex], costs: dict[Hex, float], units: dict[Hex, st
 def demo() -> None:
     """Print the tour."""
     game_map = demo_map()
-    me, foes = offset_to_axial(1, 3), [offset_to_axial(4, 1), offset_to_axial(5, 5)]
+    me, foes = offset_to_hex(1, 3), [offset_to_hex(4, 1), offset_to_hex(5, 5)]
     reach = reachable(game_map, me, "foot", 5, enemies=foes)
     units = {me: "A"} | {f: "E" for f in foes}
     print("hexwar demo")
@@ -91,10 +92,10 @@ def demo() -> None:
             6: ["DE", "DE", "DE"],
         },
         results={
-            "AL": Result("AL", rank=0, attacker_steps=1),
-            "NE": Result("NE", rank=1),
-            "DR": Result("DR", rank=2, retreat=1),
-            "DE": Result("DE", rank=3, eliminated=True),
+            "AL": CombatResult("AL", rank=0, attacker_steps=1),
+            "NE": CombatResult("NE", rank=1),
+            "DR": CombatResult("DR", rank=2, retreat=1),
+            "DE": CombatResult("DE", rank=3, eliminated=True),
         },
         rule="S8.2",
     )

@@ -28,7 +28,7 @@ from hexwar.engine.actions import END, Action, Decision
 from hexwar.engine.dice import D6
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import OddsTable, Result
+from hexwar.mechanics.crt import CombatResult, OddsTable
 from hexwar_stalingrad.board import (
     DEAD,
     FULL,
@@ -507,14 +507,14 @@ def declare_air_attack(state: State, action: Action) -> None:
     state.push(Decision.chance("air_roll", _ROLLS, params=params))
 
 
-def combat_result(state: State, column: str, attacker_side: str, roll: int) -> Result:
+def combat_result(state: State, column: str, attacker_side: str, roll: int) -> CombatResult:
     """The CRT result (S9.1 shared by air combat, S10.5), with card die modifiers."""
     modifier = int(state.hook("die_modifier", 0, side=attacker_side, combat=AIR_COMBAT))
     return air_table(state).result_at(column, roll, modifier=modifier)
 
 
 def apply_air_result(
-    state: State, defender: str, attackers: tuple[str, ...], result: Result
+    state: State, defender: str, attackers: tuple[str, ...], result: CombatResult
 ) -> None:
     """S10.5: DR (home; one attacker takes the hex), DRL, DE, AL (attacker's choice), EX
     (the defender and one attacker flip; neither attacks again this turn)."""
@@ -605,7 +605,7 @@ def continue_return(state: State) -> None:
         send_home(state, bombers[0], "return")
 
 
-def strike_result(state: State, bomber: str, roll: int) -> Result:
+def strike_result(state: State, bomber: str, roll: int) -> CombatResult:
     """The bombardment table (S9.2) for the bomber's bombs, with card die modifiers."""
     data = static(state)
     modifier = int(state.hook("die_modifier", 0, side=_side(state, bomber), combat=AIR_STRIKE))

@@ -14,7 +14,7 @@ from typing import Final
 
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar_stalingrad.static import Static, load_static
+from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import GroundUnit
 
 __all__ = [
@@ -46,9 +46,13 @@ GONE: Final = "gone"
 
 
 def static(state: State) -> Static:
-    """The compiled scenario data of the state's ruleset."""
-    data: Static | None = getattr(state.ruleset, "data", None)
-    return data if data is not None else load_static()
+    """The compiled scenario data of the state's ruleset (a «Сталинград» ruleset's
+    ``data``); ``TypeError`` for a state of any other game (no fallback to the shipped
+    data)."""
+    data = getattr(state.ruleset, "data", None)
+    if not isinstance(data, Static):
+        raise TypeError(f"{type(state.ruleset).__name__} has no «Сталинград» scenario data")
+    return data
 
 
 def enemy(side: str) -> str:

@@ -129,10 +129,6 @@ def _no_retreat(state: State, effect: Effect, value: bool, *, unit: str, **_: An
     return False if _unit_matches(state, effect, unit) else value
 
 
-def _terrain_cost(state: State, effect: Effect, value: Any, **_: Any) -> Any:
-    return value  # read by ground.terrain_overrides: a whole-map change, not a per-query hook
-
-
 EFFECT_RULES: Final[Mapping[str, Mapping[str, EffectRule]]] = {
     "movement_bonus": {"movement_allowance": _movement_bonus},
     "odds_shift": {"odds_shift": _odds_shift},
@@ -142,7 +138,8 @@ EFFECT_RULES: Final[Mapping[str, Mapping[str, EffectRule]]] = {
     "air_strength": {"air_strength": _air_strength},
     "no_exploitation": {"may_exploit": _no_exploitation},
     "no_retreat": {"may_retreat": _no_retreat},
-    "terrain_cost": {"terrain_cost": _terrain_cost},
+    # no hook: ground.terrain_overrides reads these effects as map variants (S6.6)
+    "terrain_cost": {},
 }
 """Card effect kind → hook point → contribution."""
 
@@ -168,11 +165,6 @@ HOOK_POINTS: Final[Mapping[str, HookPoint]] = {
             "air_strength",
             "(state, value: int, *, unit: str, side: str, role: str) -> int",
             "An air unit's air-to-air strength (S10.5).",
-        ),
-        HookPoint(
-            "terrain_cost",
-            "(state, value: None) -> None",
-            "Marker point of terrain_cost effects (read as map variants, S6.6).",
         ),
     )
 }

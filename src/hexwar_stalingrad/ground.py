@@ -14,12 +14,13 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Final
 
+from hexwar.base.errors import AttackRefused
 from hexwar.board.movement import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import AttackRefused, Distribution, Result
+from hexwar.mechanics.crt import CombatResult, Distribution
 from hexwar_stalingrad.board import (
     FULL,
     enemy,
@@ -352,7 +353,7 @@ def declare_bombard(state: State, action: Action) -> None:
     state.push(Decision.chance("roll", _ROLLS, params=("bombard", unit, target)))
 
 
-def bombard_result(state: State, unit: str, target: str, roll: int) -> Result:
+def bombard_result(state: State, unit: str, target: str, roll: int) -> CombatResult:
     """The bombardment table's result for ``roll`` (modifiers from cards, S5.4)."""
     data = static(state)
     side = data.ground[unit].side
@@ -360,7 +361,9 @@ def bombard_result(state: State, unit: str, target: str, roll: int) -> Result:
     return data.bombardment.resolve(bombs(state, unit), roll=roll, modifier=modifier)
 
 
-def apply_bombardment(state: State, target: str, result: Result, *, from_air: bool = False) -> int:
+def apply_bombardment(
+    state: State, target: str, result: CombatResult, *, from_air: bool = False
+) -> int:
     """Apply a bombardment result to ``target`` (S9.2); returns the losses inflicted.
 
     ``Lo`` results (flags ``outside_fortifications``, ``not_tanks``) spare tanks and units
@@ -609,7 +612,7 @@ def declare_attack(state: State, action: Action) -> None:
 
 def attack_result(
     state: State, defender: str, column: str, shift: int, attackers: tuple[str, ...], roll: int
-) -> Result:
+) -> CombatResult:
     """The CRT result for ``roll`` (S8.3), with card die modifiers."""
     data = static(state)
     side = data.ground[attackers[0]].side
@@ -661,7 +664,7 @@ def ask(state: State, decision: Decision) -> None:
 
 
 def apply_attack_result(
-    state: State, defender: str, attackers: tuple[str, ...], result: Result
+    state: State, defender: str, attackers: tuple[str, ...], result: CombatResult
 ) -> None:
     """S8.4: NE, DR, DRL, AL, DE, EX."""
     code = result.code

@@ -40,7 +40,10 @@ Phase by phase:
   than ``POCKET_RADIUS`` steps from the city falls back toward it, the others hold; on the
   short game's last turn (S11.1 is judged at its end, after the Wehrmacht's move) a 6th
   Army unit breaks out while the ring is closed: it steps to a hex of the area joined to a
-  supply source past RKKA's units and ZOC (its own hex may be in ZOC).
+  supply source past RKKA's units and ZOC (its own hex may be in ZOC). On that last turn
+  RKKA makes no move after which the ring is weaker (:func:`ring_risk`: open where it was
+  closed, or more gaps or thin spots; such a move is ruled out and the next best taken)
+  and no ground attack (an EX, AL or advance could open it).
   Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
@@ -63,7 +66,12 @@ Speed: distances come from data kept with the map (:attr:`Static.axial`,
 :meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
 relief positions, every hex of its wall still blocked and every manned one still manned:
 blocking more hexes only shrinks the gaps left, which the move scoring counts afresh);
-a unit's scored moves are kept for the phase, keyed by everything they read.
+a unit's best moves are kept for the phase, keyed by everything they read. The bot asks
+the engine only for what it reads: the phase's action kinds and the cards, bombardments by
+prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end
+hexes from the movement query behind the ``move`` tokens
+(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list; attack odds
+from each unit's strength read once per position.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
@@ -79,6 +87,7 @@ The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties wi
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -114,6 +123,7 @@ __all__ = [
     "min_vertex_cut",
     "objectives",
     "ring_plan",
+    "ring_risk",
     "ring_targets",
 ]
 
@@ -164,6 +174,7 @@ FAR: Final = 10_000
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
 _T = TypeVar("_T")
 _NO_STEPS: Final[Mapping[str, int]] = {}
+_NOTHING: Final[tuple[float, tuple[str, ...]]] = (-math.inf, ())
 _CARD_PHASE: Final = {
     "movement_bonus": "movement",
     "odds_shift": "attack",
@@ -185,6 +196,10 @@ class HeuristicBot:
         self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
+        self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
+        #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
+        self.ruled_out = 0
+        self._axial: tuple[tuple[str, ...], list[tuple[int, int]]] = ((), [])
         self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
@@ -193,47 +208,61 @@ class HeuristicBot:
         return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def __call__(self, state: State) -> Action:
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
         side = state.current_player()
         if state.pending:
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
             return self._decide(state, side, actions)
-        card = self._card(state, side, actions)
-        if card is not None:
-            return card
-        kinds = {a.kind for a in actions}
+        # the phase's action kinds, then only the arguments the bot reads, asked by prefix
+        # (the engine's token tree): never the whole list of a movement phase
+        kinds = state.legal_tokens(())
+        if END.kind not in kinds:  # the phase may not end: one action may be all there is
+            actions = state.legal_actions()
+            if len(actions) == 1:
+                return actions[0]
+        elif len(kinds) == 1:
+            return END
+        if "play" in kinds:
+            card = self._card(state, side, state.legal_tokens(("play",)))
+            if card is not None:
+                return card
         if "move" in kinds:
-            return self._move(state, side, actions)
+            return self._move(state, side)
         if "bombard" in kinds:
-            targets = [
-                (_bombard_score(state, a), a)
-                for a in actions
-                if a.kind == "bombard" and not _spared(state, a.args[1])
-            ]
-            return self._pick(targets) if targets else END
+            return self._bombard(state)
         if "attack" in kinds:
-            return self._best_attack(state, actions, "attack")
+            return self._best_attack(state, state.legal_actions(), "attack")
         if "intercept" in kinds:
-            return self._best_attack(state, actions, "intercept")
-        if kinds & {"restore", "rebuild"}:
-            return self._replace(state, side, actions)
+            return self._best_attack(state, state.legal_actions(), "intercept")
+        if "restore" in kinds or "rebuild" in kinds:
+            return self._replace(state, side, state.legal_actions())
         return END
+
+    def _bombard(self, state: State) -> Action:
+        """The best bombardment target (S7; none in a spared pocket), else ``end``."""
+        data = static(state)
+        targets = []
+        for unit in state.legal_tokens(("bombard",)):
+            for target in state.legal_tokens(("bombard", unit)):
+                if not _spared(state, target):
+                    a = data.interned("bombard", unit, target)
+                    targets.append((_bombard_score(state, a), a))
+        return self._pick(targets) if targets else END
 
     # -- cards (S5) ----------------------------------------------------------------------------
 
-    def _card(self, state: State, side: str, actions: Sequence[Action]) -> Action | None:
+    def _card(self, state: State, side: str, cards: Sequence[str]) -> Action | None:
+        """The first card of ``cards`` (sorted) to play now (see the module docstring)."""
         data = static(state)
         phase = str(state.phase)
-        for a in actions:
-            if a.kind != "play":
-                continue
-            kinds = [e.kind for e in data.cards[a.args[0]].effects]
+        for card in cards:
+            kinds = [e.kind for e in data.cards[card].effects]
             wanted = _CARD_PHASE.get(kinds[0]) if kinds else None
             if wanted is None and state.stage == "cards":
-                return a
+                return data.interned("play", card)
             if wanted is not None and phase.startswith(wanted):
-                return a
+                return data.interned("play", card)
         return None
 
     # -- replacements (S4.1) -------------------------------------------------------------------
@@ -289,7 +318,7 @@ class HeuristicBot:
             (scored if lost == 0 else fallback).append((score, a))
         return self._pick(scored or fallback)
 
-    def _move(self, state: State, side: str, actions: Sequence[Action]) -> Action:
+    def _move(self, state: State, side: str) -> Action:
         plan = self.plan(state) if side == "rkka" else None
         enemies = tuple(sorted(lab for lab, _ in _on_map(state, enemy(side))))
         goals = self._goals(state, side, plan, enemies)
@@ -297,27 +326,61 @@ class HeuristicBot:
         here = {u: lab for lab, u in mine}
         ring = _RingMoves(state, plan, mine) if plan is not None else None
         hold = _holding(state, side)
-        # a unit's scored moves are kept for the phase, keyed by all they read: its
-        # actions (the same objects while the engine has not touched the unit), its goal
-        # and hex, and the ring's open gaps, its held hexes and the city rule
+        # a unit's best moves are kept for the phase, keyed by all they read: its end
+        # hexes (asked of the engine unit by unit), its goal and hex, and the ring's open
+        # gaps, its held hexes and the city rule
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
         if self._scores[0] != phase:
             self._scores = (phase, {})
+        vetoed = self._vetoes(phase)
+        while True:
+            top = self._top_moves(state, side, goals, here, ring, hold, vetoed)
+            if not top:
+                return END
+            choice = self._choose(top)
+            if side != "rkka" or plan is None or not _short(state) or not _last_turn(state):
+                return choice
+            # S11.1 is judged at the end of this turn: no move may leave the ring weaker
+            # (open, or with more thin spots) than it is
+            after = state.clone()
+            after.apply(choice)
+            if ring_risk(after) <= ring_risk(state):
+                return choice
+            vetoed.add((choice.args[0], choice.args[1]))
+            self.ruled_out += 1
+
+    def _vetoes(self, phase: object) -> set[tuple[str, str]]:
+        """The moves ruled out in this phase (``(unit, hex)``: they weaken the ring)."""
+        if self._vetoed[0] != phase:
+            self._vetoed = (phase, set())
+        return self._vetoed[1]
+
+    def _top_moves(
+        self,
+        state: State,
+        side: str,
+        goals: Mapping[str, str],
+        here: Mapping[str, str],
+        ring: _RingMoves | None,
+        hold: frozenset[str],
+        vetoed: AbstractSet[tuple[str, str]],
+    ) -> list[Action]:
+        """The equally best moves of the position (sorted), none of them ``vetoed``."""
         memo = self._scores[1]
-        scored: list[tuple[float, Action]] = []
-        moves = [a for a in actions if a.kind == "move"]
-        i = 0
-        while i < len(moves):
-            unit = moves[i].args[0]
-            j = i + 1
-            while j < len(moves) and moves[j].args[0] == unit:
-                j += 1
-            mine_moves = tuple(moves[i:j])
-            i = j
-            origin = here[unit]
+        best = -math.inf
+        top: list[tuple[str, str]] = []
+        # the engine's movement query (S6, S6.5), the one behind the legal tokens
+        # ``move UNIT`` and ``move UNIT HEX``: asked once per decision, unit by unit
+        movers = ground.Movers(state, side, state.phase == "exploitation")
+        for unit, origin in movers.units():
+            ends = movers.ends(unit, origin, movers.points(unit))
+            if vetoed:
+                ends = [t for t in ends if (unit, t) not in vetoed]
+            if not ends:
+                continue
             held = ring.held(origin) if ring is not None else frozenset()
             key = (
-                mine_moves,
+                ends,
                 goals.get(unit),
                 origin,
                 None if ring is None else (ring.open_gaps, held, unit == ring.last_in_city),
@@ -326,23 +389,33 @@ class HeuristicBot:
             if found is None or found[0] != key:
                 found = memo[unit] = (
                     key,
-                    self._unit_moves(state, unit, origin, mine_moves, goals, ring, held, hold),
+                    self._unit_moves(state, unit, origin, ends, goals, ring, held, hold),
                 )
-            scored.extend(found[1])
-        return self._pick(scored) if scored else END
+            score, targets = found[1]
+            if score > best:
+                best, top = score, [(unit, t) for t in targets]
+            elif score == best:
+                top.extend((unit, t) for t in targets)
+        data = static(state)
+        return sorted(data.move_table(u)[t] for u, t in top)
+
+    def _choose(self, top: Sequence[Action]) -> Action:
+        """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
+        return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def _unit_moves(
         self,
         state: State,
         unit: str,
         origin: str,
-        moves: Sequence[Action],
+        ends: Sequence[str],
         goals: Mapping[str, str],
         ring: _RingMoves | None,
         held: frozenset[str],
         hold: frozenset[str],
-    ) -> list[tuple[float, Action]]:
-        """``unit``'s moves worth making, scored (see the module docstring)."""
+    ) -> tuple[float, tuple[str, ...]]:
+        """The best score of ``unit``'s moves worth making (see the module docstring) and
+        the end hexes that reach it; ``(-inf, ())`` if none is worth making."""
         data = static(state)
         area, axial, disks = data.stalingrad_area, data.axial, data.zoc_disks
         artillery = data.ground[unit].arm in ground.ARTILLERY_ARMS
@@ -352,11 +425,10 @@ class HeuristicBot:
         final = _short(state) and _last_turn(state)
         escapes = _escapes(state) if final and unit in hold else frozenset()
         if unit in hold and (origin not in area or (goal is None and not artillery)):
-            if not escapes:
-                return []
-            return [(BREAKOUT_WEIGHT, a) for a in moves if a.args[1] in escapes]
+            out = tuple(t for t in ends if t in escapes)
+            return (BREAKOUT_WEIGHT, out) if out else _NOTHING
         if goal is None and not artillery and ring is None:
-            return []
+            return _NOTHING
         steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
         start = steps.get(origin, FAR)
         near = axial[origin]
@@ -364,29 +436,34 @@ class HeuristicBot:
         enemies = self._scores[0][4] if self._scores[0] else ()
         # S11.1 is judged at the end of this turn and the Wehrmacht moves last: a 6th Army
         # unit that steps next to the open country breaks the ring (the break-out)
-        out: list[tuple[float, Action]] = []
-        for a in moves:
-            target = a.args[1]
+        best = -math.inf
+        top: list[str] = []
+        for target in ends:
             if unit in hold and target not in area:
                 continue
             if target in escapes:
-                out.append((BREAKOUT_WEIGHT, a))
-                continue
-            if artillery:
-                gain = self._range_gain(data, origin, target, enemies)
-                if ring is not None and held and ring.change(unit, origin, target, held)[1]:
-                    continue  # artillery holding the ring stays (S11.1)
+                score = BREAKOUT_WEIGHT
             else:
-                gain = start - steps.get(target, FAR) if steps else 0.0
-                if ring is not None:
-                    new = ring.fresh.get(target)
-                    if new is None:
-                        new = ring.fresh[target] = len(ring.open_gaps & disks[target])
-                    lost = ring.change(unit, origin, target, held)[1] if careful else 0
-                    gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
-            if gain > 0:
-                out.append((gain - 0.01 * _hex(near, axial[target]), a))
-        return out
+                if artillery:
+                    gain = self._range_gain(data, origin, target, enemies)
+                    if ring is not None and held and ring.change(unit, origin, target, held)[1]:
+                        continue  # artillery holding the ring stays (S11.1)
+                else:
+                    gain = start - steps.get(target, FAR) if steps else 0.0
+                    if ring is not None:
+                        new = ring.fresh.get(target)
+                        if new is None:
+                            new = ring.fresh[target] = len(ring.open_gaps & disks[target])
+                        lost = ring.change(unit, origin, target, held)[1] if careful else 0
+                        gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
+                if gain <= 0:
+                    continue
+                score = gain - 0.01 * _hex(near, axial[target])
+            if score > best:
+                best, top = score, [target]
+            elif score == best:
+                top.append(target)
+        return best, tuple(top)
 
     def _goals(
         self, state: State, side: str, plan: RingPlan | None, enemies: tuple[str, ...]
@@ -416,25 +493,37 @@ class HeuristicBot:
         def badness(label: str) -> int:
             found = memo.get(label)
             if found is None:
-                axial = data.axial
-                here = axial[label]
-                found = memo[label] = min(_hex(here, axial[e]) for e in enemies)
+                q, r = data.axial[label]
+                found = memo[label] = min(
+                    (abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2
+                    for eq, er in self._enemy_axial(data, enemies)
+                )
             return 10 if found <= 1 else abs(found - 2)
 
         return badness(here) - badness(there)
+
+    def _enemy_axial(self, data: Static, enemies: tuple[str, ...]) -> list[tuple[int, int]]:
+        """The axial coordinates of the hexes ``enemies`` (kept while they are the same)."""
+        if self._axial[0] != enemies:
+            self._axial = (enemies, [data.axial[e] for e in enemies])
+        return self._axial[1]
 
     # -- attacks (S8, S10.5) -------------------------------------------------------------------
 
     def _best_attack(self, state: State, actions: Sequence[Action], kind: str) -> Action:
         data = static(state)
         scored: list[tuple[float, Action]] = []
-        plan = self._plan if kind == "attack" and state.current_player() == "rkka" else None
+        rkka = state.current_player() == "rkka"
+        if kind == "attack" and rkka and _short(state) and _last_turn(state):
+            return END  # S11.1 is judged at the end of the turn: no risk to the ring
+        plan = self._plan if kind == "attack" and rkka else None
+        odds = _Odds(state)
         for a in actions:
             if a.kind != kind:
                 continue
             defender, *attackers = a.args
             if kind == "attack":
-                column, shift = ground.attack_odds(state, defender, attackers)
+                column, shift = odds(defender, attackers)
                 labels = data.crt.labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
@@ -541,6 +630,46 @@ class HeuristicBot:
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+class _Odds:
+    """:func:`hexwar_stalingrad.ground.attack_odds` for the many attacks of one position,
+    from its parts read once each: a unit's attack strength, a defender's defence
+    strength, the column of a pair of strengths (S8.2, S7.3, S7.4); the odds shift of
+    cards (S5.4) is asked of each attack, it may name the attackers."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.crt = static(state).crt
+        self.ground = static(state).ground
+        self.attack: dict[str, int] = {}
+        self.defence: dict[str, int] = {}
+        self.columns: dict[tuple[int, int], str | None] = {}
+
+    def __call__(self, defender: str, attackers: Sequence[str]) -> tuple[str | None, int]:
+        state = self.state
+        column: str | None
+        if self.ground[defender].arm in ground.ARTILLERY_ARMS:
+            column = ground.HELPLESS_COLUMN
+        else:
+            total = 0
+            for u in attackers:
+                found = self.attack.get(u)
+                if found is None:
+                    found = self.attack[u] = ground.attack_strength(state, (u,))
+                total += found
+            defence = self.defence.get(defender)
+            if defence is None:
+                defence = self.defence[defender] = max(ground.defence_strength(state, defender), 1)
+            key = (total, defence)
+            if key not in self.columns:
+                below = Fraction(total, defence) < self.crt.threshold
+                self.columns[key] = None if below else self.crt.column_for(total, defence)
+            column = self.columns[key]
+            if column is None:
+                return None, 0
+        shift = int(state.hook("odds_shift", 0, attacker=tuple(attackers), defender=defender))
+        return column, shift
 
 
 def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -788,6 +917,7 @@ class RingPlan:
     wall: frozenset[str]
     manned: frozenset[str] = frozenset()
     inputs: PlanInputs | None = None
+    closed: bool = False
 
     def holds(self, state: State, inputs: PlanInputs) -> bool:
         """Whether the plan is still exact for ``state``: the same inputs, every wall hex
@@ -828,6 +958,7 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         & data.passable
     )
     screen, fence = _screen(state, free, pocket, inputs)
+    open_ring = bool(gaps)
     if not gaps:
         # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
         # there trace a path out; such a hex next to an open outside hex is a thin spot.
@@ -846,7 +977,21 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         crew = frozenset(wall & manned)
     else:
         crew = frozenset()
-    return RingPlan(frozenset(gaps) | screen, pocket, wall | fence, crew, inputs)
+    return RingPlan(frozenset(gaps) | screen, pocket, wall | fence, crew, inputs, not open_ring)
+
+
+def ring_risk(state: State) -> tuple[int, int]:
+    """How far the ring (S11.1) is from safe, once per position: ``(1, hexes to block)``
+    while it is open, ``(0, hexes that thicken it)`` while closed with thin spots (a 6th
+    Army unit could step into one and out), ``(0, 0)`` when no one step opens it."""
+
+    def compute() -> tuple[int, int]:
+        plan = ring_plan(state)
+        if plan is None:
+            return 0, 0
+        return (0 if plan.closed else 1), len(plan.gaps)
+
+    return _seen(state, "ring_risk", compute)
 
 
 def _screen(

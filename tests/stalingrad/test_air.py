@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from random_games import random_game
 
-from hexwar.engine.actions import END, Action, NotLegalNow
+from hexwar.base.errors import NotLegalNow
+from hexwar.engine.actions import END, Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.hooks import Expiry
 from hexwar.engine.state import HIDDEN, State

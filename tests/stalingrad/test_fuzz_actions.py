@@ -5,7 +5,7 @@ token sequences drawn from the action space (``rules.space``), legal actions wit
 token replaced or one appended, random strings (spaces, tabs, non-ASCII, a lone
 surrogate), over-long texts, and non-text objects. Every illegal candidate must raise
 :class:`~hexwar.base.errors.IllegalAction` (citing a rule) or
-:class:`~hexwar.engine.actions.ActionSyntaxError`, leave ``to_data()`` unchanged; non-text
+:class:`~hexwar.base.errors.ActionSyntaxError`, leave ``to_data()`` unchanged; non-text
 objects raise ``TypeError`` naming what was given. The figures are in
 ``docs/reliability.md`` (``fuzz_counts``).
 """
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from random_games import random_game
 
-from hexwar.base.errors import IllegalAction
-from hexwar.engine.actions import MAX_ACTION_TEXT, Action, ActionSyntaxError
+from hexwar.base.errors import ActionSyntaxError, IllegalAction
+from hexwar.engine.actions import MAX_ACTION_TEXT, Action
 from hexwar.engine.state import State
 from hexwar_stalingrad.rules import StalingradRules
 

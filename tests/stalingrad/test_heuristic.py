@@ -33,12 +33,14 @@ from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
     HeuristicBot,
     _escapes,
+    _Odds,
     _screen,
     _step_balance,
     min_vertex_cut,
     objectives,
     plan_inputs,
     ring_plan,
+    ring_risk,
     ring_targets,
 )
 from hexwar_stalingrad.rules import StalingradRules
@@ -93,7 +95,7 @@ def test_heuristic_attacks_at_the_best_odds_with_fewest_units() -> None:
     state = situation(  # Hollidt's group (outside the 6th Army) in the open
         SHORT,
         {"r-1ga": ring[0], "r-26tc": ring[1], "r-21a-a": ring[2], "w-hollidt": "2016"},
-        turn=5,
+        turn=4,  # not the last turn (there RKKA makes no ground attack, S11.1)
     )
     choice = HeuristicBot(0)(state)
     assert choice.kind == "attack"
@@ -114,7 +116,7 @@ def test_heuristic_attacks_at_the_best_odds_with_fewest_units() -> None:
 
 def test_heuristic_does_not_attack_below_2_to_1() -> None:
     # 6 vs 6: only 1:1 is available, so the bot ends the phase instead
-    state = situation(SHORT, {"r-21a-a": "2115", "w-hollidt": "2016"}, turn=5)
+    state = situation(SHORT, {"r-21a-a": "2115", "w-hollidt": "2016"}, turn=4)
     assert any(a.kind == "attack" for a in state.legal_actions())
     assert HeuristicBot(0)(state) == END
 
@@ -540,6 +542,54 @@ def test_heuristic_ring_plan_reused_only_while_exact_s11_1() -> None:
 
     play(SHORT, {"rkka": rkka, "wehrmacht": HeuristicBot(4)}, seed=3)
     assert checked > 10
+
+
+def test_heuristic_odds_from_parts_equal_the_rules_attack_odds_s8_2() -> None:
+    # the bot reads a unit's strength once per position (S8.2, S7.3, S7.4); at every
+    # attack decision of a game its odds equal ground.attack_odds for every legal attack
+    checked = 0
+
+    def rkka(state: State) -> Action:
+        nonlocal checked
+        if not state.pending and state.phase == "attack":
+            odds = _Odds(state)
+            for a in state.legal_actions():
+                if a.kind == "attack":
+                    want = ground.attack_odds(state, a.args[0], a.args[1:])
+                    assert odds(a.args[0], list(a.args[1:])) == want, a
+                    checked += 1
+        return bot(state)
+
+    bot = HeuristicBot(6)
+    play(SHORT, {"rkka": rkka, "wehrmacht": HeuristicBot(7)}, seed=5)
+    assert checked > 20
+
+
+def test_heuristic_last_short_turn_never_weakens_the_ring_s11_1() -> None:
+    # S11.1 is judged at the end of turn 5: there RKKA makes no move after which the ring
+    # is open where it was closed or has more gaps or thin spots (ring_risk), and no ground
+    # attack; checked at every RKKA decision of turn 5 in the short games of seeds 0..4,
+    # where the rule rules some best-scored move out
+    moves = ruled_out = 0
+    for seed in range(5):
+        bot = HeuristicBot(2 * seed)
+
+        def rkka(state: State, bot: HeuristicBot = bot) -> Action:
+            nonlocal moves
+            choice = bot(state)
+            if state.turn == 5 and not state.pending:
+                assert choice.kind != "attack", choice
+                if choice.kind == "move":
+                    after = state.clone()
+                    after.apply(choice)
+                    assert ring_risk(after) <= ring_risk(state), choice
+                    moves += 1
+            return choice
+
+        play(SHORT, {"rkka": rkka, "wehrmacht": HeuristicBot(2 * seed + 1)}, seed)
+        ruled_out += bot.ruled_out
+    assert moves > 10
+    assert ruled_out > 0, "no move ruled out in seeds 0..4: the test no longer exercises it"
 
 
 # -- win rates over fixed seed ranges ---------------------------------------------------------

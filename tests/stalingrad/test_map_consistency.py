@@ -19,14 +19,14 @@ from collections import Counter, defaultdict
 
 import networkx as nx
 import pytest
+from tools.stalingrad_map import mapbuild
+from tools.stalingrad_map.geography import Geography, Line, load_geography
+from tools.stalingrad_map.projection import THEATRE
 
 from hexwar.board.maps import GameMap, load_map
 from hexwar.board.terrain import load_chart
 from hexwar.grid.geometry import Hex
-from hexwar_stalingrad import mapbuild
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.geography import Geography, Line, load_geography
-from hexwar_stalingrad.projection import THEATRE
 
 Point = tuple[float, float]
 

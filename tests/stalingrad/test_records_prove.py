@@ -24,7 +24,8 @@ import pytest
 from random_games import random_game
 from test_save_mutations import reseal
 
-from hexwar.engine.records import FORMAT_VERSION, GameRecord, RecordError, record_of, replay
+from hexwar.base.errors import RecordError
+from hexwar.engine.records import FORMAT_VERSION, GameRecord, record_of, replay
 from hexwar.engine.state import State
 from hexwar_stalingrad.cli import main
 from hexwar_stalingrad.rules import StalingradRules

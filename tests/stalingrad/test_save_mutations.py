@@ -1,6 +1,6 @@
 """Save files that refuse nonsense: a real mid-game save of «Сталинград», mutated many
 ways, its checksum recomputed (anyone can), must be refused with
-:class:`~hexwar.engine.records.RecordError` naming the entry — never accepted, never a traceback.
+:class:`~hexwar.base.errors.RecordError` naming the entry — never accepted, never a traceback.
 
 Every mutation makes the position illegal by construction (two units on one hex, a unit
 on the Volga, an unknown unit id, turn 10¹⁸, a card in two places, effect parameters of
@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from random_games import random_game
 
-from hexwar.engine.records import RecordError, dumps, loads
+from hexwar.base.errors import RecordError
+from hexwar.engine.records import dumps, loads
 from hexwar.engine.state import State
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.static import load_static

@@ -219,3 +219,18 @@ def test_turn_track(sc: Scenario) -> None:
     assert [t.number for t in sc.turns if t.reserves] == [6]
     assert str(sc.turns[0].start) == "1942-11-19"
     assert all(2 <= t.days <= 4 for t in sc.turns)
+
+
+def test_static_data_comes_only_from_a_stalingrad_ruleset() -> None:
+    """board.static() reads the ruleset's own scenario data; another game's state has
+    none, and gets no fallback to the shipped data (issue 12)."""
+    import pytest
+
+    from hexwar_stalingrad.board import static
+    from hexwar_stalingrad.rules import StalingradRules
+    from toy_game import Duel
+
+    rules = StalingradRules()
+    assert static(rules.new_state()) is rules.data
+    with pytest.raises(TypeError, match="no «Сталинград» scenario data"):
+        static(Duel().new_state())

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tools.stalingrad_map.geography import load_geography
+from tools.stalingrad_map.mapbuild import load_features
 
 from hexwar.base.errors import DataError
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import load_cards
-from hexwar_stalingrad.geography import load_geography
-from hexwar_stalingrad.mapbuild import load_features
 from hexwar_stalingrad.scenario import load_scenario
 from hexwar_stalingrad.turns import load_turns
 from hexwar_stalingrad.units import load_oob

@@ -11,14 +11,14 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tools.stalingrad_map import mapbuild
+from tools.stalingrad_map.geography import load_geography
+from tools.stalingrad_map.projection import THEATRE
 
 from hexwar.board.maps import load_map
 from hexwar.board.terrain import load_chart
 from hexwar.grid.geometry import Hex
-from hexwar_stalingrad import mapbuild
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.geography import load_geography
-from hexwar_stalingrad.projection import THEATRE
 from hexwar_stalingrad.scenario import load_scenario
 
 REFERENCE = Path(__file__).resolve().parents[3] / "shared/reference/stalingrad-history.md"

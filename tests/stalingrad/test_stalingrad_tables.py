@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.mechanics.crt import AttackRefused
+from hexwar.base.errors import AttackRefused
 from hexwar_stalingrad.tables import (
     RESULT_ORDER,
     air_crt,

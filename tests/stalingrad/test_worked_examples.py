@@ -6,7 +6,8 @@ every consequence the example names.
 
 from __future__ import annotations
 
-from hexwar.engine.actions import Action, NotLegalNow
+from hexwar.base.errors import NotLegalNow
+from hexwar.engine.actions import Action
 from hexwar.engine.state import State
 from hexwar.testing import check_rejects
 from hexwar_stalingrad import ground

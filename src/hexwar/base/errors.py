@@ -1,4 +1,10 @@
-"""The exceptions hexwar raises. Every one is a ``ValueError`` with a message that says why.
+"""Every exception the core raises, in one tree under :class:`HexwarError`.
+
+Every one is a ``ValueError`` with a message that says why. Three families:
+:class:`IllegalAction` (an action the rules forbid; the state is left as it was),
+:class:`DataError` (a data file, save file or record that fails validation, with
+:class:`RecordError`) and the other :class:`HexwarError` subclasses (a bad argument to a
+core function), grouped below by the layer that raises them. Games subclass these.
 
 >>> err = IllegalAction("hex 0912 is occupied", rule="S6.2")
 >>> str(err)
@@ -9,7 +15,42 @@ True
 
 from __future__ import annotations
 
-__all__ = ["DataError", "HexwarError", "IllegalAction"]
+__all__ = [
+    "ActionSyntaxError",
+    "ActivationError",
+    "AttackRefused",
+    "ChanceError",
+    "CombatError",
+    "ContestError",
+    "ControlError",
+    "CupError",
+    "DataError",
+    "DeploymentError",
+    "GameOverError",
+    "GeometryError",
+    "HexwarError",
+    "IllegalAction",
+    "LabelError",
+    "NoActionSpace",
+    "NotLegalNow",
+    "NothingToUndo",
+    "OffMapError",
+    "PieceError",
+    "RecordError",
+    "RemovalError",
+    "RenderError",
+    "ReplacementError",
+    "SelectionError",
+    "SequenceError",
+    "StackError",
+    "StackingViolation",
+    "StaleMemo",
+    "StepError",
+    "UndeclaredRead",
+    "UnknownMovementClassError",
+    "UnknownToken",
+    "VictoryError",
+]
 
 
 class HexwarError(ValueError):
@@ -44,3 +85,146 @@ class DataError(HexwarError):
         self.entry = entry
         where = f"{source}: {entry}" if entry else source
         super().__init__(f"{where}: {reason}")
+
+
+# -- the grid (geometry, square) ---------------------------------------------------------
+
+
+class GeometryError(HexwarError):
+    """Bad geometric input: a negative radius, hexes that are not adjacent, a bad label, ..."""
+
+
+class LabelError(HexwarError):
+    """Labels that are not unique, or a label that names no square."""
+
+
+# -- the engine (actions, dice, memo, records, sequencer, space) -------------------------
+
+
+class ActionSyntaxError(HexwarError):
+    """A text that is not the text form of any action."""
+
+
+class NotLegalNow(IllegalAction):
+    """The action is not among the legal actions of the state (the reason says why)."""
+
+
+class GameOverError(IllegalAction):
+    """An action was applied to a finished game."""
+
+
+class NothingToUndo(HexwarError):
+    """``undo()`` on a state with no undoable action."""
+
+
+class ChanceError(HexwarError):
+    """A malformed chance event, or a forced roll that cannot be used."""
+
+
+class UndeclaredRead(HexwarError):
+    """A memoised function read a table it does not declare (found in checking mode)."""
+
+
+class StaleMemo(HexwarError):
+    """A memo's cached result differs from a fresh computation (found in checking mode)."""
+
+
+class RecordError(DataError):
+    """A state file or game record that cannot be loaded (the message says where/why)."""
+
+
+class SequenceError(HexwarError):
+    """A malformed sequence, or a cursor that does not fit the sequence."""
+
+
+class UnknownToken(HexwarError):
+    """A token (or token id) that is not in the game's action space."""
+
+
+class NoActionSpace(HexwarError):
+    """The ruleset does not declare its action space (``Ruleset.action_space``)."""
+
+
+# -- the board (pieces, stacking, terrain, zoc) ------------------------------------------
+
+
+class PieceError(HexwarError):
+    """A registry operation on a piece that is not placed, or already is."""
+
+
+class StackError(HexwarError):
+    """A stack operation on a unit that is not (or already is) in the stack."""
+
+
+class StackingViolation(IllegalAction):
+    """Units that a stacking limit forbids in one cell."""
+
+
+class UnknownMovementClassError(HexwarError):
+    """A movement class the terrain chart does not define."""
+
+
+class OffMapError(HexwarError):
+    """A cell (a start, a target or a unit's position) that is not on the map."""
+
+
+# -- the mechanics (activation, contest, crt, cups, deployment, removal, steps, ...) ------
+
+
+class ActivationError(HexwarError):
+    """A flag that is not one of the activation's, or a context read outside one."""
+
+
+class ContestError(HexwarError):
+    """A malformed opposed roll (fewer than two sides, a side named twice), or a total
+    asked for before the side rolled."""
+
+
+class CombatError(HexwarError):
+    """A bad argument to a table: negative strength, a roll not on the dice, unknown column."""
+
+
+class AttackRefused(IllegalAction):
+    """The odds (or strength) fall below the table's lowest column (e.g. S8.2, S10.5).
+
+    ``rule`` comes from the table's data.
+    """
+
+
+class CupError(HexwarError):
+    """Taking a chit that is not in the cup."""
+
+
+class DeploymentError(HexwarError):
+    """A malformed deployment plan, or a placement answer that does not fit the decision."""
+
+
+class RemovalError(HexwarError):
+    """An answer that does not name one of the candidates."""
+
+
+class ControlError(HexwarError):
+    """A cell that is not controllable was given an owner."""
+
+
+class ReplacementError(HexwarError):
+    """A replacement the side cannot buy now (not enough points, not allowed there)."""
+
+
+class StepError(HexwarError):
+    """A step operation that the counter cannot do (a piece with no track, a dead piece)."""
+
+
+class SelectionError(HexwarError):
+    """An answer that is not a selection among the decision's candidates."""
+
+
+class VictoryError(HexwarError):
+    """A loss share asked of a side that started with no pieces, or no sides to compare."""
+
+
+# -- rendering (style) -------------------------------------------------------------------
+
+
+class RenderError(HexwarError):
+    """Input the renderer cannot draw (a counter off the map, a bad style value...)."""

@@ -31,26 +31,24 @@ import networkx as nx
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import DataError
 from hexwar.board.terrain import Step, TerrainChart
-from hexwar.grid.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
+from hexwar.grid.coords import MapLabels, OffsetKind, offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square, Topology
 
 __all__ = [
     "OFFSET_LAYOUTS",
     "GameMap",
-    "axial_to_offset",
     "build_map",
     "hexagon",
     "load_map",
     "map_from_dict",
-    "offset_to_axial",
     "rectangle",
     "square_rectangle",
 ]
 
 C = TypeVar("C", bound=Hashable)
 
-OFFSET_LAYOUTS: Final = ("odd-r", "even-r", "odd-q", "even-q")
+OFFSET_LAYOUTS: Final = tuple(k.value for k in OffsetKind)
 _EMPTY: Final[frozenset[str]] = frozenset()
 #: The first element of a :class:`GameMap` cache key whose answer depends on one movement
 #: class's costs: ``(COST_CACHE, movement_class, ...)``.
@@ -60,41 +58,14 @@ COST_CACHE: Final = "adj"
 # -- shapes and offset coordinates (Red Blob's conversions) -------------------------------
 
 
-def _offset_kind(offset: str) -> OffsetKind:
-    try:
-        return OffsetKind(offset)
-    except ValueError:
-        raise ValueError(
-            f"unknown offset layout {offset!r} (use one of {OFFSET_LAYOUTS})"
-        ) from None
-
-
-def offset_to_axial(col: int, row: int, offset: str = "odd-q") -> Hex:
-    """The hex at offset ``(col, row)`` in layout ``offset`` (``"odd-q"`` etc.).
-
-    A convenience over :func:`hexwar.grid.coords.offset_to_hex` taking the layout by name.
-
-    >>> offset_to_axial(1, 1, "odd-q"), offset_to_axial(1, 1, "odd-r")
-    (Hex(q=1, r=1), Hex(q=1, r=1))
-    >>> offset_to_axial(2, 3, "even-q")
-    Hex(q=2, r=2)
-    """
-    return offset_to_hex(col, row, _offset_kind(offset))
-
-
-def axial_to_offset(h: Hex, offset: str = "odd-q") -> tuple[int, int]:
-    """The offset ``(col, row)`` of ``h``; inverse of :func:`offset_to_axial`."""
-    oc = hex_to_offset(h, _offset_kind(offset))
-    return oc.col, oc.row
-
-
 def rectangle(columns: int, rows: int, offset: str = "odd-q") -> list[Hex]:
     """The hexes of a ``columns`` x ``rows`` rectangle in offset coordinates.
 
     >>> len(rectangle(3, 2))
     6
     """
-    return [offset_to_axial(c, r, offset) for c in range(columns) for r in range(rows)]
+    kind = OffsetKind(offset)
+    return [offset_to_hex(c, r, kind) for c in range(columns) for r in range(rows)]
 
 
 def hexagon(radius: int) -> list[Hex]:
@@ -279,7 +250,8 @@ class GameMap(Generic[C]):
             return self
         classes = dict(self.chart.movement_classes)
         for mclass, terrain, cost in costs:
-            mc = self.chart.movement_class(mclass)
+            self.chart.movement_class(mclass)  # an unknown class fails here
+            mc = classes[mclass]  # several changes of one class add up
             classes[mclass] = attrs.evolve(mc, terrain={**mc.terrain, terrain: cost})
         chart = attrs.evolve(self.chart, movement_classes=classes)
         variant = attrs.evolve(self, chart=chart)
@@ -293,7 +265,7 @@ class GameMap(Generic[C]):
 
 
 def _labels(offset: str, digits: int) -> MapLabels:
-    return MapLabels(_offset_kind(offset), col_digits=digits, row_digits=digits, first=1)
+    return MapLabels(OffsetKind(offset), col_digits=digits, row_digits=digits, first=1)
 
 
 def _parse_label(label: str, grid: str, offset: str | None, digits: int) -> Hashable:

@@ -40,8 +40,9 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from hexwar.base.errors import OffMapError
 from hexwar.board.maps import COST_CACHE, GameMap
-from hexwar.board.zoc import OffMapError, every_unit_exerts_zoc, occupants, zoc_sources
+from hexwar.board.zoc import every_unit_exerts_zoc, occupants, zoc_sources
 from hexwar.grid.geometry import Hex
 
 __all__ = [

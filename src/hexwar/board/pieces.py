@@ -42,7 +42,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
 from hexwar.board.movement import DEFAULT_RULES, MoveRules, Reach, reachable
 from hexwar.board.stacking import arrive, depart, reorder
@@ -55,16 +55,11 @@ __all__ = [
     "HEX_CODEC",
     "SQUARE_CODEC",
     "CellCodec",
-    "PieceError",
     "Pieces",
     "TextCodec",
 ]
 
 C = TypeVar("C")
-
-
-class PieceError(HexwarError):
-    """A registry operation on a piece that is not placed, or already is."""
 
 
 class CellCodec(Protocol[C]):
@@ -84,7 +79,7 @@ class TextCodec(Generic[C]):
     >>> HEX_CODEC.cell_at("x")
     Traceback (most recent call last):
     ...
-    hexwar.board.pieces.PieceError: 'x' is not a cell label of the form 'a,b'
+    hexwar.base.errors.PieceError: 'x' is not a cell label of the form 'a,b'
     """
 
     make: Callable[[int, int], C]
@@ -152,7 +147,7 @@ class Pieces(Generic[C]):
     >>> reg.set_attr(state, "5TA", "morale", 1)
     Traceback (most recent call last):
     ...
-    hexwar.board.pieces.PieceError: 'morale' is not a piece attribute here ('strength', 'facing')
+    hexwar.base.errors.PieceError: 'morale' is not a piece attribute here ('strength', 'facing')
     """
 
     codec: CellCodec[C]

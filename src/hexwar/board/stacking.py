@@ -26,12 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from hexwar.base.errors import HexwarError, IllegalAction
+from hexwar.base.errors import StackError, StackingViolation
 
 __all__ = [
-    "StackError",
     "StackingLimit",
-    "StackingViolation",
     "all_limits",
     "arrive",
     "can_end",
@@ -47,14 +45,6 @@ T = TypeVar("T")
 #: A stacking limit: given the units of one cell (top first), why they may not stack
 #: there (a message, best prefixed with the rule number), or ``None`` when they may.
 StackingLimit = Callable[[Sequence[Any]], "str | None"]
-
-
-class StackError(HexwarError):
-    """A stack operation on a unit that is not (or already is) in the stack."""
-
-
-class StackingViolation(IllegalAction):
-    """Units that a stacking limit forbids in one cell."""
 
 
 def arrive(stack: tuple[T, ...], unit: T, *, on_top: bool = False) -> tuple[T, ...]:
@@ -82,7 +72,7 @@ def reorder(stack: tuple[T, ...], order: Sequence[T]) -> tuple[T, ...]:
     >>> reorder(("a", "b"), ["a", "c"])
     Traceback (most recent call last):
     ...
-    hexwar.board.stacking.StackError: new order ['a', 'c'] is not a permutation of ('a', 'b')
+    hexwar.base.errors.StackError: new order ['a', 'c'] is not a permutation of ('a', 'b')
     """
     if len(order) != len(stack) or any(order.count(u) != 1 for u in stack):
         raise StackError(f"new order {list(order)!r} is not a permutation of {stack!r}")

@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import UnknownMovementClassError
 
 __all__ = [
     "HexsideEffect",
@@ -43,15 +43,10 @@ __all__ = [
     "Step",
     "Terrain",
     "TerrainChart",
-    "UnknownMovementClassError",
     "chart_from_dict",
     "load_chart",
     "read_data_file",
 ]
-
-
-class UnknownMovementClassError(HexwarError):
-    """A movement class the terrain chart does not define."""
 
 
 @attrs.frozen

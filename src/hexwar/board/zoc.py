@@ -19,12 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
 from hexwar.grid.geometry import Hex
 
 __all__ = [
-    "OffMapError",
     "every_unit_exerts_zoc",
     "occupants",
     "zoc_cells",
@@ -36,10 +35,6 @@ __all__ = [
 C = TypeVar("C", bound=Hashable)
 
 _ = Hex  # used by the doctest
-
-
-class OffMapError(HexwarError):
-    """A cell (a start, a target or a unit's position) that is not on the map."""
 
 
 def every_unit_exerts_zoc(unit: Any) -> bool:

@@ -25,7 +25,10 @@ from typing import Final, Protocol, TypeAlias
 
 import attrs
 
-from hexwar.base.errors import HexwarError, IllegalAction
+from hexwar.base.errors import (
+    ActionSyntaxError,
+    HexwarError,
+)
 
 __all__ = [
     "CHANCE",
@@ -33,11 +36,7 @@ __all__ = [
     "MAX_ACTION_TEXT",
     "TERMINAL",
     "Action",
-    "ActionSyntaxError",
     "Decision",
-    "GameOverError",
-    "NotLegalNow",
-    "NothingToUndo",
     "Outcome",
     "RollSource",
     "Seat",
@@ -62,22 +61,6 @@ class RollSource(Protocol):
     :class:`~hexwar.engine.dice.Dice`)."""
 
     def outcomes(self) -> Sequence[tuple[int, Fraction]]: ...  # pragma: no cover - protocol
-
-
-class ActionSyntaxError(HexwarError):
-    """A text that is not the text form of any action."""
-
-
-class NotLegalNow(IllegalAction):
-    """The action is not among the legal actions of the state (the reason says why)."""
-
-
-class GameOverError(IllegalAction):
-    """An action was applied to a finished game."""
-
-
-class NothingToUndo(HexwarError):
-    """``undo()`` on a state with no undoable action."""
 
 
 #: Tokens already checked (exact ``str`` objects only), so that building the same actions
@@ -151,7 +134,7 @@ class Action:
         >>> Action.parse("roll  4")
         Traceback (most recent call last):
         ...
-        hexwar.engine.actions.ActionSyntaxError: bad action text 'roll  4': one space between tokens
+        hexwar.base.errors.ActionSyntaxError: bad action text 'roll  4': one space between tokens
         """
         if not isinstance(text, str):
             raise ActionSyntaxError(f"an action text is a str, not {type(text).__name__}")
@@ -257,7 +240,7 @@ class Decision:
         >>> Decision.chance("coin", ((Action("heads"), Fraction(1)),)).rolled(Action("heads"))
         Traceback (most recent call last):
         ...
-        hexwar.engine.actions.ActionSyntaxError: heads: argument 0 is not an integer
+        hexwar.base.errors.ActionSyntaxError: heads: argument 0 is not an integer
         """
         return action.int_arg(0)
 

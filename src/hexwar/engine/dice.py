@@ -35,13 +35,12 @@ from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 
-from hexwar.base.errors import DataError, HexwarError
+from hexwar.base.errors import ChanceError, DataError
 
 __all__ = [
     "D6",
     "D10",
     "ChanceDriver",
-    "ChanceError",
     "Dice",
     "FixedDriver",
     "SeededDriver",
@@ -55,10 +54,6 @@ __all__ = [
 T = TypeVar("T")
 
 Outcomes = tuple[tuple[T, Fraction], ...]
-
-
-class ChanceError(HexwarError):
-    """A malformed chance event, or a forced roll that cannot be used."""
 
 
 def _positive(_inst: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -131,7 +126,7 @@ class Dice:
         >>> Dice.parse("d6(0-9)")
         Traceback (most recent call last):
         ...
-        hexwar.engine.dice.ChanceError: bad dice 'd6(0-9)': a zero-based d6 reads 0-5
+        hexwar.base.errors.ChanceError: bad dice 'd6(0-9)': a zero-based d6 reads 0-5
         """
         m = _DICE_RE.match(text)
         if m is None:
@@ -159,7 +154,7 @@ def validate_outcomes(outcomes: Sequence[tuple[T, Fraction]]) -> None:
     >>> validate_outcomes([("a", Fraction(1, 3)), ("b", Fraction(1, 3))])
     Traceback (most recent call last):
     ...
-    hexwar.engine.dice.ChanceError: chance outcomes sum to 2/3, not 1
+    hexwar.base.errors.ChanceError: chance outcomes sum to 2/3, not 1
     """
     if not outcomes:
         raise ChanceError("a chance event needs at least one outcome")
@@ -325,11 +320,11 @@ class FixedDriver:
     >>> d.pick(D6.outcomes())
     Traceback (most recent call last):
     ...
-    hexwar.engine.dice.ChanceError: FixedDriver has no forced value left (2 used)
+    hexwar.base.errors.ChanceError: FixedDriver has no forced value left (2 used)
     >>> FixedDriver([0]).pick(D6.outcomes())
     Traceback (most recent call last):
     ...
-    hexwar.engine.dice.ChanceError: forced value 0 is not among the outcomes [1, 2, 3, 4, 5, 6]
+    hexwar.base.errors.ChanceError: forced value 0 is not among the outcomes [1, 2, 3, 4, 5, 6]
     """
 
     def __init__(self, values: Iterable[object]) -> None:

@@ -17,8 +17,12 @@ precedence), so clone, undo, serialization and replay cover them. The sequencer 
 an ``until`` turn at the start of that turn ("neutralised for 3 turns": «Бой отрядов» IX).
 
 Hot paths ask a hook once per query (once per move search, per attack), never once per
-graph edge: e.g. ask ``may_enter`` for the few hexes a card concerns, or fold a
-``movement_allowance`` before the search, not inside it.
+graph edge: e.g. fold a ``movement_allowance`` before the search, not inside it.
+
+The standard points below are the ones the engine asks (``phase_start``, ``phase_end``,
+``victory_check``) and the ones most games share; each names exactly the context its
+askers pass (``tests/test_hooks.py`` checks every call). A game declares its own in
+``Ruleset.hook_points``.
 """
 
 from __future__ import annotations
@@ -103,8 +107,8 @@ _POINTS = (
     ),
     HookPoint(
         "odds_shift",
-        "(state, value: int, *, attacker: str, defender: str) -> int",
-        "Column shift on the combat table (positive favours the attacker).",
+        "(state, value: int, *, attacker: tuple[str, ...], defender: str) -> int",
+        "Column shift on the combat table (positive favours the attacker units).",
     ),
     HookPoint(
         "die_modifier",
@@ -112,19 +116,10 @@ _POINTS = (
         "Added to a die roll; the context says which roll (side, table, ...).",
     ),
     HookPoint(
-        "may_enter",
-        "(state, value: bool, *, unit: str, hex: str) -> bool",
-        "Whether a unit may enter a hex at all (beyond terrain costs). Ask per query.",
-    ),
-    HookPoint(
         "replacement_points",
-        "(state, value: int, *, side: str) -> int",
-        "Replacement points a side receives this turn (S4.1).",
-    ),
-    HookPoint(
-        "weather",
-        "(state, value: str) -> str",
-        "The weather of the current turn (S1.2: flying / non-flying).",
+        "(state, value: int, *, side: str, group: str | None) -> int",
+        "Replacement points a side receives this turn (``group``: a unit group's extra"
+        " points, ``None``: the side's base; S4.1).",
     ),
     HookPoint(
         "phase_start",

@@ -33,7 +33,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from hexwar.engine.actions import Action, NotLegalNow
+from hexwar.base.errors import NotLegalNow
+from hexwar.engine.actions import Action
 from hexwar.engine.dice import ChanceDriver
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
@@ -124,7 +125,7 @@ class TokenStepper:
     def step(self, token_id: int) -> Action | None:
         """Append the token with id ``token_id``; when it is :data:`~hexwar.engine.space.DONE`,
         apply the action (unless ``apply=False``) and return it (else ``None``). An
-        illegal token raises :class:`~hexwar.engine.actions.NotLegalNow` and changes nothing."""
+        illegal token raises :class:`~hexwar.base.errors.NotLegalNow` and changes nothing."""
         return self.step_token(self.space.token(token_id))
 
     def step_token(self, token: str) -> Action | None:

@@ -45,7 +45,7 @@ A function that reads a table it does not declare is caught in checking mode:
 ...     weighed(state)
 Traceback (most recent call last):
 ...
-hexwar.engine.memo.UndeclaredRead: memo weighed read ['weather'] but declares only ('units',)
+hexwar.base.errors.UndeclaredRead: memo weighed read ['weather'] but declares only ('units',)
 """
 
 from __future__ import annotations
@@ -56,24 +56,16 @@ from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, StaleMemo, UndeclaredRead
 from hexwar.engine.state import State
 
-__all__ = ["StaleMemo", "StateMemo", "UndeclaredRead", "read_checking", "state_memo"]
+__all__ = ["StateMemo", "read_checking", "state_memo"]
 
 T = TypeVar("T")
 
 #: What a memo can never declare: these change with every position, not per table.
 _UNTRACKED: Final = frozenset({"$version", "$history"})
 _MISSING: Final = object()
-
-
-class UndeclaredRead(HexwarError):
-    """A memoised function read a table it does not declare (found in checking mode)."""
-
-
-class StaleMemo(HexwarError):
-    """A memo's cached result differs from a fresh computation (found in checking mode)."""
 
 
 # -- checking mode -------------------------------------------------------------------------

@@ -32,23 +32,21 @@ import hashlib
 import json
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import attrs
 
-from hexwar.base.errors import DataError, HexwarError
-from hexwar.engine.actions import CHANCE, Action, ActionSyntaxError, Decision, Outcome, Value
+from hexwar.base.errors import ActionSyntaxError, DataError, HexwarError, RecordError, SequenceError
+from hexwar.engine.actions import CHANCE, Action, Decision, Outcome, Value
 from hexwar.engine.hooks import Effect, Expiry, hook_point
-from hexwar.engine.sequencer import Cursor, SequenceError, validate_cursor
-
-if TYPE_CHECKING:
-    from hexwar.engine.state import Ruleset, State
+from hexwar.engine.sequencer import Cursor, validate_cursor
+from hexwar.engine.snapshot import HistoryEntry, Snapshot, canonical, value_out
+from hexwar.engine.state import Ruleset, State
 
 __all__ = [
     "FORMAT_VERSION",
     "MAX_DEPTH",
     "GameRecord",
-    "RecordError",
     "check_rules",
     "dumps",
     "loads",
@@ -58,7 +56,6 @@ __all__ = [
     "replay",
     "rules_identity",
     "state_from_data",
-    "state_to_data",
     "validate_core",
 ]
 
@@ -69,19 +66,7 @@ _STATE_FORMAT: Final = "hexwar-state"
 _RECORD_FORMAT: Final = "hexwar-record"
 
 
-class RecordError(DataError):
-    """A state file or game record that cannot be loaded (the message says where/why)."""
-
-
 # -- values ------------------------------------------------------------------------------
-
-
-def _value_out(value: Value) -> Any:
-    if isinstance(value, tuple):
-        return [_value_out(v) for v in value]
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    raise HexwarError(f"not a state value (None/bool/int/str/tuple): {value!r}")
 
 
 def _value_in(data: Any, where: str) -> Value:
@@ -90,71 +75,6 @@ def _value_in(data: Any, where: str) -> Value:
     if data is None or isinstance(data, bool | int | str):
         return data
     raise RecordError(f"not a state value: {data!r}", entry=where)
-
-
-def _canonical(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-# -- state -> data -------------------------------------------------------------------------
-
-
-def _decision_out(d: Decision) -> dict[str, Any]:
-    return {
-        "kind": d.kind,
-        "side": d.side,
-        "params": _value_out(d.params),
-        "outcomes": [[str(a), f"{p.numerator}/{p.denominator}"] for a, p in d.outcomes],
-        "choices": [str(a) for a in d.choices],
-        "private": d.private,
-    }
-
-
-def _effect_out(e: Effect) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "precedence": e.precedence,
-        "serial": e.serial,
-        "kind": e.kind,
-        "params": [[k, _value_out(v)] for k, v in e.params],
-        "expiry": e.expiry.value,
-        "owner": e.owner,
-        "source": e.source,
-    }
-    if e.until is not None:  # omitted otherwise: older files stay byte-identical
-        out["until"] = e.until
-    return out
-
-
-def state_to_data(state: State, *, history: bool = True) -> dict[str, Any]:
-    """The full state as canonical JSON-able data (tables sorted, empty tables omitted);
-    ``history=False``: the position only."""
-    c = state._cursor
-    o = state._outcome
-    data: dict[str, Any] = {
-        "tables": {
-            name: {k: _value_out(v) for k, v in sorted(t.items())}
-            for name, t in sorted(state._tables.items())
-            if t
-        },
-        "cursor": [c.turn, c.stage, c.phase, c.mark, c.token, list(c.tokens)],
-        "pending": [_decision_out(d) for d in state._pending],
-        "effects": [_effect_out(e) for e in state._effects],
-        "outcome": None if o is None else [o.winner, o.reason],
-        "serial": state._serial,
-    }
-    if history:
-        data["history"] = _history_out(state)
-    return data
-
-
-def _history_out(state: State) -> list[list[Any]]:
-    history: list[list[Any]] = []
-    node = state._log
-    while node is not None:
-        history.append([str(node[0]), node[2]])
-        node = node[3]
-    history.reverse()
-    return history
 
 
 # -- data -> state (strict) ----------------------------------------------------------------
@@ -246,9 +166,8 @@ def _effect_in(data: Any, where: str, ruleset: Ruleset) -> Effect:
 
 
 def state_from_data(ruleset: Ruleset, data: Any, scenario: str, options: dict[str, Value]) -> State:
-    """Build a state from :func:`state_to_data` output; validates everything first."""
-    from hexwar.engine.state import State
-
+    """Build a state from :meth:`State.to_data <hexwar.engine.state.State.to_data>` output;
+    validates everything first."""
     _expect(data, dict, "state")
     expected = {"tables", "cursor", "pending", "effects", "outcome", "serial", "history"}
     if set(data) != expected:
@@ -300,16 +219,9 @@ def state_from_data(ruleset: Ruleset, data: Any, scenario: str, options: dict[st
         history.append(
             (_action_in(entry[0], f"state.history[{i}]"), _opt_str(entry[1], "state.history"))
         )
-    state = State(ruleset, scenario, options)
-    state._tables = tables
-    state._cursor = cursor
-    state._pending = pending
-    state._effects = effects
-    state._outcome = outcome
-    state._serial = serial
-    for i, (action, private) in enumerate(history):
-        state._log = (action, None, private, state._log, i + 1)
-    return state
+    entries = tuple(HistoryEntry(action, private) for action, private in history)
+    snap = Snapshot(tables, cursor, pending, effects, outcome, serial, entries)
+    return State.from_snapshot(ruleset, scenario, options, snap)
 
 
 # -- input hygiene ---------------------------------------------------------------------------
@@ -380,7 +292,7 @@ def _check_strings(data: Any, source: str) -> None:
 
 
 def _options_data(options: Mapping[str, Value]) -> dict[str, Any]:
-    return {k: _value_out(v) for k, v in sorted(options.items())}
+    return {k: value_out(v) for k, v in sorted(options.items())}
 
 
 def rules_identity(ruleset: Ruleset) -> dict[str, Any]:
@@ -451,7 +363,8 @@ def validate_core(ruleset: Ruleset, state: State) -> None:
     serials, owners and expiry turns, the engine's own tables (hidden marks, timed markers)."""
     sides = set(ruleset.sides)
     seq = ruleset.sequence
-    cursor = state._cursor
+    snap = state.snapshot()
+    cursor = snap.cursor
     try:
         validate_cursor(seq, cursor)
     except SequenceError as exc:
@@ -462,7 +375,7 @@ def validate_core(ruleset: Ruleset, state: State) -> None:
             f"turn {cursor.turn} outside the turn track {seq.first_turn}..{seq.turn_limit}",
             "state.cursor",
         )
-    for i, d in enumerate(state._pending):
+    for i, d in enumerate(snap.pending):
         where = f"state.pending[{i}]"
         if d.side not in sides and d.side != CHANCE:
             raise _bad(f"decision for unknown side {d.side!r}", where)
@@ -471,7 +384,7 @@ def validate_core(ruleset: Ruleset, state: State) -> None:
         if len({a for a, _ in d.outcomes}) != len(d.outcomes):
             raise _bad("repeated chance outcome", where)
     serials = set()
-    for i, e in enumerate(state._effects):
+    for i, e in enumerate(snap.effects):
         where = f"state.effects[{i}]"
         if e.kind not in ruleset.effect_rules:
             raise _bad(f"unknown effect kind {e.kind!r}", where)
@@ -479,17 +392,17 @@ def validate_core(ruleset: Ruleset, state: State) -> None:
             hook_point(point, ruleset.hook_points)
         if e.owner is not None and e.owner not in sides:
             raise _bad(f"effect owned by unknown side {e.owner!r}", where)
-        if not 0 <= e.serial < state._serial or e.serial in serials:
-            raise _bad(f"effect serial {e.serial} repeated or not below {state._serial}", where)
+        if not 0 <= e.serial < snap.serial or e.serial in serials:
+            raise _bad(f"effect serial {e.serial} repeated or not below {snap.serial}", where)
         serials.add(e.serial)
         if e.until is not None and e.until <= cursor.turn:
             raise _bad(f"effect until turn {e.until} has lapsed (turn {cursor.turn})", where)
         keys = [k for k, _ in e.params]
         if keys != sorted(set(keys)):
             raise _bad("effect params not sorted by unique names", where)
-    if state._outcome is not None and state._outcome.winner not in (None, *sides):
-        raise _bad(f"winner {state._outcome.winner!r} is not a side", "state.outcome")
-    tables = state._tables
+    if snap.outcome is not None and snap.outcome.winner not in (None, *sides):
+        raise _bad(f"winner {snap.outcome.winner!r} is not a side", "state.outcome")
+    tables = snap.tables
     for name in (_HIDDEN, _HIDDEN_KEYS):
         for ref, side in tables.get(name, {}).items():
             where = f"state.tables.{name}.{ref}"
@@ -525,7 +438,7 @@ def _validated(ruleset: Ruleset, state: State, source: str) -> State:
 
 
 def _position_data(state: State) -> dict[str, Any]:
-    data = state_to_data(state, history=False)
+    data = state.to_data(history=False)
     data["scenario"] = state.scenario
     data["options"] = _options_data(state.options)
     return data
@@ -534,12 +447,12 @@ def _position_data(state: State) -> dict[str, Any]:
 def position_digest(state: State) -> str:
     """SHA-256 of the position (tables, cursor, decisions, effects, outcome, scenario and
     options; not the history): equal positions, equal digests."""
-    return hashlib.sha256(_canonical(_position_data(state)).encode()).hexdigest()
+    return hashlib.sha256(canonical(_position_data(state)).encode()).hexdigest()
 
 
 def _seal(envelope: Mapping[str, Any]) -> str:
     body = {k: v for k, v in envelope.items() if k != "digest"}
-    return hashlib.sha256(_canonical(body).encode()).hexdigest()
+    return hashlib.sha256(canonical(body).encode()).hexdigest()
 
 
 def dumps(state: State) -> str:
@@ -551,10 +464,10 @@ def dumps(state: State) -> str:
         **rules_identity(state.ruleset),
         "scenario": state.scenario,
         "options": _options_data(state.options),
-        "state": state_to_data(state),
+        "state": state.to_data(),
     }
     envelope["digest"] = _seal(envelope)
-    return _canonical(envelope)
+    return canonical(envelope)
 
 
 def _envelope(data: Any, fmt: str, ruleset: Ruleset, source: str) -> dict[str, Any]:
@@ -648,10 +561,10 @@ class GameRecord:
             "version": FORMAT_VERSION,
             "game": self.game,
             "rules_version": self.rules_version,
-            "rules_options": {k: _value_out(v) for k, v in self.rules_options},
+            "rules_options": {k: value_out(v) for k, v in self.rules_options},
             "data_digest": self.data_digest,
             "scenario": self.scenario,
-            "options": {k: _value_out(v) for k, v in self.options},
+            "options": {k: value_out(v) for k, v in self.options},
             "seed": self.seed,
             "actions": list(self.actions),
             "checkpoints": [list(c) for c in self.checkpoints],
@@ -659,7 +572,7 @@ class GameRecord:
             "final_digest": self.final_digest,
         }
         data["digest"] = _seal(data)
-        return _canonical(data)
+        return canonical(data)
 
     @classmethod
     def from_json(
@@ -737,7 +650,7 @@ class GameRecord:
 
 
 def _where(state: State) -> tuple[int, int, int]:
-    c = state._cursor
+    c = state.cursor
     return c.turn, c.stage, c.phase
 
 
@@ -805,7 +718,7 @@ def replay(
     theirs = {
         "game": record.game,
         "rules_version": record.rules_version,
-        "rules_options": {k: _value_out(v) for k, v in record.rules_options},
+        "rules_options": {k: value_out(v) for k, v in record.rules_options},
         "data_digest": record.data_digest,
     }
     check_rules(ruleset, theirs, "<record>") if theirs != mine else None
@@ -822,7 +735,11 @@ def replay(
     for i in range(stop):
         text = record.actions[i]
         try:
-            state.apply(Action.parse(text), check=check)
+            action = Action.parse(text)
+            if check:
+                state.apply(action)
+            else:
+                state.apply_unchecked(action)
         except HexwarError as exc:
             raise RecordError(f"{text!r}: {exc}", entry=f"actions[{i}]") from None
         n = i + 1

@@ -29,27 +29,24 @@ there — also after saving and loading.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, Protocol
 
 import attrs
 
-from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import Action, Decision
+from hexwar.base.errors import SequenceError
+from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.dice import draw_outcomes
 from hexwar.engine.hooks import Expiry
-
-if TYPE_CHECKING:
-    from hexwar.engine.state import State
-    from hexwar.mechanics.cups import Cup
 
 __all__ = [
     "TOKEN",
     "Cursor",
     "Phase",
     "Segment",
-    "SequenceError",
+    "Sequenced",
     "Stage",
+    "TokenCup",
     "TurnSequence",
     "may_end",
     "token_draw",
@@ -59,12 +56,78 @@ __all__ = [
 #: The kind of the decisions that pick a dynamic segment's next token.
 TOKEN: Final = "$token"
 
-StateFn = Callable[["State"], None]
-Predicate = Callable[["State"], bool]
+#: Callbacks get the :class:`~hexwar.engine.state.State` (typed ``Any`` here: the sequencer
+#: sits below the state and knows it only as :class:`Sequenced`).
+StateFn = Callable[[Any], None]
+Predicate = Callable[[Any], bool]
 
 
-class SequenceError(HexwarError):
-    """A malformed sequence, or a cursor that does not fit the sequence."""
+class SequencedRules(Protocol):
+    """What the sequencer reads of a ruleset."""
+
+    @property
+    def sequence(self) -> TurnSequence: ...
+
+    def final_outcome(self, state: Any) -> Outcome: ...
+
+
+class Sequenced(Protocol):
+    """What the sequencer needs of a state: :class:`~hexwar.engine.state.State` is one.
+
+    Besides reading and writing through the state's ordinary API, the sequencer alone
+    calls :meth:`move_cursor`, :meth:`lapse_effects`, :meth:`lapse_timed` and
+    :meth:`phase_busy`; rules code never does.
+    """
+
+    @property
+    def ruleset(self) -> SequencedRules: ...
+
+    @property
+    def cursor(self) -> Cursor: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def token(self) -> str | None: ...
+
+    @property
+    def pending(self) -> tuple[Decision, ...]: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def table(self, name: str) -> Mapping[str, Value]: ...
+
+    def delete(self, table: str, key: str) -> None: ...
+
+    def push(self, decision: Decision) -> None: ...
+
+    def hook(self, name: str, value: Any, **context: Any) -> Any: ...
+
+    def end_game(self, outcome: Outcome) -> None: ...
+
+    def move_cursor(self, cursor: Cursor) -> None:
+        """Move the cursor (journaled)."""
+
+    def lapse_effects(self, expiry: Expiry) -> None:
+        """Remove the effects lasting until ``expiry``."""
+
+    def lapse_timed(self) -> None:
+        """Turn start: lapse the effects and timed markers whose turn has come."""
+
+    def phase_busy(self, side: str) -> bool:
+        """Whether ``side`` has a phase action besides END."""
+
+
+class TokenCup(Protocol):
+    """A segment's cup (:class:`hexwar.mechanics.cups.Cup` is one)."""
+
+    def next(self, state: Any) -> Decision | None:
+        """The decision picking the next token, or ``None`` once the cup is empty."""
+
+    def take(self, state: Any, chit: str) -> None:
+        """Take ``chit`` out of the cup."""
 
 
 @attrs.frozen
@@ -79,7 +142,7 @@ class Phase:
     """
 
     name: str
-    side: str | Callable[[State], str] | None = None
+    side: str | Callable[[Any], str] | None = None
     skip: Predicate | None = None
     on_enter: StateFn | None = None
     on_exit: StateFn | None = None
@@ -114,20 +177,20 @@ class Segment:
 
     name: str
     phases: tuple[Phase, ...]
-    next: Callable[[State], Decision | None] | None = None
-    on_token: Callable[[State, str], None] | None = None
+    next: Callable[[Any], Decision | None] | None = None
+    on_token: Callable[[Any, str], None] | None = None
     skip: Predicate | None = None
     on_enter: StateFn | None = None
     on_exit: StateFn | None = None
     scratch: tuple[str, ...] = ()
     token_scratch: tuple[str, ...] = ()
-    cup: Cup | None = None
+    cup: TokenCup | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.next is None and self.cup is None:
             raise SequenceError(f"segment {self.name!r} needs next= or cup=")
 
-    def next_token(self, state: State) -> Decision | None:
+    def next_token(self, state: Sequenced) -> Decision | None:
         """The decision picking the next token (``next``, else ``cup.next``), or ``None``."""
         if self.next is not None:
             return self.next(state)
@@ -184,11 +247,11 @@ def token_draw(cup: Iterable[str], *, private: str | None = None) -> Decision:
 # -- the flow ----------------------------------------------------------------------------
 
 
-def _stages(state: State) -> tuple[Stage | Segment, ...]:
+def _stages(state: Sequenced) -> tuple[Stage | Segment, ...]:
     return state.ruleset.sequence.stages
 
 
-def current_phase(state: State) -> Phase | None:
+def current_phase(state: Sequenced) -> Phase | None:
     """The phase play is in (entered, not yet exited), or ``None``."""
     c = state.cursor  # the public property: memo read checking records it as $cursor
     if c.phase < 0 or c.mark != "enter":
@@ -197,14 +260,14 @@ def current_phase(state: State) -> Phase | None:
     return stages[c.stage].phases[c.phase] if c.stage < len(stages) else None
 
 
-def current_stage(state: State) -> Stage | Segment | None:
+def current_stage(state: Sequenced) -> Stage | Segment | None:
     """The stage play is in, or ``None`` between turns."""
     c = state.cursor
     stages = _stages(state)
     return stages[c.stage] if 0 <= c.stage < len(stages) else None
 
 
-def phase_side(state: State) -> str | None:
+def phase_side(state: Sequenced) -> str | None:
     """The side acting in the current phase, or ``None`` (automatic or no phase)."""
     phase = current_phase(state)
     if phase is None or phase.side is None:
@@ -212,13 +275,13 @@ def phase_side(state: State) -> str | None:
     return phase.side if isinstance(phase.side, str) else phase.side(state)
 
 
-def may_end(state: State) -> bool:
+def may_end(state: Sequenced) -> bool:
     """Whether the current phase may end now (its ``may_end`` predicate; default yes)."""
     phase = current_phase(state)
     return phase is None or phase.may_end is None or phase.may_end(state)
 
 
-def _waiting(state: State) -> bool:
+def _waiting(state: Sequenced) -> bool:
     """Whether a side must act in the current phase (it has actions, or may not idle).
 
     Asks only whether the side has a first token (a kind with a legal completion,
@@ -231,7 +294,7 @@ def _waiting(state: State) -> bool:
         return False
     side = phase.side if phase.side is None or isinstance(phase.side, str) else phase.side(state)
     if phase.may_end is not None and not phase.may_end(state):
-        if side is None or not state._phase_busy(side):
+        if side is None or not state.phase_busy(side):
             raise SequenceError(
                 f"phase {phase.name!r} (turn {state.turn}) may not end yet (may_end is false)"
                 f" but {side or 'nobody'} has no action to take"
@@ -239,22 +302,22 @@ def _waiting(state: State) -> bool:
         return True
     if side is None:
         return False
-    return not phase.end_when_idle or state._phase_busy(side)
+    return not phase.end_when_idle or state.phase_busy(side)
 
 
-def _clear(state: State, tables: tuple[str, ...]) -> None:
+def _clear(state: Sequenced, tables: tuple[str, ...]) -> None:
     for name in tables:
         for key in sorted(state.table(name)):
             state.delete(name, key)
 
 
-def settle(state: State) -> None:
+def settle(state: Sequenced) -> None:
     """Advance until a decision is pending, a side must act, or the game is over."""
     while state.outcome is None and not state.pending and not _waiting(state):
         _step(state)
 
 
-def end_phase(state: State) -> None:
+def end_phase(state: Sequenced) -> None:
     """Exit the current phase (the :data:`END` action)."""
     c = state.cursor
     phase = current_phase(state)
@@ -262,21 +325,21 @@ def end_phase(state: State) -> None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
         raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
-    state._set_cursor(Cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
+    state.move_cursor(Cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
         phase.on_exit(state)
-    state._expire(Expiry.PHASE)
+    state.lapse_effects(Expiry.PHASE)
 
 
-def take_token(state: State, action: Action) -> None:
+def take_token(state: Sequenced, action: Action) -> None:
     """Resolve a :data:`TOKEN` decision: the action's last argument is the token."""
     c = state.cursor
     stage = current_stage(state)
     if c.mark != "await" or not isinstance(stage, Segment) or not action.args:
         raise SequenceError(f"no segment awaits a token at {c}")
     token = action.args[-1]
-    state._set_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)))
+    state.move_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)))
     _clear(state, stage.token_scratch)
     if stage.cup is not None:
         stage.cup.take(state, token)
@@ -284,19 +347,19 @@ def take_token(state: State, action: Action) -> None:
         stage.on_token(state, token)
 
 
-def _step(state: State) -> None:
+def _step(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
     stages = seq.stages
     if c.mark == "new":
-        state._set_cursor(Cursor(c.turn, -1, -1, "enter"))
-        state._expire_timed()
+        state.move_cursor(Cursor(c.turn, -1, -1, "enter"))
+        state.lapse_timed()
         if seq.on_turn_start is not None:
             seq.on_turn_start(state)
     elif c.stage == -1:  # turn started
         _enter_stage(state, 0)
     elif c.stage >= len(stages):  # turn ended
-        state._set_cursor(Cursor(c.turn + 1))
+        state.move_cursor(Cursor(c.turn + 1))
     elif c.phase == -1 and c.mark == "enter":
         stage = stages[c.stage]
         if isinstance(stage, Segment):
@@ -315,7 +378,7 @@ def _step(state: State) -> None:
         _enter_phase(state, c.phase + 1)
 
 
-def _enter_stage(state: State, index: int) -> None:
+def _enter_stage(state: Sequenced, index: int) -> None:
     c = state.cursor
     stages = _stages(state)
     while index < len(stages) and (stages[index].skip is not None and stages[index].skip(state)):  # type: ignore[misc]
@@ -324,13 +387,13 @@ def _enter_stage(state: State, index: int) -> None:
         _end_turn(state)
         return
     stage = stages[index]
-    state._set_cursor(Cursor(c.turn, index, -1, "enter"))
+    state.move_cursor(Cursor(c.turn, index, -1, "enter"))
     _clear(state, stage.scratch)
     if stage.on_enter is not None:
         stage.on_enter(state)
 
 
-def _ask_token(state: State, stage: Segment) -> None:
+def _ask_token(state: Sequenced, stage: Segment) -> None:
     c = state.cursor
     decision = stage.next_token(state)
     if decision is None:
@@ -338,11 +401,11 @@ def _ask_token(state: State, stage: Segment) -> None:
         return
     if decision.kind != TOKEN:
         raise SequenceError(f"segment {stage.name!r}: next() must return token_pick/token_draw")
-    state._set_cursor(attrs.evolve(c, phase=-1, mark="await", token=None))
+    state.move_cursor(attrs.evolve(c, phase=-1, mark="await", token=None))
     state.push(decision)
 
 
-def _enter_phase(state: State, index: int) -> None:
+def _enter_phase(state: Sequenced, index: int) -> None:
     c = state.cursor
     stage = _stages(state)[c.stage]
     phases = stage.phases
@@ -355,28 +418,28 @@ def _enter_phase(state: State, index: int) -> None:
             _exit_stage(state)
         return
     phase = phases[index]
-    state._set_cursor(Cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
+    state.move_cursor(Cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
     _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)
     state.hook("phase_start", None, phase=phase.name)
 
 
-def _exit_stage(state: State) -> None:
+def _exit_stage(state: Sequenced) -> None:
     c = state.cursor
     stage = _stages(state)[c.stage]
-    state._set_cursor(Cursor(c.turn, c.stage, -1, "exit"))
+    state.move_cursor(Cursor(c.turn, c.stage, -1, "exit"))
     if stage.on_exit is not None:
         stage.on_exit(state)
 
 
-def _end_turn(state: State) -> None:
+def _end_turn(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
-    state._set_cursor(Cursor(c.turn, len(seq.stages), -1, "exit"))
+    state.move_cursor(Cursor(c.turn, len(seq.stages), -1, "exit"))
     if seq.on_turn_end is not None:
         seq.on_turn_end(state)
-    state._expire(Expiry.TURN)
+    state.lapse_effects(Expiry.TURN)
     if state.outcome is None:
         outcome = state.hook("victory_check", None)
         if outcome is not None:

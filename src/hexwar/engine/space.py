@@ -22,7 +22,7 @@ Action(kind='move', args=('red', '2'))
 >>> space.id("green")
 Traceback (most recent call last):
 ...
-hexwar.engine.space.UnknownToken: token 'green' is not in the action space (8 tokens)
+hexwar.base.errors.UnknownToken: token 'green' is not in the action space (8 tokens)
 """
 
 from __future__ import annotations
@@ -32,21 +32,13 @@ from typing import Final
 
 import attrs
 
-from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import Action, ActionSyntaxError
+from hexwar.base.errors import ActionSyntaxError, HexwarError, UnknownToken
+from hexwar.engine.actions import Action
 
-__all__ = ["DONE", "ActionSpace", "NoActionSpace", "UnknownToken", "tokens_of"]
+__all__ = ["DONE", "ActionSpace", "tokens_of"]
 
 #: The token that closes every action (its id is always 0).
 DONE: Final = "done"
-
-
-class UnknownToken(HexwarError):
-    """A token (or token id) that is not in the game's action space."""
-
-
-class NoActionSpace(HexwarError):
-    """The ruleset does not declare its action space (``Ruleset.action_space``)."""
 
 
 def tokens_of(action: Action) -> tuple[str, ...]:

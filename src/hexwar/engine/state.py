@@ -30,7 +30,7 @@ from random import Random
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import GameOverError, HexwarError, NoActionSpace, NothingToUndo, NotLegalNow
 from hexwar.engine import sequencer
 from hexwar.engine.actions import (
     CHANCE,
@@ -38,9 +38,6 @@ from hexwar.engine.actions import (
     TERMINAL,
     Action,
     Decision,
-    GameOverError,
-    NothingToUndo,
-    NotLegalNow,
     Outcome,
     Seat,
     Value,
@@ -49,7 +46,8 @@ from hexwar.engine.actions import (
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.sequencer import Cursor, TurnSequence
-from hexwar.engine.space import DONE, ActionSpace, NoActionSpace, tokens_of
+from hexwar.engine.snapshot import HistoryEntry, Snapshot, snapshot_to_data
+from hexwar.engine.space import DONE, ActionSpace, tokens_of
 
 if TYPE_CHECKING:
     from hexwar.engine.bounds import Bounds
@@ -676,9 +674,9 @@ class State:
                     stack.append((*prefix, t))
         return out
 
-    def _phase_busy(self, side: str) -> bool:
+    def phase_busy(self, side: str) -> bool:
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
-        only a first token is asked for."""
+        only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
             return bool(self._asked((), lambda p: self.ruleset.phase_tokens(self, side, p)))
         memo = self._memo_now()
@@ -743,16 +741,16 @@ class State:
         :data:`~hexwar.engine.space.DONE` (the same source as :meth:`legal_actions`)."""
         return self.first_illegal_token(action) is None
 
-    def apply(self, action: Action | str, *, check: bool = True) -> None:
+    def apply(self, action: Action | str) -> None:
         """Apply an action (or its text form), checked token by token (:meth:`is_legal`).
 
         Anything but an :class:`~hexwar.engine.actions.Action` or a ``str`` raises ``TypeError``;
         a text that does not parse (or is longer than
         :data:`~hexwar.engine.actions.MAX_ACTION_TEXT`) raises
-        :class:`~hexwar.engine.actions.ActionSyntaxError`.
+        :class:`~hexwar.base.errors.ActionSyntaxError`.
 
-        Atomic: an illegal action raises :class:`~hexwar.engine.actions.NotLegalNow` (or
-        :class:`~hexwar.engine.actions.GameOverError`) and changes nothing; an exception raised
+        Atomic: an illegal action raises :class:`~hexwar.base.errors.NotLegalNow` (or
+        :class:`~hexwar.base.errors.GameOverError`) and changes nothing; an exception raised
         by the rules half-way rolls every change back.
         """
         if isinstance(action, str):
@@ -761,16 +759,16 @@ class State:
             raise TypeError(
                 f"apply() takes an Action or its text, not {type(action).__name__}: {action!r:.80}"
             )
-        if check:
-            if self._outcome is not None:
-                raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
-            if not self.is_legal(action):
-                reason, rule = self.ruleset.explain(self, action)
-                raise NotLegalNow(reason, rule=rule)
+        if self._outcome is not None:
+            raise GameOverError(f"the game is over ({self._outcome.reason}): {action}")
+        if not self.is_legal(action):
+            reason, rule = self.ruleset.explain(self, action)
+            raise NotLegalNow(reason, rule=rule)
         self._apply(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        """The fast path for trusted callers (bots, replays): no legality check."""
+        """The fast path for trusted callers (bots, replays): :meth:`apply` without the
+        legality check (an :class:`~hexwar.engine.actions.Action` only, no text)."""
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
@@ -932,7 +930,9 @@ class State:
         """Take an effect out of force."""
         self._set("_effects", tuple(e for e in self._effects if e != effect))
 
-    def _expire(self, expiry: Expiry) -> None:
+    def lapse_effects(self, expiry: Expiry) -> None:
+        """Remove the effects that last until ``expiry`` (the sequencer, at a phase's or
+        turn's end)."""
         if any(e.expiry == expiry for e in self._effects):
             self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
 
@@ -954,7 +954,7 @@ class State:
         turn = self.get(_EXPIRES_TABLE, f"{table}/{key}")
         return turn if isinstance(turn, int) else None
 
-    def _expire_timed(self) -> None:
+    def lapse_timed(self) -> None:
         """Turn start: lapse the effects and timed markers whose ``until`` turn has come."""
         turn = self.turn
         if any(e.until is not None and e.until <= turn for e in self._effects):
@@ -969,7 +969,8 @@ class State:
                     self.delete(table, key)
                     self.delete(_EXPIRES_TABLE, ref)
 
-    def _set_cursor(self, cursor: Cursor) -> None:
+    def move_cursor(self, cursor: Cursor) -> None:
+        """Move the sequencer's cursor (journaled); only the sequencer calls it."""
         self._set("_cursor", cursor)
 
     def end_game(self, outcome: Outcome) -> None:
@@ -1017,11 +1018,45 @@ class State:
 
     # -- views ----------------------------------------------------------------------------
 
-    def to_data(self) -> dict[str, Any]:
-        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.records`)."""
-        from hexwar.engine.records import state_to_data
+    def snapshot(self) -> Snapshot:
+        """Everything this state holds, as one record (its ``tables`` are this state's own:
+        read them, never change them)."""
+        history: list[HistoryEntry] = []
+        node = self._log
+        while node is not None:
+            history.append(HistoryEntry(node[0], node[2]))
+            node = node[3]
+        history.reverse()
+        return Snapshot(
+            self._tables,
+            self._cursor,
+            self._pending,
+            self._effects,
+            self._outcome,
+            self._serial,
+            tuple(history),
+        )
 
-        return state_to_data(self)
+    @classmethod
+    def from_snapshot(
+        cls, ruleset: Ruleset, scenario: str, options: dict[str, Value], snap: Snapshot
+    ) -> State:
+        """A state holding ``snap`` (its tables copied), whose history cannot be undone."""
+        state = cls(ruleset, scenario, options)
+        state._tables = {name: dict(t) for name, t in snap.tables.items()}
+        state._cursor = snap.cursor
+        state._pending = snap.pending
+        state._effects = snap.effects
+        state._outcome = snap.outcome
+        state._serial = snap.serial
+        for i, entry in enumerate(snap.history):
+            state._log = (entry.action, None, entry.private, state._log, i + 1)
+        return state
+
+    def to_data(self, *, history: bool = True) -> dict[str, Any]:
+        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.records`);
+        ``history=False``: the position only."""
+        return snapshot_to_data(self.snapshot(), history=history)
 
     def observation(self, side: str) -> dict[str, Any]:
         """What ``side`` may know: hidden entries of other sides and private actions masked."""
@@ -1067,12 +1102,10 @@ class State:
             return NotImplemented
         if not self.ruleset.same_game(other.ruleset):
             return False
-        from hexwar.engine.records import state_to_data
-
         return (
             self.scenario == other.scenario
             and dict(self.options) == dict(other.options)
-            and state_to_data(self, history=False) == state_to_data(other, history=False)
+            and self.to_data(history=False) == other.to_data(history=False)
         )
 
     __hash__ = None  # type: ignore[assignment]

@@ -23,7 +23,8 @@ import enum
 
 import attrs
 
-from hexwar.grid.geometry import GeometryError, Hex
+from hexwar.base.errors import GeometryError
+from hexwar.grid.geometry import Hex
 
 __all__ = [
     "DoubledCoord",
@@ -93,13 +94,15 @@ class DoubledCoord:
         return doubled_to_hex(self.col, self.row, kind)
 
 
-def hex_to_offset(h: Hex, kind: OffsetKind) -> OffsetCoord:
-    """Axial to offset coordinates.
+def hex_to_offset(h: Hex, kind: OffsetKind | str = OffsetKind.ODD_Q) -> OffsetCoord:
+    """Axial to offset coordinates (``kind`` an :class:`OffsetKind` or its name, ``"odd-q"``).
 
     >>> [hex_to_offset(Hex(-1, -1), k) for k in OffsetKind]  # doctest: +NORMALIZE_WHITESPACE
     [OffsetCoord(col=-2, row=-1), OffsetCoord(col=-1, row=-1),
      OffsetCoord(col=-1, row=-2), OffsetCoord(col=-1, row=-1)]
     """
+    if type(kind) is not OffsetKind:
+        kind = _to_offset_kind(kind)
     q, r = h.q, h.r
     if kind is OffsetKind.ODD_R:
         return OffsetCoord(q + (r - (r & 1)) // 2, r)
@@ -112,8 +115,14 @@ def hex_to_offset(h: Hex, kind: OffsetKind) -> OffsetCoord:
     raise GeometryError(f"unknown offset kind {kind!r}")
 
 
-def offset_to_hex(col: int, row: int, kind: OffsetKind) -> Hex:
-    """Offset to axial coordinates; the inverse of :func:`hex_to_offset`."""
+def offset_to_hex(col: int, row: int, kind: OffsetKind | str = OffsetKind.ODD_Q) -> Hex:
+    """Offset to axial coordinates; the inverse of :func:`hex_to_offset`.
+
+    >>> offset_to_hex(1, 1), offset_to_hex(1, 1, "odd-r"), offset_to_hex(2, 3, "even-q")
+    (Hex(q=1, r=1), Hex(q=1, r=1), Hex(q=2, r=2))
+    """
+    if type(kind) is not OffsetKind:
+        kind = _to_offset_kind(kind)
     if kind is OffsetKind.ODD_R:
         return Hex(col - (row - (row & 1)) // 2, row)
     if kind is OffsetKind.EVEN_R:
@@ -142,7 +151,7 @@ def doubled_to_hex(col: int, row: int, kind: DoubledKind) -> Hex:
     >>> doubled_to_hex(3, 2, DoubledKind.DOUBLED_WIDTH)
     Traceback (most recent call last):
     ...
-    hexwar.grid.geometry.GeometryError: doubled coordinate (3, 2) is not a hex: ...
+    hexwar.base.errors.GeometryError: doubled coordinate (3, 2) is not a hex: ...
     """
     if (col + row) & 1:
         raise GeometryError(
@@ -190,7 +199,7 @@ class MapLabels:
     of digits (``col_digits``, ``row_digits``; 2+2 by default, 3+3 for big maps),
     zero-padded, optionally joined by ``separator``. A hex whose printed number would be
     below ``first`` or too big for its digits has no label, and a label that does not
-    match the format is rejected (both :class:`~hexwar.grid.geometry.GeometryError`).
+    match the format is rejected (both :class:`~hexwar.base.errors.GeometryError`).
 
     >>> labels = MapLabels(OffsetKind.EVEN_Q)
     >>> labels.parse("0912")
@@ -204,7 +213,7 @@ class MapLabels:
     >>> labels.label(Hex(-1, 0))
     Traceback (most recent call last):
     ...
-    hexwar.grid.geometry.GeometryError: Hex(q=-1, r=0) has no map label: column -1 is outside 0..99
+    hexwar.base.errors.GeometryError: Hex(q=-1, r=0) has no map label: column -1 is outside 0..99
     """
 
     kind: OffsetKind = attrs.field(converter=_to_offset_kind)
@@ -239,7 +248,7 @@ class MapLabels:
         >>> MapLabels(OffsetKind.ODD_Q).parse("09-12")
         Traceback (most recent call last):
         ...
-        hexwar.grid.geometry.GeometryError: bad map label '09-12': expected 2 + 2 digits ...
+        hexwar.base.errors.GeometryError: bad map label '09-12': expected 2 + 2 digits ...
         """
         cd, rd, sep = self.col_digits, self.row_digits, self.separator
         col_part, sep_part, row_part = label[:cd], label[cd : cd + len(sep)], label[cd + len(sep) :]

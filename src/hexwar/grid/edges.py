@@ -34,7 +34,8 @@ import enum
 
 import attrs
 
-from hexwar.grid.geometry import GeometryError, Hex
+from hexwar.base.errors import GeometryError
+from hexwar.grid.geometry import Hex
 
 __all__ = [
     "Arc",
@@ -57,7 +58,7 @@ class Hexside:
     >>> Hexside(Hex(0, 0), Hex(2, 0))
     Traceback (most recent call last):
     ...
-    hexwar.grid.geometry.GeometryError: no hexside between Hex(q=0, r=0) and Hex(q=2, r=0): ...
+    hexwar.base.errors.GeometryError: no hexside between Hex(q=0, r=0) and Hex(q=2, r=0): ...
     """
 
     a: Hex

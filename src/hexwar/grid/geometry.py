@@ -29,21 +29,16 @@ from typing import Final
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import GeometryError
 
 __all__ = [
     "DIAGONALS",
     "DIRECTIONS",
     "ORIGIN",
     "FractionalHex",
-    "GeometryError",
     "Hex",
     "hex_round",
 ]
-
-
-class GeometryError(HexwarError):
-    """Bad geometric input: a negative radius, hexes that are not adjacent, a bad label, ..."""
 
 
 # The nudge Red Blob's line drawing adds to both ends of a line, in cube coordinates

@@ -23,7 +23,8 @@ from typing import Final, NamedTuple
 
 import attrs
 
-from hexwar.grid.geometry import FractionalHex, GeometryError, Hex, hex_round
+from hexwar.base.errors import GeometryError
+from hexwar.grid.geometry import FractionalHex, Hex, hex_round
 
 __all__ = ["FLAT", "POINTY", "Layout", "Orientation", "Point"]
 

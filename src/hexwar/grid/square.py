@@ -19,7 +19,7 @@ from typing import Final, Protocol, TypeVar
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import LabelError
 from hexwar.grid.geometry import Hex
 
 __all__ = [
@@ -27,7 +27,6 @@ __all__ = [
     "SQUARE_GRID",
     "SQUARE_GRID_4",
     "HexGrid",
-    "LabelError",
     "Square",
     "SquareGrid",
     "SquareLabels",
@@ -185,10 +184,6 @@ def line_clear(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
     return all(any(not blocks(c) for c in step) for step in square_line(a, b)[1:-1])
 
 
-class LabelError(HexwarError):
-    """Labels that are not unique, or a label that names no square."""
-
-
 def _names(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(names)
 
@@ -207,7 +202,7 @@ class SquareLabels:
     >>> labels.cell_at("c1")
     Traceback (most recent call last):
     ...
-    hexwar.grid.square.LabelError: 'c1' is not a square label (columns a..b, rows 1..3)
+    hexwar.base.errors.LabelError: 'c1' is not a square label (columns a..b, rows 1..3)
     """
 
     columns: tuple[str, ...] = attrs.field(converter=_names)

@@ -40,8 +40,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import END, Action, NotLegalNow, Value
+from hexwar.base.errors import HexwarError, NotLegalNow
+from hexwar.engine.actions import END, Action, Value
 from hexwar.engine.observe import Encoder
 from hexwar.engine.records import dumps, loads, position_digest
 from hexwar.engine.sequencer import Cursor

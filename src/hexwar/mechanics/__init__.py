@@ -5,7 +5,8 @@ Combat results tables (:mod:`~hexwar.mechanics.crt`), chit cups
 activation (:mod:`~hexwar.mechanics.activation`), opposed rolls
 (:mod:`~hexwar.mechanics.contest`), secret selection (:mod:`~hexwar.mechanics.selection`),
 retreats (:mod:`~hexwar.mechanics.retreat`), chosen removal
-(:mod:`~hexwar.mechanics.removal`) and victory helpers (:mod:`~hexwar.mechanics.victory`).
+(:mod:`~hexwar.mechanics.removal`), step counters (:mod:`~hexwar.mechanics.steps`) and victory
+helpers (:mod:`~hexwar.mechanics.victory`).
 It may import :mod:`hexwar.base`, :mod:`hexwar.grid`, :mod:`hexwar.engine` and
 :mod:`hexwar.board`; nothing below imports it.
 """

@@ -36,16 +36,12 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import ActivationError
 from hexwar.engine.actions import Decision
 from hexwar.engine.sequencer import token_draw, token_pick
 from hexwar.engine.state import State
 
-__all__ = ["Activation", "ActivationError", "alternate"]
-
-
-class ActivationError(HexwarError):
-    """A flag that is not one of the activation's, or a context read outside one."""
+__all__ = ["Activation", "alternate"]
 
 
 @attrs.frozen
@@ -124,7 +120,7 @@ class Activation:
         >>> Activation(flags=("moved",)).flagged(None, "fired")  # type: ignore[arg-type]
         Traceback (most recent call last):
         ...
-        hexwar.mechanics.activation.ActivationError: 'fired' is not a flag of ...
+        hexwar.base.errors.ActivationError: 'fired' is not a flag of ...
         """
         for name in names:
             self._check(name)

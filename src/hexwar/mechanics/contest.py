@@ -30,16 +30,11 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import ContestError
 from hexwar.engine.actions import Action, Decision, RollSource
 from hexwar.engine.state import State
 
-__all__ = ["ContestError", "OpposedRoll"]
-
-
-class ContestError(HexwarError):
-    """A malformed opposed roll (fewer than two sides, a side named twice), or a total
-    asked for before the side rolled."""
+__all__ = ["OpposedRoll"]
 
 
 @attrs.frozen

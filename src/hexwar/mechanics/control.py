@@ -31,18 +31,14 @@ from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import ControlError
 from hexwar.board.pieces import CellCodec
 from hexwar.engine.state import State
 
-__all__ = ["Control", "ControlError"]
+__all__ = ["Control"]
 
 C = TypeVar("C")
 CONTROL_TABLE: Final = "control"
-
-
-class ControlError(HexwarError):
-    """A cell that is not controllable was given an owner."""
 
 
 def _frozen(cells: Iterable[Any]) -> frozenset[Any]:

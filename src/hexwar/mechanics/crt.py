@@ -8,9 +8,10 @@ format.
 >>> crt = OddsTable.build(
 ...     columns=["1:1", "2:1", "3:1"],
 ...     rows={1: ["AL", "EX", "DR"], 2: ["NE", "DR", "DE"]},
-...     results=[Result("AL", rank=-1, attacker_steps=1), Result("NE"),
-...              Result("EX", rank=1, defender_steps=1, attacker_steps=1),
-...              Result("DR", rank=2, retreat=1), Result("DE", rank=3, eliminated=True)],
+...     results=[CombatResult("AL", rank=-1, attacker_steps=1), CombatResult("NE"),
+...              CombatResult("EX", rank=1, defender_steps=1, attacker_steps=1),
+...              CombatResult("DR", rank=2, retreat=1),
+...              CombatResult("DE", rank=3, eliminated=True)],
 ...     dice="d2", rule="S8.2")
 >>> crt.column_for(17, 4)
 '3:1'
@@ -31,15 +32,13 @@ from typing import Any, Final, Literal, Self, TypeVar
 import attrs
 
 from hexwar.base.datafile import read_data_file
-from hexwar.base.errors import DataError, HexwarError, IllegalAction
+from hexwar.base.errors import AttackRefused, CombatError, DataError
 from hexwar.engine.dice import ChanceDriver, Dice
 
 __all__ = [
-    "AttackRefused",
-    "CombatError",
+    "CombatResult",
     "Distribution",
     "OddsTable",
-    "Result",
     "ResultsTable",
     "StrengthTable",
     "format_ratio",
@@ -52,17 +51,6 @@ Rounding = Literal["floor", "nearest"]
 ROUNDINGS: Final = ("floor", "nearest")
 Number = int | Fraction
 TableT = TypeVar("TableT", bound="ResultsTable")
-
-
-class CombatError(HexwarError):
-    """A bad argument to a table: negative strength, a roll not on the dice, unknown column."""
-
-
-class AttackRefused(IllegalAction):
-    """The odds (or strength) fall below the table's lowest column (e.g. S8.2, S10.5).
-
-    ``rule`` comes from the table's data.
-    """
 
 
 # -- ratios ----------------------------------------------------------------------------
@@ -133,14 +121,14 @@ def _sorted_flags(flags: Iterable[str]) -> tuple[str, ...]:
 
 
 @attrs.frozen
-class Result:
+class CombatResult:
     """One result code and its parts, as the table's data defines them.
 
     ``rank`` orders results for the attacker (higher is better for the attacker), so
     that a game can check a table's monotonicity (S9.1b). ``flags`` carry qualifiers such
     as ``"outside_fortifications"`` that only the game's rules interpret.
 
-    >>> r = Result("Lo", rank=1, defender_steps=1, flags=["outside_fortifications"])
+    >>> r = CombatResult("Lo", rank=1, defender_steps=1, flags=["outside_fortifications"])
     >>> r.defender_steps, r.has("outside_fortifications"), r.retreat
     (1, True, 0)
     """
@@ -175,13 +163,13 @@ class Distribution:
     ``outcomes`` is ordered by ``rank`` then code; the probabilities sum to 1.
     """
 
-    outcomes: tuple[tuple[Result, Fraction], ...]
+    outcomes: tuple[tuple[CombatResult, Fraction], ...]
 
     def probability(self, code: str) -> Fraction:
         """P(result code)."""
         return sum((p for r, p in self.outcomes if r.code == code), Fraction(0))
 
-    def expect(self, part: Callable[[Result], Number]) -> Fraction:
+    def expect(self, part: Callable[[CombatResult], Number]) -> Fraction:
         """The expectation of ``part(result)``."""
         return sum((Fraction(part(r)) * p for r, p in self.outcomes), Fraction(0))
 
@@ -205,7 +193,7 @@ class Distribution:
         """P(the defender is eliminated outright)."""
         return self.expect(lambda r: 1 if r.eliminated else 0)
 
-    def __iter__(self) -> Iterator[tuple[Result, Fraction]]:
+    def __iter__(self) -> Iterator[tuple[CombatResult, Fraction]]:
         return iter(self.outcomes)
 
 
@@ -233,7 +221,7 @@ class ResultsTable:
     name: str
     columns: tuple[Fraction, ...]
     cells: tuple[tuple[str, ...], ...]
-    results: Mapping[str, Result]
+    results: Mapping[str, CombatResult]
     dice: Dice
     row_range: tuple[int, int]
     rule: str | None = None
@@ -260,7 +248,7 @@ class ResultsTable:
         *,
         columns: Sequence[str | int],
         rows: Mapping[int, Sequence[str]],
-        results: Mapping[str, Result] | Sequence[Result],
+        results: Mapping[str, CombatResult] | Sequence[CombatResult],
         dice: Dice | str = "d6",
         name: str = "table",
         rule: str | None = None,
@@ -300,11 +288,13 @@ class ResultsTable:
                 f"{self.name}: no column {label!r}; columns are {self.labels}"
             ) from None
 
-    def result_at(self, column: str, roll: int, *, shift: int = 0, modifier: int = 0) -> Result:
+    def result_at(
+        self, column: str, roll: int, *, shift: int = 0, modifier: int = 0
+    ) -> CombatResult:
         """The result in column ``column`` (a label) for a raw ``roll``."""
         return self._lookup(self.column_index(column), _roll_of(self.dice, roll), shift, modifier)
 
-    def _lookup(self, index: int, roll: int, shift: int, modifier: int) -> Result:
+    def _lookup(self, index: int, roll: int, shift: int, modifier: int) -> CombatResult:
         col = min(max(index + shift, 0), len(self.columns) - 1)
         low, high = self.row_range
         row = min(max(roll + modifier, low), high)
@@ -422,12 +412,15 @@ class OddsTable(ResultsTable):
         shift: int = 0,
         modifier: int = 0,
         column: str | None = None,
-    ) -> Result:
+    ) -> CombatResult:
         """The result for these strengths and die ``roll`` (an int, or a driver to roll).
 
         ``column`` forces a column whatever the strengths (S7.4: artillery in close
         combat at 6:1). ``shift`` moves columns, ``modifier`` adds to the roll; both are
-        clamped to the table. Refusal is decided on the unshifted ratio.
+        clamped to the table (a shift past either edge counts as the edge column).
+        Refusal is decided on the unshifted ratio. For another behaviour past the edges
+        (refuse after the shifts, an automatic result), see
+        :class:`hexwar.mechanics.combat.OddsRules`.
         """
         index = self._index(attack, defence, column)
         return self._lookup(index, _roll_of(self.dice, roll), shift, modifier)
@@ -482,7 +475,7 @@ class StrengthTable(ResultsTable):
         shift: int = 0,
         modifier: int = 0,
         column: str | None = None,
-    ) -> Result:
+    ) -> CombatResult:
         """The result for ``amount`` and die ``roll``; shifts and modifiers clamp."""
         index = self._index(amount, column)
         return self._lookup(index, _roll_of(self.dice, roll), shift, modifier)
@@ -685,10 +678,12 @@ def _parse_threshold(value: object) -> Fraction:
     raise CombatError(f"bad refuse_below {value!r}: expected 'A:D', 'N/M' or an int")
 
 
-def _results_from_data(raw: object, fail: Callable[[str, str], DataError]) -> dict[str, Result]:
+def _results_from_data(
+    raw: object, fail: Callable[[str, str], DataError]
+) -> dict[str, CombatResult]:
     if not isinstance(raw, Mapping) or not raw:
         raise fail("results must be a non-empty mapping of code to its parts", "results")
-    results: dict[str, Result] = {}
+    results: dict[str, CombatResult] = {}
     for code, parts in raw.items():
         entry = f"results.{code}"
         if not isinstance(parts, Mapping):
@@ -705,7 +700,7 @@ def _results_from_data(raw: object, fail: Callable[[str, str], DataError]) -> di
         if not isinstance(kwargs.get("eliminated", False), bool):
             raise fail("eliminated must be true or false", entry)
         try:
-            results[code] = Result(code, **kwargs)
+            results[code] = CombatResult(code, **kwargs)
         except DataError as exc:
             raise fail(exc.reason, entry) from None
     return results

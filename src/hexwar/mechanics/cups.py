@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import CupError
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.dice import draw_outcomes
 from hexwar.engine.sequencer import TOKEN, token_draw, token_pick
@@ -43,11 +43,7 @@ from hexwar.engine.sequencer import TOKEN, token_draw, token_pick
 if TYPE_CHECKING:
     from hexwar.engine.state import State
 
-__all__ = ["Cup", "CupError"]
-
-
-class CupError(HexwarError):
-    """Taking a chit that is not in the cup."""
+__all__ = ["Cup"]
 
 
 @attrs.frozen

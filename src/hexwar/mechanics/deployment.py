@@ -26,18 +26,14 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import DeploymentError
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.state import State
 
-__all__ = ["Deployment", "DeploymentError"]
+__all__ = ["Deployment"]
 
 C = TypeVar("C")
-
-
-class DeploymentError(HexwarError):
-    """A malformed deployment plan, or a placement answer that does not fit the decision."""
 
 
 @attrs.frozen

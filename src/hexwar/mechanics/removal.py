@@ -39,16 +39,12 @@ from typing import Any, cast
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import RemovalError
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.state import State
 
-__all__ = ["ChosenRemoval", "RemovalError"]
-
-
-class RemovalError(HexwarError):
-    """An answer that does not name one of the candidates."""
+__all__ = ["ChosenRemoval"]
 
 
 @attrs.frozen

@@ -45,20 +45,16 @@ from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import ReplacementError
 from hexwar.engine.actions import Action
 from hexwar.engine.kinds import Kind, Values
 from hexwar.engine.state import State
 from hexwar.mechanics.steps import StepCounters
 
-__all__ = ["ReplacementError", "Replacements"]
+__all__ = ["Replacements"]
 
 C = TypeVar("C")
 POINTS_TABLE: Final = "replacement_points"
-
-
-class ReplacementError(HexwarError):
-    """A replacement the side cannot buy now (not enough points, not allowed there)."""
 
 
 @attrs.frozen

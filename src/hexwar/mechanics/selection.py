@@ -33,15 +33,11 @@ from itertools import combinations
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import SelectionError
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.state import State
 
-__all__ = ["SecretSelection", "SelectionError", "subsets"]
-
-
-class SelectionError(HexwarError):
-    """An answer that is not a selection among the decision's candidates."""
+__all__ = ["SecretSelection", "subsets"]
 
 
 def subsets(kind: str, items: Sequence[str], at_most: int) -> tuple[Action, ...]:

@@ -40,19 +40,15 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.base.errors import DataError, HexwarError
+from hexwar.base.errors import DataError, StepError
 from hexwar.board.pieces import Pieces
 from hexwar.engine.state import State
 
-__all__ = ["Loss", "StepCounters", "StepError", "StepTrack", "cheapest_cover"]
+__all__ = ["Loss", "StepCounters", "StepTrack", "cheapest_cover"]
 
 #: The default table names: each piece's step, and the pool of eliminated pieces.
 STEPS_TABLE: Final = "steps"
 POOL_TABLE: Final = "eliminated"
-
-
-class StepError(HexwarError):
-    """A step operation that the counter cannot do (a piece with no track, a dead piece)."""
 
 
 def _frozen_steps(steps: Iterable[Mapping[str, int]]) -> tuple[Mapping[str, int], ...]:

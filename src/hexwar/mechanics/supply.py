@@ -38,8 +38,9 @@ from typing import Any, TypeVar
 
 import networkx as nx
 
+from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
-from hexwar.board.zoc import OffMapError, zoc_cells
+from hexwar.board.zoc import zoc_cells
 
 __all__ = ["trace_lengths", "trace_path", "zoc_stops"]
 

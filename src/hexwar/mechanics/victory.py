@@ -32,16 +32,12 @@ from collections.abc import Container, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import VictoryError
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Outcome
 from hexwar.engine.state import State
 
-__all__ = ["VictoryError", "eliminated", "fewer_losses", "loss_share", "withdrawn"]
-
-
-class VictoryError(HexwarError):
-    """A loss share asked of a side that started with no pieces, or no sides to compare."""
+__all__ = ["eliminated", "fewer_losses", "loss_share", "withdrawn"]
 
 
 def eliminated(pieces: Pieces[Any], state: State, sides: Iterable[str]) -> str | None:

@@ -1,11 +1,14 @@
 """Generic SVG rendering of a map and the counters on it (``docs/rendering.md``).
 
 The renderer knows no game: a game supplies a :class:`Style` (its palette) and turns its
-units into :class:`CounterView` values. Standard library only; deterministic output.
+units into :class:`CounterView` values. Standard library only; deterministic output. The
+render layer may import :mod:`hexwar.base`, :mod:`hexwar.grid` and :mod:`hexwar.board`
+(it draws a :class:`~hexwar.board.maps.GameMap`), never the engine or the mechanics.
 """
 
 from __future__ import annotations
 
+from hexwar.base.errors import RenderError
 from hexwar.render.cells import HexGeometry, SquareLayout
 from hexwar.render.counters import CounterView
 from hexwar.render.style import (
@@ -20,7 +23,6 @@ from hexwar.render.style import (
     HexsideKind,
     HexsideStyle,
     LineStyle,
-    RenderError,
     Style,
 )
 from hexwar.render.svg import (

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from hexwar.base.errors import RenderError
 from hexwar.grid.layout import Point
-from hexwar.render.style import RenderError
 
 __all__ = ["SvgWriter", "line_attrs", "num", "points_attr", "text_at"]
 

@@ -18,10 +18,10 @@ from typing import Final
 
 import attrs
 
+from hexwar.base.errors import RenderError
 from hexwar.grid.geometry import Hex
 from hexwar.grid.layout import Layout, Point
 from hexwar.grid.square import Square
-from hexwar.render.style import RenderError
 
 __all__ = ["CellGeometry", "HexGeometry", "SquareLayout"]
 

@@ -24,7 +24,7 @@ from typing import Final
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import RenderError
 
 __all__ = [
     "BRIDGE",
@@ -38,13 +38,8 @@ __all__ = [
     "HexsideKind",
     "HexsideStyle",
     "LineStyle",
-    "RenderError",
     "Style",
 ]
-
-
-class RenderError(HexwarError):
-    """Input the renderer cannot draw (a counter off the map, a bad style value...)."""
 
 
 def _check_width(instance: object, attribute: attrs.Attribute[float], value: float) -> None:

@@ -23,13 +23,14 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from hexwar.base.errors import RenderError
 from hexwar.board.maps import GameMap
 from hexwar.grid.layout import FLAT, POINTY, Layout, Point
 from hexwar.grid.square import Square
 from hexwar.render._writer import SvgWriter, line_attrs, num, points_attr, text_at
 from hexwar.render.cells import CellGeometry, HexGeometry, SquareLayout
 from hexwar.render.counters import CounterView
-from hexwar.render.style import HexsideKind, LineStyle, RenderError, Style
+from hexwar.render.style import HexsideKind, LineStyle, Style
 
 __all__ = ["DEFAULT_HEX_SIZE", "DEFAULT_SQUARE_SIZE", "SvgImage", "render_svg", "write_svg"]
 

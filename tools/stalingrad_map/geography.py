@@ -2,7 +2,7 @@
 
 Loaded from ``data/geography.toml``, a copy of the coordinates in the historical
 reference (the project's own, used to build the map data). The map script projects it onto
-the hex grid (:mod:`hexwar_stalingrad.mapbuild`).
+the hex grid (:mod:`tools.stalingrad_map.mapbuild`).
 
 >>> geo = load_geography()
 >>> geo.place("kalach").name_ru

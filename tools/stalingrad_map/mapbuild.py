@@ -33,11 +33,12 @@ from typing import Any, Final
 import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
-from hexwar.board.maps import axial_to_offset, offset_to_axial, rectangle
+from hexwar.board.maps import rectangle
+from hexwar.grid.coords import hex_to_offset, offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.geography import Bridge, Geography, Line, load_geography
-from hexwar_stalingrad.projection import THEATRE, Projection
+from tools.stalingrad_map.geography import Bridge, Geography, Line, load_geography
+from tools.stalingrad_map.projection import THEATRE, Projection
 
 __all__ = [
     "OFFSET",
@@ -64,10 +65,11 @@ Point = tuple[float, float]
 def label(h: Hex) -> str:
     """The printed label of a hex on this map (column, row, from 1; see docs/movement.md).
 
-    >>> label(Hex(0, 0)), label(offset_to_axial(8, 11, OFFSET))
+    >>> label(Hex(0, 0)), label(offset_to_hex(8, 11, OFFSET))
     ('0101', '0912')
     """
-    col, row = axial_to_offset(h, OFFSET)
+    c = hex_to_offset(h, OFFSET)
+    col, row = c.col, c.row
     return f"{col + 1:02d}{row + 1:02d}"
 
 
@@ -75,7 +77,7 @@ def parse_label(text: str) -> Hex:
     """The hex named by a label (inverse of :func:`label`)."""
     if len(text) != 4 or not text.isdigit():
         raise ValueError(f"malformed label {text!r} (expected 4 digits)")
-    return offset_to_axial(int(text[:2]) - 1, int(text[2:]) - 1, OFFSET)
+    return offset_to_hex(int(text[:2]) - 1, int(text[2:]) - 1, OFFSET)
 
 
 # -- the features and corrections files ------------------------------------------------------
@@ -591,7 +593,7 @@ def plan_map(
     for edge, first, last in feats.supply_edges:
         for k in range(first - 1, last):
             col, row = (0, k) if edge == "west" else (k, feats.rows - 1)
-            tags[offset_to_axial(col, row, OFFSET)].add("supply:wehrmacht")
+            tags[offset_to_hex(col, row, OFFSET)].add("supply:wehrmacht")
 
     # Hand corrections come last.
     for c in feats.corrections:
@@ -628,7 +630,8 @@ def render_plan(plan: MapPlan) -> str:
     ]
 
     def order(h: Hex) -> tuple[int, int]:
-        col, row = axial_to_offset(h, OFFSET)
+        c = hex_to_offset(h, OFFSET)
+        col, row = c.col, c.row
         return row, col
 
     for h in sorted(plan.terrain, key=order):
@@ -670,7 +673,7 @@ def ascii_map(plan: MapPlan) -> str:
     for row in range(plan.rows):
         line = " " if row & 1 else ""
         for col in range(plan.columns):
-            h = offset_to_axial(col, row, OFFSET)
+            h = offset_to_hex(col, row, OFFSET)
             g = glyph[plan.terrain[h]]
             starts = [t for t in plan.tags[h] if t.startswith("start:")]
             if starts:

@@ -1,0 +1,344 @@
+"""The result program of the combat pipeline (:mod:`hexwar.mechanics.combat`).
+
+A :class:`~hexwar.mechanics.crt.CombatResult` runs as a list of parts kept in the state
+table ``<name>`` (``program``: ``(part, n)`` pairs, plain data): ``elim`` (the defending
+stack is eliminated), ``dloss`` / ``aloss`` (N defender / attacker steps, one at a time,
+the owner choosing the unit), ``xch`` (the exchange: by steps, or by printed points with
+:func:`~hexwar.mechanics.steps.cheapest_cover`), ``retreat`` (N cells, one decision per
+cell, a ZOC penalty inserting a ``dloss``), ``advance``. Each part that needs a choice
+pushes a decision with fixed answers and waits; its answer carries the part out and the
+program goes on. :class:`ResultProgram` is the base of
+:class:`~hexwar.mechanics.combat.Combat`, which holds the data it reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from hexwar.board.maps import GameMap
+from hexwar.board.pieces import Pieces
+from hexwar.board.stacking import StackingLimit
+from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
+from hexwar.engine.actions import Action, Decision, Value, action_key
+from hexwar.engine.state import State
+from hexwar.mechanics.combat_rules import AdvanceRules
+from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.retreat import RetreatRules, retreat_options
+from hexwar.mechanics.steps import StepCounters, cheapest_cover
+
+__all__ = ["Op", "ResultProgram"]
+
+#: One part of the program: its name and its count.
+Op = tuple[str, int]
+
+
+class ResultProgram:
+    """Carries out combat results as chained decisions (see the module docstring)."""
+
+    pieces: Pieces[Any]
+    counters: StepCounters
+    game_map: GameMap[Any]
+    table: OddsTable
+    retreat: RetreatRules
+    advance: AdvanceRules
+    attack_value: str
+    defence_value: str
+    exchange: Literal["steps", "points"]
+    exchange_lost: str | None
+    exchange_paid: str | None
+    exchange_flag: str
+    limit: StackingLimit | None
+    unit: Callable[[str], Any] | None
+    exerts_zoc: Callable[[Any], bool] | None
+    name: str
+
+    @property
+    def attackers_table(self) -> str:
+        """Piece -> the cell it attacked this phase."""
+        return f"{self.name}_attackers"
+
+    @property
+    def defenders_table(self) -> str:
+        """Cell -> ``("declared" | "resolved", *attackers)`` this phase."""
+        return f"{self.name}_defenders"
+
+    @property
+    def scratch(self) -> tuple[str, ...]:
+        """The per-phase tables (a combat phase's ``scratch``)."""
+        return (self.attackers_table, self.defenders_table)
+
+    def decision_kind(self, part: str) -> str:
+        """The kind of the decisions of ``part`` (``roll``, ``loss``, ``pay``, ``retreat``,
+        ``advance``)."""
+        return f"{self.name}_{part}"
+
+    def _cell(self, label: str) -> Any:
+        return self.pieces.codec.cell_at(label)
+
+    def _label(self, cell: Any) -> str:
+        return self.pieces.codec.label(cell)
+
+    def in_progress(self, state: State) -> bool:
+        """Whether a combat result is being carried out (its decisions are pending)."""
+        return state.get(self.name, "program") is not None
+
+    def _get(self, state: State, key: str) -> Any:
+        return state.get(self.name, key)
+
+    def _program(self, state: State) -> tuple[Op, ...]:
+        prog = state.get(self.name, "program")
+        assert isinstance(prog, tuple)
+        return prog  # type: ignore[return-value]
+
+    def _set_program(self, state: State, *ops: Op) -> None:
+        state.put(self.name, "program", tuple(ops))
+
+    def _start(self, state: State, cell: str, result: CombatResult) -> None:
+        entry = state.get(self.defenders_table, cell)
+        assert isinstance(entry, tuple)
+        attackers = tuple(str(a) for a in entry[1:])
+        where = self._cell(cell)
+        defenders = self.pieces.occupants(state, where)
+        ops: list[Op] = []
+        if result.eliminated:
+            ops.append(("elim", 0))
+        if result.defender_steps:
+            ops.append(("dloss", result.defender_steps))
+        if result.has(self.exchange_flag):
+            ops.append(("xch", 0))
+        if result.attacker_steps:
+            ops.append(("aloss", result.attacker_steps))
+        if result.retreat:
+            ops.append(("retreat", result.retreat))
+        ops.append(("advance", 0))
+        record: dict[str, Value] = {
+            "cell": cell,
+            "at": cell,
+            "result": result.code,
+            "side": self.pieces.side(state, attackers[0]),
+            "foe": self.pieces.side(state, defenders[0]) if defenders else "",
+            "attackers": attackers,
+            "sources": tuple(self._label(self.pieces.where(state, a)) for a in attackers),
+            "defenders": defenders,
+            "lost": 0,
+            "dsteps": 0,
+            "path": (),
+            "advanced": (),
+        }
+        for key, value in record.items():
+            state.put(self.name, key, value)
+        self._set_program(state, *ops)
+        self._run(state)
+
+    def _finish(self, state: State) -> None:
+        for key in sorted(state.table(self.name)):
+            state.delete(self.name, key)
+
+    def _live(self, state: State, role: str) -> list[str]:
+        """The defenders still in the defending stack, or the attackers still on the map."""
+        if role == "attackers":
+            return sorted(
+                p for p in self._get(state, "attackers") if self.pieces.is_placed(state, p)
+            )
+        at = self._cell(self._get(state, "at"))
+        return sorted(
+            p
+            for p in self._get(state, "defenders")
+            if self.pieces.is_placed(state, p) and self.pieces.where(state, p) == at
+        )
+
+    def _run(self, state: State) -> None:
+        """Carry out the program until a part needs a choice (pushed) or it is done."""
+        while True:
+            prog = self._program(state)
+            if not prog:
+                self._finish(state)
+                return
+            op = prog[0]
+            asked = self._ask(state, op)
+            if asked is None:
+                continue
+            side, part, choices = asked
+            if len(choices) == 1:
+                self._apply(state, op, choices[0])
+                continue
+            ordered = tuple(sorted(choices, key=action_key))
+            state.push(Decision(self.decision_kind(part), side, (op[0], op[1]), choices=ordered))
+            return
+
+    def _pop(self, state: State, *instead: Op) -> None:
+        self._set_program(state, *instead, *self._program(state)[1:])
+
+    def _ask(self, state: State, op: Op) -> tuple[str, str, list[Action]] | None:
+        """The choice ``op`` needs now (side, decision part, answers), or ``None`` after
+        carrying out (or skipping) what needs no choice."""
+        kind, n = op
+        side, foe = self._get(state, "side"), self._get(state, "foe")
+        if kind == "elim":
+            for piece in self._live(state, "defenders"):
+                self._lose(state, piece, len(self.counters.track(piece)), defender=True)
+            self._pop(state)
+            return None
+        if kind in ("dloss", "aloss"):
+            live = self._live(state, "defenders" if kind == "dloss" else "attackers")
+            if n <= 0 or not live:
+                self._pop(state)
+                return None
+            return (foe if kind == "dloss" else side), "loss", [Action("lose", (p,)) for p in live]
+        if kind == "xch":
+            return self._ask_exchange(state, side)
+        if kind == "retreat":
+            return self._ask_retreat(state, n, side, foe)
+        if kind == "advance":
+            return self._ask_advance(state, side)
+        raise AssertionError(op)  # pragma: no cover - the program holds only these
+
+    def _lose(self, state: State, piece: str, steps: int, *, defender: bool) -> None:
+        loss = self.counters.lose(state, piece, steps)
+        if loss.eliminated and self.pieces.is_placed(state, piece):
+            self.pieces.remove(state, piece)
+        if defender:
+            lost = self.exchange_lost or self.defence_value
+            state.put(self.name, "lost", self._get(state, "lost") + loss.printed(lost))
+            state.put(self.name, "dsteps", self._get(state, "dsteps") + loss.steps)
+
+    def _ask_exchange(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
+        live = self._live(state, "attackers")
+        if self.exchange == "steps":
+            self._pop(state, *((("aloss", self._get(state, "dsteps")),) * bool(live)))
+            return None
+        owed = self._get(state, "lost")
+        if owed <= 0 or not live:
+            self._pop(state)
+            return None
+        paid = self.exchange_paid or self.attack_value
+        covers = cheapest_cover(self.counters, state, live, owed, paid)
+        return side, "pay", [Action("pay", way) for way in covers]
+
+    def _enemy_zoc(self, state: State, foe: str) -> frozenset[Any]:
+        _, enemies = self.pieces.friends_enemies(state, foe, unit=self.unit)
+        if not enemies:
+            return frozenset()
+        return zoc_cells(self.game_map, enemies, self.exerts_zoc or every_unit_exerts_zoc)
+
+    def _retreat_paths(self, state: State, n: int) -> list[Any]:
+        at = self._cell(self._get(state, "at"))
+        passed = tuple(self._cell(c) for c in self._get(state, "path"))
+        return retreat_options(
+            self.pieces, state, self.game_map, at, n, rules=self.retreat, limit=self.limit,
+            unit=self.unit, exerts_zoc=self.exerts_zoc,
+            attackers=[self._cell(c) for c in self._get(state, "sources")],
+            origin=self._cell(self._get(state, "cell")), passed=passed,
+            movers=self._stack(state),
+        )  # fmt: skip
+
+    def _stack(self, state: State) -> list[str]:
+        """The retreating pieces, in their stack order (top first)."""
+        live = set(self._live(state, "defenders"))
+        at = self._cell(self._get(state, "at"))
+        return [p for p in self.pieces.occupants(state, at) if p in live]
+
+    def _ask_retreat(
+        self, state: State, n: int, side: str, foe: str
+    ) -> tuple[str, str, list[Action]] | None:
+        if n <= 0 or not self._live(state, "defenders"):
+            self._pop(state)
+            return None
+        paths = self._retreat_paths(state, n)
+        if not paths:
+            penalty: Op = ("elim", 0) if self.retreat.cannot == "eliminate" else ("dloss", 1)
+            self._pop(state, penalty)
+            return None
+        firsts = sorted({self._label(p.cells[0]) for p in paths})
+        chooser = foe if self.retreat.chooser == "owner" else side
+        return chooser, "retreat", [Action("retreat", (c,)) for c in firsts]
+
+    def _advance_moves(self, state: State) -> list[Action]:
+        """``advance PIECE CELL`` for each attacker that may advance and each cell it may
+        reach: the vacated cell, and along the retreat path with ``along_path``."""
+        rules, side = self.advance, self._get(state, "side")
+        done = self._get(state, "advanced")
+        origin = self._cell(self._get(state, "cell"))
+        if any(self.pieces.side(state, p) != side for p in self.pieces.occupants(state, origin)):
+            return []  # the defender held
+        route = [origin]
+        if rules.along_path:
+            for label in self._get(state, "path"):
+                cell = self._cell(label)
+                if any(
+                    self.pieces.side(state, p) != side for p in self.pieces.occupants(state, cell)
+                ):
+                    break
+                route.append(cell)
+        out = []
+        for piece in self._live(state, "attackers"):
+            if piece in done:
+                continue
+            here = self.pieces.where(state, piece)
+            for depth, cell in enumerate(route):
+                before = here if depth == 0 else route[depth - 1]
+                if cell not in self.game_map.neighbors(before):
+                    break
+                if (
+                    rules.movement_class
+                    and self.game_map.cost(before, cell, rules.movement_class) is None
+                ):
+                    break
+                there = self.pieces.occupants(state, cell)
+                if self.limit is not None:
+                    units = [p if self.unit is None else self.unit(p) for p in (*there, piece)]
+                    if self.limit(units) is not None:
+                        continue
+                out.append(Action("advance", (piece, self._label(cell))))
+        return out
+
+    def _ask_advance(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
+        rules = self.advance
+        mode = rules.mode_after(self._get(state, "result"))
+        done = self._get(state, "advanced")
+        full = rules.units is not None and len(done) >= rules.units
+        moves = [] if mode == "none" or full else self._advance_moves(state)
+        if not moves:
+            self._pop(state)
+            return None
+        if mode == "optional" or done:
+            moves.append(Action("stop"))
+        return side, "advance", moves
+
+    def _apply(self, state: State, op: Op, action: Action) -> None:
+        """Carry out the answer ``action`` to the choice ``op`` asked for."""
+        kind, n = op
+        if kind in ("dloss", "aloss"):
+            self._lose(state, action.args[0], 1, defender=kind == "dloss")
+            self._pop(state, *(((kind, n - 1),) * (n > 1)))
+        elif kind == "xch":
+            for piece in action.args:
+                if self.pieces.is_placed(state, piece):
+                    self._lose(state, piece, 1, defender=False)
+            self._pop(state)
+        elif kind == "retreat":
+            to = self._cell(action.args[0])
+            foe = self._get(state, "foe")
+            penalty = self.retreat.enemy_zoc == "step" and to in self._enemy_zoc(state, foe)
+            if penalty and self.retreat.friends_negate_zoc:
+                penalty = not any(
+                    self.pieces.side(state, p) == foe for p in self.pieces.occupants(state, to)
+                )
+            for piece in self._stack(state):  # as a stack, top first; friends there stay
+                self.pieces.move(state, piece, to)
+            state.put(self.name, "at", action.args[0])
+            state.put(self.name, "path", (*self._get(state, "path"), action.args[0]))
+            rest: list[Op] = [("dloss", 1)] if penalty else []
+            if n > 1:
+                rest.append(("retreat", n - 1))
+            self._pop(state, *rest)
+        elif kind == "advance":
+            if action.kind == "stop":
+                self._pop(state)
+                return
+            piece, label = action.args
+            self.pieces.move(state, piece, self._cell(label))
+            state.put(self.name, "advanced", (*self._get(state, "advanced"), piece))
+        else:  # pragma: no cover - only these ask
+            raise AssertionError(op)

@@ -1,0 +1,254 @@
+"""The data of the combat pipeline (:mod:`hexwar.mechanics.combat`): odds shifts and
+their edges, the advance after combat, and the odds an attack gets.
+
+>>> from hexwar.mechanics.crt import OddsTable, CombatResult
+>>> crt = OddsTable.build(columns=["1:1", "2:1"], rows={1: ["NE", "NE"]}, dice="d1",
+...                       results=[CombatResult("NE"), CombatResult("AE", rank=-1)])
+>>> place_column(crt, OddsRules(below="AE"), 0, -1, Fraction(1), Fraction(1)).automatic
+'AE'
+>>> place_column(crt, OddsRules(), 1, +3, Fraction(2), Fraction(1)).column   # "highest"
+'2:1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Final, Literal
+
+import attrs
+
+from hexwar.base.errors import AttackRefused, DataError
+from hexwar.board.maps import GameMap
+from hexwar.board.pieces import Pieces
+from hexwar.engine.state import State
+from hexwar.mechanics.crt import Distribution, OddsTable
+from hexwar.mechanics.steps import StepCounters
+
+__all__ = [
+    "ABOVE",
+    "ADVANCE_MODES",
+    "BELOW",
+    "AdvanceMode",
+    "AdvanceRules",
+    "Attack",
+    "AttackOdds",
+    "HexsideShift",
+    "Odds",
+    "OddsRules",
+    "hexside_shift",
+    "place_column",
+]
+
+#: What happens below the lowest column: ``"refuse"`` (no attack), ``"lowest"`` (fought
+#: there), or any other text: the code of the table's result that applies without a roll.
+BELOW: Final = ("refuse", "lowest")
+#: What happens above the highest column: ``"highest"``, or an automatic result's code.
+ABOVE: Final = ("highest",)
+AdvanceMode = Literal["none", "optional", "obligatory"]
+ADVANCE_MODES: Final = ("none", "optional", "obligatory")
+
+
+@attrs.frozen
+class HexsideShift:
+    """A column shift for attacking across a hexside ``feature`` (after a bridge's
+    negation): when ``"all"`` attackers cross it ("all across a river: -1") or ``"any"``."""
+
+    feature: str
+    shift: int
+    when: Literal["all", "any"] = "all"
+
+    def __attrs_post_init__(self) -> None:
+        if self.when not in ("all", "any"):
+            raise DataError(f"hexside shift {self.feature!r}: when {self.when!r}, not all/any")
+
+
+def _shifts(value: Mapping[str, int]) -> Mapping[str, int]:
+    return dict(value)
+
+
+def _hexside_shifts(value: Iterable[HexsideShift]) -> tuple[HexsideShift, ...]:
+    return tuple(value)
+
+
+@attrs.frozen
+class OddsRules:
+    """The odds' shifts and edges as data: ``terrain`` (the defender's terrain ->
+    column shift, "forest -1"), ``hexsides`` (:class:`HexsideShift`), ``below`` and
+    ``above`` (:data:`BELOW`, :data:`ABOVE`), ``rule`` (cited by a refusal)."""
+
+    terrain: Mapping[str, int] = attrs.field(factory=dict, converter=_shifts)
+    hexsides: tuple[HexsideShift, ...] = attrs.field(default=(), converter=_hexside_shifts)
+    below: str = "refuse"
+    above: str = "highest"
+    rule: str | None = None
+
+
+@attrs.frozen
+class AdvanceRules:
+    """Advance after combat into the vacated cell, as data.
+
+    ``mode`` (``"none"``, ``"optional"``, ``"obligatory"``: one unit must advance when
+    one can), overridden per result code by ``by_result``; ``units``: how many attackers
+    may advance (``None``: any number within the stacking limit); ``along_path``: an
+    advancing unit may follow the defender's retreat path (N > 1) instead of stopping in
+    the vacated cell; ``movement_class``: each step must be legal for it on the map.
+    """
+
+    mode: AdvanceMode = "optional"
+    by_result: Mapping[str, AdvanceMode] = attrs.field(factory=dict, converter=dict)
+    units: int | None = 1
+    along_path: bool = False
+    movement_class: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        for code, mode in (("mode", self.mode), *self.by_result.items()):
+            if mode not in ADVANCE_MODES:
+                raise DataError(f"advance {code}: {mode!r}, expected one of {ADVANCE_MODES}")
+
+    def mode_after(self, code: str) -> AdvanceMode:
+        """The advance after result ``code``."""
+        return self.by_result.get(code, self.mode)
+
+
+@attrs.frozen
+class Attack:
+    """One attack, as the side-condition callables see it: the attacking ``side``, the
+    defending ``cell`` (its label) and the attacking pieces."""
+
+    side: str
+    cell: str
+    attackers: tuple[str, ...]
+
+
+@attrs.frozen
+class Odds:
+    """An attack's odds: the strengths, the ``column`` fought on after ``shift`` columns
+    (``None`` when refused or automatic), the ``automatic`` result's code, and whether
+    the attack is ``refused``."""
+
+    attack: Fraction
+    defence: Fraction
+    column: str | None
+    shift: int
+    automatic: str | None = None
+    refused: bool = False
+
+
+def hexside_shift(shifts: Sequence[HexsideShift], crossed: Sequence[frozenset[str]]) -> int:
+    """The summed shift of ``shifts`` for attackers that cross the hexside features
+    ``crossed`` (one set per attacker, after negation).
+
+    >>> river = HexsideShift("river", -1)
+    >>> hexside_shift([river], [{"river"}, {"river"}]), hexside_shift([river], [{"river"}, set()])
+    (-1, 0)
+    """
+    total = 0
+    for h in shifts:
+        hits = [h.feature in c for c in crossed]
+        if hits and (all(hits) if h.when == "all" else any(hits)):
+            total += h.shift
+    return total
+
+
+def place_column(
+    table: OddsTable, rules: OddsRules, index: int, shift: int, attack: Fraction, defence: Fraction
+) -> Odds:
+    """The odds of an attack whose unshifted column is ``index`` (``-1``: below the
+    table's threshold) moved by ``shift`` columns, past either edge as ``rules`` say."""
+    at, last = index + shift, len(table.columns) - 1
+    if at < 0:
+        if rules.below == "refuse":
+            return Odds(attack, defence, None, shift, refused=True)
+        if rules.below != "lowest":
+            return Odds(attack, defence, None, shift, automatic=rules.below)
+        at = 0
+    elif at > last:
+        if rules.above != "highest":
+            return Odds(attack, defence, None, shift, automatic=rules.above)
+        at = last
+    return Odds(attack, defence, table.labels[at], shift)
+
+
+Number = int | Fraction
+
+
+class AttackOdds:
+    """The odds of an attack now: strengths, shifts and the edges of the table (the
+    base of :class:`~hexwar.mechanics.combat.Combat`, which holds the data it reads)."""
+
+    pieces: Pieces[Any]
+    counters: StepCounters
+    game_map: GameMap[Any]
+    table: OddsTable
+    odds_rules: OddsRules
+    attack_value: str
+    defence_value: str
+    strength: Callable[[State, str, str], Number] | None
+    shift: Callable[[State, Attack], int] | None
+
+    def _cell(self, label: str) -> Any:
+        return self.pieces.codec.cell_at(label)
+
+    def piece_strength(self, state: State, piece: str, role: str) -> Number:
+        """A piece's strength as ``role`` (``"attack"`` / ``"defend"``)."""
+        if self.strength is not None:
+            return self.strength(state, piece, role)
+        name = self.attack_value if role == "attack" else self.defence_value
+        value: Number = state.hook(
+            "combat_strength", self.counters.value(state, piece, name), unit=piece, role=role
+        )
+        return value
+
+    def odds(self, state: State, side: str, cell: str, attackers: Sequence[str]) -> Odds:
+        """The odds of ``attackers`` against the stack in ``cell`` (see the module
+        docstring): the unshifted column (just below the lowest when the ratio is below
+        the table's threshold; the highest against a defence of 0), plus the shifts."""
+        attackers = tuple(attackers)
+        where = self._cell(cell)
+        attack = sum(
+            (Fraction(self.piece_strength(state, p, "attack")) for p in attackers), Fraction(0)
+        )
+        defence = sum(
+            (
+                Fraction(self.piece_strength(state, p, "defend"))
+                for p in self.pieces.occupants(state, where)
+            ),
+            Fraction(0),
+        )
+        if defence == 0:
+            index = len(self.table.columns) - 1
+        else:
+            try:
+                index = self.table.column_index(self.table.column_for(attack, defence))
+            except AttackRefused:
+                index = -1
+        shift = self._shift(state, Attack(side, cell, attackers), where)
+        return place_column(self.table, self.odds_rules, index, shift, attack, defence)
+
+    def _shift(self, state: State, attack: Attack, where: Any) -> int:
+        game_map, rules = self.game_map, self.odds_rules
+        shift = rules.terrain.get(game_map.terrain(where), 0)
+        if rules.hexsides:
+            active, side_of = game_map.chart.active_features, game_map.hexside
+            crossed = [
+                active(side_of(self.pieces.where(state, p), where)) for p in attack.attackers
+            ]
+            shift += hexside_shift(rules.hexsides, crossed)
+        if self.shift is not None:
+            shift += self.shift(state, attack)
+        shift += int(state.hook("odds_shift", 0, attacker=attack.attackers, defender=attack.cell))
+        return shift
+
+    def distribution(
+        self, state: State, side: str, cell: str, attackers: Sequence[str]
+    ) -> Distribution:
+        """The exact distribution of results of this attack now (with the die modifier)."""
+        odds = self.odds(state, side, cell, attackers)
+        if odds.refused:
+            raise AttackRefused(f"attack on {cell}: refused", rule=self.odds_rules.rule)
+        if odds.automatic is not None:
+            return Distribution(((self.table.results[odds.automatic], Fraction(1)),))
+        assert odds.column is not None
+        modifier = int(state.hook("die_modifier", 0, side=side, table=self.table.name))
+        return self.table.distribution_at(odds.column, modifier=modifier)
