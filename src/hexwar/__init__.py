@@ -28,6 +28,7 @@ from hexwar.board.movement import MoveRules, find_path, reachable
 from hexwar.board.pieces import Pieces
 from hexwar.board.terrain import TerrainChart, load_chart
 from hexwar.board.zoc import zoc_cells
+from hexwar.engine import pickling as _pickling  # noqa: F401 - registers State pickling
 from hexwar.engine.actions import CHANCE, END, Action, Decision, Outcome
 from hexwar.engine.dice import D6, Dice, SeededDriver
 from hexwar.engine.hooks import Effect, Expiry

@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from hexwar.engine.bounds import Bounds
-from hexwar.engine.observe import Board, Feature, ObservationView, Observed, deal_hidden
+from hexwar.engine.observe import Board, Feature, ObservationView, Observed
+from hexwar.engine.resample import deal_hidden
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import FULL, REDUCED
 

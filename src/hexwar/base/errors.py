@@ -47,6 +47,7 @@ __all__ = [
     "StaleMemo",
     "StepError",
     "UndeclaredRead",
+    "UnknownGame",
     "UnknownMovementClassError",
     "UnknownToken",
     "VictoryError",
@@ -143,6 +144,10 @@ class UnknownToken(HexwarError):
 
 class NoActionSpace(HexwarError):
     """The ruleset does not declare its action space (``Ruleset.action_space``)."""
+
+
+class UnknownGame(HexwarError):
+    """No game is registered under the name (:mod:`hexwar.engine.registry`)."""
 
 
 # -- the board (pieces, stacking, terrain, zoc) ------------------------------------------

@@ -39,6 +39,14 @@ class Bounds:
     #: the sides' returns always sum to zero (:meth:`~hexwar.engine.state.Ruleset.returns`)
     zero_sum: bool = True
 
+    def failures(self, history: Iterable[Action]) -> list[tuple[str, str]]:
+        """``[("bounds", why)]`` when a game of ``history`` took more token steps than
+        :attr:`max_tokens` (the kit's check), else ``[]``."""
+        taken = token_steps(history)
+        if self.max_tokens is not None and taken > self.max_tokens:
+            return [("bounds", f"{taken} token steps, more than the declared {self.max_tokens}")]
+        return []
+
 
 def token_steps(actions: Iterable[Action]) -> int:
     """The token steps of ``actions``: each one's kind, arguments and closing ``done``."""

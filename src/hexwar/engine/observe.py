@@ -48,8 +48,7 @@ declared view cannot leak a hidden value by mistake.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -60,7 +59,7 @@ if TYPE_CHECKING:
     from hexwar.engine.actions import Value
     from hexwar.engine.state import Ruleset, State
 
-__all__ = ["Board", "Encoder", "Feature", "ObservationView", "Observed", "deal_hidden"]
+__all__ = ["Board", "Encoder", "Feature", "ObservationView", "Observed"]
 
 #: Bits of the ``turn`` section when the sequence has no turn limit.
 _TURN_BITS: Final = 16
@@ -182,7 +181,7 @@ class Encoder:
 
     def __init__(self, ruleset: Ruleset, view: ObservationView | None = None) -> None:
         self.ruleset = ruleset
-        self.view = ruleset.observation_view() if view is None else view
+        self.view = view or ruleset.observation_view() or ObservationView()
         space = ruleset.space
         self._ids = space._ids
         n = space.size
@@ -265,6 +264,31 @@ class Encoder:
         from the state's side to act, its first seat), ``prefix`` the tokens of the action
         being built *that the observer may see*, ``legal`` the legal next token ids (pass
         them only to the acting seat)."""
+        sec = self.sections
+        out = self._generic(state, side, seat, acting, prefix)
+        base = sec["legal"][0]
+        out.extend(base + i for i in legal)
+        if self.view.board is not None:
+            out.extend(self._board(state, side, prefix))
+        if self.view.features:
+            view = Observed(state, side)
+            for f in self.view.features:
+                off, size = sec[f.name]
+                for i in f.hot(view):
+                    if not 0 <= i < size:
+                        raise HexwarError(f"feature {f.name!r}: index {i} outside 0..{size - 1}")
+                    out.append(off + i)
+        return out
+
+    def _generic(
+        self,
+        state: State,
+        side: str,
+        seat: int | None,
+        acting: int | None,
+        prefix: Sequence[str],
+    ) -> list[int]:
+        """The generic sections but ``legal``: seats, turn, phase, decision, prefix."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
         sec = self.sections
@@ -305,18 +329,6 @@ class Encoder:
                 rest = sec["prefix_rest"][0]
                 out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
         out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
-        base = sec["legal"][0]
-        out.extend(base + i for i in legal)
-        if self.view.board is not None:
-            out.extend(self._board(state, side, prefix))
-        if self.view.features:
-            view = Observed(state, side)
-            for f in self.view.features:
-                off, size = sec[f.name]
-                for i in f.hot(view):
-                    if not 0 <= i < size:
-                        raise HexwarError(f"feature {f.name!r}: index {i} outside 0..{size - 1}")
-                    out.append(off + i)
         return out
 
     def _board(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:
@@ -383,56 +395,3 @@ class Encoder:
         for i in self.encode(state, side, **kwargs):
             out[i] = 1.0
         return out
-
-
-def deal_hidden(
-    state: State,
-    side: str,
-    rng: random.Random,
-    table: str,
-    pool_of: Callable[[str], Hashable] = lambda item: None,
-) -> State:
-    """A new state that ``side`` cannot tell from ``state``: the items of the entries of
-    ``table`` hidden from ``side`` (tuples of strings: hands, decks) dealt anew.
-
-    Items of one pool (``pool_of(item)``: a card's deck) are shuffled among the places
-    those items held, so each entry keeps its length and the pools stay apart; an entry
-    whose items were sorted (a hand) is sorted again. The state is rebuilt from its data
-    (:func:`hexwar.engine.records.state_from_data`, then the position checks), so it keeps
-    the history but cannot undo into the true position.
-    """
-    from hexwar.engine.records import state_from_data, validate_core
-    from hexwar.engine.state import _HIDDEN_TABLE
-
-    hidden = state.table(_HIDDEN_TABLE)
-    entries = state.table(table)
-    keys = sorted(
-        ref.partition("/")[2]
-        for ref, owner in hidden.items()
-        if owner != side and ref.partition("/")[0] == table
-    )
-    items: dict[str, list[str]] = {}
-    for key in keys:
-        value = entries.get(key)
-        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-            raise HexwarError(f"deal_hidden: {table}/{key} is not a tuple of strings")
-        items[key] = [str(v) for v in value]
-    places: dict[Hashable, list[tuple[str, int]]] = {}
-    for key in keys:
-        for i, item in enumerate(items[key]):
-            places.setdefault(pool_of(item), []).append((key, i))
-    dealt = {key: list(v) for key, v in items.items()}
-    for spots in places.values():
-        pool = [items[k][i] for k, i in spots]
-        rng.shuffle(pool)
-        for (k, i), item in zip(spots, pool, strict=True):
-            dealt[k][i] = item
-    data = state.to_data()
-    for key in keys:
-        was_sorted = items[key] == sorted(items[key])
-        new = sorted(dealt[key]) if was_sorted else dealt[key]
-        data["tables"][table][key] = new
-    out = state_from_data(state.ruleset, data, state.scenario, dict(state.options))
-    validate_core(state.ruleset, out)
-    state.ruleset.validate_position(out)
-    return out

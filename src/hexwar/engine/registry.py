@@ -14,7 +14,7 @@ read on first use); any other (an example, a test's game) calls :func:`register`
 >>> make("no-such-game")
 Traceback (most recent call last):
 ...
-hexwar.engine.registry.UnknownGame: no game 'no-such-game' is registered (known: ...)
+hexwar.base.errors.UnknownGame: no game 'no-such-game' is registered (known: ...)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from importlib import metadata
 from typing import Final
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, UnknownGame
 from hexwar.engine.actions import Value
 from hexwar.engine.state import Ruleset
 
@@ -37,10 +37,6 @@ _FACTORIES: Final[dict[str, Factory]] = {}
 #: name -> (scenario, state options) a framework starts the game with
 _STARTS: Final[dict[str, tuple[str, dict[str, Value]]]] = {}
 _LOADED: list[bool] = [False]
-
-
-class UnknownGame(HexwarError):
-    """No game is registered under the name."""
 
 
 def register(

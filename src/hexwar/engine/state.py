@@ -26,9 +26,8 @@ import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import count
-from random import Random
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from hexwar.base.errors import GameOverError, HexwarError, NoActionSpace, NothingToUndo, NotLegalNow
 from hexwar.engine import sequencer
@@ -44,14 +43,11 @@ from hexwar.engine.actions import (
     action_key,
 )
 from hexwar.engine.dice import integer_weights
+from hexwar.engine.framework import Clonable, FrameworkHooks
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.sequencer import Cursor, TurnSequence
 from hexwar.engine.snapshot import HistoryEntry, Snapshot, snapshot_to_data
 from hexwar.engine.space import DONE, ActionSpace, tokens_of
-
-if TYPE_CHECKING:
-    from hexwar.engine.bounds import Bounds
-    from hexwar.engine.observe import ObservationView
 
 __all__ = ["HIDDEN", "PSEUDO_TABLES", "Ruleset", "State"]
 
@@ -83,7 +79,7 @@ Prefix = tuple[str, ...]
 T = TypeVar("T")
 
 
-class Ruleset:
+class Ruleset(FrameworkHooks):
     """The rules of one game. Subclass it and override what the game needs.
 
     Required: ``name``, ``sides``, ``sequence``, :meth:`setup`, :meth:`action_space`,
@@ -253,60 +249,6 @@ class Ruleset:
         """The seats; by default one per side, named like the side."""
         return tuple(Seat(side, side) for side in self.sides)
 
-    # -- frameworks (OpenSpiel, PettingZoo, Gymnasium: hexwar.interop) --------------------
-
-    #: Whether no side ever has hidden information (no :meth:`State.hide`, no private
-    #: decision); the default is the safe ``False``.
-    perfect_information: ClassVar[bool] = False
-
-    def bounds(self) -> Bounds:
-        """The declared bounds (:mod:`hexwar.engine.bounds`): the most token steps of a game
-        and the range of a return. Default: no length declared, returns in ``[-1, 1]``."""
-        from hexwar.engine.bounds import Bounds
-
-        return Bounds()
-
-    def returns(self, state: State) -> dict[str, float]:
-        """Each side's return at the end of ``state`` (``0`` while it goes on): by default
-        ``1`` for the winner and ``-1 / (sides - 1)`` for each other side, ``0`` each on a
-        draw (zero-sum)."""
-        out = dict.fromkeys(self.sides, 0.0)
-        outcome = state.outcome
-        if outcome is not None and outcome.winner is not None:
-            losers = len(self.sides) - 1
-            for side in self.sides:
-                out[side] = 1.0 if side == outcome.winner else -1.0 / max(losers, 1)
-        return out
-
-    def observation_view(self) -> ObservationView:
-        """The game's board and extra features for observation tensors
-        (:mod:`hexwar.engine.observe`). Default: none (the generic sections only)."""
-        from hexwar.engine.observe import ObservationView
-
-        return ObservationView()
-
-    def resample_hidden(self, state: State, side: str, rng: Random) -> State:
-        """A state ``side`` cannot tell from ``state`` (the same :meth:`State.observation`),
-        the information hidden from it drawn anew with ``rng`` (for IS-MCTS and the like).
-
-        Default: a clone when nothing is hidden from ``side``; else
-        :class:`~hexwar.base.errors.HexwarError` (the game must say how;
-        :func:`hexwar.engine.observe.deal_hidden` deals hidden cards anew)."""
-        hidden = state.table(_HIDDEN_TABLE)
-        if any(owner != side for owner in hidden.values()):
-            raise HexwarError(f"{self.name}: no way to resample hidden information declared")
-        return state.clone()
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Ruleset:
-        """The ruleset whose :meth:`options` are ``options``; default ``cls(**options)``."""
-        return cls(**options)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle a ruleset as its class (by name), options and data digest: unpickling
-        rebuilds it (:meth:`from_options`) and refuses other data."""
-        return (_rebuild_ruleset, (type(self), dict(self.options()), self.data_digest()))
-
     # -- what happens ------------------------------------------------------------------
 
     def play(self, state: State, action: Action) -> None:
@@ -351,7 +293,7 @@ class Ruleset:
 _Node = tuple[Action, "tuple[tuple[Any, ...], ...] | None", "str | None", Any, int]
 
 
-class State:
+class State(Clonable):
     """All mutable data of one game, and the API to play it.
 
     >>> # see docs/architecture.md and tests/toy_game.py for a complete game
@@ -1110,52 +1052,11 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __copy__(self) -> State:
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        """A deep copy is a :meth:`clone` (the ruleset is shared: rules are not state)."""
-        return self.clone()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle through the save format (:func:`hexwar.engine.records.dumps`), never the
-        internals; the ruleset pickles as its class and options. A loaded state keeps its
-        history but cannot undo past the load."""
-        from hexwar.engine.records import dumps
-
-        return (_load_state, (self.ruleset, dumps(self)))
-
     def __repr__(self) -> str:
         return (
             f"<State {self.ruleset.name} turn {self.turn} {self.stage}/{self.phase} "
             f"to act: {self.current_player()}>"
         )
-
-
-#: Rulesets rebuilt by unpickling, shared: (class, options JSON) -> ruleset.
-_REBUILT: Final[dict[tuple[type, str], Ruleset]] = {}
-
-
-def _rebuild_ruleset(cls: type[Ruleset], options: dict[str, Any], digest: str) -> Ruleset:
-    import json
-
-    key = (cls, json.dumps(options, sort_keys=True))
-    found = _REBUILT.get(key)
-    if found is None:
-        found = cls.from_options(options)
-        if found.data_digest() != digest:
-            raise HexwarError(
-                f"cannot unpickle a {cls.__name__}: its data digest {digest[:12]!r} is not this"
-                f" installation's {found.data_digest()[:12]!r}"
-            )
-        _REBUILT[key] = found
-    return found
-
-
-def _load_state(ruleset: Ruleset, text: str) -> State:
-    from hexwar.engine.records import loads
-
-    return loads(ruleset, text, source="<pickle>")
 
 
 def _tokenized(cls: type[Ruleset]) -> tuple[bool, bool]:

@@ -13,6 +13,7 @@ The frameworks are imported only by their own modules, so the core works without
 This layer may import every other layer; nothing imports it. See ``docs/interop.md``.
 """
 
-from hexwar.interop.adapter import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame, TokenState
+from hexwar.interop.adapter import TokenState
+from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]

@@ -7,9 +7,8 @@
   ``legal_actions`` as its leaves; token ids round-trip; a clone behaves like the
   original under the same action; the state serializes and loads back equal; chance
   outcomes are distinct with probabilities in (0, 1] summing to exactly 1; ``history``
-  equals the actions applied; undo walks back exactly; terminal states have an outcome;
-  a game takes no more token steps than the ruleset declares
-  (:meth:`~hexwar.engine.state.Ruleset.bounds`); plus your own invariants. Memo read
+  equals the actions applied; undo walks back exactly; a finished game has an outcome and
+  no more token steps than its ruleset's ``bounds()``; plus your own invariants. Memo read
   checking (:func:`checking_reads`) is on.
 - :func:`~hexwar.testing.machine.random_states`, :class:`~hexwar.testing.machine.RulesStateMachine`
   and :data:`~hexwar.testing.machine.FAST_SHRINK` (in :mod:`hexwar.testing.machine`):
@@ -17,11 +16,9 @@
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
 - :func:`outputs_under_hash_seeds` runs a script under several ``PYTHONHASHSEED`` values,
   to show that no set or dict order over strings decides a game.
-- :func:`checking_reads` (:func:`hexwar.engine.memo.read_checking`): memos fail on a read of a
-  table they do not declare.
+- :func:`checking_reads` (:func:`hexwar.engine.memo.read_checking`): undeclared memo reads fail.
 
-Requires ``hypothesis`` (the ``test`` extra). See ``docs/architecture.md`` for a worked
-example.
+Requires ``hypothesis`` (the ``test`` extra); a worked example: ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -41,7 +38,6 @@ import attrs
 
 from hexwar.base.errors import HexwarError, IllegalAction, StaleMemo, UndeclaredRead
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
-from hexwar.engine.bounds import token_steps
 from hexwar.engine.loop import sample_action
 from hexwar.engine.memo import read_checking
 from hexwar.engine.records import dumps, loads
@@ -214,6 +210,7 @@ def check_step(
     if tokens:
         fails += check_tokens(state, legal)
     if state.is_terminal():
+        fails += state.ruleset.bounds().failures(state.history)
         if state.outcome is None or player != TERMINAL:
             fails.append(("terminal", "terminal state without outcome"))
         if legal:
@@ -427,10 +424,6 @@ def _check_games(
                     break
                 snapshots[len(applied) - first] = snapshot
         report.terminal += state.is_terminal()
-        limit = state.ruleset.bounds().max_tokens
-        taken = token_steps(applied)
-        if limit is not None and taken > limit:
-            fail(len(applied), "bounds", f"{taken} token steps, more than the declared {limit}")
         for i in range(len(applied) - first, 0, -1):
             state.undo()
             expected = snapshots.get(i - 1)

@@ -1,0 +1,67 @@
+"""Resampling hidden information consistently with an observer's view (IS-MCTS).
+
+:func:`deal_hidden` deals anew the items (cards) of the entries hidden from a side; a
+ruleset's :meth:`~hexwar.engine.state.Ruleset.resample_hidden` calls it for its hands and
+decks (``hexwar_stalingrad.observe``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+
+from hexwar.base.errors import HexwarError
+from hexwar.engine.records import state_from_data, validate_core
+from hexwar.engine.state import _HIDDEN_TABLE, State
+
+__all__ = ["deal_hidden"]
+
+
+def deal_hidden(
+    state: State,
+    side: str,
+    rng: random.Random,
+    table: str,
+    pool_of: Callable[[str], Hashable] = lambda item: None,
+) -> State:
+    """A new state that ``side`` cannot tell from ``state``: the items of the entries of
+    ``table`` hidden from ``side`` (tuples of strings: hands, decks) dealt anew.
+
+    Items of one pool (``pool_of(item)``: a card's deck) are shuffled among the places
+    those items held, so each entry keeps its length and the pools stay apart; an entry
+    whose items were sorted (a hand) is sorted again. The state is rebuilt from its data
+    (:func:`hexwar.engine.records.state_from_data`, then the position checks), so it keeps
+    the history but cannot undo into the true position.
+    """
+    hidden = state.table(_HIDDEN_TABLE)
+    entries = state.table(table)
+    keys = sorted(
+        ref.partition("/")[2]
+        for ref, owner in hidden.items()
+        if owner != side and ref.partition("/")[0] == table
+    )
+    items: dict[str, list[str]] = {}
+    for key in keys:
+        value = entries.get(key)
+        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            raise HexwarError(f"deal_hidden: {table}/{key} is not a tuple of strings")
+        items[key] = [str(v) for v in value]
+    places: dict[Hashable, list[tuple[str, int]]] = {}
+    for key in keys:
+        for i, item in enumerate(items[key]):
+            places.setdefault(pool_of(item), []).append((key, i))
+    dealt = {key: list(v) for key, v in items.items()}
+    for spots in places.values():
+        pool = [items[k][i] for k, i in spots]
+        rng.shuffle(pool)
+        for (k, i), item in zip(spots, pool, strict=True):
+            dealt[k][i] = item
+    data = state.to_data()
+    for key in keys:
+        was_sorted = items[key] == sorted(items[key])
+        new = sorted(dealt[key]) if was_sorted else dealt[key]
+        data["tables"][table][key] = new
+    out = state_from_data(state.ruleset, data, state.scenario, dict(state.options))
+    validate_core(state.ruleset, out)
+    state.ruleset.validate_position(out)
+    return out

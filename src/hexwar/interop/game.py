@@ -1,0 +1,120 @@
+"""A ruleset as a game of token steps: :class:`TokenGame` (its states:
+:class:`hexwar.interop.adapter.TokenState`; see :mod:`hexwar.interop.adapter`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Value
+from hexwar.engine.observe import Encoder
+from hexwar.engine.state import Ruleset, State
+
+__all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame"]
+
+#: OpenSpiel's player ids of a chance node and of a finished game.
+CHANCE_PLAYER: Final = -1
+TERMINAL_PLAYER: Final = -4
+
+
+class TokenGame:
+    """A ruleset as a game of token steps (see the module text).
+
+    ``scenario``/``options``: those of :meth:`~hexwar.engine.state.Ruleset.new_state`; the
+    set-up is computed once and cloned for each new game. ``name``: the registry name
+    (:mod:`hexwar.engine.registry`), used by the frameworks' game names.
+    """
+
+    #: The class of the states (:class:`hexwar.interop.adapter.TokenState`, set there).
+    state_type: ClassVar[Any]
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        *,
+        scenario: str = "default",
+        options: Mapping[str, Value] | None = None,
+        name: str | None = None,
+        collapse: bool = True,
+    ) -> None:
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.options = dict(options or {})
+        self.name = name or ruleset.name
+        self.collapse = collapse
+        self.space = ruleset.space
+        self.seats = ruleset.seats()
+        if not len(self.seats) >= 1:
+            raise HexwarError(f"{ruleset.name}: no seats")
+        self.num_players = len(self.seats)
+        self.side_seats: Mapping[str, tuple[int, ...]] = {
+            side: tuple(i for i, s in enumerate(self.seats) if s.side == side)
+            for side in ruleset.sides
+        }
+        bounds = ruleset.bounds()
+        if bounds.max_tokens is None:
+            raise HexwarError(
+                f"{ruleset.name}: declare the most token steps of a game "
+                "(Ruleset.bounds().max_tokens) to use it with a framework"
+            )
+        self.max_game_length: int = bounds.max_tokens
+        self.utility = bounds.utility
+        self.max_chance_outcomes = self.space.size
+        self.num_distinct_actions = self.space.size
+        counts = {len(v) for v in self.side_seats.values()}
+        self.zero_sum = bounds.zero_sum and len(counts) == 1
+        self.perfect_information = ruleset.perfect_information
+        self.encoder = Encoder(ruleset)
+        self._initial: State | None = None
+
+    @classmethod
+    def from_name(cls, name: str, **kwargs: Any) -> TokenGame:
+        """The game registered as ``name`` (:mod:`hexwar.engine.registry`), with the
+        scenario and options it was registered with."""
+        from hexwar.engine import registry
+
+        scenario, options = registry.start(name)
+        return cls(registry.make(name), scenario=scenario, options=options, name=name, **kwargs)
+
+    def initial_core_state(self) -> State:
+        """A fresh hexwar state at the start (a clone of the one set-up)."""
+        if self._initial is None:
+            self._initial = self.ruleset.new_state(self.scenario, self.options)
+        return self._initial.clone()
+
+    def new_initial_state(self) -> Any:
+        """A new game."""
+        return self.state_type(self, self.initial_core_state())
+
+    def state_of(self, state: State) -> Any:
+        """A token state at the start of the next action of hexwar state ``state``."""
+        return self.state_type(self, state)
+
+    @property
+    def observation_size(self) -> int:
+        """The length of an observation tensor."""
+        return self.encoder.size
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _token_game,
+            (self.ruleset, self.scenario, json.dumps(self.options), self.name, self.collapse),
+        )
+
+
+_GAMES: Final[dict[tuple[int, str, str, str, bool], TokenGame]] = {}
+
+
+def _token_game(
+    ruleset: Ruleset, scenario: str, options: str, name: str, collapse: bool
+) -> TokenGame:
+    """The unpickled game: one per ruleset and parameters (they share the set-up)."""
+    key = (id(ruleset), scenario, options, name, collapse)
+    found = _GAMES.get(key)
+    if found is None:
+        found = _GAMES[key] = TokenGame(
+            ruleset, scenario=scenario, options=json.loads(options), name=name, collapse=collapse
+        )
+    return found
