@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "mechanics": {"base", "grid", "engine", "board"},
     "render": {"base", "grid", "board"},
     "testing": {"base", "grid", "engine", "board", "mechanics"},
+    "web": {"base", "grid", "engine", "board", "mechanics", "render"},
 }
 
 #: Packages that are games, or that hold them: the core imports none of them.

@@ -421,7 +421,19 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--workers", type=_at_least(0), default=0, help="processes (default: all cores)"
     )
+    serve = sub.add_parser("serve", help="play in the browser (docs/web.md)")
+    from hexwar.web.serve import add_arguments
+
+    add_arguments(serve)
     return p
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """``serve``: «Сталинград» in the browser (:mod:`hexwar_stalingrad.web`)."""
+    from hexwar.web.serve import run
+    from hexwar_stalingrad.web import WEB
+
+    return run([WEB], args)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -435,6 +447,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         "replay": cmd_replay,
         "odds": cmd_odds,
         "simulate": cmd_simulate,
+        "serve": cmd_serve,
     }
     try:
         return commands[args.command](args, stream)

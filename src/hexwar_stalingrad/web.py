@@ -1,0 +1,60 @@
+"""«Сталинград» in the browser: the :class:`~hexwar.web.games.WebGame` that
+``python -m hexwar_stalingrad serve`` serves (``docs/web.md``).
+
+>>> from hexwar.web.session import Session
+>>> session, tokens = Session.create(WEB, {"length": "short"}, {"wehrmacht": "heuristic"})
+>>> sorted(tokens)
+['rkka']
+>>> view = board(session.state, "rkka")
+>>> len(view.counters) == len(counters(session.state))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from hexwar.engine.loop import Player, RandomPlayer
+from hexwar.engine.state import Ruleset, State
+from hexwar.web.games import BoardView, WebGame
+from hexwar_stalingrad.board import on_map, static
+from hexwar_stalingrad.heuristic import HeuristicBot
+from hexwar_stalingrad.render import STYLE, counters
+from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
+
+__all__ = ["WEB", "board"]
+
+#: The kinds a click on a unit starts, in order (S6 move, S8 attack, S7 bombard, S10 air).
+UNIT_KINDS: Final = ("move", "attack", "bombard", "fly", "intercept", "land", "loss", "advance")
+
+
+def board(state: State, side: str | None) -> BoardView:
+    """The map and every counter (ground units on the map, air units aloft): all public
+    (the hidden air plans and the hands are not drawn)."""
+    views = counters(state)
+    units = [unit for _, unit in on_map(state)] + sorted(state.table("sky"))
+    return BoardView(static(state).game_map, list(zip(units, views, strict=True)), STYLE)
+
+
+def _rules(options: Mapping[str, str]) -> Ruleset:
+    return StalingradRules(length=options.get("length", "short"))
+
+
+def _random(seed: int) -> Player:
+    return RandomPlayer(seed)
+
+
+def _heuristic(seed: int) -> Player:
+    return HeuristicBot(seed)
+
+
+WEB: Final = WebGame(
+    name="stalingrad",
+    title="«Сталинград» / Stalingrad 1942",
+    rules=_rules,
+    options={"length": tuple(sorted(GAME_LENGTHS, key=lambda k: GAME_LENGTHS[k]))},
+    bots={"heuristic": _heuristic, "random": _random},
+    board=board,
+    unit_kinds=UNIT_KINDS,
+)
