@@ -1,0 +1,260 @@
+"""The web server through Starlette's TestClient (issue 15): legality only from the engine,
+refusals leave the game unchanged, seat tokens, hidden information, bots, restarts."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():  # starlette's TestClient: a deprecation note about httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from examples.classic.web import WEB as BRIDGEHEAD
+from hexwar.engine.records import GameRecord, position_digest, replay
+from hexwar.web.app import create_app
+from hexwar.web.games import generic
+from hexwar.web.session import Session
+from hexwar_stalingrad.web import WEB as STALINGRAD
+from tests.toy_game import Duel
+
+GAMES = {g.name: g for g in (STALINGRAD, BRIDGEHEAD, generic(Duel))}
+LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield TestClient(create_app(GAMES, tmp_path))
+
+
+def new_game(client: TestClient, game: str, **form: str) -> tuple[str, dict[str, str]]:
+    """POST the new-game form; the game id and each human seat's token (from the links)."""
+    r = client.post("/new", data={"game": game, **form})
+    assert r.status_code == 200, r.text
+    links = LINK.findall(r.text)
+    ids = {gid for gid, _, _ in links}
+    assert len(ids) <= 1
+    gid = ids.pop() if ids else re.search(r"/g/([0-9a-f]{12})'", r.text).group(1)  # type: ignore[union-attr]
+    return gid, {seat: token for _, seat, token in links}
+
+
+def session_of(client: TestClient, gid: str) -> Session:
+    return client.app.state.server.sessions[gid]  # type: ignore[attr-defined, no-any-return]
+
+
+def stalingrad_vs_bot(client: TestClient) -> tuple[str, str, dict[str, str]]:
+    """RKKA human against the heuristic Wehrmacht, moved on to RKKA's first movement phase."""
+    gid, tokens = new_game(
+        client, "stalingrad", **{"opt:length": "short", "seat:wehrmacht": "heuristic"}
+    )
+    h = {"x-hexwar-token": tokens["rkka"]}
+    session = session_of(client, gid)
+    while session.state.phase != "movement":
+        assert client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["end"]},
+                           headers=h).status_code == 200  # fmt: skip
+    return gid, tokens["rkka"], h
+
+
+def first_action(client: TestClient, gid: str, h: dict[str, str]) -> list[str]:
+    """An action for RKKA built through the tokens API: ``end`` if legal, else the first
+    legal token at each step."""
+    prefix: list[str] = []
+    while True:
+        r = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": prefix}, headers=h)
+        assert r.status_code == 200, r.text
+        legal = r.json()["tokens"]
+        if "done" in legal:
+            return prefix
+        prefix.append("end" if "end" in legal else legal[0])
+
+
+def test_legal_tokens_come_from_the_engine(client: TestClient) -> None:
+    gid, _, h = stalingrad_vs_bot(client)
+    state = session_of(client, gid).state
+    view = client.get(f"/api/g/{gid}/view?seat=rkka", headers=h).json()
+    assert view["your_turn"] and view["phase"] == "movement"
+    assert view["tokens"] == list(state.legal_tokens(()))
+    units = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": ["move"]},
+                        headers=h).json()["tokens"]  # fmt: skip
+    assert units == list(state.legal_tokens(("move",))) and units
+    hexes = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": ["move", units[0]]},
+                        headers=h).json()["tokens"]  # fmt: skip
+    assert hexes == list(state.legal_tokens(("move", units[0]))) and hexes
+
+
+def test_click_a_unit_then_a_hex_moves_it(client: TestClient) -> None:
+    gid, _, h = stalingrad_vs_bot(client)
+    session = session_of(client, gid)
+    unit = session.state.legal_tokens(("move",))[0]
+    where = session.state.get("units", unit)
+    assert isinstance(where, tuple)
+    r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": [], "label": where[0]},
+                    headers=h)  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert r.json()["prefix"][0] == "move" and r.json()["tokens"]
+    chosen = r.json()["prefix"]
+    target = r.json()["tokens"][0]
+    r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": chosen, "label": target},
+                    headers=h)  # fmt: skip
+    assert r.json() == {"prefix": [*chosen, target], "tokens": ["done"]}
+    r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": [*chosen, target]},
+                    headers=h)  # fmt: skip
+    assert r.status_code == 200
+    moved = session.state.get("units", chosen[1])
+    assert isinstance(moved, tuple) and moved[0] == target
+
+
+def test_an_illegal_action_is_refused_with_its_rule_and_changes_nothing(
+    client: TestClient, tmp_path: Path
+) -> None:
+    gid, _, h = stalingrad_vs_bot(client)
+    session = session_of(client, gid)
+    unit = session.state.legal_tokens(("move",))[0]
+    far = "0101"
+    assert far not in session.state.legal_tokens(("move", unit))
+    before, n, saved = position_digest(session.state), len(session.state.history), (
+        tmp_path / f"{gid}.json"
+    ).read_text()
+    for path, body in (
+        ("act", {"seat": "rkka", "tokens": ["move", unit, far]}),
+        ("click", {"seat": "rkka", "prefix": ["move", unit], "label": far}),
+    ):
+        r = client.post(f"/api/g/{gid}/{path}", json=body, headers=h)
+        assert r.status_code == 409
+        assert r.json()["rule"] == "S6" and r.json()["error"].startswith("S6:")
+    assert position_digest(session.state) == before and len(session.state.history) == n
+    assert (tmp_path / f"{gid}.json").read_text() == saved
+
+
+def test_seat_tokens_and_malformed_requests(client: TestClient) -> None:
+    gid, tokens = new_game(client, "stalingrad", **{"opt:length": "short"})
+    assert sorted(tokens) == ["rkka", "wehrmacht"]
+    session = session_of(client, gid)
+    before = position_digest(session.state)
+    rkka = {"x-hexwar-token": tokens["rkka"]}
+    wehr = {"x-hexwar-token": tokens["wehrmacht"]}
+    refused = [
+        # another seat's token, no token, an unknown seat
+        client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["end"]}, headers=wehr),
+        client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["end"]}),
+        client.get(f"/api/g/{gid}/view?seat=rkka", headers=wehr),
+        client.get(f"/g/{gid}/rkka?t={tokens['wehrmacht']}"),
+        client.post(f"/api/g/{gid}/act", json={"seat": "nobody", "tokens": ["end"]}, headers=rkka),
+        # malformed bodies
+        client.post(f"/api/g/{gid}/act", content=b"{not json", headers=rkka),
+        client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": "end"}, headers=rkka),
+        client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": [1]}, headers=rkka),
+        client.post(f"/api/g/{gid}/act", json=["rkka"], headers=rkka),
+        client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "label": 3}, headers=rkka),
+        # not this seat's turn (RKKA plays its card phase first), the record before the end
+        client.post(f"/api/g/{gid}/act", json={"seat": "wehrmacht", "tokens": ["end"]},
+                    headers=wehr),  # fmt: skip
+        client.get(f"/api/g/{gid}/record"),
+        client.get("/api/g/000000000000/view"),
+    ]
+    codes = [r.status_code for r in refused]
+    assert codes == [403, 403, 403, 403, 404, 400, 400, 400, 400, 400, 409, 409, 404]
+    assert all(r.json()["error"] for r in refused if r.headers["content-type"].startswith("app"))
+    assert position_digest(session.state) == before
+
+
+def test_hidden_information_stays_with_its_seat(client: TestClient) -> None:
+    gid, tokens = new_game(client, "stalingrad", **{"opt:length": "short"})
+    views = {
+        seat: client.get(f"/api/g/{gid}/view?seat={seat}",
+                         headers={"x-hexwar-token": token}).json()  # fmt: skip
+        for seat, token in tokens.items()
+    }
+    watcher = client.get(f"/api/g/{gid}/view").json()
+    for seat, other in (("rkka", "wehrmacht"), ("wehrmacht", "rkka")):
+        hand = views[seat]["secrets"]["cards"][f"hand:{seat}"]
+        assert hand, "each side is dealt a hand (S5)"
+        assert f"hand:{other}" not in views[seat]["secrets"]["cards"]
+        for card in hand:
+            assert card not in json.dumps(views[other]), (card, "shown to", other)
+            assert card not in json.dumps(watcher)
+    # the state really holds those hands: the view is masked, not empty
+    state = session_of(client, gid).state
+    assert state.get("cards", "hand:rkka") == tuple(views["rkka"]["secrets"]["cards"]["hand:rkka"])
+
+
+def test_a_bot_game_is_played_to_the_end_through_the_api(client: TestClient) -> None:
+    form = {"opt:length": "short", "seat:rkka": "heuristic", "seat:wehrmacht": "heuristic"}
+    gid, tokens = new_game(client, "stalingrad", **form)
+    assert tokens == {}
+    view = client.get(f"/api/g/{gid}/view").json()  # the bots ran after the answer
+    assert view["outcome"] is not None and view["to_act"] == "*terminal*"
+    r = client.get(f"/api/g/{gid}/record")
+    assert r.status_code == 200
+    record = GameRecord.from_json(session_of(client, gid).ruleset, r.text)
+    again = replay(session_of(client, gid).ruleset, record)
+    assert again.outcome is not None and [again.outcome.winner, again.outcome.reason] == view[
+        "outcome"
+    ]
+
+
+@pytest.mark.parametrize("game", ["bridgehead", "duel"])
+def test_the_other_games_play_through_the_same_server(client: TestClient, game: str) -> None:
+    seats = [s.name for s in GAMES[game].ruleset({}).seats()]
+    gid, _ = new_game(client, game, **{f"seat:{s}": "random" for s in seats})
+    view = client.get(f"/api/g/{gid}/view").json()
+    assert view["outcome"] is not None
+    assert (view["board"] is None) == (game == "duel")
+
+
+def test_a_seat_controls_only_its_tagged_actions(client: TestClient) -> None:
+    """Duel's red is two seats (S3.1): the gunner may not move."""
+    gid, tokens = new_game(client, "duel", **{"seat:blue": "random"})
+    session = session_of(client, gid)
+    assert session.state.phase == "move" and session.state.current_player() == "red"
+    move = next(a for a in session.state.legal_actions() if a.kind == "move")
+    gunner = {"x-hexwar-token": tokens["red-gunner"]}
+    r = client.post(f"/api/g/{gid}/act", json={"seat": "red-gunner", "tokens": list(
+        (move.kind, *move.args))}, headers=gunner)  # fmt: skip
+    assert r.status_code == 409 and r.json()["rule"] == "S3.1"
+    driver = {"x-hexwar-token": tokens["red-driver"]}
+    r = client.post(f"/api/g/{gid}/act", json={"seat": "red-driver", "tokens": list(
+        (move.kind, *move.args))}, headers=driver)  # fmt: skip
+    assert r.status_code == 200
+
+
+def test_a_restart_loses_nothing(tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = TestClient(create_app(GAMES, tmp_path))
+    gid, _, h = stalingrad_vs_bot(first)
+    state = session_of(first, gid).state
+    unit = state.legal_tokens(("move",))[0]
+    hexes = state.legal_tokens(("move", unit))
+    first.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["move", unit, hexes[-1]]},
+               headers=h)  # fmt: skip
+    digest, history = position_digest(state), state.history
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        second = TestClient(create_app(GAMES, tmp_path))  # a new server on the same folder
+    again = session_of(second, gid).state
+    assert position_digest(again) == digest and again.history == history
+    assert again is not state
+    # the same token still plays the seat, and the game goes on to its end
+    while not again.is_terminal():
+        r = second.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": first_action(
+            second, gid, h)}, headers=h)  # fmt: skip
+        assert r.status_code == 200, r.text
+    assert second.get(f"/api/g/{gid}/record").status_code == 200
+
+
+def test_an_edited_save_file_that_breaks_a_rule_is_refused(tmp_path: Path) -> None:
+    session, _ = Session.create(STALINGRAD, {"length": "short"}, {}, directory=tmp_path)
+    path = tmp_path / f"{session.id}.json"
+    data = json.loads(path.read_text())
+    data["actions"].append("move r-13tc 0101")
+    path.write_text(json.dumps(data))
+    with pytest.raises(Exception, match="not a legal action|S6|may not"):
+        Session.load(path, GAMES)
