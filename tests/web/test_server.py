@@ -15,7 +15,9 @@ with warnings.catch_warnings():  # starlette's TestClient: a deprecation note ab
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from examples.boy_otryadov.rules import BoyOtryadov
 from examples.classic.web import WEB as BRIDGEHEAD
+from examples.triumph_and_glory.rules import TriumphAndGlory
 from hexwar.engine.records import GameRecord, position_digest, replay
 from hexwar.web.app import create_app
 from hexwar.web.games import generic
@@ -23,7 +25,16 @@ from hexwar.web.session import Session
 from hexwar_stalingrad.web import WEB as STALINGRAD
 from tests.toy_game import Duel
 
-GAMES = {g.name: g for g in (STALINGRAD, BRIDGEHEAD, generic(Duel))}
+GAMES = {
+    g.name: g
+    for g in (
+        STALINGRAD,
+        BRIDGEHEAD,
+        generic(Duel),
+        generic(BoyOtryadov, scenario="skirmish"),
+        generic(TriumphAndGlory),
+    )
+}
 LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
 
 
@@ -200,13 +211,15 @@ def test_a_bot_game_is_played_to_the_end_through_the_api(client: TestClient) -> 
     ]
 
 
-@pytest.mark.parametrize("game", ["bridgehead", "duel"])
+@pytest.mark.parametrize(
+    "game", ["bridgehead", "duel", "boy_otryadov-skirmish", "triumph-and-glory"]
+)
 def test_the_other_games_play_through_the_same_server(client: TestClient, game: str) -> None:
     seats = [s.name for s in GAMES[game].ruleset({}).seats()]
     gid, _ = new_game(client, game, **{f"seat:{s}": "random" for s in seats})
     view = client.get(f"/api/g/{gid}/view").json()
     assert view["outcome"] is not None
-    assert (view["board"] is None) == (game == "duel")
+    assert (view["board"] is None) == (game != "bridgehead")
 
 
 def test_a_seat_controls_only_its_tagged_actions(client: TestClient) -> None:

@@ -89,12 +89,18 @@ class WebGame:
         return self.rules(values)
 
 
-def generic(ruleset: type[Ruleset] | Callable[[], Ruleset], title: str | None = None) -> WebGame:
-    """A :class:`WebGame` for any ruleset class (built without arguments): no options, a
-    random bot, no board."""
+def generic(
+    ruleset: type[Ruleset] | Callable[[], Ruleset],
+    title: str | None = None,
+    scenario: str = "default",
+) -> WebGame:
+    """A :class:`WebGame` for any ruleset class (built without arguments) and scenario:
+    no options, a random bot, no board."""
     made = ruleset()
+    name = made.name if scenario == "default" else f"{made.name}-{scenario}"
     return WebGame(
-        name=made.name,
-        title=title or made.name,
+        name=name,
+        title=title or (made.name if scenario == "default" else f"{made.name} ({scenario})"),
         rules=lambda _options: ruleset(),
+        scenario=scenario,
     )

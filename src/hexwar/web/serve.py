@@ -26,7 +26,9 @@ DEFAULT_GAMES: Final = "hexwar-games"
 
 def resolve(spec: str) -> WebGame:
     """The game ``MODULE:NAME`` names (a ``WebGame``, a ``Ruleset`` subclass, or a function
-    returning a ``WebGame``); ``ValueError`` when it names none."""
+    returning a ``WebGame``); ``MODULE:NAME@SCENARIO`` for a ruleset's scenario other than
+    ``default``. ``ValueError`` when it names none."""
+    spec, _, scenario = spec.partition("@")
     module_name, sep, name = spec.partition(":")
     if not sep or not module_name or not name:
         raise ValueError(f"expected MODULE:NAME, got {spec!r}")
@@ -38,7 +40,7 @@ def resolve(spec: str) -> WebGame:
     if isinstance(found, WebGame):
         return found
     if isinstance(found, type) and issubclass(found, Ruleset):
-        return generic(found)
+        return generic(found, scenario=scenario or "default")
     if callable(found):
         made = found()
         if isinstance(made, WebGame):

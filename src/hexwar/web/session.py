@@ -143,14 +143,17 @@ class Session:
             plans[name] = plan
         game_id = secrets.token_hex(6)
         path = None if directory is None else directory / f"{game_id}.json"
-        session = cls(
-            game_id,
-            game,
-            options,
-            secrets.randbits(48) if seed is None else seed,
-            plans,
-            path,
-        )
+        try:
+            session = cls(
+                game_id,
+                game,
+                options,
+                secrets.randbits(48) if seed is None else seed,
+                plans,
+                path,
+            )
+        except (ValueError, HexwarError) as exc:  # the scenario's set-up refused
+            raise Refused(400, f"cannot set up {game.name}: {exc}") from None
         session.save()
         return session, tokens
 
