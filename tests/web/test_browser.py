@@ -178,6 +178,7 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
            driver.find_elements(By.CSS_SELECTOR, "polygon.cell.legal")}  # fmt: skip
     assert lit == set(state.legal_tokens(("move", unit))), "highlight = legal_tokens"
     print(f"click on a unit -> highlighted hexes in the browser: {latency * 1000:.0f} ms")
+    driver.save_screenshot(str(out / "page-selected.png"))
 
     # an illegal click: the reason shows, nothing changes
     before, n = position_digest(state), len(state.history)
