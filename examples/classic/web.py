@@ -16,7 +16,8 @@ from hexwar.render import CounterView
 from hexwar.web.games import BoardView, WebGame
 
 from .data import UNITS
-from .rules import COUNTERS, REG, Bridgehead, board as game_map
+from .rules import COUNTERS, REG, Bridgehead
+from .rules import board as game_map
 
 __all__ = ["WEB", "board"]
 

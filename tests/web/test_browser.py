@@ -189,14 +189,16 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     click_cell(driver, far)
     until(driver, lambda d: "S6" in d.find_element(By.ID, "message").text, "the refusal")
     assert "refused" in (driver.find_element(By.ID, "message").get_attribute("class") or "")
-    assert position_digest(state) == before and len(state.history) == n
+    assert position_digest(state) == before
+    assert len(state.history) == n
 
     # a legal hex: the unit moves there
     target = sorted(lit)[0]
     click_cell(driver, target)
     until(driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "the move")
     moved = state.get("units", unit)
-    assert isinstance(moved, tuple) and moved[0] == target
+    assert isinstance(moved, tuple)
+    assert moved[0] == target
 
     # on to the end: "end" when offered, else the first legal token, by buttons
     clicks = 0
@@ -243,7 +245,10 @@ def test_two_seats_see_their_own_hands_only(
     for seat, other in (("rkka", "wehrmacht"), ("wehrmacht", "rkka")):
         mine = state.get("cards", f"hand:{seat}")
         theirs = state.get("cards", f"hand:{other}")
-        assert isinstance(mine, tuple) and isinstance(theirs, tuple) and mine and theirs
+        assert isinstance(mine, tuple)
+        assert isinstance(theirs, tuple)
+        assert mine
+        assert theirs
         shown = pages[seat].find_element(By.ID, "secrets").text
         assert all(card in shown for card in mine)
         source = pages[seat].page_source

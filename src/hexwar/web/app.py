@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import html
 import json
-from urllib.parse import parse_qsl
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
@@ -118,17 +118,13 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
         for game in server.games.values():
             rows = []
             for opt, choices in game.options.items():
-                items = "".join(
-                    f"<option>{html.escape(c)}</option>" for c in choices
-                )
+                items = "".join(f"<option>{html.escape(c)}</option>" for c in choices)
                 rows.append(
                     f"<label>{html.escape(opt)} <select name='opt:{html.escape(opt)}'>"
                     f"{items}</select></label>"
                 )
             for seat in game.ruleset({}).seats():
-                items = "".join(
-                    f"<option>{html.escape(p)}</option>" for p in (HUMAN, *game.bots)
-                )
+                items = "".join(f"<option>{html.escape(p)}</option>" for p in (HUMAN, *game.bots))
                 rows.append(
                     f"<label>seat {html.escape(seat.name)} ({html.escape(seat.side)}) "
                     f"<select name='seat:{html.escape(seat.name)}'>{items}</select></label>"
@@ -166,12 +162,8 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
         name = form.get("game")
         if not isinstance(name, str) or name not in server.games:
             raise Refused(400, f"no game {name!r} here; games: {sorted(server.games)}")
-        options = {
-            k[4:]: v for k, v in form.items() if k.startswith("opt:")
-        }
-        players = {
-            k[5:]: v for k, v in form.items() if k.startswith("seat:")
-        }
+        options = {k[4:]: v for k, v in form.items() if k.startswith("opt:")}
+        players = {k[5:]: v for k, v in form.items() if k.startswith("seat:")}
         session, tokens = Session.create(
             server.games[name], options, players, directory=server.directory
         )
@@ -199,7 +191,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
         title = f"{session.game.title}: " + (f"seat {seat}" if seat else "watching")
         data = html.escape(json.dumps({"game": session.id, "seat": seat}), quote=True)
         body = (
-            f"<div id=app data-config=\"{data}\">"
+            f'<div id=app data-config="{data}">'
             f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
             "<div id=message role=alert></div>"
             "<main><section id=board></section><aside>"
@@ -282,4 +274,3 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
     )
     app.state.server = server
     return app
-

@@ -288,9 +288,7 @@ class Session:
         with self.lock:
             self._must_act(plan)
             if plan.seat.tags and action not in self.state.legal_actions(plan.seat.name):
-                raise Refused(
-                    409, f"seat {plan.seat.name} does not control `{action}`", "S3.1"
-                )
+                raise Refused(409, f"seat {plan.seat.name} does not control `{action}`", "S3.1")
             try:
                 self.state.apply(action)
             except IllegalAction as exc:
@@ -407,6 +405,7 @@ class Session:
             style=view.style,
             labels=view.labels,
         )
+
         def tag(m: re.Match[str]) -> str:
             label = labels.get(m.group(1))
             return m.group(0) if label is None else f'{m.group(0)} data-label="{label}"'
@@ -435,8 +434,10 @@ class Session:
                 return {"version": since, "unchanged": True}
             side = SPECTATOR if plan is None else plan.seat.side
             obs = state.observation(side)
-            mine = plan is not None and not state.is_terminal() and (
-                state.current_player() == plan.seat.side
+            mine = (
+                plan is not None
+                and not state.is_terminal()
+                and (state.current_player() == plan.seat.side)
             )
             history = obs["history"]
             return {
