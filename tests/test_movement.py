@@ -367,13 +367,13 @@ def _check(m: GameMap[Any], data: st.DataObject) -> None:
         assert found is None
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_s6_reachable_matches_brute_force_on_hex_maps(data: st.DataObject) -> None:
     _check(data.draw(game_maps(topology=HEX_GRID), label="map"), data)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_s6_reachable_matches_brute_force_on_square_maps(data: st.DataObject) -> None:
     _check(data.draw(game_maps(topology=SQUARE_GRID), label="map"), data)

@@ -28,7 +28,7 @@ MODULES: dict[str, tuple[int, str]] = {
     "board/movement.py": (590, "to split: move rules vs the compiled search"),
     "board/maps.py": (530, "to split: GameMap vs map_from_dict loading"),
     "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
-    "testing/kit.py": (505, "to split: random-game checks vs the state machine"),
+    "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
     "engine/sequencer.py": (465, "to split: the Sequenced protocol and cursor moves"),
     "board/pieces.py": (450, "to split: the registry vs its action helpers"),
 }
@@ -44,7 +44,7 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "engine/records.py:validate_core": (63, "a flat list of independent position checks"),
     "engine/memo.py:_recording_state_api": (66, "one wrapper per State read method"),
     "board/movement.py:__init__": (62, "MoveSearch's compiled tables, built in one pass"),
-    "testing/kit.py:_check_games": (108, "to split: one helper per check"),
+    "testing/kit.py:_check_games": (103, "to split: one helper per check"),
     "testing/kit.py:check_tokens": (67, "to split"),
 }
 

@@ -195,7 +195,7 @@ def cards_from_dict(data: dict[str, Any], source: str = "<data>") -> tuple[Card,
     ck = Checker(source)
     unknown = sorted(set(data) - {"card"})
     if unknown:
-        raise ck.fail(None, f"unknown section {unknown[0]!r}")
+        raise ck.fail(unknown[0], f"unknown section {unknown[0]!r}")
     cards: list[Card] = []
     seen: set[str] = set()
     for i, raw in enumerate(ck.items(data, "card")):

@@ -4,8 +4,12 @@
   (JSON) and an SVG of the final position;
 - ``replay RECORD [--turn N --svg FILE]``: replay and check a record, draw any turn;
 - ``odds ATTACK DEFENCE [--air]``: the exact result probabilities on the CRT (S9.1, S10.5);
-- ``simulate --games N --bots A,B --length short|long``: win rates with Wilson intervals,
-  on all cores (``concurrent.futures.ProcessPoolExecutor``), deterministic per seed.
+- ``simulate --games N --bots A,B --length short|long|N``: win rates with Wilson
+  intervals, on all cores (``concurrent.futures.ProcessPoolExecutor``), deterministic per
+  seed.
+
+Every command takes ``--scenario DIR``: a scenario directory (``docs/stalingrad/variants.md``)
+instead of the shipped data, loaded and checked before any game starts.
 
 See ``docs/stalingrad/cli.md``.
 """
@@ -36,7 +40,7 @@ from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import map_svg, position_svg
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
-from hexwar_stalingrad.tables import air_crt, load_crt
+from hexwar_stalingrad.static import load_static
 
 __all__ = ["BOTS", "main", "simulate", "wilson"]
 
@@ -139,8 +143,15 @@ class _Summary:
 # -- commands --------------------------------------------------------------------------------------
 
 
+def _game_rules(length: str | int, scenario: str | None) -> StalingradRules:
+    """The rules of a ``length`` game of the scenario directory (the shipped data if None)."""
+    if scenario is None:
+        return StalingradRules(length=length)
+    return StalingradRules.from_scenario(scenario, length=length)
+
+
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
-    rules = StalingradRules(length=args.length)
+    rules = _game_rules(args.length, args.scenario)
     bots: dict[str, Player] = {s: HeuristicBot(args.seed * 2 + i) for i, s in enumerate(SIDES)}
     summary = _Summary(out)
     start = time.perf_counter()
@@ -171,15 +182,19 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_map(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.out)  # its folder exists: checked with the arguments
-    path.write_text(map_svg(units=not args.no_units, labels=not args.no_labels), encoding="utf-8")
+    rules = _game_rules("long", args.scenario)
+    svg = map_svg(units=not args.no_units, labels=not args.no_labels, rules=rules)
+    path.write_text(svg, encoding="utf-8")
     print(f"map: {path}", file=out)
     return 0
 
 
-def load_record(path: str) -> tuple[StalingradRules, GameRecord]:
+def load_record(path: str, scenario: str | None = None) -> tuple[StalingradRules, GameRecord]:
     """The ruleset the record names (its ``rules_options``: length, players, sudden
-    death) and the record, checked (:class:`~hexwar.base.errors.RecordError` or
-    :class:`~hexwar.base.errors.DataError` naming the file and entry)."""
+    death, turns) on the scenario directory ``scenario`` (the shipped data if ``None``),
+    and the record, checked (:class:`~hexwar.base.errors.RecordError` or
+    :class:`~hexwar.base.errors.DataError` naming the file and entry: a record of another
+    scenario is refused by its data digest)."""
     raw = Path(path).read_bytes()
     data = parse_json(raw, path)
     if not isinstance(data, dict):
@@ -193,16 +208,17 @@ def load_record(path: str) -> tuple[StalingradRules, GameRecord]:
     options = data["rules_options"]
     if not isinstance(options, dict):
         raise RecordError("rules_options must be an object", source=path, entry="rules_options")
-    rules = StalingradRules.from_options(options, source=path)
+    data = None if scenario is None else load_static(scenario)
+    rules = StalingradRules.from_options(options, source=path, data=data)
     return rules, GameRecord.from_json(rules, raw, source=path)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    rules, record = load_record(args.record)
-    last = GAME_LENGTHS[rules.length]
+    rules, record = load_record(args.record, args.scenario)
+    last = rules.turns
     if args.turn is not None and args.turn > last:
         print(
-            f"error: --turn {args.turn}: the {rules.length} game's track is turns 1..{last}",
+            f"error: --turn {args.turn}: the recorded game is turns 1..{last}",
             file=sys.stderr,
         )
         return 2
@@ -232,7 +248,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
-    table: OddsTable = air_crt() if args.air else load_crt()
+    data = load_static(args.scenario)
+    table: OddsTable = data.air_crt if args.air else data.crt
     rule = "S10.5, nearest column" if args.air else "S8.2, rounded down"
     try:
         column = table.column_for(args.attack, args.defence)
@@ -246,22 +263,23 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _play_one(job: tuple[int, str, str, str]) -> str | None:
+def _play_one(job: tuple[int, str, str, str | int, str | None]) -> str | None:
     """One simulated game (a top-level function so worker processes can run it)."""
-    seed, rkka, wehrmacht, length = job
-    rules = _rules(length)
+    seed, rkka, wehrmacht, length, scenario = job
+    rules = _rules(length, scenario)
     bots = {"rkka": make_bot(rkka, seed * 2), "wehrmacht": make_bot(wehrmacht, seed * 2 + 1)}
     state = play(rules.new_state(), bots, SeededDriver(seed))
     return None if state.outcome is None else state.outcome.winner
 
 
-_RULES: dict[str, StalingradRules] = {}
+_RULES: dict[tuple[str | int, str | None], StalingradRules] = {}
 
 
-def _rules(length: str) -> StalingradRules:
-    if length not in _RULES:
-        _RULES[length] = StalingradRules(length=length)
-    return _RULES[length]
+def _rules(length: str | int, scenario: str | None = None) -> StalingradRules:
+    key = (length, scenario)
+    if key not in _RULES:
+        _RULES[key] = _game_rules(length, scenario)
+    return _RULES[key]
 
 
 def _progress(done: int, total: int, err: TextIO) -> None:
@@ -275,14 +293,17 @@ def _progress(done: int, total: int, err: TextIO) -> None:
 def simulate(
     games: int,
     bots: tuple[str, str],
-    length: str,
+    length: str | int,
     seed: int = 0,
     workers: int = 1,
     err: TextIO | None = None,
+    scenario: str | None = None,
 ) -> list[str | None]:
     """The winners of ``games`` games, game ``i`` played with seed ``seed + i`` (so the
-    result does not depend on ``workers``)."""
-    jobs = [(seed + i, bots[0], bots[1], length) for i in range(games)]
+    result does not depend on ``workers``), of the scenario directory ``scenario`` (the
+    shipped data if ``None``)."""
+    _rules(length, scenario)  # a bad scenario fails here, before any worker starts
+    jobs = [(seed + i, bots[0], bots[1], length, scenario) for i in range(games)]
     winners: list[str | None] = []
     if err is not None:
         _progress(0, games, err)
@@ -311,8 +332,9 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     workers = args.workers or os.cpu_count() or 1
     start = time.perf_counter()
     winners = simulate(
-        args.games, (names[0], names[1]), args.length, args.seed, workers, sys.stderr
-    )
+        args.games, (names[0], names[1]), args.length, args.seed, workers, sys.stderr,
+        args.scenario,
+    )  # fmt: skip
     elapsed = time.perf_counter() - start
     print(
         f"{args.games} {args.length} games, rkka={names[0]} vs wehrmacht={names[1]}, "
@@ -380,6 +402,26 @@ def _out_folder(text: str) -> str:
     return text
 
 
+def _length(text: str) -> str | int:
+    """A game length (S3.4): ``short``, ``long`` or a number of turns on the track."""
+    if text in GAME_LENGTHS:
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: {' or '.join(sorted(GAME_LENGTHS))} or a number of turns"
+        ) from None
+    return _turn(str(value))
+
+
+def _scenario_dir(text: str) -> str:
+    """A scenario directory: it must exist (its files are checked when it is loaded)."""
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"no such scenario directory: {text}")
+    return text
+
+
 def _existing_file(text: str) -> str:
     if not Path(text).is_file():
         raise argparse.ArgumentTypeError(f"no such file: {text}")
@@ -395,7 +437,9 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a seeded heuristic-vs-heuristic game")
     demo.add_argument("--seed", type=_at_least(0), default=1)
-    demo.add_argument("--length", choices=sorted(GAME_LENGTHS), default="long")
+    demo.add_argument(
+        "--length", type=_length, default="long", help="short, long or a number of turns"
+    )
     demo.add_argument(
         "--out", type=_out_folder, default="out", help="output folder (default ./out)"
     )
@@ -416,11 +460,21 @@ def parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="win rates of two bots over many games")
     sim.add_argument("--games", type=_at_least(1), default=20)
     sim.add_argument("--bots", default="heuristic,heuristic", help="RKKA,Wehrmacht")
-    sim.add_argument("--length", choices=sorted(GAME_LENGTHS), default="short")
+    sim.add_argument(
+        "--length", type=_length, default="short", help="short, long or a number of turns"
+    )
     sim.add_argument("--seed", type=_at_least(0), default=0)
     sim.add_argument(
         "--workers", type=_at_least(0), default=0, help="processes (default: all cores)"
     )
+    for command in (demo, mp, rep, odds, sim):
+        command.add_argument(
+            "--scenario",
+            type=_scenario_dir,
+            default=None,
+            metavar="DIR",
+            help="a scenario directory (default: the shipped data)",
+        )
     serve = sub.add_parser("serve", help="play in the browser (docs/web.md)")
     from hexwar.web.serve import add_arguments
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from hexwar.engine.state import State
+from hexwar.engine.state import Ruleset, State
 from hexwar.render import MAJOR_RIVER, RIVER, CounterView, HexsideStyle, Style, SvgImage, render_svg
 from hexwar_stalingrad.board import FULL, on_map, static, step, strength
 
@@ -97,15 +97,22 @@ def position_svg(state: State, *, title: str | None = None, width: int | None = 
     )
 
 
-def map_svg(*, units: bool = True, labels: bool = True, width: int | None = 1400) -> SvgImage:
+def map_svg(
+    *,
+    units: bool = True,
+    labels: bool = True,
+    width: int | None = 1400,
+    rules: Ruleset | None = None,
+) -> SvgImage:
     """The theatre map (``docs/stalingrad/map.svg``): terrain, rivers, railways and roads,
-    place names, hex labels, and (``units=True``) the counters of the 19 November set-up.
+    place names, hex labels, and (``units=True``) the counters of the 19 November set-up;
+    of ``rules``'s scenario (the shipped one by default).
 
     Deterministic: the same data gives a byte-identical SVG.
     """
     from hexwar_stalingrad.rules import StalingradRules  # the rules import this module
 
-    state = StalingradRules(length="long").new_state()
+    state = (rules or StalingradRules(length="long")).new_state()
     title = "«Сталинград» / Stalingrad, 19 November 1942: the Don–Volga theatre"
     return render_svg(
         static(state).game_map,

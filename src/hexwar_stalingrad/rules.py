@@ -15,8 +15,8 @@ attack, exploitation: S6-S8). State layout, action texts and decisions:
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -32,6 +32,7 @@ from hexwar_stalingrad import air, cards_rules, ground, reinforce, validate, vic
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
 from hexwar_stalingrad.cards import WINDOWS
+from hexwar_stalingrad.scenario import SHIPPED_NAME, Scenario, data_digest_of
 from hexwar_stalingrad.static import Static, load_static
 
 __all__ = [
@@ -52,8 +53,9 @@ GROUND_PHASES: Final = ("movement", "artillery", "attack", "exploitation")
 FIRST_AIR_TURN: Final = 3
 NON_FLYING: Final = "non_flying"
 
-#: The scenarios :meth:`StalingradRules.setup` knows (S3.2: the historical set-up).
-SCENARIOS: Final = ("default",)
+#: The shipped scenario's name (S3.2: the historical set-up); a scenario directory names
+#: its own (``scenario.toml``, :mod:`hexwar_stalingrad.scenario`).
+SCENARIOS: Final = (SHIPPED_NAME,)
 
 _G, _A = frozenset({"ground"}), frozenset({"air"})
 
@@ -62,12 +64,51 @@ _G, _A = frozenset({"ground"}), frozenset({"air"})
 def shipped_data_digest() -> str:
     """SHA-256 over the shipped data files: each file's name, length and bytes, in name
     order (``hexwar_stalingrad/data/*.toml``)."""
-    h = hashlib.sha256()
-    for path in sorted(data_path(".").glob("*.toml"), key=lambda p: p.name):
-        raw = path.read_bytes()
-        h.update(f"{path.name}\0{len(raw)}\0".encode())
-        h.update(raw)
-    return h.hexdigest()
+    return data_digest_of(data_path("."))
+
+
+class OptionError(ValueError):
+    """A ruleset option out of range (``key`` names it); a ``ValueError``."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(reason)
+        self.key = key
+
+
+def check_options(
+    length: object, players: object, sudden_death: object, turns: object, track: int
+) -> tuple[str, int]:
+    """The game (``"short"`` or ``"long"``) and its number of turns, from the options;
+    :class:`OptionError` naming the bad one. ``length`` an integer ``n``: an ``n``-turn
+    game, short (S11.1) up to the short game's 5 turns, else long (S11.2)."""
+    key = "length" if turns is None else "turns"  # the option that sets the turns
+    if isinstance(length, int) and not isinstance(length, bool):
+        if turns is not None and turns != length:
+            raise OptionError("turns", f"S3.4: turns {turns!r} and length {length} disagree")
+        turns = length
+        length = "short" if length <= GAME_LENGTHS["short"] else "long"
+    if not isinstance(length, str) or length not in GAME_LENGTHS:
+        raise OptionError(
+            "length",
+            f"S3.4: game length is one of {sorted(GAME_LENGTHS)} or a number of turns, "
+            f"not {length!r}",
+        )
+    if turns is None:
+        turns = GAME_LENGTHS[length]
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= track:
+        raise OptionError(
+            key,
+            f"S3.4: a game of 1 to {track} turns (the turn track), not {turns!r}",
+        )
+    if isinstance(players, bool) or not isinstance(players, int) or players not in SEATS:
+        raise OptionError("players", f"S3.1: 2 to 6 players, not {players!r}")
+    if not isinstance(sudden_death, bool):
+        raise OptionError(
+            "sudden_death", f"S11.2: sudden_death is true or false, not {sudden_death!r}"
+        )
+    if sudden_death and length != "long":
+        raise OptionError("sudden_death", "S11.2: sudden death is a variant of the long game")
+    return length, turns
 
 
 def _fronts(*fronts: str) -> frozenset[str]:
@@ -377,9 +418,12 @@ def _chain(*steps: Callable[[State], None] | None) -> Callable[[State], None]:
 
 
 class StalingradRules(Ruleset):
-    """«Сталинград»: ``length`` ``"short"`` (5 turns) or ``"long"`` (10, S3.4); ``players``
-    2-6 (seats, S3.1); ``sudden_death``: the S11.2 check after every Wehrmacht ground stage
-    of turns 6-10."""
+    """«Сталинград»: ``length`` ``"short"`` (5 turns, won by S11.1) or ``"long"`` (10,
+    S11.2; S3.4), or a number of turns ``n`` (short up to 5, else long); ``turns``: how
+    many turns of the track are played (default: the length's); ``players`` 2-6 (seats,
+    S3.1); ``sudden_death``: the S11.2 check after every Wehrmacht ground stage of turns
+    6-10 (long game only); ``data``: a scenario (:meth:`from_scenario`), the shipped one by
+    default. Bad options raise :class:`OptionError` (a ``ValueError``) citing the rule."""
 
     name = "stalingrad"
     version = "1"
@@ -396,23 +440,21 @@ class StalingradRules(Ruleset):
 
     def __init__(
         self,
-        length: str = "long",
+        length: str | int = "long",
         players: int = 2,
         *,
         sudden_death: bool = False,
-        data: Static | None = None,
+        turns: int | None = None,
+        data: Static | Scenario | None = None,
     ) -> None:
-        if length not in GAME_LENGTHS:
-            raise ValueError(
-                f"S3.4: game length must be one of {sorted(GAME_LENGTHS)}, not {length!r}"
-            )
-        if players not in SEATS:
-            raise ValueError(f"S3.1: 2 to 6 players, not {players}")
-        self.length = length
+        if isinstance(data, Scenario):
+            data = data.static()
+        self.data: Static = data if data is not None else load_static()
+        self.length, self.turns = check_options(
+            length, players, sudden_death, turns, len(self.data.turns)
+        )
         self.players = players
         self.sudden_death = sudden_death
-        self._shipped = data is None
-        self.data = data or load_static()
         self.sequence = TurnSequence(
             stages=(
                 Stage(
@@ -439,7 +481,7 @@ class StalingradRules(Ruleset):
                 self.air_stage(),
                 *(self._ground_stage(s) for s in SIDES),
             ),
-            turn_limit=GAME_LENGTHS[length],
+            turn_limit=self.turns,
             on_turn_start=_turn_start,
         )
         #: (stage index, phase index, side) -> the kinds of that phase (S4), from the sequence
@@ -452,51 +494,91 @@ class StalingradRules(Ruleset):
 
     # -- identity (records, save files) ------------------------------------------------------
 
+    @classmethod
+    def from_scenario(
+        cls,
+        path: str | Path,
+        *,
+        length: str | int = "long",
+        players: int = 2,
+        sudden_death: bool = False,
+        turns: int | None = None,
+    ) -> StalingradRules:
+        """The rules playing the scenario in directory ``path`` (every data file read from
+        there, validated and cross-checked: :func:`hexwar_stalingrad.scenario.load_scenario`,
+        a :class:`~hexwar.base.errors.DataError` naming the file and entry), with these options.
+
+        >>> from hexwar_stalingrad._checks import data_path
+        >>> rules = StalingradRules.from_scenario(data_path("."), length=3)
+        >>> rules.length, rules.turns, rules.options()["turns"], rules.new_state().scenario
+        ('short', 3, 3, 'default')
+        """
+        return cls(length, players, sudden_death=sudden_death, turns=turns, data=load_static(path))
+
     def options(self) -> Mapping[str, Value]:
-        """``length`` (S3.4), ``players`` (S3.1), ``sudden_death`` (S11.2)."""
-        return {"length": self.length, "players": self.players, "sudden_death": self.sudden_death}
+        """``length`` (S3.4), ``players`` (S3.1), ``sudden_death`` (S11.2), and ``turns``
+        when it is not the length's own (5 or 10)."""
+        out: dict[str, Value] = {
+            "length": self.length,
+            "players": self.players,
+            "sudden_death": self.sudden_death,
+        }
+        if self.turns != GAME_LENGTHS[self.length]:
+            out["turns"] = self.turns
+        return out
 
     @classmethod
     def from_options(
-        cls, options: Mapping[str, object], *, source: str = "<data>"
+        cls,
+        options: Mapping[str, object],
+        *,
+        source: str = "<data>",
+        data: Static | Scenario | None = None,
     ) -> StalingradRules:
-        """The ruleset of :meth:`options` data (a record's ``rules_options``), checked:
-        :class:`~hexwar.base.errors.DataError` naming the bad option."""
-        known = {"length", "players", "sudden_death"}
+        """The ruleset of :meth:`options` data (a record's ``rules_options``) on ``data``
+        (the shipped scenario by default), checked: :class:`~hexwar.base.errors.DataError`
+        naming the bad option."""
+        known = {"length", "players", "sudden_death", "turns"}
         for key in sorted(set(options) - known):
             raise DataError(f"unknown option {key!r}", source=source, entry=f"rules_options.{key}")
         length = options.get("length", "long")
-        if not isinstance(length, str) or length not in GAME_LENGTHS:
-            raise DataError(
-                f"S3.4: game length is one of {sorted(GAME_LENGTHS)}, not {length!r}",
-                source=source,
-                entry="rules_options.length",
+        if not isinstance(length, str):  # a record names the game; ``turns`` its length
+            length = [length]  # refused below, naming ``length``
+        players, sudden, turns = (
+            options.get("players", 2),
+            options.get("sudden_death", False),
+            options.get("turns"),
+        )
+        try:
+            static_data = data.static() if isinstance(data, Scenario) else data
+            track = len((static_data or load_static()).turns)
+            check_options(length, players, sudden, turns, track)
+            return cls(
+                length,  # type: ignore[arg-type]  # checked: a str
+                players,  # type: ignore[arg-type]  # checked: an int
+                sudden_death=bool(sudden),
+                turns=turns,  # type: ignore[arg-type]  # checked: an int or None
+                data=static_data,
             )
-        players = options.get("players", 2)
-        if isinstance(players, bool) or not isinstance(players, int) or players not in SEATS:
-            raise DataError(
-                f"S3.1: 2 to 6 players, not {players!r}",
-                source=source,
-                entry="rules_options.players",
-            )
-        sudden = options.get("sudden_death", False)
-        if not isinstance(sudden, bool):
-            raise DataError(
-                f"S11.2: sudden_death is true or false, not {sudden!r}",
-                source=source,
-                entry="rules_options.sudden_death",
-            )
-        return cls(length, players, sudden_death=sudden)
+        except OptionError as exc:
+            raise DataError(str(exc), source=source, entry=f"rules_options.{exc.key}") from None
 
     def data_digest(self) -> str:
-        """SHA-256 over the shipped data files (names and bytes, in name order); a ruleset
-        built with other ``data`` says ``"custom"`` (its files are unknown here)."""
-        return shipped_data_digest() if self._shipped else "custom"
+        """SHA-256 over the scenario's data files (names and bytes, in name order:
+        :func:`hexwar_stalingrad.scenario.data_digest_of`); a ruleset built on data made in
+        memory says ``"custom"`` (its files are unknown)."""
+        return self.data.digest or "custom"
+
+    def new_state(
+        self, scenario: str | None = None, options: Mapping[str, Value] | None = None
+    ) -> State:
+        """A new game of this ruleset's scenario (``scenario``: its name, the default)."""
+        return super().new_state(self.data.name if scenario is None else scenario, options)
 
     def validate_position(self, state: State) -> None:
         """Units, hexes, stacking, steps, turn, cards and effects
         (:mod:`hexwar_stalingrad.validate`)."""
-        validate.validate_position(state, self.data, GAME_LENGTHS[self.length])
+        validate.validate_position(state, self.data, self.turns)
 
     # -- the sequence (S4) ---------------------------------------------------------------------
 
@@ -538,9 +620,10 @@ class StalingradRules(Ruleset):
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         """S3.2: ground units on their start hexes, reserves and aviation set aside; S3.3."""
-        if scenario not in SCENARIOS:
+        if scenario != self.data.name:
             raise DataError(
-                f"unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}", entry="scenario"
+                f"unknown scenario {scenario!r}; these rules play {self.data.name!r}",
+                entry="scenario",
             )
         data = self.data
         for unit in sorted(data.ground):
@@ -722,7 +805,7 @@ class StalingradRules(Ruleset):
         return air.decision_actions(state, decision)
 
     def final_outcome(self, state: State) -> Outcome:
-        """S11.1 after turn 5 of the short game, S11.2 after turn 10 of the long game."""
+        """S11.1 after the short game's last turn (5), S11.2 after the long game's (10)."""
         if self.length == "short":
             return victory.short_game_outcome(state)
         return victory.long_game_outcome(state)

@@ -1,8 +1,9 @@
 """The scenario data compiled once for the rules: map, counters, cards, tables, turn track.
 
 Everything here is immutable and shared by every game state of a ruleset; the state only
-holds what changes (see ``docs/stalingrad/rules.md``). Loading goes through the data
-package's loaders (``units``, ``cards``, ``tables``, ``turns``) and the core's map loader.
+holds what changes (see ``docs/stalingrad/rules.md``). :func:`load_static` loads a
+scenario directory through :func:`hexwar_stalingrad.scenario.load_scenario` (every file
+validated and cross-checked) and compiles it.
 
 >>> data = load_static()
 >>> data.game_map.label(data.game_map.cell_at("0912"))
@@ -21,19 +22,25 @@ from typing import Any, Final
 import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
-from hexwar.board.maps import GameMap, load_map
+from hexwar.board.maps import GameMap
 from hexwar.board.movement import CompiledSteps, MoveSearch, compiled_adjacency
-from hexwar.board.terrain import load_chart
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.cards import Card, load_cards
-from hexwar_stalingrad.tables import air_crt, load_bombardment, load_crt
-from hexwar_stalingrad.turns import Turn, load_turns
-from hexwar_stalingrad.units import AirUnit, GroundUnit, load_oob
+from hexwar_stalingrad.cards import Card
+from hexwar_stalingrad.turns import Turn
+from hexwar_stalingrad.units import AirUnit, GroundUnit
 
-__all__ = ["FORTIFICATION_TAGS", "FORTIFICATION_TERRAINS", "Static", "load_static"]
+__all__ = [
+    "FORTIFICATION_TAGS",
+    "FORTIFICATION_TERRAINS",
+    "Static",
+    "VictoryData",
+    "load_static",
+    "load_victory",
+    "victory_from_dict",
+]
 
 #: Terrains and cell tags that count as fortifications for the bombardment table (S9.2).
 FORTIFICATION_TERRAINS: Final = frozenset({"town", "city"})
@@ -62,6 +69,12 @@ class Static:
     bombardment: StrengthTable
     turns: tuple[Turn, ...]
     victory: VictoryData
+    #: The CRT as used for air combat (S10.5): nearest rounding, refused below 0.5.
+    air_crt: OddsTable
+    #: The scenario's name (a state's ``scenario``, a record's ``scenario`` field).
+    name: str = attrs.field(default="default", kw_only=True)
+    #: SHA-256 of the scenario's data files; ``None``: data built in memory, unknown.
+    digest: str | None = attrs.field(default=None, kw_only=True)
     #: Derived static data built on first use (interned actions, disks, map variants).
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
     _searches: dict[Any, MoveSearch[Any]] = attrs.field(factory=dict, init=False, repr=False)
@@ -196,11 +209,6 @@ class Static:
     def side_air(self, side: str) -> tuple[str, ...]:
         """The side's air unit ids, sorted."""
         return self._side_units.get(("air", side), ())
-
-    @functools.cached_property
-    def air_crt(self) -> OddsTable:
-        """The CRT as used for air combat (S10.5): nearest rounding, refused below 0.5."""
-        return air_crt()
 
     def ring(self, label: str, radius: int) -> tuple[str, ...]:
         """The labels exactly ``radius`` hexes from ``label`` (sorted; cached)."""
@@ -387,22 +395,22 @@ class Static:
         return found
 
 
+def load_static(data_dir: str | Path | None = None) -> Static:
+    """The compiled data of a scenario directory, loaded and cross-checked
+    (:func:`hexwar_stalingrad.scenario.load_scenario`); the shipped data by default,
+    loaded once per process."""
+    if data_dir is None:
+        return _shipped()
+    from hexwar_stalingrad.scenario import load_scenario
+
+    return load_scenario(data_dir).static()
+
+
 @functools.cache
-def load_static() -> Static:
-    """The shipped scenario data (loaded once per process)."""
-    chart = load_chart(data_path("terrain.toml"))
-    game_map = load_map(data_path("map.toml"), chart)
-    oob = load_oob()
-    return Static(
-        game_map,
-        {u.id: u for u in oob.ground},
-        {a.id: a for a in oob.air},
-        {c.id: c for c in load_cards()},
-        load_crt(),
-        load_bombardment(),
-        load_turns(),
-        load_victory(),
-    )
+def _shipped() -> Static:
+    from hexwar_stalingrad.scenario import load_scenario
+
+    return load_scenario().static()
 
 
 @attrs.frozen
@@ -421,8 +429,13 @@ def load_victory(path: str | Path | None = None) -> VictoryData:
     15
     """
     data, source = read_data_file(path if path is not None else data_path("victory.toml"))
+    return victory_from_dict(data, source)
+
+
+def victory_from_dict(data: Mapping[str, Any], source: str = "<data>") -> VictoryData:
+    """Build and validate the victory parameters from parsed TOML."""
     ck = Checker(source)
-    ck.keys(data, ("area_radius",), (), "victory")
+    ck.keys(dict(data), ("area_radius",), (), "top level")
     return VictoryData(ck.integer(data["area_radius"], "area_radius", 0))
 
 

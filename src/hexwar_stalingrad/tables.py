@@ -25,6 +25,7 @@ from hexwar_stalingrad._checks import data_path
 __all__ = [
     "RESULT_ORDER",
     "air_crt",
+    "as_air_crt",
     "defender_loss",
     "expected_defender_loss",
     "load_bombardment",
@@ -50,9 +51,12 @@ def load_crt(path: str | Path | None = None) -> OddsTable:
 
 def air_crt(path: str | Path | None = None) -> OddsTable:
     """The same CRT for air combat: odds rounded to the nearest column, < 0.5 refused (S10.5)."""
-    return attrs.evolve(
-        load_crt(path), rounding="nearest", refuse_below=Fraction(1, 2), rule="S10.5"
-    )
+    return as_air_crt(load_crt(path))
+
+
+def as_air_crt(crt: OddsTable) -> OddsTable:
+    """The ground CRT ``crt`` as air combat reads it: nearest column, < 0.5 refused (S10.5)."""
+    return attrs.evolve(crt, rounding="nearest", refuse_below=Fraction(1, 2), rule="S10.5")
 
 
 def load_bombardment(path: str | Path | None = None) -> StrengthTable:

@@ -24,6 +24,7 @@ __all__ = [
     "ARMS",
     "BOMB_STEPS",
     "EXPLOITING_ARMS",
+    "FRONTS",
     "GROUPS",
     "MOVEMENT_CLASS",
     "SIDES",
@@ -53,6 +54,12 @@ EXPLOITING_ARMS: Final = {
 """Arms that move again in exploitation (S6.5, S4 stages 4.4 / 5.4)."""
 BOMB_STEPS: Final = (Fraction(1, 2), Fraction(1), Fraction(2))
 """Printed bomb values (ruling S1.4)."""
+FRONTS: Final = {
+    "rkka": ("don_front", "stalingrad_front", "sw_front"),
+    "wehrmacht": ("army_group_b", "army_group_don"),
+}
+"""The fronts (army groups) of each side: the five- and six-player seats split the ground
+forces by them (S3.1)."""
 GROUPS: Final = frozenset({"6th_army", "relief_group"})
 """Group tags the victory rules read (S11.1 Paulus's 6th Army, S11.2 Manstein's relief)."""
 _BOMBING_ARMS: Final = frozenset({"artillery", "katyusha"})
@@ -226,7 +233,7 @@ def oob_from_dict(data: dict[str, Any], source: str = "<data>") -> OrderOfBattle
     ck = Checker(source)
     unknown = sorted(set(data) - {"ground", "air"})
     if unknown:
-        raise ck.fail(None, f"unknown section {unknown[0]!r}")
+        raise ck.fail(unknown[0], f"unknown section {unknown[0]!r}")
     ids: set[str] = set()
     starts: dict[tuple[str, int], str] = {}
     ground = []

@@ -1,6 +1,8 @@
 """The testing layer: the verification kit and hypothesis strategies (the ``test`` extra).
 
-:mod:`hexwar.testing.kit` checks any ruleset the way OpenSpiel checks its games; its
+:mod:`hexwar.testing.kit` checks any ruleset the way OpenSpiel checks its games,
+:mod:`hexwar.testing.machine` holds the hypothesis state machine and state strategy,
+:mod:`hexwar.testing.failures` the progress display and failure records; their
 names are re-exported here (``from hexwar.testing import check_random_games``).
 :mod:`hexwar.testing.strategies` holds hypothesis strategies of hexes, maps and
 placements. It may import every layer but :mod:`hexwar.render`; nothing in the core
@@ -8,7 +10,6 @@ imports it.
 """
 
 from hexwar.testing.kit import (
-    RulesStateMachine,
     RulesViolation,
     SimulationReport,
     Violation,
@@ -18,10 +19,11 @@ from hexwar.testing.kit import (
     check_tokens,
     checking_reads,
     outputs_under_hash_seeds,
-    random_states,
 )
+from hexwar.testing.machine import FAST_SHRINK, RulesStateMachine, random_states
 
 __all__ = [
+    "FAST_SHRINK",
     "RulesStateMachine",
     "RulesViolation",
     "SimulationReport",

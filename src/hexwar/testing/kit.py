@@ -9,10 +9,10 @@
   outcomes are distinct with probabilities in (0, 1] summing to exactly 1; ``history``
   equals the actions applied; undo walks back exactly; terminal states have an outcome;
   plus your own invariants. Memo read checking (:func:`checking_reads`) is on.
-- :func:`random_states` is a hypothesis strategy of states reached by random legal play.
+- :func:`~hexwar.testing.machine.random_states`, :class:`~hexwar.testing.machine.RulesStateMachine`
+  and :data:`~hexwar.testing.machine.FAST_SHRINK` (in :mod:`hexwar.testing.machine`):
+  hypothesis strategies and the rules state machine.
 - :func:`check_rejects` asserts an illegal action is refused cleanly and atomically.
-- :class:`RulesStateMachine` is a hypothesis ``RuleBasedStateMachine`` base: subclass it,
-  set ``new_state``, add ``@invariant`` methods.
 - :func:`outputs_under_hash_seeds` runs a script under several ``PYTHONHASHSEED`` values,
   to show that no set or dict order over strings decides a game.
 - :func:`checking_reads` (:func:`hexwar.engine.memo.read_checking`): memos fail on a read of a
@@ -24,6 +24,7 @@ example.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import subprocess
@@ -31,11 +32,10 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import attrs
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from hexwar.base.errors import HexwarError, IllegalAction, StaleMemo, UndeclaredRead
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
@@ -44,9 +44,9 @@ from hexwar.engine.memo import read_checking
 from hexwar.engine.records import dumps, loads
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
+from hexwar.testing.failures import Progress, write_record
 
 __all__ = [
-    "RulesStateMachine",
     "RulesViolation",
     "SimulationReport",
     "Violation",
@@ -56,7 +56,6 @@ __all__ = [
     "check_tokens",
     "checking_reads",
     "outputs_under_hash_seeds",
-    "random_states",
 ]
 
 #: Memo read checking (see :func:`hexwar.engine.memo.read_checking`), re-exported for tests.
@@ -72,13 +71,16 @@ class RulesViolation(AssertionError):
 
 @attrs.frozen
 class Violation:
-    """One failed check: which game and step, which check, and the actions leading there."""
+    """One failed check: which game and step, which check, and the actions leading there
+    (``history``; ``record``: the path of a game record of them, which
+    :func:`hexwar.engine.records.replay` replays to the failing position)."""
 
     game: int
     step: int
     check: str
     message: str
     history: tuple[str, ...]
+    record: str | None = None
 
 
 @attrs.define
@@ -260,6 +262,8 @@ def check_random_games(
     check_serialization: bool = True,
     full_check_every: int = 1,
     check_reads: bool = True,
+    progress: bool | TextIO = False,
+    failure_records: str | os.PathLike[str] | None = None,
 ) -> SimulationReport:
     """Play ``games`` random games (reproducible from ``seed``), checking every step.
 
@@ -274,17 +278,57 @@ def check_random_games(
     choice and the action applied), so with ``full_check_every=N`` it is sampled like
     the other costly checks; a memo that reads an undeclared table, or returns a stale
     result, is reported as a ``memo`` violation.
+
+    ``progress``: show the games done on stderr (or on the stream given) — a ``tqdm``
+    bar if tqdm is installed, else ``rich``'s, else a text line. On a violation the
+    game so far is written as a game record (:func:`hexwar.engine.records.record_of`) into
+    ``failure_records`` (a folder, created if missing; default a new temporary folder):
+    :attr:`Violation.record` and the :class:`RulesViolation` message give its path, and
+    ``replay(ruleset, GameRecord.from_json(ruleset, text))`` rebuilds the failing
+    position (the failing action itself, when applying it raised, is in the message).
     """
     if full_check_every < 1:
         raise ValueError(f"full_check_every must be >= 1, got {full_check_every}")
-    return _check_games(
-        new_state, games, seed, max_steps, invariants, raise_on_first,
-        check_serialization, full_check_every, check_reads,
-    )  # fmt: skip
+    bar = None
+    if progress:
+        bar = Progress(games, None if progress is True else progress)
+    folder = None if failure_records is None else Path(failure_records)
+    try:
+        return _check_games(
+            new_state, games, seed, max_steps, invariants, raise_on_first,
+            check_serialization, full_check_every, check_reads, bar, folder,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _kind_of(exc: Exception, check: str) -> str:
     return "memo" if isinstance(exc, UndeclaredRead | StaleMemo) else check
+
+
+def _report(
+    report: SimulationReport,
+    state: State,
+    applied: list[Action],
+    seed: int,
+    folder: Path | None,
+    raise_on_first: bool,
+    game: int,
+    step: int,
+    check: str,
+    message: str,
+) -> None:
+    """Record a violation (with the game's record file on its first one); raise it if
+    ``raise_on_first``."""
+    first_here = not any(v.game == game for v in report.violations)
+    path = write_record(state, game, seed, folder) if first_here else None
+    report.violations.append(
+        Violation(game, step, check, message, tuple(str(a) for a in applied), path)
+    )
+    if raise_on_first:
+        where = f"; its record: {path}" if path else ""
+        raise RulesViolation(f"{check}: {message} (game {game}, step {step}{where})")
 
 
 def _check_games(
@@ -297,6 +341,8 @@ def _check_games(
     check_serialization: bool,
     full_check_every: int,
     check_reads: bool,
+    bar: Progress | None = None,
+    folder: Path | None = None,
 ) -> SimulationReport:
     rng = random.Random(seed)
     checking = read_checking if check_reads else nullcontext
@@ -317,17 +363,9 @@ def _check_games(
         applied: list[Action] = list(state.history)
         first = len(applied)  # actions taken before the checker's first step
 
-        def fail(
-            step: int,
-            check: str,
-            message: str,
-            game: int = game,
-            applied: list[Action] = applied,
-        ) -> None:
-            v = Violation(game, step, check, message, tuple(str(a) for a in applied))
-            report.violations.append(v)
-            if raise_on_first:
-                raise RulesViolation(f"{check}: {message} (game {game}, step {step})")
+        fail = functools.partial(
+            _report, report, state, applied, seed, folder, raise_on_first, game
+        )
 
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
@@ -393,6 +431,8 @@ def _check_games(
                 fail(i, "undo", f"undo of action {i} is not exact")
                 break
         report.games += 1
+        if bar is not None:
+            bar.update(report.steps, len(report.violations))
     return report
 
 
@@ -408,66 +448,6 @@ def check_rejects(state: State, action: Action) -> IllegalAction:
             raise RulesViolation(f"{action}: refused but the state changed") from exc
         return exc
     raise RulesViolation(f"{action} was accepted at {state!r}")
-
-
-def random_states(
-    new_state: Callable[[], State], *, max_steps: int = 60
-) -> st.SearchStrategy[State]:
-    """States reached from ``new_state()`` by up to ``max_steps`` random legal actions."""
-
-    @st.composite
-    def build(draw: Any) -> State:
-        state = new_state()
-        for _ in range(draw(st.integers(0, max_steps))):
-            legal = state.legal_actions()
-            if not legal:
-                break
-            state.apply(legal[draw(st.integers(0, len(legal) - 1))])
-        return state
-
-    return build()
-
-
-class RulesStateMachine(RuleBasedStateMachine):
-    """A rules state machine: random legal actions, undo and clone checks, the per-state
-    checks of :func:`check_step` (token tree and ids included) with memo read checking
-    on, your invariants.
-
-    Subclass, set ``new_state`` (a callable returning a fresh state) and add
-    ``@invariant()`` methods reading ``self.state``.
-    """
-
-    new_state: Callable[[], State]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.state = type(self).new_state()
-        self.snapshots = [dumps(self.state)]
-
-    @precondition(lambda self: not self.state.is_terminal())
-    @rule(data=st.data())
-    def act(self, data: st.DataObject) -> None:
-        with read_checking():
-            legal = self.state.legal_actions()
-            action = data.draw(st.sampled_from(legal), label="action")
-            twin = self.state.clone()
-            self.state.apply(action)
-            twin.apply(action)
-        assert twin == self.state, f"clone differs after {action}"
-        self.snapshots.append(dumps(self.state))
-
-    @precondition(lambda self: self.state.can_undo())
-    @rule()
-    def undo(self) -> None:
-        self.state.undo()
-        self.snapshots.pop()
-        assert dumps(self.state) == self.snapshots[-1], "undo is not exact"
-
-    @invariant()
-    def kit_checks(self) -> None:
-        with read_checking():
-            fails = check_step(self.state, [s.name for s in self.state.ruleset.seats()])
-        assert not fails, fails
 
 
 def outputs_under_hash_seeds(
