@@ -261,3 +261,45 @@ def test_two_seats_see_their_own_hands_only(
         "body: JSON.stringify({seat: 'rkka', tokens: ['end']})}).then(r => r.status);"
     )
     assert code == 403
+
+
+def test_the_replay_viewer_steps_through_a_record(
+    server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
+) -> None:
+    base, app = server
+    srv = app.state.server
+    session, _ = Session.create(
+        STALINGRAD,
+        {"length": "short"},
+        {"rkka": "heuristic", "wehrmacht": "heuristic"},
+        seed=7,
+        directory=srv.directory,
+    )
+    session.advance()
+    srv.sessions[session.id] = session
+    state = session.state
+    assert state.outcome is not None
+    driver = browser()
+    driver.get(f"{base}/g/{session.id}")  # the spectator's page of the finished game
+    until(driver, over, "the finished game")
+    driver.find_element(By.ID, "replay").click()
+    until(driver, lambda d: d.find_elements(By.ID, "replayapp"), "the replay page")
+    steps = len(state.history)
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
+          == str(steps), "the last step")  # fmt: skip
+    status = driver.find_element(By.ID, "status").text
+    assert state.outcome.reason in status and "game over" in status
+    final = driver.find_element(By.ID, "board").get_attribute("innerHTML")
+    assert final and final.count('class="counter') == session.board_svg(None).count(  # type: ignore[union-attr]
+        'class="counter'
+    )
+    driver.find_element(By.ID, "board").screenshot(str(out / "replay-end.png"))
+    driver.find_element(By.ID, "prev").click()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
+          == str(steps - 1), "one step back")  # fmt: skip
+    Select(driver.find_element(By.ID, "turn")).select_by_visible_text("turn 2")
+    until(driver, lambda d: "turn 2" in d.find_element(By.ID, "status").text, "turn 2")
+    driver.find_element(By.ID, "first").click()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
+          == "0", "the start")  # fmt: skip
+    assert driver.find_elements(By.CSS_SELECTOR, "#log li") == []

@@ -285,3 +285,36 @@ def test_an_edited_save_file_that_breaks_a_rule_is_refused(tmp_path: Path) -> No
     path.write_text(json.dumps(data))
     with pytest.raises(NotLegalNow, match=r"move r-13tc 0101 is not a legal action now"):
         Session.load(path, GAMES)
+
+
+def test_the_replay_steps_through_a_finished_game_and_a_record_file(client: TestClient) -> None:
+    seats = {"seat:blue": "random", "seat:red": "random"}
+    gid, _ = new_game(client, "bridgehead", **seats)
+    session = session_of(client, gid)
+    assert session.state.is_terminal()
+    rid = client.post(f"/api/g/{gid}/replay", json={}).json()["replay"]
+    assert client.get(f"/r/{rid}").status_code == 200
+    steps = len(session.state.history)
+    end = client.get(f"/api/r/{rid}?step=999999999").json()
+    assert end["step"] == end["steps"] == steps
+    assert end["outcome"] == [session.state.outcome.winner, session.state.outcome.reason]  # type: ignore[union-attr]
+    assert end["board"] == session.board_svg(None)  # the recorded final position
+    # every step is the exact position after that many actions
+    again = BRIDGEHEAD.ruleset({}).new_state()
+    for n, action in enumerate(session.state.history[:40], 1):
+        again.apply(action)
+        if n % 13 == 0:
+            view = client.get(f"/api/r/{rid}?step={n}").json()
+            assert view["step"] == n and view["turn"] == again.turn
+            assert view["board"] == session.draw(BRIDGEHEAD, again, None)
+    first = client.get(f"/api/r/{rid}?step=0").json()
+    assert first["log"] == [] and first["turns"][0] == [1, 0]
+    # a record file uploaded: the same replay; an altered one is refused
+    text = client.get(f"/api/g/{gid}/record").text
+    rid2 = client.post("/api/replay", content=text.encode()).json()["replay"]
+    assert client.get(f"/api/r/{rid2}?step=999999999").json()["board"] == end["board"]
+    altered = text.replace('"end"', '"moved"', 1)
+    r = client.post("/api/replay", content=altered.encode())
+    assert r.status_code == 400 and r.json()["error"]
+    assert client.get(f"/api/r/{rid}?step=x").status_code == 400
+    assert client.get("/api/r/000000000000?step=1").status_code == 404

@@ -8,7 +8,10 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
 - ``POST /api/g/ID/tokens`` ``{"seat", "prefix"}``: the legal next tokens;
 - ``POST /api/g/ID/click`` ``{"seat", "prefix", "label"}``: the prefix after a click on a hex;
 - ``POST /api/g/ID/act`` ``{"seat", "tokens"}``: apply an action;
-- ``GET /api/g/ID/record``: the game record, once the game is over.
+- ``GET /api/g/ID/record``: the game record, once the game is over;
+- ``POST /api/g/ID/replay`` (a finished game) or ``POST /api/replay`` (a record file's
+  text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
+  after N actions (:mod:`hexwar.web.replay`).
 
 A refused request answers 4xx with ``{"error": reason, "rule": rule}`` and changes
 nothing. Bots and chance events are played after the answer (a background task), and the
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import html
 import json
+import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -33,6 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from hexwar.web.games import WebGame
+from hexwar.web.replay import Replay, load_record
 from hexwar.web.session import HUMAN, Refused, SeatPlan, Session, load_sessions
 
 __all__ = ["create_app"]
@@ -40,6 +45,8 @@ __all__ = ["create_app"]
 STATIC: Final = Path(__file__).parent / "static"
 TOKEN_HEADER: Final = "x-hexwar-token"
 _MAX_BODY: Final = 64 * 1024
+_MAX_RECORD: Final = 16 * 1024 * 1024
+_REPLAYS_KEPT: Final = 32
 
 
 def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
@@ -65,6 +72,15 @@ class Server:
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         self.sessions: dict[str, Session] = load_sessions(directory, self.games)
+        self.replays: dict[str, Replay] = {}
+
+    def add_replay(self, found: Replay) -> str:
+        """Keep ``found`` (the oldest dropped past ``_REPLAYS_KEPT``); its id."""
+        rid = secrets.token_hex(6)
+        self.replays[rid] = found
+        while len(self.replays) > _REPLAYS_KEPT:
+            del self.replays[next(iter(self.replays))]
+        return rid
 
     def session(self, request: Request) -> Session:
         found = self.sessions.get(request.path_params["game"])
@@ -147,7 +163,10 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
         )
         return _page(
             "hexwar",
-            "<h1>hexwar</h1>" + "".join(forms) + f"<h2>Games here (watch)</h2><ul>{listed}</ul>",
+            "<h1>hexwar</h1>"
+            + "".join(forms)
+            + f"<h2>Games here (watch)</h2><ul>{listed}</ul>"
+            + "<p><a href='/replay'>Replay a game record file</a></p>",
         )
 
     async def new(request: Request) -> Response:
@@ -199,7 +218,8 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             "<h3>Only you see</h3><pre id=secrets></pre>"
             "<h3>Log</h3><ol id=log></ol>"
             f"<p><a id=record href='/api/g/{session.id}/record' download>"
-            "game record (when over)</a></p></aside></main></div>"
+            "game record (when over)</a> · <button id=replay>replay (when over)</button>"
+            "</p></aside></main></div>"
         )
         return _page(title, body, script=True)
 
@@ -257,6 +277,55 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
         session = server.session(request)
         return JSONResponse({"ok": True}, background=server.background(session))
 
+    async def replay_upload_page(request: Request) -> Response:
+        return _page(
+            "replay a record",
+            "<h1>Replay a game record</h1><p><input type=file id=recordfile accept='.json'> "
+            "<button id=open>Open</button></p><div id=message role=alert></div>"
+            "<script src='/static/replay.js' defer></script><div id=replay></div>",
+        )
+
+    async def replay_upload(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > _MAX_RECORD:
+            raise Refused(413, f"a record is at most {_MAX_RECORD} bytes")
+        found = await run_in_threadpool(load_record, server.games, raw)
+        return JSONResponse({"replay": server.add_replay(found)})
+
+    async def replay_of_game(request: Request) -> Response:
+        session = server.session(request)
+        text = await run_in_threadpool(session.record_json)
+        found = await run_in_threadpool(load_record, {session.game.name: session.game}, text)
+        rid = server.add_replay(found)
+        return JSONResponse({"replay": rid})
+
+    async def replay_page(request: Request) -> Response:
+        rid = request.path_params["replay"]
+        if rid not in server.replays:
+            raise Refused(404, "no such replay (replays are kept in memory only)")
+        data = html.escape(json.dumps({"replay": rid}), quote=True)
+        return _page(
+            "replay",
+            f'<div id=replayapp data-config="{data}"><header><h1>Replay</h1>'
+            "<div id=status></div></header>"
+            "<p class=replaybar><button id=first>|◀</button><button id=prev>◀</button>"
+            "<input type=range id=step min=0 value=0><button id=next>▶</button>"
+            "<button id=last>▶|</button> <select id=turn></select> "
+            "<span id=stepno></span></p>"
+            "<main><section id=board></section><aside><h3>Log</h3><ol id=log></ol>"
+            "</aside></main></div><script src='/static/replay.js' defer></script>",
+        )
+
+    async def replay_view(request: Request) -> Response:
+        found = server.replays.get(request.path_params["replay"])
+        if found is None:
+            raise Refused(404, "no such replay (replays are kept in memory only)")
+        step = request.query_params.get("step", "")
+        if not step.isdigit() or len(step) > 9:
+            raise Refused(400, "step is a number of actions")
+        data = await run_in_threadpool(found.view, int(step))
+        return JSONResponse(data)
+
     app = Starlette(
         routes=[
             Route("/", _handler(index)),
@@ -269,6 +338,11 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             Route("/api/g/{game}/act", _handler(act), methods=["POST"]),
             Route("/api/g/{game}/record", _handler(record)),
             Route("/api/g/{game}/start", _handler(start), methods=["POST"]),
+            Route("/api/g/{game}/replay", _handler(replay_of_game), methods=["POST"]),
+            Route("/replay", _handler(replay_upload_page)),
+            Route("/api/replay", _handler(replay_upload), methods=["POST"]),
+            Route("/r/{replay}", _handler(replay_page)),
+            Route("/api/r/{replay}", _handler(replay_view)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
     )

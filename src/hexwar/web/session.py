@@ -394,7 +394,13 @@ class Session:
 
     def board_svg(self, side: str | None) -> str | None:
         """The board as ``side`` sees it, each cell and counter tagged ``data-label``."""
-        view = None if self.game.board is None else self.game.board(self.state, side)
+        return self.draw(self.game, self.state, side)
+
+    @staticmethod
+    def draw(game: WebGame, state: State, side: str | None) -> str | None:
+        """``game``'s board of ``state`` as ``side`` sees it (``None``: no board), each
+        cell and counter tagged ``data-label`` (its hex label, the token it stands for)."""
+        view = None if game.board is None else game.board(state, side)
         if view is None:
             return None
         game_map = view.game_map

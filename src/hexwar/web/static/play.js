@@ -188,6 +188,12 @@
   }
 
   document.getElementById("board").addEventListener("click", onBoardClick);
+  document.getElementById("replay").addEventListener("click", async () => {
+    try {
+      const r = await call("replay", {});
+      location.href = "/r/" + r.replay;
+    } catch (err) { refuse(err); }
+  });
   refresh(true);
   setInterval(() => { if (!busy) refresh(false); }, 1000);
 })();
