@@ -288,11 +288,13 @@ def test_the_replay_viewer_steps_through_a_record(
     until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
           == str(steps), "the last step")  # fmt: skip
     status = driver.find_element(By.ID, "status").text
-    assert state.outcome.reason in status and "game over" in status
+    assert state.outcome.reason in status
+    assert "game over" in status
     final = driver.find_element(By.ID, "board").get_attribute("innerHTML")
-    assert final and final.count('class="counter') == session.board_svg(None).count(  # type: ignore[union-attr]
-        'class="counter'
-    )
+    recorded = session.board_svg(None)
+    assert final
+    assert recorded
+    assert final.count('class="counter') == recorded.count('class="counter')
     driver.find_element(By.ID, "board").screenshot(str(out / "replay-end.png"))
     driver.find_element(By.ID, "prev").click()
     until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")

@@ -305,16 +305,19 @@ def test_the_replay_steps_through_a_finished_game_and_a_record_file(client: Test
         again.apply(action)
         if n % 13 == 0:
             view = client.get(f"/api/r/{rid}?step={n}").json()
-            assert view["step"] == n and view["turn"] == again.turn
+            assert view["step"] == n
+            assert view["turn"] == again.turn
             assert view["board"] == session.draw(BRIDGEHEAD, again, None)
     first = client.get(f"/api/r/{rid}?step=0").json()
-    assert first["log"] == [] and first["turns"][0] == [1, 0]
+    assert first["log"] == []
+    assert first["turns"][0] == [1, 0]
     # a record file uploaded: the same replay; an altered one is refused
     text = client.get(f"/api/g/{gid}/record").text
     rid2 = client.post("/api/replay", content=text.encode()).json()["replay"]
     assert client.get(f"/api/r/{rid2}?step=999999999").json()["board"] == end["board"]
     altered = text.replace('"end"', '"moved"', 1)
     r = client.post("/api/replay", content=altered.encode())
-    assert r.status_code == 400 and r.json()["error"]
+    assert r.status_code == 400
+    assert r.json()["error"]
     assert client.get(f"/api/r/{rid}?step=x").status_code == 400
     assert client.get("/api/r/000000000000?step=1").status_code == 404
