@@ -18,12 +18,13 @@ from typing import Final
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 from hexwar.web.games import BoardView, WebGame
+from hexwar_stalingrad import ground
 from hexwar_stalingrad.board import on_map, static
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import STYLE, counters
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 
-__all__ = ["WEB", "board"]
+__all__ = ["WEB", "attack_preview", "board"]
 
 #: The kinds a click on a unit starts, in order (S6 move, S8 attack, S7 bombard, S10 air).
 UNIT_KINDS: Final = ("move", "attack", "bombard", "fly", "intercept", "land", "loss", "advance")
@@ -35,6 +36,22 @@ def board(state: State, side: str | None) -> BoardView:
     views = counters(state)
     units = [unit for _, unit in on_map(state)] + sorted(state.table("sky"))
     return BoardView(static(state).game_map, list(zip(units, views, strict=True)), STYLE)
+
+
+def attack_preview(state: State, prefix: tuple[str, ...]) -> str | None:
+    """The exact CRT results of the attack being declared (``attack DEFENDER A1 ...``,
+    S8.2, S8.3): its column, the card shifts and die modifiers, from
+    :func:`hexwar_stalingrad.ground.attack_distribution`."""
+    if state.pending or state.phase != "attack" or prefix[0] != "attack" or len(prefix) < 3:
+        return None
+    defender, attackers = prefix[1], prefix[2:]
+    column, shift = ground.attack_odds(state, defender, attackers)
+    if column is None:
+        return f"S8.2: {ground.attack_strength(state, attackers)} against {defender}: below 1:1"
+    dist = ground.attack_distribution(state, defender, attackers)
+    results = ", ".join(f"{r.code} {p}" for r, p in dist.outcomes)
+    shifted = f" shifted {shift:+d}" if shift else ""
+    return f"odds {column}{shifted}: {results}"
 
 
 def _rules(options: Mapping[str, str]) -> Ruleset:
@@ -57,4 +74,5 @@ WEB: Final = WebGame(
     bots={"heuristic": _heuristic, "random": _random},
     board=board,
     unit_kinds=UNIT_KINDS,
+    preview=attack_preview,
 )

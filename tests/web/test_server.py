@@ -321,3 +321,41 @@ def test_the_replay_steps_through_a_finished_game_and_a_record_file(client: Test
     assert r.json()["error"]
     assert client.get(f"/api/r/{rid}?step=x").status_code == 400
     assert client.get("/api/r/000000000000?step=1").status_code == 404
+
+
+def test_an_attack_shows_its_exact_odds_before_it_is_confirmed(client: TestClient) -> None:
+    """S8.2, S8.3: the preview is the CRT distribution of the attack being declared."""
+    from fractions import Fraction
+
+    from hexwar_stalingrad import ground
+    from hexwar_stalingrad.heuristic import HeuristicBot
+
+    gid, _, h = stalingrad_vs_bot(client)
+    session = session_of(client, gid)
+    bot = HeuristicBot(1)
+    while session.state.phase != "attack":  # RKKA's moves and artillery, by the bot's choice
+        a = bot(session.state)
+        r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": [a.kind, *a.args]},
+                        headers=h)  # fmt: skip
+        assert r.status_code == 200
+    shown = 0
+    for defender in session.state.legal_tokens(("attack",)):
+        prefix = ["attack", defender]
+        while legal := [t for t in session.state.legal_tokens(tuple(prefix)) if t != "done"]:
+            prefix.append(legal[0])
+        before = position_digest(session.state)
+        r = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": prefix}, headers=h)
+        assert position_digest(session.state) == before
+        line = r.json()["preview"]
+        column, _ = ground.attack_odds(session.state, defender, prefix[2:])
+        if column is None:
+            assert line.startswith("S8.2")
+            continue
+        dist = ground.attack_distribution(session.state, defender, prefix[2:])
+        assert line.startswith(f"odds {column}")
+        assert sum(Fraction(p.split()[-1]) for p in line.split(": ", 1)[1].split(", ")) == 1
+        assert all(f"{res.code} {p}" in line for res, p in dist.outcomes)
+        shown += 1
+    assert shown
+    r = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": ["attack"]}, headers=h)
+    assert r.json()["preview"] is None

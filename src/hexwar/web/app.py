@@ -214,7 +214,8 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
             "<div id=message role=alert></div>"
             "<main><section id=board></section><aside>"
-            "<div id=controls><div id=prefix></div><div id=buttons></div></div>"
+            "<div id=controls><div id=prefix></div><div id=preview></div>"
+            "<div id=buttons></div></div>"
             "<h3>Only you see</h3><pre id=secrets></pre>"
             "<h3>Log</h3><ol id=log></ol>"
             f"<p><a id=record href='/api/g/{session.id}/record' download>"
@@ -241,7 +242,8 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
         plan = _seat(session, request, body.get("seat"))
         prefix = body.get("prefix", [])
         found = await run_in_threadpool(session.tokens, plan, prefix)
-        return JSONResponse({"prefix": prefix, "tokens": list(found)})
+        line = await run_in_threadpool(session.preview, plan, prefix)
+        return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line})
 
     async def click(request: Request) -> Response:
         session = server.session(request)
@@ -251,7 +253,8 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             session.click, plan, body.get("prefix", []), body.get("label")
         )
         found = await run_in_threadpool(session.tokens, plan, list(prefix))
-        return JSONResponse({"prefix": list(prefix), "tokens": list(found)})
+        line = await run_in_threadpool(session.preview, plan, list(prefix))
+        return JSONResponse({"prefix": list(prefix), "tokens": list(found), "preview": line})
 
     async def act(request: Request) -> Response:
         session = server.session(request)

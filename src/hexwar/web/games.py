@@ -62,7 +62,9 @@ class WebGame:
     ``side`` (``None``: a spectator) or is ``None`` (no board: token buttons only);
     ``unit_kinds``: the action kinds a click on a unit starts, in order of preference
     (the first whose legal next tokens hold the unit); ``scenario``: passed to
-    :meth:`~hexwar.engine.state.Ruleset.new_state`.
+    :meth:`~hexwar.engine.state.Ruleset.new_state`; ``preview(state, prefix)``: a line
+    shown under the action being built (the exact odds of an attack), or ``None``; it
+    must only read the state.
     """
 
     name: str
@@ -73,6 +75,7 @@ class WebGame:
     board: Callable[[State, str | None], BoardView | None] | None = None
     unit_kinds: tuple[str, ...] = ("move",)
     scenario: str = "default"
+    preview: Callable[[State, tuple[str, ...]], str | None] | None = None
 
     def ruleset(self, chosen: Mapping[str, str]) -> Ruleset:
         """The ruleset for ``chosen`` options (missing ones take their default); an

@@ -32,7 +32,7 @@ from hexwar.base.errors import HexwarError, IllegalAction
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, Seat
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player
-from hexwar.engine.records import record_of
+from hexwar.engine.records import position_digest, record_of
 from hexwar.engine.space import DONE
 from hexwar.engine.state import HIDDEN, State
 from hexwar.render import render_svg
@@ -274,6 +274,20 @@ class Session:
         if not tokens:
             return None
         return self.ruleset.explain(self.state, Action(tokens[0], tokens[1:]))[1]
+
+    def preview(self, plan: SeatPlan, raw_prefix: object) -> str | None:
+        """The game's preview line for the action being built (``None``: none)."""
+        prefix = self._prefix(raw_prefix)
+        if self.game.preview is None or not prefix:
+            return None
+        with self.lock:
+            self._must_act(plan)
+            if not self.state.legal_tokens(prefix):
+                return None
+            before = position_digest(self.state)
+            line = self.game.preview(self.state, prefix)
+            assert position_digest(self.state) == before, "a preview must only read the state"
+            return line
 
     def act(self, plan: SeatPlan, raw_tokens: object) -> Action:
         """Apply the action whose tokens are ``raw_tokens`` (``done`` not included) for

@@ -11,6 +11,7 @@
   let prefix = [];
   let tokens = [];
   let view = null;
+  let preview = null;
   let busy = false;
 
   function headers() {
@@ -104,6 +105,7 @@
     const buttons = document.getElementById("buttons");
     pre.innerHTML = "";
     buttons.innerHTML = "";
+    text("preview", prefix.length && preview ? preview : "");
     if (!view || !view.your_turn) {
       pre.textContent = view && view.outcome ? "" : "waiting for " + (view ? view.to_act : "…");
       highlight();
@@ -137,6 +139,7 @@
       const r = await call("tokens", { seat: seat, prefix: prefix.concat([t]) });
       prefix = r.prefix;
       tokens = r.tokens;
+      preview = r.preview;
       say("");
       showControls();
     } catch (err) { refuse(err); }
@@ -163,6 +166,7 @@
       const r = await call("click", { seat: seat, prefix: prefix, label: label });
       prefix = r.prefix;
       tokens = r.tokens;
+      preview = r.preview;
       say("");
       if (tokens.length === 1 && tokens[0] === "done") return act(prefix);
       showControls();
