@@ -120,7 +120,7 @@ def test_click_a_unit_then_a_hex_moves_it(client: TestClient) -> None:
     target = r.json()["tokens"][0]
     r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": chosen, "label": target},
                     headers=h)  # fmt: skip
-    assert r.json() == {"prefix": [*chosen, target], "tokens": ["done"]}
+    assert r.json() == {"prefix": [*chosen, target], "tokens": ["done"], "preview": None}
     r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": [*chosen, target]},
                     headers=h)  # fmt: skip
     assert r.status_code == 200
@@ -359,3 +359,15 @@ def test_an_attack_shows_its_exact_odds_before_it_is_confirmed(client: TestClien
     assert shown
     r = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": ["attack"]}, headers=h)
     assert r.json()["preview"] is None
+
+
+def test_a_prefix_that_is_not_an_action_shape_is_refused_not_a_crash(client: TestClient) -> None:
+    gid, _, h = stalingrad_vs_bot(client)
+    before = position_digest(session_of(client, gid).state)
+    for prefix in (["2422"], ["move", "nobody"], ["Move!"]):
+        r = client.post(f"/api/g/{gid}/tokens", json={"seat": "rkka", "prefix": prefix}, headers=h)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]
+        r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": prefix}, headers=h)
+        assert r.status_code in (400, 409), r.text
+    assert position_digest(session_of(client, gid).state) == before

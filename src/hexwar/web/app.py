@@ -275,11 +275,6 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="{session.id}.json"'},
         )
 
-    async def start(request: Request) -> Response:
-        """Kick the bots of a game (after a restart, or a game of bots only)."""
-        session = server.session(request)
-        return JSONResponse({"ok": True}, background=server.background(session))
-
     async def replay_upload_page(request: Request) -> Response:
         return _page(
             "replay a record",
@@ -340,7 +335,6 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             Route("/api/g/{game}/click", _handler(click), methods=["POST"]),
             Route("/api/g/{game}/act", _handler(act), methods=["POST"]),
             Route("/api/g/{game}/record", _handler(record)),
-            Route("/api/g/{game}/start", _handler(start), methods=["POST"]),
             Route("/api/g/{game}/replay", _handler(replay_of_game), methods=["POST"]),
             Route("/replay", _handler(replay_upload_page)),
             Route("/api/replay", _handler(replay_upload), methods=["POST"]),

@@ -68,7 +68,11 @@ def run(games: Sequence[WebGame], args: argparse.Namespace) -> int:
         return 1
     from hexwar.web.app import create_app
 
-    app = create_app({g.name: g for g in games}, Path(args.games))
+    try:
+        app = create_app({g.name: g for g in games}, Path(args.games))
+    except ValueError as exc:
+        print(f"error: {exc}")
+        return 1
     print(f"hexwar: serving {', '.join(g.title for g in games)} at http://{args.host}:{args.port}/")
     print(f"hexwar: games are saved in {Path(args.games).resolve()}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -264,16 +264,22 @@ class Session:
                 raise Refused(409, self._why(prefix), self._rule(prefix))
             return found
 
-    def _why(self, tokens: tuple[str, ...]) -> str:
+    def _explain(self, tokens: tuple[str, ...]) -> tuple[str, str | None]:
         if not tokens:
-            return "no action is legal now"
-        reason, rule = self.ruleset.explain(self.state, Action(tokens[0], tokens[1:]))
+            return "no action is legal now", None
+        try:
+            action = Action(tokens[0], tokens[1:])
+        except HexwarError:  # not even an action's shape (a hex where a kind goes)
+            offered = ", ".join(self.state.legal_tokens(()))
+            return f"no action starts with `{tokens[0]}` (offered: {offered})", None
+        return self.ruleset.explain(self.state, action)
+
+    def _why(self, tokens: tuple[str, ...]) -> str:
+        reason, rule = self._explain(tokens)
         return reason if rule is None or reason.startswith(rule) else f"{rule}: {reason}"
 
     def _rule(self, tokens: tuple[str, ...]) -> str | None:
-        if not tokens:
-            return None
-        return self.ruleset.explain(self.state, Action(tokens[0], tokens[1:]))[1]
+        return self._explain(tokens)[1]
 
     def preview(self, plan: SeatPlan, raw_prefix: object) -> str | None:
         """The game's preview line for the action being built (``None``: none)."""
@@ -298,7 +304,10 @@ class Session:
             raise Refused(400, "an action has at least one token")
         if DONE in tokens:
             raise Refused(400, f"`{DONE}` ends an action; leave it out")
-        action = Action(tokens[0], tokens[1:])
+        try:
+            action = Action(tokens[0], tokens[1:])
+        except HexwarError as exc:
+            raise Refused(400, str(exc)) from None
         with self.lock:
             self._must_act(plan)
             if plan.seat.tags and action not in self.state.legal_actions(plan.seat.name):
@@ -500,9 +509,13 @@ class Session:
 
 
 def load_sessions(directory: Path, games: Mapping[str, WebGame]) -> dict[str, Session]:
-    """Every saved game in ``directory`` (a file that fails to load raises)."""
+    """Every saved game in ``directory``; a file that fails to load raises ``ValueError``
+    naming it (the server does not start over a save it cannot trust)."""
     out = {}
     for path in sorted(directory.glob("*.json")):
-        session = Session.load(path, games)
+        try:
+            session = Session.load(path, games)
+        except (HexwarError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: cannot load this saved game: {exc}") from None
         out[session.id] = session
     return out

@@ -122,21 +122,22 @@
       clear.onclick = () => { prefix = []; tokens = view.tokens; showControls(); };
       pre.appendChild(clear);
     }
+    const shownPrefix = prefix.slice();
     for (const t of tokens) {
       const b = document.createElement("button");
       b.className = t === "done" ? "token done" : "token";
       b.dataset.token = t;
       b.textContent = t === "done" ? "✓ do it: " + prefix.join(" ") : t;
-      b.onclick = () => chooseToken(t);
+      b.onclick = () => chooseToken(shownPrefix, t);
       buttons.appendChild(b);
     }
     highlight();
   }
 
-  async function chooseToken(t) {
-    if (t === "done") return act(prefix);
+  async function chooseToken(before, t) {
+    if (t === "done") return act(before);
     try {
-      const r = await call("tokens", { seat: seat, prefix: prefix.concat([t]) });
+      const r = await call("tokens", { seat: seat, prefix: before.concat([t]) });
       prefix = r.prefix;
       tokens = r.tokens;
       preview = r.preview;
