@@ -36,9 +36,10 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
 from hexwar.web.replay import Replay, load_record
-from hexwar.web.session import HUMAN, Refused, SeatPlan, Session, load_sessions
+from hexwar.web.session import HUMAN, SeatPlan, Session, load_sessions
 
 __all__ = ["create_app"]
 
@@ -60,7 +61,7 @@ def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
     )
 
 
-def _refused(exc: Refused) -> JSONResponse:
+def _refused(exc: RequestRefused) -> JSONResponse:
     return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=exc.status)
 
 
@@ -85,7 +86,7 @@ class Server:
     def session(self, request: Request) -> Session:
         found = self.sessions.get(request.path_params["game"])
         if found is None:
-            raise Refused(404, "no such game on this server")
+            raise RequestRefused(404, "no such game on this server")
         return found
 
     @staticmethod
@@ -100,7 +101,7 @@ def _handler(
     async def wrapped(request: Request) -> Response:
         try:
             return await fn(request)
-        except Refused as exc:
+        except RequestRefused as exc:
             return _refused(exc)
 
     return wrapped
@@ -109,19 +110,19 @@ def _handler(
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > _MAX_BODY:
-        raise Refused(413, f"a request body is at most {_MAX_BODY} bytes")
+        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "the body must be JSON") from None
+        raise RequestRefused(400, "the body must be JSON") from None
     if not isinstance(data, dict):
-        raise Refused(400, "the body must be a JSON object")
+        raise RequestRefused(400, "the body must be a JSON object")
     return data
 
 
 def _seat(session: Session, request: Request, name: object) -> SeatPlan:
     if not isinstance(name, str):
-        raise Refused(400, "name the seat (a string)")
+        raise RequestRefused(400, "name the seat (a string)")
     return session.authorise(name, request.headers.get(TOKEN_HEADER))
 
 
@@ -172,15 +173,15 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
     async def new(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > _MAX_BODY:
-            raise Refused(413, f"a request body is at most {_MAX_BODY} bytes")
+            raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
         try:
             pairs = parse_qsl(raw.decode("utf-8"), strict_parsing=bool(raw))
         except (ValueError, UnicodeDecodeError):
-            raise Refused(400, "the form must be URL-encoded text") from None
+            raise RequestRefused(400, "the form must be URL-encoded text") from None
         form = dict(pairs)
         name = form.get("game")
         if not isinstance(name, str) or name not in server.games:
-            raise Refused(400, f"no game {name!r} here; games: {sorted(server.games)}")
+            raise RequestRefused(400, f"no game {name!r} here; games: {sorted(server.games)}")
         options = {k[4:]: v for k, v in form.items() if k.startswith("opt:")}
         players = {k[5:]: v for k, v in form.items() if k.startswith("seat:")}
         session, tokens = Session.create(
@@ -286,7 +287,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
     async def replay_upload(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > _MAX_RECORD:
-            raise Refused(413, f"a record is at most {_MAX_RECORD} bytes")
+            raise RequestRefused(413, f"a record is at most {_MAX_RECORD} bytes")
         found = await run_in_threadpool(load_record, server.games, raw)
         return JSONResponse({"replay": server.add_replay(found)})
 
@@ -300,7 +301,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
     async def replay_page(request: Request) -> Response:
         rid = request.path_params["replay"]
         if rid not in server.replays:
-            raise Refused(404, "no such replay (replays are kept in memory only)")
+            raise RequestRefused(404, "no such replay (replays are kept in memory only)")
         data = html.escape(json.dumps({"replay": rid}), quote=True)
         return _page(
             "replay",
@@ -317,10 +318,10 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
     async def replay_view(request: Request) -> Response:
         found = server.replays.get(request.path_params["replay"])
         if found is None:
-            raise Refused(404, "no such replay (replays are kept in memory only)")
+            raise RequestRefused(404, "no such replay (replays are kept in memory only)")
         step = request.query_params.get("step", "")
         if not step.isdigit() or len(step) > 9:
-            raise Refused(400, "step is a number of actions")
+            raise RequestRefused(400, "step is a number of actions")
         data = await run_in_threadpool(found.view, int(step))
         return JSONResponse(data)
 

@@ -13,12 +13,12 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, RequestRefused
 from hexwar.engine.actions import Action
 from hexwar.engine.records import GameRecord, replay
 from hexwar.engine.state import State
 from hexwar.web.games import WebGame
-from hexwar.web.session import Refused, Session
+from hexwar.web.session import Session
 
 __all__ = ["Replay", "load_record"]
 
@@ -80,7 +80,7 @@ class Replay:
 
 def load_record(games: Mapping[str, WebGame], text: str | bytes) -> Replay:
     """The replay of a record file for one of ``games`` (tried with each combination of
-    the game's options until its ruleset accepts the record); :class:`Refused` 400 when
+    the game's options until its ruleset accepts the record); :class:`RequestRefused` 400 when
     no game served here can replay it, with the last reason."""
     last = "no game served here plays this record"
     for game in games.values():
@@ -91,8 +91,8 @@ def load_record(games: Mapping[str, WebGame], text: str | bytes) -> Replay:
             try:
                 record = GameRecord.from_json(ruleset, text, source="<upload>")
                 if record.scenario != game.scenario:
-                    raise Refused(400, f"scenario {record.scenario!r} is not served here")
+                    raise RequestRefused(400, f"scenario {record.scenario!r} is not served here")
                 return Replay(game, options, record)
             except HexwarError as exc:
                 last = str(exc)
-    raise Refused(400, last)
+    raise RequestRefused(400, last)

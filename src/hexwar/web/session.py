@@ -3,7 +3,8 @@
 A :class:`Session` holds a :class:`~hexwar.engine.state.State` and applies to it only
 what the engine says is legal (``state.apply``, checked token by token); everything a
 seat may see comes from ``state.observation(side)``. It knows no HTTP: the Starlette app
-(:mod:`hexwar.web.app`) turns its :class:`Refused` into 4xx answers.
+(:mod:`hexwar.web.app`) turns its :class:`~hexwar.base.errors.RequestRefused` into 4xx
+answers.
 
 Saved after every action as JSON (the game's name, its options, the seed, the seats with
 the SHA-256 of their tokens, the actions' text forms): loading replays the actions
@@ -28,7 +29,7 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.base.errors import HexwarError, IllegalAction
+from hexwar.base.errors import HexwarError, IllegalAction, RequestRefused
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, Seat
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player
@@ -38,7 +39,7 @@ from hexwar.engine.state import HIDDEN, State
 from hexwar.render import render_svg
 from hexwar.web.games import WebGame
 
-__all__ = ["HUMAN", "SPECTATOR", "Refused", "Session", "load_sessions"]
+__all__ = ["HUMAN", "SPECTATOR", "Session", "load_sessions"]
 
 #: The "player" of a seat played through its URL.
 HUMAN: Final = "human"
@@ -50,17 +51,6 @@ _LOG_SHOWN: Final = 60
 _MAX_PREFIX: Final = 64
 _ID: Final = re.compile(r"^[0-9a-f]{12}$")
 _CELL_ATTR: Final = re.compile(r'data-cell="([^"]*)"')
-
-
-class Refused(Exception):
-    """A request the server turns down (the game unchanged): ``status`` is the HTTP
-    status (400 malformed, 403 wrong token, 404 unknown, 409 not allowed now)."""
-
-    def __init__(self, status: int, reason: str, rule: str | None = None) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
-        self.rule = rule
 
 
 def _digest(token: str) -> str:
@@ -123,17 +113,17 @@ class Session:
         try:
             ruleset = game.ruleset(options)
         except (ValueError, HexwarError) as exc:
-            raise Refused(400, str(exc)) from None
+            raise RequestRefused(400, str(exc)) from None
         engine_seats = {s.name: s for s in ruleset.seats()}
         unknown = sorted(set(players) - set(engine_seats))
         if unknown:
-            raise Refused(400, f"no seat {unknown[0]!r}; seats: {sorted(engine_seats)}")
+            raise RequestRefused(400, f"no seat {unknown[0]!r}; seats: {sorted(engine_seats)}")
         plans: dict[str, SeatPlan] = {}
         tokens: dict[str, str] = {}
         for name, seat in engine_seats.items():
             player = players.get(name, HUMAN)
             if player != HUMAN and player not in game.bots:
-                raise Refused(
+                raise RequestRefused(
                     400, f"seat {name}: {player!r} is neither human nor a bot ({sorted(game.bots)})"
                 )
             plan = SeatPlan(seat, player)
@@ -153,7 +143,7 @@ class Session:
                 path,
             )
         except (ValueError, HexwarError) as exc:  # the scenario's set-up refused
-            raise Refused(400, f"cannot set up {game.name}: {exc}") from None
+            raise RequestRefused(400, f"cannot set up {game.name}: {exc}") from None
         session.save()
         return session, tokens
 
@@ -211,14 +201,14 @@ class Session:
     # -- who may do what ----------------------------------------------------------------
 
     def authorise(self, seat: str, token: str | None) -> SeatPlan:
-        """The seat, if ``token`` is its secret (else :class:`Refused` 403/404)."""
+        """The seat, if ``token`` is its secret (else :class:`RequestRefused` 403/404)."""
         plan = self.seats.get(seat)
         if plan is None:
-            raise Refused(404, f"no seat {seat!r} in this game; seats: {sorted(self.seats)}")
+            raise RequestRefused(404, f"no seat {seat!r} in this game; seats: {sorted(self.seats)}")
         if plan.token_sha256 is None:
-            raise Refused(403, f"seat {seat} is played by the {plan.player} bot")
+            raise RequestRefused(403, f"seat {seat} is played by the {plan.player} bot")
         if not token or not hmac.compare_digest(_digest(token), plan.token_sha256):
-            raise Refused(403, f"wrong or missing token for seat {seat}")
+            raise RequestRefused(403, f"wrong or missing token for seat {seat}")
         return plan
 
     def acting_seats(self) -> list[SeatPlan]:
@@ -234,12 +224,12 @@ class Session:
 
     def _must_act(self, plan: SeatPlan) -> None:
         if self.state.is_terminal():
-            raise Refused(409, f"the game is over: {self.state.outcome}")
+            raise RequestRefused(409, f"the game is over: {self.state.outcome}")
         side = self.state.current_player()
         if side == CHANCE:
-            raise Refused(409, "a chance event is being resolved; try again")
+            raise RequestRefused(409, "a chance event is being resolved; try again")
         if plan.seat.side != side:
-            raise Refused(
+            raise RequestRefused(
                 409, f"it is {side}'s decision, not {plan.seat.side}'s (seat {plan.seat.name})"
             )
 
@@ -248,9 +238,9 @@ class Session:
     @staticmethod
     def _prefix(raw: object) -> tuple[str, ...]:
         if not isinstance(raw, Sequence) or isinstance(raw, str):
-            raise Refused(400, "a prefix is a list of tokens")
+            raise RequestRefused(400, "a prefix is a list of tokens")
         if len(raw) > _MAX_PREFIX or not all(isinstance(t, str) and t for t in raw):
-            raise Refused(400, f"a prefix is at most {_MAX_PREFIX} non-empty strings")
+            raise RequestRefused(400, f"a prefix is at most {_MAX_PREFIX} non-empty strings")
         return tuple(raw)
 
     def tokens(self, plan: SeatPlan, raw_prefix: object) -> tuple[str, ...]:
@@ -261,7 +251,7 @@ class Session:
             self._must_act(plan)
             found = self.state.legal_tokens(prefix)
             if not found:
-                raise Refused(409, self._why(prefix), self._rule(prefix))
+                raise RequestRefused(409, self._why(prefix), self._rule(prefix))
             return found
 
     def _explain(self, tokens: tuple[str, ...]) -> tuple[str, str | None]:
@@ -297,25 +287,26 @@ class Session:
 
     def act(self, plan: SeatPlan, raw_tokens: object) -> Action:
         """Apply the action whose tokens are ``raw_tokens`` (``done`` not included) for
-        ``plan``'s seat; illegal: :class:`Refused` 409 with the rules' reason, nothing
+        ``plan``'s seat; illegal: :class:`RequestRefused` 409 with the rules' reason, nothing
         changed."""
         tokens = self._prefix(raw_tokens)
         if not tokens:
-            raise Refused(400, "an action has at least one token")
+            raise RequestRefused(400, "an action has at least one token")
         if DONE in tokens:
-            raise Refused(400, f"`{DONE}` ends an action; leave it out")
+            raise RequestRefused(400, f"`{DONE}` ends an action; leave it out")
         try:
             action = Action(tokens[0], tokens[1:])
         except HexwarError as exc:
-            raise Refused(400, str(exc)) from None
+            raise RequestRefused(400, str(exc)) from None
         with self.lock:
             self._must_act(plan)
             if plan.seat.tags and action not in self.state.legal_actions(plan.seat.name):
-                raise Refused(409, f"seat {plan.seat.name} does not control `{action}`", "S3.1")
+                why = f"seat {plan.seat.name} does not control `{action}`"
+                raise RequestRefused(409, why, "S3.1")
             try:
                 self.state.apply(action)
             except IllegalAction as exc:
-                raise Refused(409, str(exc), exc.rule) from None
+                raise RequestRefused(409, str(exc), exc.rule) from None
             self.save()
         return action
 
@@ -326,13 +317,13 @@ class Session:
         the rules' reason when the click means nothing legal."""
         prefix = self._prefix(raw_prefix)
         if not isinstance(label, str) or not label or len(label) > 100:
-            raise Refused(400, "a click names a hex label")
+            raise RequestRefused(400, "a click names a hex label")
         with self.lock:
             self._must_act(plan)
             state = self.state
             legal = state.legal_tokens(prefix)
             if prefix and not legal:
-                raise Refused(409, self._why(prefix), self._rule(prefix))
+                raise RequestRefused(409, self._why(prefix), self._rule(prefix))
             if label in legal:
                 return (*prefix, label)
             units = self.units_at(plan.seat.side).get(label, [])
@@ -348,10 +339,11 @@ class Session:
                         return (kind, unit)
             if prefix:
                 attempt = (*prefix, label)
-                raise Refused(409, self._why(attempt), self._rule(attempt))
+                raise RequestRefused(409, self._why(attempt), self._rule(attempt))
             if units:
-                raise Refused(409, f"no action may start with {', '.join(units)} at {label} now")
-            raise Refused(409, f"nothing to do at {label} now")
+                units_there = ", ".join(units)
+                raise RequestRefused(409, f"no action may start with {units_there} at {label} now")
+            raise RequestRefused(409, f"nothing to do at {label} now")
 
     # -- bots and chance ------------------------------------------------------------------
 
@@ -500,7 +492,7 @@ class Session:
         the game is over (before that it would tell the decks and every hidden plan)."""
         with self.lock:
             if not self.state.is_terminal():
-                raise Refused(
+                raise RequestRefused(
                     409,
                     "the record holds every hidden thing (decks, plans); "
                     "it can be downloaded once the game is over",
