@@ -371,3 +371,50 @@ def test_a_prefix_that_is_not_an_action_shape_is_refused_not_a_crash(client: Tes
         r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": prefix}, headers=h)
         assert r.status_code in (400, 409), r.text
     assert position_digest(session_of(client, gid).state) == before
+
+
+def test_undo_when_every_human_seat_agrees(client: TestClient, tmp_path: Path) -> None:
+    gid, tokens = new_game(client, "stalingrad", **{"opt:length": "short"})
+    session = session_of(client, gid)
+    rkka, wehr = ({"x-hexwar-token": tokens[s]} for s in ("rkka", "wehrmacht"))
+    before = position_digest(session.state)
+    n = len(session.state.history)
+    assert client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["end"]},
+                       headers=rkka).status_code == 200  # fmt: skip
+    after = position_digest(session.state)
+    r = client.post(f"/api/g/{gid}/undo", json={"seat": "rkka"}, headers=rkka)
+    assert r.json() == {"undone": 0, "asked": ["rkka"]}
+    assert position_digest(session.state) == after  # one seat alone cannot take it back
+    seen = client.get(f"/api/g/{gid}/view?seat=wehrmacht&since={n + 1}", headers=wehr).json()
+    assert seen["undo_asked"] == ["rkka"]
+    assert client.post(f"/api/g/{gid}/undo", json={"seat": "wehrmacht"},
+                       headers=rkka).status_code == 403  # fmt: skip
+    r = client.post(f"/api/g/{gid}/undo", json={"seat": "wehrmacht"}, headers=wehr)
+    assert r.json()["undone"] == 1
+    assert position_digest(session.state) == before
+    assert len(session.state.history) == n
+    # the save says so too: a restarted server has the position before the action
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = TestClient(create_app(GAMES, tmp_path))
+    assert position_digest(session_of(again, gid).state) == before
+    # nothing human left to take back
+    r = client.post(f"/api/g/{gid}/undo", json={"seat": "rkka"}, headers=rkka)
+    assert r.status_code == 409
+
+
+def test_undo_against_a_bot_takes_back_the_bots_reply_too(client: TestClient) -> None:
+    gid, _, h = stalingrad_vs_bot(client)
+    session = session_of(client, gid)
+    for _ in range(8):  # RKKA ends its phases; the bot and the dice answer in between
+        before, n = position_digest(session.state), len(session.state.history)
+        r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": first_action(
+            client, gid, h)}, headers=h)  # fmt: skip
+        assert r.status_code == 200
+        if len(session.state.history) > n + 1:
+            break
+    assert len(session.state.history) > n + 1, "the bot or the dice answered"
+    r = client.post(f"/api/g/{gid}/undo", json={"seat": "rkka"}, headers=h)
+    assert r.json()["undone"] > 1
+    assert position_digest(session.state) == before
+    assert len(session.state.history) == n

@@ -8,6 +8,8 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
 - ``POST /api/g/ID/tokens`` ``{"seat", "prefix"}``: the legal next tokens;
 - ``POST /api/g/ID/click`` ``{"seat", "prefix", "label"}``: the prefix after a click on a hex;
 - ``POST /api/g/ID/act`` ``{"seat", "tokens"}``: apply an action;
+- ``POST /api/g/ID/undo`` ``{"seat"}``: ask to take back the last human action (done
+  when every human seat has asked);
 - ``GET /api/g/ID/record``: the game record, once the game is over;
 - ``POST /api/g/ID/replay`` (a finished game) or ``POST /api/replay`` (a record file's
   text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
@@ -221,6 +223,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             "<h3>Log</h3><ol id=log></ol>"
             f"<p><a id=record href='/api/g/{session.id}/record' download>"
             "game record (when over)</a> · <button id=replay>replay (when over)</button>"
+            " · <button id=undo>ask to undo</button>"
             "</p></aside></main></div>"
         )
         return _page(title, body, script=True)
@@ -266,6 +269,13 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             {"applied": str(action), "version": len(session.state.history)},
             background=server.background(session),
         )
+
+    async def undo(request: Request) -> Response:
+        session = server.session(request)
+        body = await _body(request)
+        plan = _seat(session, request, body.get("seat"))
+        taken = await run_in_threadpool(session.ask_undo, plan)
+        return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
 
     async def record(request: Request) -> Response:
         session = server.session(request)
@@ -336,6 +346,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             Route("/api/g/{game}/click", _handler(click), methods=["POST"]),
             Route("/api/g/{game}/act", _handler(act), methods=["POST"]),
             Route("/api/g/{game}/record", _handler(record)),
+            Route("/api/g/{game}/undo", _handler(undo), methods=["POST"]),
             Route("/api/g/{game}/replay", _handler(replay_of_game), methods=["POST"]),
             Route("/replay", _handler(replay_upload_page)),
             Route("/api/replay", _handler(replay_upload), methods=["POST"]),

@@ -95,6 +95,12 @@ class Session:
         self.lock = threading.RLock()
         self._running = threading.Lock()
         self._bots: dict[str, Player] = {}
+        #: Who applied each action: a human seat's name, else ``None`` (bots, chance).
+        self.by: list[str | None] = []
+        #: The human seats asking to take back their side's last move, and the
+        #: number of actions when they asked (a new action cancels the requests).
+        self.undo_asked: set[str] = set()
+        self.undo_at = 0
 
     # -- making and keeping -------------------------------------------------------------
 
@@ -161,6 +167,7 @@ class Session:
                 for n, p in sorted(self.seats.items())
             ],
             "actions": [str(a) for a in self.state.history],
+            "by": list(self.by),
         }
 
     def save(self) -> None:
@@ -196,6 +203,12 @@ class Session:
         session = cls(game_id, game, data["options"], int(data["seed"]), plans, path)
         for text in data["actions"]:
             session.state.apply(Action.parse(text))
+        by = data.get("by", [None] * len(data["actions"]))
+        if not isinstance(by, list) or len(by) != len(data["actions"]):
+            raise ValueError(f"{path}: `by` must list who applied each action")
+        if not all(b is None or (isinstance(b, str) and b in plans) for b in by):
+            raise ValueError(f"{path}: `by` names a seat this game does not have")
+        session.by = by
         return session
 
     # -- who may do what ----------------------------------------------------------------
@@ -307,6 +320,7 @@ class Session:
                 self.state.apply(action)
             except IllegalAction as exc:
                 raise RequestRefused(409, str(exc), exc.rule) from None
+            self.by.append(plan.seat.name)
             self.save()
         return action
 
@@ -345,6 +359,33 @@ class Session:
                 raise RequestRefused(409, f"no action may start with {units_there} at {label} now")
             raise RequestRefused(409, f"nothing to do at {label} now")
 
+    def humans(self) -> list[str]:
+        """The human seats' names, sorted."""
+        return sorted(n for n, p in self.seats.items() if p.player == HUMAN)
+
+    def ask_undo(self, plan: SeatPlan) -> int:
+        """``plan``'s seat asks to take back the last action a human seat applied (and the
+        bots' and chance's actions after it). Done once every human seat has asked at the
+        same position; returns the number of actions taken back (0: still waiting).
+        Chance events are drawn from the number of actions, so the same dice come again."""
+        with self.lock:
+            n = len(self.state.history)
+            if self.undo_at != n:
+                self.undo_asked, self.undo_at = set(), n
+            last = max((i for i, b in enumerate(self.by) if b is not None), default=None)
+            if last is None:
+                raise RequestRefused(409, "no human action to take back")
+            self.undo_asked.add(plan.seat.name)
+            if self.undo_asked != set(self.humans()):
+                return 0
+            for _ in range(n - last):
+                self.state.undo()
+            del self.by[last:]
+            self.undo_asked, self.undo_at = set(), len(self.state.history)
+            self._bots = {}  # their plans were for the position taken back
+            self.save()
+            return n - last
+
     # -- bots and chance ------------------------------------------------------------------
 
     def _bot(self, plan: SeatPlan) -> Player:
@@ -371,6 +412,7 @@ class Session:
                     return False
                 action = self._bot(seats[0])(state)
             state.apply(action)
+            self.by.append(None)
             self.save()
             return True
 
@@ -451,7 +493,7 @@ class Session:
         ``since``: the version the page shows (unchanged: only ``version`` is sent)."""
         with self.lock:
             state = self.state
-            if since == len(state.history):
+            if since == len(state.history) and not self.undo_asked:
                 return {"version": since, "unchanged": True}
             side = SPECTATOR if plan is None else plan.seat.side
             obs = state.observation(side)
@@ -481,6 +523,7 @@ class Session:
                     for n, p in sorted(self.seats.items())
                 ],
                 "secrets": {} if plan is None else self.secrets_of(plan.seat.side),
+                "undo_asked": sorted(self.undo_asked) if self.undo_at == len(history) else [],
                 "log": list(enumerate(history))[-_LOG_SHOWN:],
                 "tokens": list(state.legal_tokens(())) if mine else [],
                 "board": self.board_svg(None if plan is None else plan.seat.side),

@@ -58,6 +58,7 @@
     if (v.your_turn) who += " (you)";
     parts.push(who);
     if (v.outcome) parts.push("result: " + (v.outcome[0] || "draw") + " — " + v.outcome[1]);
+    if (v.undo_asked.length) parts.push("undo asked by " + v.undo_asked.join(", "));
     text("status", parts.join(" · "));
     document.getElementById("status").dataset.yourTurn = v.your_turn ? "1" : "0";
     document.getElementById("status").dataset.over = v.outcome ? "1" : "0";
@@ -193,6 +194,14 @@
   }
 
   document.getElementById("board").addEventListener("click", onBoardClick);
+  document.getElementById("undo").addEventListener("click", async () => {
+    try {
+      const r = await call("undo", { seat: seat });
+      say(r.undone ? "taken back: " + r.undone + " actions" : "undo asked; waiting for "
+        + "every human seat (asked: " + r.asked.join(", ") + ")", "applied");
+      await refresh(true);
+    } catch (err) { refuse(err); }
+  });
   document.getElementById("replay").addEventListener("click", async () => {
     try {
       const r = await call("replay", {});
