@@ -101,6 +101,7 @@ class Session:
         #: number of actions when they asked (a new action cancels the requests).
         self.undo_asked: set[str] = set()
         self.undo_at = 0
+        self._drawn: dict[tuple[int, str | None], str | None] = {}
 
     # -- making and keeping -------------------------------------------------------------
 
@@ -383,6 +384,7 @@ class Session:
             del self.by[last:]
             self.undo_asked, self.undo_at = set(), len(self.state.history)
             self._bots = {}  # their plans were for the position taken back
+            self._drawn = {}
             self.save()
             return n - last
 
@@ -450,8 +452,14 @@ class Session:
         return out
 
     def board_svg(self, side: str | None) -> str | None:
-        """The board as ``side`` sees it, each cell and counter tagged ``data-label``."""
-        return self.draw(self.game, self.state, side)
+        """The board as ``side`` sees it, each cell and counter tagged ``data-label``
+        (drawn once per position and side: every page polling it shares the drawing)."""
+        key = (len(self.state.history), side)
+        if key not in self._drawn:
+            self._drawn = {key: self.draw(self.game, self.state, side)} | {
+                k: v for k, v in self._drawn.items() if k[0] == key[0]
+            }
+        return self._drawn[key]
 
     @staticmethod
     def draw(game: WebGame, state: State, side: str | None) -> str | None:
