@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+import attrs
+
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 from hexwar.web.games import BoardView, WebGame
@@ -24,7 +26,7 @@ from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import STYLE, counters
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 
-__all__ = ["WEB", "attack_preview", "board"]
+__all__ = ["WEB", "attack_preview", "board", "web_game"]
 
 #: The kinds a click on a unit starts, in order (S6 move, S8 attack, S7 bombard, S10 air).
 UNIT_KINDS: Final = ("move", "attack", "bombard", "fly", "intercept", "land", "loss", "advance")
@@ -64,6 +66,18 @@ def _random(seed: int) -> Player:
 
 def _heuristic(seed: int) -> Player:
     return HeuristicBot(seed)
+
+
+def web_game(scenario: str | None = None) -> WebGame:
+    """The game for a scenario directory (``None``: the shipped data), for ``serve
+    --scenario DIR``."""
+    if scenario is None:
+        return WEB
+
+    def rules(options: Mapping[str, str]) -> Ruleset:
+        return StalingradRules.from_scenario(scenario, length=options.get("length", "short"))
+
+    return attrs.evolve(WEB, rules=rules, title=f"{WEB.title} ({scenario})")
 
 
 WEB: Final = WebGame(

@@ -418,3 +418,21 @@ def test_undo_against_a_bot_takes_back_the_bots_reply_too(client: TestClient) ->
     assert r.json()["undone"] > 1
     assert position_digest(session.state) == before
     assert len(session.state.history) == n
+
+
+def test_a_scenario_directory_is_served_and_its_saves_know_their_data(tmp_path: Path) -> None:
+    from hexwar_stalingrad._checks import data_path
+    from hexwar_stalingrad.web import web_game
+
+    game = web_game(str(data_path(".")))
+    session, _ = Session.create(game, {"length": "short"}, {}, directory=tmp_path)
+    session.advance()
+    path = tmp_path / f"{session.id}.json"
+    assert position_digest(Session.load(path, {game.name: game}).state) == position_digest(
+        session.state
+    )
+    data = json.loads(path.read_text())
+    data["data_digest"] = "0" * 64  # saved with other data: refused, not replayed wrongly
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="other game data"):
+        Session.load(path, {game.name: game})

@@ -163,6 +163,7 @@ class Session:
             "game": self.game.name,
             "options": dict(sorted(self.options.items())),
             "seed": self.seed,
+            "data_digest": self.ruleset.data_digest(),
             "seats": [
                 {"name": n, "player": p.player, "token_sha256": p.token_sha256}
                 for n, p in sorted(self.seats.items())
@@ -201,6 +202,8 @@ class Session:
             s["name"]: SeatPlan(engine_seats[s["name"]], s["player"], s["token_sha256"])
             for s in data["seats"]
         }
+        if data.get("data_digest", ruleset.data_digest()) != ruleset.data_digest():
+            raise ValueError(f"{path}: saved with other game data (another scenario?)")
         session = cls(game_id, game, data["options"], int(data["seed"]), plans, path)
         for text in data["actions"]:
             session.state.apply(Action.parse(text))
