@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from hexwar.web.saves import load_session
 from hexwar.web.session import Session
 from hexwar_stalingrad.web import WEB
 
@@ -36,7 +37,7 @@ def main() -> None:
         samples: list[float] = []
         hexes = 0
         for _ in range(REPEATS):
-            fresh = Session.load(session.path, {WEB.name: WEB})
+            fresh = load_session(session.path, {WEB.name: WEB})
             fresh_plan = fresh.seats["rkka"]
             units = fresh.state.legal_tokens(("move",))
             at = {u: lab for lab, us in fresh.units_at("rkka").items() for u in us}

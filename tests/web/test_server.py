@@ -24,7 +24,9 @@ from hexwar.base.errors import NotLegalNow
 from hexwar.engine.records import GameRecord, position_digest, replay
 from hexwar.web.app import create_app
 from hexwar.web.games import generic
+from hexwar.web.saves import load_session
 from hexwar.web.session import Session
+from hexwar.web.views import draw
 from hexwar_stalingrad.web import WEB as STALINGRAD
 
 GAMES = {
@@ -284,7 +286,7 @@ def test_an_edited_save_file_that_breaks_a_rule_is_refused(tmp_path: Path) -> No
     data["actions"].append("move r-13tc 0101")
     path.write_text(json.dumps(data))
     with pytest.raises(NotLegalNow, match=r"move r-13tc 0101 is not a legal action now"):
-        Session.load(path, GAMES)
+        load_session(path, GAMES)
 
 
 def test_the_replay_steps_through_a_finished_game_and_a_record_file(client: TestClient) -> None:
@@ -307,7 +309,7 @@ def test_the_replay_steps_through_a_finished_game_and_a_record_file(client: Test
             view = client.get(f"/api/r/{rid}?step={n}").json()
             assert view["step"] == n
             assert view["turn"] == again.turn
-            assert view["board"] == session.draw(BRIDGEHEAD, again, None)
+            assert view["board"] == draw(BRIDGEHEAD, again, None)
     first = client.get(f"/api/r/{rid}?step=0").json()
     assert first["log"] == []
     assert first["turns"][0] == [1, 0]
@@ -428,11 +430,11 @@ def test_a_scenario_directory_is_served_and_its_saves_know_their_data(tmp_path: 
     session, _ = Session.create(game, {"length": "short"}, {}, directory=tmp_path)
     session.advance()
     path = tmp_path / f"{session.id}.json"
-    assert position_digest(Session.load(path, {game.name: game}).state) == position_digest(
+    assert position_digest(load_session(path, {game.name: game}).state) == position_digest(
         session.state
     )
     data = json.loads(path.read_text())
     data["data_digest"] = "0" * 64  # saved with other data: refused, not replayed wrongly
     path.write_text(json.dumps(data))
     with pytest.raises(ValueError, match="other game data"):
-        Session.load(path, {game.name: game})
+        load_session(path, {game.name: game})

@@ -40,8 +40,11 @@ from starlette.staticfiles import StaticFiles
 
 from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
+from hexwar.web.pages import record_json, seat_view
 from hexwar.web.replay import Replay, load_record
-from hexwar.web.session import HUMAN, SeatPlan, Session, load_sessions
+from hexwar.web.saves import load_sessions
+from hexwar.web.seats import HUMAN, SeatPlan
+from hexwar.web.session import Session
 
 __all__ = ["create_app"]
 
@@ -128,213 +131,242 @@ def _seat(session: Session, request: Request, name: object) -> SeatPlan:
     return session.authorise(name, request.headers.get(TOKEN_HEADER))
 
 
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def index(request: Request) -> Response:
+    server = _server(request)
+    forms = []
+    for game in server.games.values():
+        rows = []
+        for opt, choices in game.options.items():
+            items = "".join(f"<option>{html.escape(c)}</option>" for c in choices)
+            rows.append(
+                f"<label>{html.escape(opt)} <select name='opt:{html.escape(opt)}'>"
+                f"{items}</select></label>"
+            )
+        for seat in game.ruleset({}).seats():
+            items = "".join(f"<option>{html.escape(p)}</option>" for p in (HUMAN, *game.bots))
+            rows.append(
+                f"<label>seat {html.escape(seat.name)} ({html.escape(seat.side)}) "
+                f"<select name='seat:{html.escape(seat.name)}'>{items}</select></label>"
+            )
+        forms.append(
+            f"<form method=post action='/new' class=newgame><h2>{html.escape(game.title)}"
+            f"</h2><input type=hidden name=game value='{html.escape(game.name)}'>"
+            + "".join(f"<p>{r}</p>" for r in rows)
+            + "<p><button type=submit>New game</button></p></form>"
+        )
+    listed = "".join(
+        f"<li><a href='/g/{s.id}'>{s.id}</a> {html.escape(s.game.title)}: "
+        + html.escape(
+            f"over ({s.state.outcome.winner}: {s.state.outcome.reason})"
+            if s.state.outcome
+            else f"turn {s.state.turn}"
+        )
+        + "</li>"
+        for s in server.sessions.values()
+    )
+    return _page(
+        "hexwar",
+        "<h1>hexwar</h1>"
+        + "".join(forms)
+        + f"<h2>Games here (watch)</h2><ul>{listed}</ul>"
+        + "<p><a href='/replay'>Replay a game record file</a></p>",
+    )
+
+
+async def new(request: Request) -> Response:
+    server = _server(request)
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
+    try:
+        pairs = parse_qsl(raw.decode("utf-8"), strict_parsing=bool(raw))
+    except (ValueError, UnicodeDecodeError):
+        raise RequestRefused(400, "the form must be URL-encoded text") from None
+    form = dict(pairs)
+    name = form.get("game")
+    if not isinstance(name, str) or name not in server.games:
+        raise RequestRefused(400, f"no game {name!r} here; games: {sorted(server.games)}")
+    options = {k[4:]: v for k, v in form.items() if k.startswith("opt:")}
+    players = {k[5:]: v for k, v in form.items() if k.startswith("seat:")}
+    session, tokens = Session.create(
+        server.games[name], options, players, directory=server.directory
+    )
+    server.sessions[session.id] = session
+    links = "".join(
+        f"<li>seat {html.escape(n)}: <a class=seatlink href='/g/{session.id}/{n}?t={t}'>"
+        f"/g/{session.id}/{html.escape(n)}?t={t}</a></li>"
+        for n, t in sorted(tokens.items())
+    )
+    page = _page(
+        "new game",
+        f"<h1>Game {session.id}</h1><p>Each link is that seat's secret: "
+        "open it in the browser of whoever plays the seat (on one machine: one tab "
+        f"per seat).</p><ul>{links}</ul>"
+        f"<p>Watch: <a href='/g/{session.id}'>/g/{session.id}</a></p>",
+    )
+    page.background = server.background(session)
+    return page
+
+
+async def play_page(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    seat = request.path_params.get("seat")
+    if seat is not None:
+        session.authorise(seat, request.query_params.get("t"))
+    title = f"{session.game.title}: " + (f"seat {seat}" if seat else "watching")
+    data = html.escape(json.dumps({"game": session.id, "seat": seat}), quote=True)
+    body = (
+        f'<div id=app data-config="{data}">'
+        f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
+        "<div id=message role=alert></div>"
+        "<main><section id=board></section><aside>"
+        "<div id=controls><div id=prefix></div><div id=preview></div>"
+        "<div id=buttons></div></div>"
+        "<h3>Only you see</h3><pre id=secrets></pre>"
+        "<h3>Log</h3><ol id=log></ol>"
+        f"<p><a id=record href='/api/g/{session.id}/record' download>"
+        "game record (when over)</a> · <button id=replay>replay (when over)</button>"
+        " · <button id=undo>ask to undo</button>"
+        "</p></aside></main></div>"
+    )
+    return _page(title, body, script=True)
+
+
+async def view(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    seat = request.query_params.get("seat")
+    plan = None if seat is None else _seat(session, request, seat)
+    since = request.query_params.get("since", "")
+    data = await run_in_threadpool(
+        seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
+    )
+    return JSONResponse(
+        data, headers={"Cache-Control": "no-store"}, background=server.background(session)
+    )
+
+
+async def tokens(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    prefix = body.get("prefix", [])
+    found = await run_in_threadpool(session.tokens, plan, prefix)
+    line = await run_in_threadpool(session.preview, plan, prefix)
+    return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line})
+
+
+async def click(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    prefix = await run_in_threadpool(session.click, plan, body.get("prefix", []), body.get("label"))
+    found = await run_in_threadpool(session.tokens, plan, list(prefix))
+    line = await run_in_threadpool(session.preview, plan, list(prefix))
+    return JSONResponse({"prefix": list(prefix), "tokens": list(found), "preview": line})
+
+
+async def act(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    action = await run_in_threadpool(session.act, plan, body.get("tokens"))
+    return JSONResponse(
+        {"applied": str(action), "version": len(session.state.history)},
+        background=server.background(session),
+    )
+
+
+async def undo(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    taken = await run_in_threadpool(session.ask_undo, plan)
+    return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
+
+
+async def record(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    text = await run_in_threadpool(record_json, session)
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{session.id}.json"'},
+    )
+
+
+async def replay_upload_page(request: Request) -> Response:
+    return _page(
+        "replay a record",
+        "<h1>Replay a game record</h1><p><input type=file id=recordfile accept='.json'> "
+        "<button id=open>Open</button></p><div id=message role=alert></div>"
+        "<script src='/static/replay.js' defer></script><div id=replay></div>",
+    )
+
+
+async def replay_upload(request: Request) -> Response:
+    server = _server(request)
+    raw = await request.body()
+    if len(raw) > _MAX_RECORD:
+        raise RequestRefused(413, f"a record is at most {_MAX_RECORD} bytes")
+    found = await run_in_threadpool(load_record, server.games, raw)
+    return JSONResponse({"replay": server.add_replay(found)})
+
+
+async def replay_of_game(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    text = await run_in_threadpool(record_json, session)
+    found = await run_in_threadpool(load_record, {session.game.name: session.game}, text)
+    rid = server.add_replay(found)
+    return JSONResponse({"replay": rid})
+
+
+async def replay_page(request: Request) -> Response:
+    server = _server(request)
+    rid = request.path_params["replay"]
+    if rid not in server.replays:
+        raise RequestRefused(404, "no such replay (replays are kept in memory only)")
+    data = html.escape(json.dumps({"replay": rid}), quote=True)
+    return _page(
+        "replay",
+        f'<div id=replayapp data-config="{data}"><header><h1>Replay</h1>'
+        "<div id=status></div></header>"
+        "<p class=replaybar><button id=first>|◀</button><button id=prev>◀</button>"
+        "<input type=range id=step min=0 value=0><button id=next>▶</button>"
+        "<button id=last>▶|</button> <select id=turn></select> "
+        "<span id=stepno></span></p>"
+        "<main><section id=board></section><aside><h3>Log</h3><ol id=log></ol>"
+        "</aside></main></div><script src='/static/replay.js' defer></script>",
+    )
+
+
+async def replay_view(request: Request) -> Response:
+    server = _server(request)
+    found = server.replays.get(request.path_params["replay"])
+    if found is None:
+        raise RequestRefused(404, "no such replay (replays are kept in memory only)")
+    step = request.query_params.get("step", "")
+    if not step.isdigit() or len(step) > 9:
+        raise RequestRefused(400, "step is a number of actions")
+    data = await run_in_threadpool(found.view, int(step))
+    return JSONResponse(data)
+
+
 def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
     """The application serving ``games`` (by name), keeping its games in ``directory``."""
     server = Server(games, directory)
-
-    async def index(request: Request) -> Response:
-        forms = []
-        for game in server.games.values():
-            rows = []
-            for opt, choices in game.options.items():
-                items = "".join(f"<option>{html.escape(c)}</option>" for c in choices)
-                rows.append(
-                    f"<label>{html.escape(opt)} <select name='opt:{html.escape(opt)}'>"
-                    f"{items}</select></label>"
-                )
-            for seat in game.ruleset({}).seats():
-                items = "".join(f"<option>{html.escape(p)}</option>" for p in (HUMAN, *game.bots))
-                rows.append(
-                    f"<label>seat {html.escape(seat.name)} ({html.escape(seat.side)}) "
-                    f"<select name='seat:{html.escape(seat.name)}'>{items}</select></label>"
-                )
-            forms.append(
-                f"<form method=post action='/new' class=newgame><h2>{html.escape(game.title)}"
-                f"</h2><input type=hidden name=game value='{html.escape(game.name)}'>"
-                + "".join(f"<p>{r}</p>" for r in rows)
-                + "<p><button type=submit>New game</button></p></form>"
-            )
-        listed = "".join(
-            f"<li><a href='/g/{s.id}'>{s.id}</a> {html.escape(s.game.title)}: "
-            + html.escape(
-                f"over ({s.state.outcome.winner}: {s.state.outcome.reason})"
-                if s.state.outcome
-                else f"turn {s.state.turn}"
-            )
-            + "</li>"
-            for s in server.sessions.values()
-        )
-        return _page(
-            "hexwar",
-            "<h1>hexwar</h1>"
-            + "".join(forms)
-            + f"<h2>Games here (watch)</h2><ul>{listed}</ul>"
-            + "<p><a href='/replay'>Replay a game record file</a></p>",
-        )
-
-    async def new(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > _MAX_BODY:
-            raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
-        try:
-            pairs = parse_qsl(raw.decode("utf-8"), strict_parsing=bool(raw))
-        except (ValueError, UnicodeDecodeError):
-            raise RequestRefused(400, "the form must be URL-encoded text") from None
-        form = dict(pairs)
-        name = form.get("game")
-        if not isinstance(name, str) or name not in server.games:
-            raise RequestRefused(400, f"no game {name!r} here; games: {sorted(server.games)}")
-        options = {k[4:]: v for k, v in form.items() if k.startswith("opt:")}
-        players = {k[5:]: v for k, v in form.items() if k.startswith("seat:")}
-        session, tokens = Session.create(
-            server.games[name], options, players, directory=server.directory
-        )
-        server.sessions[session.id] = session
-        links = "".join(
-            f"<li>seat {html.escape(n)}: <a class=seatlink href='/g/{session.id}/{n}?t={t}'>"
-            f"/g/{session.id}/{html.escape(n)}?t={t}</a></li>"
-            for n, t in sorted(tokens.items())
-        )
-        page = _page(
-            "new game",
-            f"<h1>Game {session.id}</h1><p>Each link is that seat's secret: "
-            "open it in the browser of whoever plays the seat (on one machine: one tab "
-            f"per seat).</p><ul>{links}</ul>"
-            f"<p>Watch: <a href='/g/{session.id}'>/g/{session.id}</a></p>",
-        )
-        page.background = server.background(session)
-        return page
-
-    async def play_page(request: Request) -> Response:
-        session = server.session(request)
-        seat = request.path_params.get("seat")
-        if seat is not None:
-            session.authorise(seat, request.query_params.get("t"))
-        title = f"{session.game.title}: " + (f"seat {seat}" if seat else "watching")
-        data = html.escape(json.dumps({"game": session.id, "seat": seat}), quote=True)
-        body = (
-            f'<div id=app data-config="{data}">'
-            f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
-            "<div id=message role=alert></div>"
-            "<main><section id=board></section><aside>"
-            "<div id=controls><div id=prefix></div><div id=preview></div>"
-            "<div id=buttons></div></div>"
-            "<h3>Only you see</h3><pre id=secrets></pre>"
-            "<h3>Log</h3><ol id=log></ol>"
-            f"<p><a id=record href='/api/g/{session.id}/record' download>"
-            "game record (when over)</a> · <button id=replay>replay (when over)</button>"
-            " · <button id=undo>ask to undo</button>"
-            "</p></aside></main></div>"
-        )
-        return _page(title, body, script=True)
-
-    async def view(request: Request) -> Response:
-        session = server.session(request)
-        seat = request.query_params.get("seat")
-        plan = None if seat is None else _seat(session, request, seat)
-        since = request.query_params.get("since", "")
-        data = await run_in_threadpool(
-            session.view, plan, int(since) if since.isdigit() and len(since) < 10 else None
-        )
-        return JSONResponse(
-            data, headers={"Cache-Control": "no-store"}, background=server.background(session)
-        )
-
-    async def tokens(request: Request) -> Response:
-        session = server.session(request)
-        body = await _body(request)
-        plan = _seat(session, request, body.get("seat"))
-        prefix = body.get("prefix", [])
-        found = await run_in_threadpool(session.tokens, plan, prefix)
-        line = await run_in_threadpool(session.preview, plan, prefix)
-        return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line})
-
-    async def click(request: Request) -> Response:
-        session = server.session(request)
-        body = await _body(request)
-        plan = _seat(session, request, body.get("seat"))
-        prefix = await run_in_threadpool(
-            session.click, plan, body.get("prefix", []), body.get("label")
-        )
-        found = await run_in_threadpool(session.tokens, plan, list(prefix))
-        line = await run_in_threadpool(session.preview, plan, list(prefix))
-        return JSONResponse({"prefix": list(prefix), "tokens": list(found), "preview": line})
-
-    async def act(request: Request) -> Response:
-        session = server.session(request)
-        body = await _body(request)
-        plan = _seat(session, request, body.get("seat"))
-        action = await run_in_threadpool(session.act, plan, body.get("tokens"))
-        return JSONResponse(
-            {"applied": str(action), "version": len(session.state.history)},
-            background=server.background(session),
-        )
-
-    async def undo(request: Request) -> Response:
-        session = server.session(request)
-        body = await _body(request)
-        plan = _seat(session, request, body.get("seat"))
-        taken = await run_in_threadpool(session.ask_undo, plan)
-        return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
-
-    async def record(request: Request) -> Response:
-        session = server.session(request)
-        text = await run_in_threadpool(session.record_json)
-        return Response(
-            text,
-            media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{session.id}.json"'},
-        )
-
-    async def replay_upload_page(request: Request) -> Response:
-        return _page(
-            "replay a record",
-            "<h1>Replay a game record</h1><p><input type=file id=recordfile accept='.json'> "
-            "<button id=open>Open</button></p><div id=message role=alert></div>"
-            "<script src='/static/replay.js' defer></script><div id=replay></div>",
-        )
-
-    async def replay_upload(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > _MAX_RECORD:
-            raise RequestRefused(413, f"a record is at most {_MAX_RECORD} bytes")
-        found = await run_in_threadpool(load_record, server.games, raw)
-        return JSONResponse({"replay": server.add_replay(found)})
-
-    async def replay_of_game(request: Request) -> Response:
-        session = server.session(request)
-        text = await run_in_threadpool(session.record_json)
-        found = await run_in_threadpool(load_record, {session.game.name: session.game}, text)
-        rid = server.add_replay(found)
-        return JSONResponse({"replay": rid})
-
-    async def replay_page(request: Request) -> Response:
-        rid = request.path_params["replay"]
-        if rid not in server.replays:
-            raise RequestRefused(404, "no such replay (replays are kept in memory only)")
-        data = html.escape(json.dumps({"replay": rid}), quote=True)
-        return _page(
-            "replay",
-            f'<div id=replayapp data-config="{data}"><header><h1>Replay</h1>'
-            "<div id=status></div></header>"
-            "<p class=replaybar><button id=first>|◀</button><button id=prev>◀</button>"
-            "<input type=range id=step min=0 value=0><button id=next>▶</button>"
-            "<button id=last>▶|</button> <select id=turn></select> "
-            "<span id=stepno></span></p>"
-            "<main><section id=board></section><aside><h3>Log</h3><ol id=log></ol>"
-            "</aside></main></div><script src='/static/replay.js' defer></script>",
-        )
-
-    async def replay_view(request: Request) -> Response:
-        found = server.replays.get(request.path_params["replay"])
-        if found is None:
-            raise RequestRefused(404, "no such replay (replays are kept in memory only)")
-        step = request.query_params.get("step", "")
-        if not step.isdigit() or len(step) > 9:
-            raise RequestRefused(400, "step is a number of actions")
-        data = await run_in_threadpool(found.view, int(step))
-        return JSONResponse(data)
-
     app = Starlette(
         routes=[
             Route("/", _handler(index)),

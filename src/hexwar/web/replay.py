@@ -18,7 +18,7 @@ from hexwar.engine.actions import Action
 from hexwar.engine.records import GameRecord, replay
 from hexwar.engine.state import State
 from hexwar.web.games import WebGame
-from hexwar.web.session import Session
+from hexwar.web.views import draw
 
 __all__ = ["Replay", "load_record"]
 
@@ -62,7 +62,7 @@ class Replay:
         """The page's data at ``step``: status, board, the log up to there."""
         with self.lock:
             state = self.seek(step)
-            board = Session.draw(self.game, state, None)
+            board = draw(self.game, state, None)
             outcome = state.outcome
             return {
                 "step": self.step,

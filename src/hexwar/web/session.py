@@ -6,70 +6,39 @@ seat may see comes from ``state.observation(side)``. It knows no HTTP: the Starl
 (:mod:`hexwar.web.app`) turns its :class:`~hexwar.base.errors.RequestRefused` into 4xx
 answers.
 
-Saved after every action as JSON (the game's name, its options, the seed, the seats with
-the SHA-256 of their tokens, the actions' text forms): loading replays the actions
-through ``state.apply``, so a restart loses nothing and an edited file that breaks a
-rule is refused. Chance events are drawn by a :class:`~hexwar.engine.dice.SeededDriver`
+Saved after every action as JSON (:mod:`hexwar.web.saves` loads it back), so a restart
+loses nothing. Chance events are drawn by a :class:`~hexwar.engine.dice.SeededDriver`
 seeded from the game's seed and the number of actions so far, so they do not depend on
 when the server was restarted.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
-import re
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import attrs
-
 from hexwar.base.errors import HexwarError, IllegalAction, RequestRefused
-from hexwar.engine.actions import CHANCE, TERMINAL, Action, Seat
+from hexwar.engine.actions import CHANCE, TERMINAL, Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player
-from hexwar.engine.records import position_digest, record_of
+from hexwar.engine.records import position_digest
 from hexwar.engine.space import DONE
-from hexwar.engine.state import HIDDEN, State
-from hexwar.render import render_svg
+from hexwar.engine.state import State
 from hexwar.web.games import WebGame
+from hexwar.web.seats import HUMAN, SeatPlan, derived_seed, seat_plans, token_digest
+from hexwar.web.views import draw, units_at
 
-__all__ = ["HUMAN", "SPECTATOR", "Session", "load_sessions"]
+__all__ = ["Session"]
 
-#: The "player" of a seat played through its URL.
-HUMAN: Final = "human"
-#: The observer whose observation is what every side may know.
-SPECTATOR: Final = "*spectator*"
 SAVE_FORMAT: Final = "hexwar-web-game"
 SAVE_VERSION: Final = 1
-_LOG_SHOWN: Final = 60
 _MAX_PREFIX: Final = 64
-_ID: Final = re.compile(r"^[0-9a-f]{12}$")
-_CELL_ATTR: Final = re.compile(r'data-cell="([^"]*)"')
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _mix(seed: int, *parts: object) -> int:
-    """A seed derived from ``seed`` and ``parts`` (stable across processes)."""
-    text = "/".join(str(p) for p in (seed, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
-
-
-@attrs.define
-class SeatPlan:
-    """A seat of a session: its engine seat, who plays it and its token's digest."""
-
-    seat: Seat
-    player: str
-    token_sha256: str | None = None
 
 
 class Session:
@@ -121,23 +90,7 @@ class Session:
             ruleset = game.ruleset(options)
         except (ValueError, HexwarError) as exc:
             raise RequestRefused(400, str(exc)) from None
-        engine_seats = {s.name: s for s in ruleset.seats()}
-        unknown = sorted(set(players) - set(engine_seats))
-        if unknown:
-            raise RequestRefused(400, f"no seat {unknown[0]!r}; seats: {sorted(engine_seats)}")
-        plans: dict[str, SeatPlan] = {}
-        tokens: dict[str, str] = {}
-        for name, seat in engine_seats.items():
-            player = players.get(name, HUMAN)
-            if player != HUMAN and player not in game.bots:
-                raise RequestRefused(
-                    400, f"seat {name}: {player!r} is neither human nor a bot ({sorted(game.bots)})"
-                )
-            plan = SeatPlan(seat, player)
-            if player == HUMAN:
-                tokens[name] = secrets.token_urlsafe(18)
-                plan.token_sha256 = _digest(tokens[name])
-            plans[name] = plan
+        plans, tokens = seat_plans(game, ruleset.seats(), players)
         game_id = secrets.token_hex(6)
         path = None if directory is None else directory / f"{game_id}.json"
         try:
@@ -180,41 +133,6 @@ class Session:
         tmp.write_text(json.dumps(self.to_data(), indent=1, sort_keys=True), encoding="utf-8")
         os.replace(tmp, self.path)
 
-    @classmethod
-    def load(cls, path: Path, games: Mapping[str, WebGame]) -> Session:
-        """A saved game, its actions replayed through the rules (``HexwarError`` or
-        ``ValueError`` for a file that is not one of our saves or breaks a rule)."""
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"{path}: not a {SAVE_FORMAT} file")
-        if data.get("version") != SAVE_VERSION:
-            raise ValueError(f"{path}: save version {data.get('version')!r}, not {SAVE_VERSION}")
-        name = data["game"]
-        if name not in games:
-            raise ValueError(f"{path}: game {name!r} is not served here")
-        game = games[name]
-        game_id = data["id"]
-        if not isinstance(game_id, str) or not _ID.match(game_id):
-            raise ValueError(f"{path}: bad game id {game_id!r}")
-        ruleset = game.ruleset(data["options"])
-        engine_seats = {s.name: s for s in ruleset.seats()}
-        plans = {
-            s["name"]: SeatPlan(engine_seats[s["name"]], s["player"], s["token_sha256"])
-            for s in data["seats"]
-        }
-        if data.get("data_digest", ruleset.data_digest()) != ruleset.data_digest():
-            raise ValueError(f"{path}: saved with other game data (another scenario?)")
-        session = cls(game_id, game, data["options"], int(data["seed"]), plans, path)
-        for text in data["actions"]:
-            session.state.apply(Action.parse(text))
-        by = data.get("by", [None] * len(data["actions"]))
-        if not isinstance(by, list) or len(by) != len(data["actions"]):
-            raise ValueError(f"{path}: `by` must list who applied each action")
-        if not all(b is None or (isinstance(b, str) and b in plans) for b in by):
-            raise ValueError(f"{path}: `by` names a seat this game does not have")
-        session.by = by
-        return session
-
     # -- who may do what ----------------------------------------------------------------
 
     def authorise(self, seat: str, token: str | None) -> SeatPlan:
@@ -224,7 +142,7 @@ class Session:
             raise RequestRefused(404, f"no seat {seat!r} in this game; seats: {sorted(self.seats)}")
         if plan.token_sha256 is None:
             raise RequestRefused(403, f"seat {seat} is played by the {plan.player} bot")
-        if not token or not hmac.compare_digest(_digest(token), plan.token_sha256):
+        if not token or not hmac.compare_digest(token_digest(token), plan.token_sha256):
             raise RequestRefused(403, f"wrong or missing token for seat {seat}")
         return plan
 
@@ -397,7 +315,7 @@ class Session:
         bot = self._bots.get(plan.seat.name)
         if bot is None:
             made = self.game.bots[plan.player]
-            bot = made(_mix(self.seed, plan.seat.name, len(self.state.history)))
+            bot = made(derived_seed(self.seed, plan.seat.name, len(self.state.history)))
             self._bots[plan.seat.name] = bot
         return bot
 
@@ -409,7 +327,7 @@ class Session:
             if state.is_terminal():
                 return False
             if state.is_chance_node():
-                driver = SeededDriver(_mix(self.seed, "chance", len(state.history)))
+                driver = SeededDriver(derived_seed(self.seed, "chance", len(state.history)))
                 action = driver.pick(state.chance_outcomes())
             else:
                 seats = self.acting_seats()
@@ -445,123 +363,14 @@ class Session:
 
     def units_at(self, side: str | None) -> dict[str, list[str]]:
         """Hex label -> the unit tokens drawn there, as ``side`` sees the board."""
-        view = None if self.game.board is None else self.game.board(self.state, side)
-        out: dict[str, list[str]] = {}
-        if view is None:
-            return out
-        for unit, cv in view.counters:
-            if unit is not None:
-                out.setdefault(view.game_map.label(cv.cell), []).append(unit)
-        return out
+        return units_at(self.game, self.state, side)
 
     def board_svg(self, side: str | None) -> str | None:
         """The board as ``side`` sees it, each cell and counter tagged ``data-label``
         (drawn once per position and side: every page polling it shares the drawing)."""
         key = (len(self.state.history), side)
         if key not in self._drawn:
-            self._drawn = {key: self.draw(self.game, self.state, side)} | {
+            self._drawn = {key: draw(self.game, self.state, side)} | {
                 k: v for k, v in self._drawn.items() if k[0] == key[0]
             }
         return self._drawn[key]
-
-    @staticmethod
-    def draw(game: WebGame, state: State, side: str | None) -> str | None:
-        """``game``'s board of ``state`` as ``side`` sees it (``None``: no board), each
-        cell and counter tagged ``data-label`` (its hex label, the token it stands for)."""
-        view = None if game.board is None else game.board(state, side)
-        if view is None:
-            return None
-        game_map = view.game_map
-        labels = {repr(c): game_map.label(c) for c in game_map.indexed_cells()}
-        svg = render_svg(
-            game_map,
-            counters=[cv for _, cv in view.counters],
-            style=view.style,
-            labels=view.labels,
-        )
-
-        def tag(m: re.Match[str]) -> str:
-            label = labels.get(m.group(1))
-            return m.group(0) if label is None else f'{m.group(0)} data-label="{label}"'
-
-        return _CELL_ATTR.sub(tag, str(svg))
-
-    def secrets_of(self, side: str) -> dict[str, dict[str, Any]]:
-        """The entries ``side`` sees that some other side does not (its hidden information)."""
-        mine = self.state.observation(side)["tables"]
-        others = [self.state.observation(s)["tables"] for s in self.ruleset.sides if s != side]
-        out: dict[str, dict[str, Any]] = {}
-        for table, entries in mine.items():
-            for key, value in entries.items():
-                if value == HIDDEN:
-                    continue
-                if any(o.get(table, {}).get(key, HIDDEN) == HIDDEN for o in others):
-                    out.setdefault(table, {})[key] = value
-        return out
-
-    def view(self, plan: SeatPlan | None, since: int | None = None) -> dict[str, Any]:
-        """What the page of ``plan``'s seat (``None``: a spectator) shows, as JSON data;
-        ``since``: the version the page shows (unchanged: only ``version`` is sent)."""
-        with self.lock:
-            state = self.state
-            if since == len(state.history) and not self.undo_asked:
-                return {"version": since, "unchanged": True}
-            side = SPECTATOR if plan is None else plan.seat.side
-            obs = state.observation(side)
-            mine = (
-                plan is not None
-                and not state.is_terminal()
-                and (state.current_player() == plan.seat.side)
-            )
-            history = obs["history"]
-            return {
-                "id": self.id,
-                "game": self.game.name,
-                "title": self.game.title,
-                "options": self.options,
-                "seat": None if plan is None else plan.seat.name,
-                "side": None if plan is None else plan.seat.side,
-                "version": len(history),
-                "turn": obs["turn"],
-                "stage": obs["stage"],
-                "phase": obs["phase"],
-                "to_act": obs["to_act"],
-                "decision": obs["decision"],
-                "your_turn": mine,
-                "outcome": obs["outcome"],
-                "seats": [
-                    {"name": n, "side": p.seat.side, "player": p.player}
-                    for n, p in sorted(self.seats.items())
-                ],
-                "secrets": {} if plan is None else self.secrets_of(plan.seat.side),
-                "undo_asked": sorted(self.undo_asked) if self.undo_at == len(history) else [],
-                "log": list(enumerate(history))[-_LOG_SHOWN:],
-                "tokens": list(state.legal_tokens(())) if mine else [],
-                "board": self.board_svg(None if plan is None else plan.seat.side),
-                "units": self.units_at(None if plan is None else plan.seat.side),
-            }
-
-    def record_json(self) -> str:
-        """The game record (:class:`~hexwar.engine.records.GameRecord`) as JSON; only when
-        the game is over (before that it would tell the decks and every hidden plan)."""
-        with self.lock:
-            if not self.state.is_terminal():
-                raise RequestRefused(
-                    409,
-                    "the record holds every hidden thing (decks, plans); "
-                    "it can be downloaded once the game is over",
-                )
-            return record_of(self.state, seed=self.seed).to_json()
-
-
-def load_sessions(directory: Path, games: Mapping[str, WebGame]) -> dict[str, Session]:
-    """Every saved game in ``directory``; a file that fails to load raises ``ValueError``
-    naming it (the server does not start over a save it cannot trust)."""
-    out = {}
-    for path in sorted(directory.glob("*.json")):
-        try:
-            session = Session.load(path, games)
-        except (HexwarError, ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}: cannot load this saved game: {exc}") from None
-        out[session.id] = session
-    return out
