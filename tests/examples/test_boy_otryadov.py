@@ -382,6 +382,7 @@ def test_illegal_actions_are_refused_with_the_rule() -> None:
 # -- the whole game ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_random_games_from_the_set_up_pass_the_kit() -> None:
     report = check_random_games(
         lambda: RULES.new_state("skirmish", {"turns": 2}), games=80, seed=7, full_check_every=5
@@ -390,6 +391,7 @@ def test_random_games_from_the_set_up_pass_the_kit() -> None:
     assert report.terminal == report.games == 80
 
 
+@pytest.mark.slow
 def test_random_games_in_contact_pass_the_kit() -> None:
     start = play("skirmish", seed=11, turns=40)
     assert start.is_terminal()

@@ -657,6 +657,7 @@ def _games(length: str, bots: tuple[str, str], seeds: range) -> list[tuple[str, 
     return out
 
 
+@pytest.mark.slow
 def test_heuristic_balance_short_game_s11_1() -> None:
     # seeds 0..9 (or the opt-in count): RKKA wins 35-65 %; the ring (S11.1) is closed at
     # the end of turn 3, the historical 23 November, in at least 60 % of the games
@@ -668,6 +669,7 @@ def test_heuristic_balance_short_game_s11_1() -> None:
     assert _accepts(closed, n, 0.60), f"ring closed by turn 3 in {closed} of {n}"
 
 
+@pytest.mark.slow
 def test_heuristic_balance_long_game_s11_2() -> None:
     # seeds 0..9 (or the opt-in count): RKKA wins 35-65 %, and every Wehrmacht win is a
     # relief contact with a 6th Army unit inside the Stalingrad area (ruling S11.2)
