@@ -27,6 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "render": {"base", "grid", "board"},
     "testing": {"base", "grid", "engine", "board", "mechanics"},
     "interop": {"base", "grid", "engine", "board", "mechanics", "render", "testing"},
+    "web": {"base", "grid", "engine", "board", "mechanics", "render"},
 }
 
 #: Packages that are games, or that hold them: the core imports none of them.

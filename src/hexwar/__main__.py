@@ -112,7 +112,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hexwar", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="a short tour of the core")
+    serve = sub.add_parser("serve", help="play a game in the browser (docs/web.md)")
+    serve.add_argument("game", nargs="+", help="MODULE:NAME of a WebGame or a Ruleset class")
+    from hexwar.web.serve import add_arguments, resolve, run
+
+    add_arguments(serve)
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        try:
+            games = [resolve(spec) for spec in args.game]
+        except (ValueError, ImportError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        return run(games, args)
     try:
         if args.command == "demo":
             demo()

@@ -467,7 +467,8 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--workers", type=_at_least(0), default=0, help="processes (default: all cores)"
     )
-    for command in (demo, mp, rep, odds, sim):
+    serve = sub.add_parser("serve", help="play in the browser (docs/web.md)")
+    for command in (demo, mp, rep, odds, sim, serve):
         command.add_argument(
             "--scenario",
             type=_scenario_dir,
@@ -475,7 +476,18 @@ def parser() -> argparse.ArgumentParser:
             metavar="DIR",
             help="a scenario directory (default: the shipped data)",
         )
+    from hexwar.web.serve import add_arguments
+
+    add_arguments(serve)
     return p
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """``serve``: «Сталинград» in the browser (:mod:`hexwar_stalingrad.web`)."""
+    from hexwar.web.serve import run
+    from hexwar_stalingrad.web import web_game
+
+    return run([web_game(args.scenario)], args)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -489,6 +501,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         "replay": cmd_replay,
         "odds": cmd_odds,
         "simulate": cmd_simulate,
+        "serve": cmd_serve,
     }
     try:
         return commands[args.command](args, stream)

@@ -40,6 +40,7 @@ __all__ = [
     "RemovalError",
     "RenderError",
     "ReplacementError",
+    "RequestRefused",
     "SelectionError",
     "SequenceError",
     "StackError",
@@ -233,3 +234,18 @@ class VictoryError(HexwarError):
 
 class RenderError(HexwarError):
     """Input the renderer cannot draw (a counter off the map, a bad style value...)."""
+
+
+# -- the web server --------------------------------------------------------------------------
+
+
+class RequestRefused(HexwarError):
+    """A request the web server turns down, the game unchanged: ``status`` is the HTTP
+    status (400 malformed, 403 wrong token, 404 unknown, 409 not allowed now), ``rule``
+    the rule the refusal cites, if any."""
+
+    def __init__(self, status: int, reason: str, rule: str | None = None) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+        self.rule = rule

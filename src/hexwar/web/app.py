@@ -1,0 +1,391 @@
+"""The Starlette application: pages and a small JSON API over :class:`Session` objects.
+
+Pages: ``/`` (new game form, games on this server), ``/g/ID`` (a spectator's page: the
+board and what every side may know), ``/g/ID/SEAT?t=TOKEN`` (a seat's page). API (JSON;
+a seat's requests carry its token in the ``X-Hexwar-Token`` header):
+
+- ``GET /api/g/ID/view[?seat=S]``: status, board SVG, log, the seat's hidden information;
+- ``POST /api/g/ID/tokens`` ``{"seat", "prefix"}``: the legal next tokens;
+- ``POST /api/g/ID/click`` ``{"seat", "prefix", "label"}``: the prefix after a click on a hex;
+- ``POST /api/g/ID/act`` ``{"seat", "tokens"}``: apply an action;
+- ``POST /api/g/ID/undo`` ``{"seat"}``: ask to take back the last human action (done
+  when every human seat has asked);
+- ``GET /api/g/ID/record``: the game record, once the game is over;
+- ``POST /api/g/ID/replay`` (a finished game) or ``POST /api/replay`` (a record file's
+  text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
+  after N actions (:mod:`hexwar.web.replay`).
+
+A refused request answers 4xx with ``{"error": reason, "rule": rule}`` and changes
+nothing. Bots and chance events are played after the answer (a background task), and the
+page polls ``view`` to show them.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from hexwar.base.errors import RequestRefused
+from hexwar.web.games import WebGame
+from hexwar.web.pages import record_json, seat_view
+from hexwar.web.replay import Replay, load_record
+from hexwar.web.saves import load_sessions
+from hexwar.web.seats import HUMAN, SeatPlan
+from hexwar.web.session import Session
+
+__all__ = ["create_app"]
+
+STATIC: Final = Path(__file__).parent / "static"
+TOKEN_HEADER: Final = "x-hexwar-token"
+_MAX_BODY: Final = 64 * 1024
+_MAX_RECORD: Final = 16 * 1024 * 1024
+_REPLAYS_KEPT: Final = 32
+
+
+def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
+    js = '<script src="/static/play.js" defer></script>' if script else ""
+    return HTMLResponse(
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{html.escape(title)}</title>"
+        '<link rel="stylesheet" href="/static/play.css">'
+        f"{js}</head><body>{body}</body></html>",
+        headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
+    )
+
+
+def _refused(exc: RequestRefused) -> JSONResponse:
+    return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=exc.status)
+
+
+class Server:
+    """The games offered and the sessions being played (kept in ``directory``)."""
+
+    def __init__(self, games: Mapping[str, WebGame], directory: Path) -> None:
+        self.games = dict(games)
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.sessions: dict[str, Session] = load_sessions(directory, self.games)
+        self.replays: dict[str, Replay] = {}
+
+    def add_replay(self, found: Replay) -> str:
+        """Keep ``found`` (the oldest dropped past ``_REPLAYS_KEPT``); its id."""
+        rid = secrets.token_hex(6)
+        self.replays[rid] = found
+        while len(self.replays) > _REPLAYS_KEPT:
+            del self.replays[next(iter(self.replays))]
+        return rid
+
+    def session(self, request: Request) -> Session:
+        found = self.sessions.get(request.path_params["game"])
+        if found is None:
+            raise RequestRefused(404, "no such game on this server")
+        return found
+
+    @staticmethod
+    def background(session: Session) -> BackgroundTask | None:
+        """Play bots and chance after the answer is sent (``None``: nothing to play)."""
+        return None if session.waiting() else BackgroundTask(session.advance)
+
+
+def _handler(
+    fn: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except RequestRefused as exc:
+            return _refused(exc)
+
+    return wrapped
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise RequestRefused(400, "the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise RequestRefused(400, "the body must be a JSON object")
+    return data
+
+
+def _seat(session: Session, request: Request, name: object) -> SeatPlan:
+    if not isinstance(name, str):
+        raise RequestRefused(400, "name the seat (a string)")
+    return session.authorise(name, request.headers.get(TOKEN_HEADER))
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def index(request: Request) -> Response:
+    server = _server(request)
+    forms = []
+    for game in server.games.values():
+        rows = []
+        for opt, choices in game.options.items():
+            items = "".join(f"<option>{html.escape(c)}</option>" for c in choices)
+            rows.append(
+                f"<label>{html.escape(opt)} <select name='opt:{html.escape(opt)}'>"
+                f"{items}</select></label>"
+            )
+        for seat in game.ruleset({}).seats():
+            items = "".join(f"<option>{html.escape(p)}</option>" for p in (HUMAN, *game.bots))
+            rows.append(
+                f"<label>seat {html.escape(seat.name)} ({html.escape(seat.side)}) "
+                f"<select name='seat:{html.escape(seat.name)}'>{items}</select></label>"
+            )
+        forms.append(
+            f"<form method=post action='/new' class=newgame><h2>{html.escape(game.title)}"
+            f"</h2><input type=hidden name=game value='{html.escape(game.name)}'>"
+            + "".join(f"<p>{r}</p>" for r in rows)
+            + "<p><button type=submit>New game</button></p></form>"
+        )
+    listed = "".join(
+        f"<li><a href='/g/{s.id}'>{s.id}</a> {html.escape(s.game.title)}: "
+        + html.escape(
+            f"over ({s.state.outcome.winner}: {s.state.outcome.reason})"
+            if s.state.outcome
+            else f"turn {s.state.turn}"
+        )
+        + "</li>"
+        for s in server.sessions.values()
+    )
+    return _page(
+        "hexwar",
+        "<h1>hexwar</h1>"
+        + "".join(forms)
+        + f"<h2>Games here (watch)</h2><ul>{listed}</ul>"
+        + "<p><a href='/replay'>Replay a game record file</a></p>",
+    )
+
+
+async def new(request: Request) -> Response:
+    server = _server(request)
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
+    try:
+        pairs = parse_qsl(raw.decode("utf-8"), strict_parsing=bool(raw))
+    except (ValueError, UnicodeDecodeError):
+        raise RequestRefused(400, "the form must be URL-encoded text") from None
+    form = dict(pairs)
+    name = form.get("game")
+    if not isinstance(name, str) or name not in server.games:
+        raise RequestRefused(400, f"no game {name!r} here; games: {sorted(server.games)}")
+    options = {k[4:]: v for k, v in form.items() if k.startswith("opt:")}
+    players = {k[5:]: v for k, v in form.items() if k.startswith("seat:")}
+    session, tokens = Session.create(
+        server.games[name], options, players, directory=server.directory
+    )
+    server.sessions[session.id] = session
+    links = "".join(
+        f"<li>seat {html.escape(n)}: <a class=seatlink href='/g/{session.id}/{n}?t={t}'>"
+        f"/g/{session.id}/{html.escape(n)}?t={t}</a></li>"
+        for n, t in sorted(tokens.items())
+    )
+    page = _page(
+        "new game",
+        f"<h1>Game {session.id}</h1><p>Each link is that seat's secret: "
+        "open it in the browser of whoever plays the seat (on one machine: one tab "
+        f"per seat).</p><ul>{links}</ul>"
+        f"<p>Watch: <a href='/g/{session.id}'>/g/{session.id}</a></p>",
+    )
+    page.background = server.background(session)
+    return page
+
+
+async def play_page(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    seat = request.path_params.get("seat")
+    if seat is not None:
+        session.authorise(seat, request.query_params.get("t"))
+    title = f"{session.game.title}: " + (f"seat {seat}" if seat else "watching")
+    data = html.escape(json.dumps({"game": session.id, "seat": seat}), quote=True)
+    body = (
+        f'<div id=app data-config="{data}">'
+        f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
+        "<div id=message role=alert></div>"
+        "<main><section id=board></section><aside>"
+        "<div id=controls><div id=prefix></div><div id=preview></div>"
+        "<div id=buttons></div></div>"
+        "<h3>Only you see</h3><pre id=secrets></pre>"
+        "<h3>Log</h3><ol id=log></ol>"
+        f"<p><a id=record href='/api/g/{session.id}/record' download>"
+        "game record (when over)</a> · <button id=replay>replay (when over)</button>"
+        " · <button id=undo>ask to undo</button>"
+        "</p></aside></main></div>"
+    )
+    return _page(title, body, script=True)
+
+
+async def view(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    seat = request.query_params.get("seat")
+    plan = None if seat is None else _seat(session, request, seat)
+    since = request.query_params.get("since", "")
+    data = await run_in_threadpool(
+        seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
+    )
+    return JSONResponse(
+        data, headers={"Cache-Control": "no-store"}, background=server.background(session)
+    )
+
+
+async def tokens(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    prefix = body.get("prefix", [])
+    found = await run_in_threadpool(session.tokens, plan, prefix)
+    line = await run_in_threadpool(session.preview, plan, prefix)
+    return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line})
+
+
+async def click(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    prefix = await run_in_threadpool(session.click, plan, body.get("prefix", []), body.get("label"))
+    found = await run_in_threadpool(session.tokens, plan, list(prefix))
+    line = await run_in_threadpool(session.preview, plan, list(prefix))
+    return JSONResponse({"prefix": list(prefix), "tokens": list(found), "preview": line})
+
+
+async def act(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    action = await run_in_threadpool(session.act, plan, body.get("tokens"))
+    return JSONResponse(
+        {"applied": str(action), "version": len(session.state.history)},
+        background=server.background(session),
+    )
+
+
+async def undo(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await _body(request)
+    plan = _seat(session, request, body.get("seat"))
+    taken = await run_in_threadpool(session.ask_undo, plan)
+    return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
+
+
+async def record(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    text = await run_in_threadpool(record_json, session)
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{session.id}.json"'},
+    )
+
+
+async def replay_upload_page(request: Request) -> Response:
+    return _page(
+        "replay a record",
+        "<h1>Replay a game record</h1><p><input type=file id=recordfile accept='.json'> "
+        "<button id=open>Open</button></p><div id=message role=alert></div>"
+        "<script src='/static/replay.js' defer></script><div id=replay></div>",
+    )
+
+
+async def replay_upload(request: Request) -> Response:
+    server = _server(request)
+    raw = await request.body()
+    if len(raw) > _MAX_RECORD:
+        raise RequestRefused(413, f"a record is at most {_MAX_RECORD} bytes")
+    found = await run_in_threadpool(load_record, server.games, raw)
+    return JSONResponse({"replay": server.add_replay(found)})
+
+
+async def replay_of_game(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    text = await run_in_threadpool(record_json, session)
+    found = await run_in_threadpool(load_record, {session.game.name: session.game}, text)
+    rid = server.add_replay(found)
+    return JSONResponse({"replay": rid})
+
+
+async def replay_page(request: Request) -> Response:
+    server = _server(request)
+    rid = request.path_params["replay"]
+    if rid not in server.replays:
+        raise RequestRefused(404, "no such replay (replays are kept in memory only)")
+    data = html.escape(json.dumps({"replay": rid}), quote=True)
+    return _page(
+        "replay",
+        f'<div id=replayapp data-config="{data}"><header><h1>Replay</h1>'
+        "<div id=status></div></header>"
+        "<p class=replaybar><button id=first>|◀</button><button id=prev>◀</button>"
+        "<input type=range id=step min=0 value=0><button id=next>▶</button>"
+        "<button id=last>▶|</button> <select id=turn></select> "
+        "<span id=stepno></span></p>"
+        "<main><section id=board></section><aside><h3>Log</h3><ol id=log></ol>"
+        "</aside></main></div><script src='/static/replay.js' defer></script>",
+    )
+
+
+async def replay_view(request: Request) -> Response:
+    server = _server(request)
+    found = server.replays.get(request.path_params["replay"])
+    if found is None:
+        raise RequestRefused(404, "no such replay (replays are kept in memory only)")
+    step = request.query_params.get("step", "")
+    if not step.isdigit() or len(step) > 9:
+        raise RequestRefused(400, "step is a number of actions")
+    data = await run_in_threadpool(found.view, int(step))
+    return JSONResponse(data)
+
+
+def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
+    """The application serving ``games`` (by name), keeping its games in ``directory``."""
+    server = Server(games, directory)
+    app = Starlette(
+        routes=[
+            Route("/", _handler(index)),
+            Route("/new", _handler(new), methods=["POST"]),
+            Route("/g/{game}", _handler(play_page)),
+            Route("/g/{game}/{seat}", _handler(play_page)),
+            Route("/api/g/{game}/view", _handler(view)),
+            Route("/api/g/{game}/tokens", _handler(tokens), methods=["POST"]),
+            Route("/api/g/{game}/click", _handler(click), methods=["POST"]),
+            Route("/api/g/{game}/act", _handler(act), methods=["POST"]),
+            Route("/api/g/{game}/record", _handler(record)),
+            Route("/api/g/{game}/undo", _handler(undo), methods=["POST"]),
+            Route("/api/g/{game}/replay", _handler(replay_of_game), methods=["POST"]),
+            Route("/replay", _handler(replay_upload_page)),
+            Route("/api/replay", _handler(replay_upload), methods=["POST"]),
+            Route("/r/{replay}", _handler(replay_page)),
+            Route("/api/r/{replay}", _handler(replay_view)),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+    )
+    app.state.server = server
+    return app

@@ -1,0 +1,109 @@
+"""What the web server needs to know about a game: :class:`WebGame`.
+
+The server knows no game. A game hands it a :class:`WebGame`: how to build its ruleset
+from the options chosen on the "new game" form, its bots, and (optionally) how to draw a
+position for one side (:class:`BoardView`: a map and the counters on it, each counter
+tagged with the unit token a click on it stands for). Legality never comes from here:
+every control the page offers is a token of :meth:`~hexwar.engine.state.State.legal_tokens`.
+
+Any ruleset works without an adapter (:func:`generic`): the page then offers the legal
+tokens as buttons, without a board.
+
+>>> from hexwar.engine.state import Ruleset
+>>> class Nothing(Ruleset):
+...     name = "nothing"
+...     sides = ("a",)
+>>> game = generic(Nothing)
+>>> game.name, sorted(game.bots), game.board is None
+('nothing', ['random'], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from hexwar.board.maps import GameMap
+from hexwar.engine.loop import Player, RandomPlayer
+from hexwar.engine.state import Ruleset, State
+from hexwar.render import CounterView, Style
+
+__all__ = ["BoardView", "WebGame", "generic"]
+
+
+@attrs.frozen
+class BoardView:
+    """A position as one side may see it: the map and the counters on it.
+
+    ``counters``: ``(unit token, view)`` pairs; the token (``None``: not clickable) is
+    what a click on that counter stands for in an action (``move UNIT HEX``). Only what
+    the viewing side may know belongs here: the server draws it as given.
+    """
+
+    game_map: GameMap[Any]
+    counters: Sequence[tuple[str | None, CounterView]] = ()
+    style: Style | None = None
+    labels: bool = True
+
+
+def _random(seed: int) -> Player:
+    return RandomPlayer(seed)
+
+
+@attrs.frozen
+class WebGame:
+    """A game as the web server offers it.
+
+    ``rules(options)`` builds the ruleset from the chosen option values (strings);
+    ``options`` maps each option to its choices (the first is the default); ``bots`` maps a
+    bot's name to ``seed -> player``; ``board(state, side)`` draws the position for
+    ``side`` (``None``: a spectator) or is ``None`` (no board: token buttons only);
+    ``unit_kinds``: the action kinds a click on a unit starts, in order of preference
+    (the first whose legal next tokens hold the unit); ``scenario``: passed to
+    :meth:`~hexwar.engine.state.Ruleset.new_state`; ``preview(state, prefix)``: a line
+    shown under the action being built (the exact odds of an attack), or ``None``; it
+    must only read the state.
+    """
+
+    name: str
+    title: str
+    rules: Callable[[Mapping[str, str]], Ruleset]
+    options: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    bots: Mapping[str, Callable[[int], Player]] = attrs.field(factory=lambda: {"random": _random})
+    board: Callable[[State, str | None], BoardView | None] | None = None
+    unit_kinds: tuple[str, ...] = ("move",)
+    scenario: str = "default"
+    preview: Callable[[State, tuple[str, ...]], str | None] | None = None
+
+    def ruleset(self, chosen: Mapping[str, str]) -> Ruleset:
+        """The ruleset for ``chosen`` options (missing ones take their default); an
+        unknown option or choice raises ``ValueError``."""
+        unknown = sorted(set(chosen) - set(self.options))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r}; options: {sorted(self.options)}")
+        values = {}
+        for name, choices in self.options.items():
+            value = chosen.get(name, choices[0])
+            if value not in choices:
+                raise ValueError(f"option {name} is one of {list(choices)}, not {value!r}")
+            values[name] = value
+        return self.rules(values)
+
+
+def generic(
+    ruleset: type[Ruleset] | Callable[[], Ruleset],
+    title: str | None = None,
+    scenario: str = "default",
+) -> WebGame:
+    """A :class:`WebGame` for any ruleset class (built without arguments) and scenario:
+    no options, a random bot, no board."""
+    made = ruleset()
+    name = made.name if scenario == "default" else f"{made.name}-{scenario}"
+    return WebGame(
+        name=name,
+        title=title or (made.name if scenario == "default" else f"{made.name} ({scenario})"),
+        rules=lambda _options: ruleset(),
+        scenario=scenario,
+    )

@@ -1,0 +1,73 @@
+"""The data of a seat's page (:func:`seat_view`) and the downloadable record."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from hexwar.base.errors import RequestRefused
+from hexwar.engine.records import record_of
+from hexwar.web.seats import SeatPlan
+from hexwar.web.session import Session
+from hexwar.web.views import secrets_of
+
+__all__ = ["SPECTATOR", "record_json", "seat_view"]
+
+#: The spectator: its observation is what every side may know.
+SPECTATOR: Final = "*spectator*"
+_LOG_SHOWN: Final = 60
+
+
+def seat_view(session: Session, plan: SeatPlan | None, since: int | None) -> dict[str, Any]:
+    """What the page of ``plan``'s seat (``None``: a spectator) shows, as JSON data;
+    ``since``: the version the page shows (unchanged: only ``version`` is sent)."""
+    with session.lock:
+        state = session.state
+        if since == len(state.history) and not session.undo_asked:
+            return {"version": since, "unchanged": True}
+        side = SPECTATOR if plan is None else plan.seat.side
+        obs = state.observation(side)
+        mine = (
+            plan is not None
+            and not state.is_terminal()
+            and (state.current_player() == plan.seat.side)
+        )
+        history = obs["history"]
+        return {
+            "id": session.id,
+            "game": session.game.name,
+            "title": session.game.title,
+            "options": session.options,
+            "seat": None if plan is None else plan.seat.name,
+            "side": None if plan is None else plan.seat.side,
+            "version": len(history),
+            "turn": obs["turn"],
+            "stage": obs["stage"],
+            "phase": obs["phase"],
+            "to_act": obs["to_act"],
+            "decision": obs["decision"],
+            "your_turn": mine,
+            "outcome": obs["outcome"],
+            "seats": [
+                {"name": n, "side": p.seat.side, "player": p.player}
+                for n, p in sorted(session.seats.items())
+            ],
+            "secrets": {} if plan is None else secrets_of(state, plan.seat.side),
+            "undo_asked": sorted(session.undo_asked) if session.undo_at == len(history) else [],
+            "log": list(enumerate(history))[-_LOG_SHOWN:],
+            "tokens": list(state.legal_tokens(())) if mine else [],
+            "board": session.board_svg(None if plan is None else plan.seat.side),
+            "units": session.units_at(None if plan is None else plan.seat.side),
+        }
+
+
+def record_json(session: Session) -> str:
+    """The game record (:class:`~hexwar.engine.records.GameRecord`) as JSON; only when
+    the game is over (before that it would tell the decks and every hidden plan)."""
+    with session.lock:
+        if not session.state.is_terminal():
+            raise RequestRefused(
+                409,
+                "the record holds every hidden thing (decks, plans); "
+                "it can be downloaded once the game is over",
+            )
+        return record_of(session.state, seed=session.seed).to_json()

@@ -1,0 +1,213 @@
+// hexwar: the play page. Plain JavaScript, no build step, nothing fetched from elsewhere.
+// Every control is a legal token the server sent (from state.legal_tokens); the page
+// never decides legality itself.
+"use strict";
+(function () {
+  const app = document.getElementById("app");
+  const config = JSON.parse(app.dataset.config);
+  const token = new URLSearchParams(location.search).get("t");
+  const seat = config.seat;
+  const api = "/api/g/" + config.game + "/";
+  let prefix = [];
+  let tokens = [];
+  let view = null;
+  let preview = null;
+  let busy = false;
+
+  function headers() {
+    const h = { "Content-Type": "application/json" };
+    if (token) h["X-Hexwar-Token"] = token;
+    return h;
+  }
+
+  async function call(path, body) {
+    const r = await fetch(api + path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: headers(),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await r.json();
+    if (!r.ok) {
+      const err = new Error(data.error || r.statusText);
+      err.rule = data.rule;
+      err.status = r.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function say(text, kind) {
+    const m = document.getElementById("message");
+    m.textContent = text;
+    m.className = kind || "";
+  }
+
+  function refuse(err) {
+    say((err.status ? err.status + " " : "") + err.message, "refused");
+    if (err.rule) document.getElementById("message").dataset.rule = err.rule;
+  }
+
+  function text(el, value) { document.getElementById(el).textContent = value; }
+
+  function showStatus(v) {
+    const parts = ["turn " + v.turn];
+    if (v.stage) parts.push("stage " + v.stage);
+    if (v.phase) parts.push("phase " + v.phase);
+    if (v.decision) parts.push("decision " + v.decision);
+    let who = v.to_act === "*terminal*" ? "game over" : "to act: " + v.to_act;
+    if (v.your_turn) who += " (you)";
+    parts.push(who);
+    if (v.outcome) parts.push("result: " + (v.outcome[0] || "draw") + " — " + v.outcome[1]);
+    if (v.undo_asked.length) parts.push("undo asked by " + v.undo_asked.join(", "));
+    text("status", parts.join(" · "));
+    document.getElementById("status").dataset.yourTurn = v.your_turn ? "1" : "0";
+    document.getElementById("status").dataset.over = v.outcome ? "1" : "0";
+  }
+
+  function showLog(v) {
+    const log = document.getElementById("log");
+    log.innerHTML = "";
+    for (const [n, entry] of v.log) {
+      const li = document.createElement("li");
+      li.value = n + 1;
+      li.textContent = entry;
+      log.appendChild(li);
+    }
+    log.scrollTop = log.scrollHeight;
+    const lines = [];
+    for (const [table, entries] of Object.entries(v.secrets)) {
+      for (const [key, value] of Object.entries(entries)) {
+        lines.push(table + " / " + key + ": " + JSON.stringify(value));
+      }
+    }
+    text("secrets", lines.length ? lines.join("\n") : "(nothing hidden from the others)");
+  }
+
+  function highlight() {
+    const board = document.getElementById("board");
+    for (const el of board.querySelectorAll(".legal, .legal-unit, .chosen")) {
+      el.classList.remove("legal", "legal-unit", "chosen");
+    }
+    if (!view) return;
+    const wanted = new Set(tokens);
+    const chosen = new Set(prefix);
+    for (const el of board.querySelectorAll("polygon.cell[data-label]")) {
+      const label = el.dataset.label;
+      if (wanted.has(label)) el.classList.add("legal");
+      if (chosen.has(label)) el.classList.add("chosen");
+      const units = view.units[label] || [];
+      if (units.some((u) => wanted.has(u))) el.classList.add("legal-unit");
+      if (units.some((u) => chosen.has(u))) el.classList.add("chosen");
+    }
+  }
+
+  function showControls() {
+    const pre = document.getElementById("prefix");
+    const buttons = document.getElementById("buttons");
+    pre.innerHTML = "";
+    buttons.innerHTML = "";
+    text("preview", prefix.length && preview ? preview : "");
+    if (!view || !view.your_turn) {
+      pre.textContent = view && view.outcome ? "" : "waiting for " + (view ? view.to_act : "…");
+      highlight();
+      return;
+    }
+    const chosen = document.createElement("span");
+    chosen.id = "chosen";
+    chosen.textContent = prefix.length ? prefix.join(" ") : "choose an action:";
+    pre.appendChild(chosen);
+    if (prefix.length) {
+      const clear = document.createElement("button");
+      clear.textContent = "✕ clear";
+      clear.className = "clear";
+      clear.onclick = () => { prefix = []; tokens = view.tokens; showControls(); };
+      pre.appendChild(clear);
+    }
+    const shownPrefix = prefix.slice();
+    for (const t of tokens) {
+      const b = document.createElement("button");
+      b.className = t === "done" ? "token done" : "token";
+      b.dataset.token = t;
+      b.textContent = t === "done" ? "✓ do it: " + prefix.join(" ") : t;
+      b.onclick = () => chooseToken(shownPrefix, t);
+      buttons.appendChild(b);
+    }
+    highlight();
+  }
+
+  async function chooseToken(before, t) {
+    if (t === "done") return act(before);
+    try {
+      const r = await call("tokens", { seat: seat, prefix: before.concat([t]) });
+      prefix = r.prefix;
+      tokens = r.tokens;
+      preview = r.preview;
+      say("");
+      showControls();
+    } catch (err) { refuse(err); }
+  }
+
+  async function act(chosen) {
+    busy = true;
+    try {
+      const r = await call("act", { seat: seat, tokens: chosen });
+      say("applied: " + r.applied, "applied");
+      prefix = [];
+      await refresh(true);
+    } catch (err) {
+      refuse(err);
+    } finally { busy = false; }
+  }
+
+  async function onBoardClick(ev) {
+    if (!view || !view.your_turn || !seat) return;
+    const el = ev.target.closest("[data-label]");
+    if (!el) return;
+    const label = el.dataset.label;
+    try {
+      const r = await call("click", { seat: seat, prefix: prefix, label: label });
+      prefix = r.prefix;
+      tokens = r.tokens;
+      preview = r.preview;
+      say("");
+      if (tokens.length === 1 && tokens[0] === "done") return act(prefix);
+      showControls();
+    } catch (err) { refuse(err); }
+  }
+
+  async function refresh(force) {
+    const q = new URLSearchParams();
+    if (seat) q.set("seat", seat);
+    if (!force && view) q.set("since", String(view.version));
+    let v;
+    try { v = await call("view?" + q.toString()); } catch (err) { refuse(err); return; }
+    if (v.unchanged) return;
+    view = v;
+    showStatus(v);
+    showLog(v);
+    const board = document.getElementById("board");
+    board.innerHTML = v.board || "<p>(this game draws no board: use the buttons)</p>";
+    prefix = [];
+    tokens = v.tokens;
+    showControls();
+    document.body.dataset.version = String(v.version);
+  }
+
+  document.getElementById("board").addEventListener("click", onBoardClick);
+  document.getElementById("undo").addEventListener("click", async () => {
+    try {
+      const r = await call("undo", { seat: seat });
+      say(r.undone ? "taken back: " + r.undone + " actions" : "undo asked; waiting for "
+        + "every human seat (asked: " + r.asked.join(", ") + ")", "applied");
+      await refresh(true);
+    } catch (err) { refuse(err); }
+  });
+  document.getElementById("replay").addEventListener("click", async () => {
+    try {
+      const r = await call("replay", {});
+      location.href = "/r/" + r.replay;
+    } catch (err) { refuse(err); }
+  });
+  refresh(true);
+  setInterval(() => { if (!busy) refresh(false); }, 1000);
+})();

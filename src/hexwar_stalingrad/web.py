@@ -1,0 +1,92 @@
+"""«Сталинград» in the browser: the :class:`~hexwar.web.games.WebGame` that
+``python -m hexwar_stalingrad serve`` serves (``docs/web.md``).
+
+>>> from hexwar.web.session import Session
+>>> session, tokens = Session.create(WEB, {"length": "short"}, {"wehrmacht": "heuristic"})
+>>> sorted(tokens)
+['rkka']
+>>> view = board(session.state, "rkka")
+>>> len(view.counters) == len(counters(session.state))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+import attrs
+
+from hexwar.engine.loop import Player, RandomPlayer
+from hexwar.engine.state import Ruleset, State
+from hexwar.web.games import BoardView, WebGame
+from hexwar_stalingrad import ground
+from hexwar_stalingrad.board import on_map, static
+from hexwar_stalingrad.heuristic import HeuristicBot
+from hexwar_stalingrad.render import STYLE, counters
+from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
+
+__all__ = ["WEB", "attack_preview", "board", "web_game"]
+
+#: The kinds a click on a unit starts, in order (S6 move, S8 attack, S7 bombard, S10 air).
+UNIT_KINDS: Final = ("move", "attack", "bombard", "fly", "intercept", "land", "loss", "advance")
+
+
+def board(state: State, side: str | None) -> BoardView:
+    """The map and every counter (ground units on the map, air units aloft): all public
+    (the hidden air plans and the hands are not drawn)."""
+    views = counters(state)
+    units = [unit for _, unit in on_map(state)] + sorted(state.table("sky"))
+    return BoardView(static(state).game_map, list(zip(units, views, strict=True)), STYLE)
+
+
+def attack_preview(state: State, prefix: tuple[str, ...]) -> str | None:
+    """The exact CRT results of the attack being declared (``attack DEFENDER A1 ...``,
+    S8.2, S8.3): its column, the card shifts and die modifiers, from
+    :func:`hexwar_stalingrad.ground.attack_distribution`."""
+    if state.pending or state.phase != "attack" or prefix[0] != "attack" or len(prefix) < 3:
+        return None
+    defender, attackers = prefix[1], prefix[2:]
+    column, shift = ground.attack_odds(state, defender, attackers)
+    if column is None:
+        return f"S8.2: {ground.attack_strength(state, attackers)} against {defender}: below 1:1"
+    dist = ground.attack_distribution(state, defender, attackers)
+    results = ", ".join(f"{r.code} {p}" for r, p in dist.outcomes)
+    shifted = f" shifted {shift:+d}" if shift else ""
+    return f"odds {column}{shifted}: {results}"
+
+
+def _rules(options: Mapping[str, str]) -> Ruleset:
+    return StalingradRules(length=options.get("length", "short"))
+
+
+def _random(seed: int) -> Player:
+    return RandomPlayer(seed)
+
+
+def _heuristic(seed: int) -> Player:
+    return HeuristicBot(seed)
+
+
+def web_game(scenario: str | None = None) -> WebGame:
+    """The game for a scenario directory (``None``: the shipped data), for ``serve
+    --scenario DIR``."""
+    if scenario is None:
+        return WEB
+
+    def rules(options: Mapping[str, str]) -> Ruleset:
+        return StalingradRules.from_scenario(scenario, length=options.get("length", "short"))
+
+    return attrs.evolve(WEB, rules=rules, title=f"{WEB.title} ({scenario})")
+
+
+WEB: Final = WebGame(
+    name="stalingrad",
+    title="«Сталинград» / Stalingrad 1942",
+    rules=_rules,
+    options={"length": tuple(sorted(GAME_LENGTHS, key=lambda k: GAME_LENGTHS[k]))},
+    bots={"heuristic": _heuristic, "random": _random},
+    board=board,
+    unit_kinds=UNIT_KINDS,
+    preview=attack_preview,
+)

@@ -1,0 +1,307 @@
+"""The play page in a real browser (issue 15): headless Chromium (Debian's ``chromium`` and
+``chromium-driver``) driven by Selenium against a real uvicorn server.
+
+Opt-in (about a minute): ``HEXWAR_BROWSER=1 python -m pytest tests/web/test_browser.py``;
+``.ci/run`` runs them. Screenshots go to ``HEXWAR_BROWSER_OUT`` (default: the test's
+``tmp_path``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if not os.environ.get("HEXWAR_BROWSER"):
+    pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
+
+import uvicorn
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from hexwar.engine.records import position_digest
+from hexwar.web.app import create_app
+from hexwar.web.session import Session
+from hexwar_stalingrad.web import WEB as STALINGRAD
+
+LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
+WAIT = 30.0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """A uvicorn server on a free port in a thread: ``(base URL, app)``."""
+    app = create_app({STALINGRAD.name: STALINGRAD}, tmp_path_factory.mktemp("games"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(10)
+
+
+def _driver() -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1600,1100",
+                "--disable-dev-shm-usage"):  # fmt: skip
+        options.add_argument(arg)
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+@pytest.fixture
+def browser() -> Iterator[Callable[[], WebDriver]]:
+    made: list[WebDriver] = []
+
+    def make() -> WebDriver:
+        made.append(_driver())
+        return made[-1]
+
+    yield make
+    for d in made:
+        d.quit()
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("HEXWAR_BROWSER_OUT", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def until(driver: WebDriver, test: Callable[[WebDriver], Any], what: str) -> Any:
+    return WebDriverWait(
+        driver,
+        WAIT,
+        poll_frequency=0.05,
+        ignored_exceptions=(StaleElementReferenceException, NoSuchElementException),
+    ).until(test, what)
+
+
+def new_game(driver: WebDriver, base: str, players: dict[str, str]) -> dict[str, str]:
+    """Fill the new-game form on ``/``; the seat URLs from the page it answers."""
+    driver.get(base + "/")
+    Select(driver.find_element(By.NAME, "opt:length")).select_by_visible_text("short")
+    for seat, player in players.items():
+        Select(driver.find_element(By.NAME, f"seat:{seat}")).select_by_visible_text(player)
+    driver.find_element(By.CSS_SELECTOR, "form.newgame button").click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "a.seatlink"), "the seat links")
+    links = driver.find_elements(By.CSS_SELECTOR, "a.seatlink")
+    return {LINK.search(a.get_attribute("href") or "").group(2): a.get_attribute("href")  # type: ignore[union-attr]
+            for a in links}  # fmt: skip
+
+
+def session_of(app: Any, url: str) -> Session:
+    return app.state.server.sessions[LINK.search(url).group(1)]  # type: ignore[no-any-return, union-attr]
+
+
+def my_turn(driver: WebDriver) -> bool:
+    status = driver.find_element(By.ID, "status")
+    return status.get_attribute("data-your-turn") == "1" and bool(
+        driver.find_elements(By.CSS_SELECTOR, "button.token")
+    )
+
+
+def over(driver: WebDriver) -> bool:
+    return driver.find_element(By.ID, "status").get_attribute("data-over") == "1"
+
+
+def click_token(driver: WebDriver, token: str) -> bool:
+    """Click the button of ``token``; ``False`` if the page redrew its buttons meanwhile."""
+    try:
+        driver.find_element(By.CSS_SELECTOR, f'button.token[data-token="{token}"]').click()
+    except (StaleElementReferenceException, NoSuchElementException):
+        return False
+    return True
+
+
+def click_cell(driver: WebDriver, label: str) -> None:
+    """A click on hex ``label``: on its top counter if one stands there, else the hex."""
+    found = driver.find_elements(By.CSS_SELECTOR, f'g.counter[data-label="{label}"] rect')
+    el = found[-1] if found else driver.find_element(
+        By.CSS_SELECTOR, f'polygon.cell[data-label="{label}"]')  # fmt: skip
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.click()
+
+
+def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
+    server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
+) -> None:
+    base, app = server
+    driver = browser()
+    urls = new_game(driver, base, {"rkka": "human", "wehrmacht": "heuristic"})
+    assert sorted(urls) == ["rkka"]
+    driver.get(urls["rkka"])
+    session = session_of(app, urls["rkka"])
+    until(driver, my_turn, "RKKA to act")
+    driver.find_element(By.ID, "board").screenshot(str(out / "board-start.png"))
+    state = session.state
+
+    # the card phase: a button, then "do it"
+    while state.phase != "movement":
+        assert click_token(driver, "end")
+        until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button.done"), "done button")
+        assert click_token(driver, "done")
+        until(driver, lambda d: my_turn(d) and d.find_element(By.ID, "prefix").text.startswith(
+            "choose"), "the next decision")  # fmt: skip
+
+    # click a unit: its legal hexes light up, exactly the engine's tokens
+    unit = state.legal_tokens(("move",))[0]
+    where = state.get("units", unit)
+    assert isinstance(where, tuple)
+    t0 = time.perf_counter()
+    click_cell(driver, str(where[0]))
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.cell.legal"), "highlight")
+    latency = time.perf_counter() - t0
+    lit = {e.get_attribute("data-label") for e in
+           driver.find_elements(By.CSS_SELECTOR, "polygon.cell.legal")}  # fmt: skip
+    assert lit == set(state.legal_tokens(("move", unit))), "highlight = legal_tokens"
+    print(f"click on a unit -> highlighted hexes in the browser: {latency * 1000:.0f} ms")
+    driver.save_screenshot(str(out / "page-selected.png"))
+
+    # an illegal click: the reason shows, nothing changes
+    before, n = position_digest(state), len(state.history)
+    occupied = session.units_at("rkka")
+    cells = STALINGRAD.board(state, "rkka").game_map.indexed_cells()  # type: ignore[misc]
+    labels = [STALINGRAD.board(state, "rkka").game_map.label(c) for c in cells]  # type: ignore[misc]
+    far = next(lab for lab in labels if lab not in lit and lab not in occupied)
+    click_cell(driver, far)
+    until(driver, lambda d: "S6" in d.find_element(By.ID, "message").text, "the refusal")
+    assert "refused" in (driver.find_element(By.ID, "message").get_attribute("class") or "")
+    assert position_digest(state) == before
+    assert len(state.history) == n
+
+    # a legal hex: the unit moves there
+    target = sorted(lit)[0]
+    click_cell(driver, target)
+    until(driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "the move")
+    moved = state.get("units", unit)
+    assert isinstance(moved, tuple)
+    assert moved[0] == target
+
+    # on to the end: "end" when offered, else the first legal token, by buttons
+    clicks = 0
+    while not over(driver):
+        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
+        if over(driver):
+            break
+        buttons = driver.execute_script(
+            "return [...document.querySelectorAll('button.token')].map(b => b.dataset.token)"
+        )
+        if not buttons:
+            continue
+        choice = "done" if "done" in buttons else "end" if "end" in buttons else buttons[0]
+        version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+        if not click_token(driver, choice):
+            continue
+        clicks += 1
+        if choice == "done":
+            until(driver, lambda d, v=version: d.find_element(By.TAG_NAME, "body").get_attribute(
+                "data-version") != v or over(d), "the action applied")  # fmt: skip
+        else:
+            until(driver, lambda d: d.find_element(By.ID, "chosen").text != "choose an action:"
+                  or over(d), "the next token")  # fmt: skip
+        assert clicks < 2000
+    assert state.is_terminal()
+    until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
+    driver.find_element(By.ID, "board").screenshot(str(out / "board-end.png"))
+    driver.save_screenshot(str(out / "page-end.png"))
+    print(f"game over after {clicks} button clicks: {state.outcome}")
+
+
+def test_two_seats_see_their_own_hands_only(
+    server: tuple[str, Any], browser: Callable[[], WebDriver]
+) -> None:
+    base, app = server
+    first = browser()
+    urls = new_game(first, base, {"rkka": "human", "wehrmacht": "human"})
+    second = browser()  # another browser: another profile, no shared storage
+    pages = {"rkka": first, "wehrmacht": second}
+    for seat, driver in pages.items():
+        driver.get(urls[seat])
+        until(driver, lambda d: d.find_element(By.ID, "secrets").text, "the secrets panel")
+    state = session_of(app, urls["rkka"]).state
+    for seat, other in (("rkka", "wehrmacht"), ("wehrmacht", "rkka")):
+        mine = state.get("cards", f"hand:{seat}")
+        theirs = state.get("cards", f"hand:{other}")
+        assert isinstance(mine, tuple)
+        assert isinstance(theirs, tuple)
+        assert mine
+        assert theirs
+        shown = pages[seat].find_element(By.ID, "secrets").text
+        assert all(card in shown for card in mine)
+        source = pages[seat].page_source
+        assert not any(card in source for card in theirs)
+    # one seat's token cannot act for the other, from inside its own page
+    code = second.execute_script(
+        "const t = new URLSearchParams(location.search).get('t');"
+        "return fetch(location.pathname.replace(/\\/g\\/(\\w+)\\/.*/, '/api/g/$1/act'), {"
+        "method: 'POST', headers: {'Content-Type': 'application/json', 'X-Hexwar-Token': t},"
+        "body: JSON.stringify({seat: 'rkka', tokens: ['end']})}).then(r => r.status);"
+    )
+    assert code == 403
+
+
+def test_the_replay_viewer_steps_through_a_record(
+    server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
+) -> None:
+    base, app = server
+    srv = app.state.server
+    session, _ = Session.create(
+        STALINGRAD,
+        {"length": "short"},
+        {"rkka": "heuristic", "wehrmacht": "heuristic"},
+        seed=7,
+        directory=srv.directory,
+    )
+    session.advance()
+    srv.sessions[session.id] = session
+    state = session.state
+    assert state.outcome is not None
+    driver = browser()
+    driver.get(f"{base}/g/{session.id}")  # the spectator's page of the finished game
+    until(driver, over, "the finished game")
+    driver.find_element(By.ID, "replay").click()
+    until(driver, lambda d: d.find_elements(By.ID, "replayapp"), "the replay page")
+    steps = len(state.history)
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
+          == str(steps), "the last step")  # fmt: skip
+    status = driver.find_element(By.ID, "status").text
+    assert state.outcome.reason in status
+    assert "game over" in status
+    final = driver.find_element(By.ID, "board").get_attribute("innerHTML")
+    recorded = session.board_svg(None)
+    assert final
+    assert recorded
+    assert final.count('class="counter') == recorded.count('class="counter')
+    driver.find_element(By.ID, "board").screenshot(str(out / "replay-end.png"))
+    driver.find_element(By.ID, "prev").click()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
+          == str(steps - 1), "one step back")  # fmt: skip
+    Select(driver.find_element(By.ID, "turn")).select_by_visible_text("turn 2")
+    until(driver, lambda d: "turn 2" in d.find_element(By.ID, "status").text, "turn 2")
+    driver.find_element(By.ID, "first").click()
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
+          == "0", "the start")  # fmt: skip
+    assert driver.find_elements(By.CSS_SELECTOR, "#log li") == []
