@@ -367,15 +367,34 @@ def _check(m: GameMap[Any], data: st.DataObject) -> None:
         assert found is None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The brute-force comparisons: 60 and 50 maps in the README's run, 300 and 250 in the slow run.
+_FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_FULL = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_FAST
 @given(st.data())
 def test_s6_reachable_matches_brute_force_on_hex_maps(data: st.DataObject) -> None:
     _check(data.draw(game_maps(topology=HEX_GRID), label="map"), data)
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@_FAST
 @given(st.data())
 def test_s6_reachable_matches_brute_force_on_square_maps(data: st.DataObject) -> None:
+    _check(data.draw(game_maps(topology=SQUARE_GRID), label="map"), data)
+
+
+@pytest.mark.slow
+@_FULL
+@given(st.data())
+def test_s6_reachable_matches_brute_force_on_many_hex_maps(data: st.DataObject) -> None:
+    _check(data.draw(game_maps(topology=HEX_GRID), label="map"), data)
+
+
+@pytest.mark.slow
+@settings(_FULL, max_examples=250)
+@given(st.data())
+def test_s6_reachable_matches_brute_force_on_many_square_maps(data: st.DataObject) -> None:
     _check(data.draw(game_maps(topology=SQUARE_GRID), label="map"), data)
 
 

@@ -96,6 +96,7 @@ class HillBug(Duel):
 TOY_SHRINK_BUDGET = 20.0
 
 
+@pytest.mark.slow
 def test_a_broken_ruleset_fails_and_shrinks_within_the_budget() -> None:
     failing: list[int] = []
 

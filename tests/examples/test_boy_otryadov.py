@@ -410,6 +410,7 @@ def test_random_games_in_contact_pass_the_kit() -> None:
     assert report.steps > 800
 
 
+@pytest.mark.slow
 def test_bot_games_end_and_are_reproducible() -> None:
     a, b = play("company1941", seed=5), play("company1941", seed=5)
     assert a.is_terminal()

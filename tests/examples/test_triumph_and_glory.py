@@ -250,6 +250,7 @@ def assaults_go_into_front_hexes(state: State) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_random_games_pass_the_verification_kit() -> None:
     began = time.perf_counter()
     report = check_random_games(

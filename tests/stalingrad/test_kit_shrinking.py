@@ -32,6 +32,7 @@ class MoveLogBug(StalingradRules):
             state.put("log", "last", [str(action)])  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_a_failing_machine_run_shrinks_within_the_budget() -> None:
     failing: list[int] = []
     rules = MoveLogBug(length="short")

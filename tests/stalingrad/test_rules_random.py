@@ -113,6 +113,7 @@ def _sampled_kit_run(games: int, seed: int) -> None:
 CI_CHUNKS = 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CI_CHUNKS))
 def test_200_random_short_games_pass_the_kit_with_sampled_full_checks(chunk: int) -> None:
     """200 complete 5-turn games (4 x 50, seeds 2026-2029): invariants every step, full kit
@@ -125,6 +126,7 @@ def test_soak_random_games() -> None:
     _sampled_kit_run(SOAK_GAMES, seed=1)
 
 
+@pytest.mark.slow
 def test_random_long_games_pass_the_cheaper_kit_checks() -> None:
     """Complete 10-turn games without the per-step serialization round trip."""
     rules = StalingradRules(length="long", players=4)
