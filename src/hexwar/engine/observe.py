@@ -48,7 +48,7 @@ declared view cannot leak a hidden value by mistake.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError
@@ -136,6 +136,7 @@ class Encoder:
         self.static_hot: tuple[int, ...] = ()
         """The ones every observation has (the terrain planes), ascending."""
         self._planes = self._planes_memo(board)
+        self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
         if board is not None:
             base = offsets["board"][0]
             c = len(board.cells)
@@ -299,34 +300,43 @@ class Encoder:
         assert board is not None
         view = Observed(state, side)
         n = len(board.cells)
-        base = self.sections["board"][0]
-        first_piece = base + len(self._terrains) * n
-        counts: dict[tuple[int, int, int], int] = {}
+        first_piece = self.sections["board"][0] + len(self._terrains) * n
         cells, statuses, sides = self._cell_index, self._status_index, self._side_index
+        n_status, depth = len(board.statuses), board.depth
+        counts: dict[int, int] = {}  # first plane index of (side, status) + cell -> pieces
         for label, owner, status in board.pieces(view):
             i = cells.get(label)
             if i is None:
                 continue  # off the board (a pool, a box)
             try:
-                slot = (sides[owner], statuses[status], i)
+                at = first_piece + (sides[owner] * n_status + statuses[status]) * depth * n + i
             except KeyError:
                 raise HexwarError(
                     f"board: piece of side {owner!r} with status {status!r} is not declared"
                 ) from None
-            counts[slot] = counts.get(slot, 0) + 1
-        hot: list[int] = []
-        n_status, depth = len(board.statuses), board.depth
-        for (s, k, i), count in counts.items():
-            plane = (s * n_status + k) * depth
-            for level in range(min(count, depth)):
-                hot.append(first_piece + (plane + level) * n + i)
+            counts[at] = counts.get(at, 0) + 1
+        if depth == 1:
+            hot = list(counts)
+        else:
+            hot = [at + level * n for at, c in counts.items() for level in range(min(c, depth))]
         if board.zoc is not None:
             zoc_base = first_piece + len(sides) * n_status * depth * n
             for s, name in enumerate(self._sides):
-                hot.extend(
-                    zoc_base + s * n + cells[lab] for lab in board.zoc(view, name) if lab in cells
-                )
+                hot.extend(self._zoc_plane(zoc_base + s * n, board.zoc(view, name)))
         return tuple(sorted(hot))
+
+    def _zoc_plane(self, base: int, labels: Iterable[str]) -> tuple[int, ...]:
+        """The ones of a ZOC plane starting at ``base`` (kept per frozenset of labels)."""
+        key = (base, labels) if isinstance(labels, frozenset) else None
+        found = None if key is None else self._zoc_cache.get(key)
+        if found is None:
+            cells = self._cell_index
+            found = tuple(base + cells[lab] for lab in labels if lab in cells)
+            if key is not None:
+                if len(self._zoc_cache) >= _CACHE_LIMIT:
+                    self._zoc_cache.clear()
+                self._zoc_cache[key] = found
+        return found
 
     def tensor(self, state: State, side: str, **kwargs: Any) -> list[float]:
         """:meth:`encode` as a dense list of floats (no numpy needed)."""

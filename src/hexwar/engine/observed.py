@@ -39,7 +39,7 @@ class Observed:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
         from hexwar.engine.state import HIDDEN
 
-        if self._hidden:
+        if self._hidden and self._masks(table):
             ref = f"{table}/{key}"
             if self._keys.get(ref, self.side) != self.side:
                 return default

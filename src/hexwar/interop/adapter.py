@@ -36,17 +36,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
 from hexwar.engine.actions import END, Action
-from hexwar.engine.records import dumps, loads, position_digest
+from hexwar.engine.records import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State, _trie
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
+from hexwar.interop.text import cursor_in, cursor_out, digest, seen_history, seen_text
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
@@ -261,13 +261,17 @@ class TokenState:
                 return ()
         return self.prefix
 
-    def observation_hot(self, player: int) -> list[int]:
-        """The indices of the ones of seat ``player``'s observation tensor
-        (:class:`~hexwar.engine.observe.Encoder`)."""
+    def legal_ids(self) -> tuple[int, ...]:
+        """The ids of :meth:`legal_tokens` (in token order, not sorted): the mask's ones."""
+        return self.game.space.ids(self.legal_tokens())
+
+    def observation_parts(self, player: int) -> tuple[tuple[int, ...], list[int]]:
+        """Seat ``player``'s observation in :meth:`~hexwar.engine.observe.Encoder.encode_parts`'s
+        two parts (the encoder's :attr:`~hexwar.engine.observe.Encoder.static_hot` aside)."""
         side = self.game.seats[player].side
         acting = self.current_player()
-        legal = self.game.space.ids(self.legal_tokens()) if acting == player else ()
-        return self.game.encoder.encode(
+        legal = self.legal_ids() if acting == player else ()
+        return self.game.encoder.encode_parts(
             self.state,
             side,
             seat=player,
@@ -275,6 +279,12 @@ class TokenState:
             prefix=self.visible_prefix(player),
             legal=legal,
         )
+
+    def observation_hot(self, player: int) -> list[int]:
+        """The indices of the ones of seat ``player``'s observation tensor
+        (:class:`~hexwar.engine.observe.Encoder`)."""
+        planes, rest = self.observation_parts(player)
+        return [*self.game.encoder.static_hot, *planes, *rest]
 
     def observation_tensor(self, player: int) -> list[float]:
         """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
@@ -294,19 +304,15 @@ class TokenState:
     def observation_string(self, player: int) -> str:
         """What seat ``player`` sees now, as text (hidden values ``?``; no history)."""
         seat = self.game.seats[player]
-        obs = self.state.observation(seat.side)
-        del obs["history"]
         prefix = " ".join(self.visible_prefix(player)) or "-"
-        return f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; " + json.dumps(
-            obs, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        )
+        seen = seen_text(self.state, seat.side)
+        return f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; {seen}"
 
     def information_state_string(self, player: int) -> str:
         """:meth:`observation_string` and the history as seat ``player`` saw it (actions
         private to another side shown as ``?``): perfect recall."""
-        seat = self.game.seats[player]
-        history = self.state.observation(seat.side)["history"]
-        return f"{self.observation_string(player)}; history {' | '.join(history)}"
+        history = seen_history(self.state, self.game.seats[player].side)
+        return f"{self.observation_string(player)}; history {history}"
 
     def resample(self, player: int, rng: random.Random) -> TokenState:
         """A state that seat ``player`` cannot tell from this one, its hidden information
@@ -327,13 +333,13 @@ class TokenState:
         return (
             f"{self.game.name} turn {self.state.turn} {self.state.stage}/{self.state.phase}; "
             f"to act {self._acting_name()}; prefix {prefix}; "
-            f"position {position_digest(self.state)[:16]}"
+            f"position {digest(self.state)}"
         )
 
     def serialize(self) -> str:
         """The state as text: the save file (:func:`hexwar.engine.records.dumps`), the
         prefix and the seat turn."""
-        cursor = None if self._seat_at is None else _cursor_out(self._seat_at)
+        cursor = None if self._seat_at is None else cursor_out(self._seat_at)
         return json.dumps(
             {
                 "state": dumps(self.state),
@@ -350,7 +356,7 @@ class TokenState:
         data = json.loads(text)
         state = loads(game.ruleset, data["state"], source="<token state>")
         pos, cursor = data["seat"]
-        at = None if cursor is None else _cursor_in(cursor)
+        at = None if cursor is None else cursor_in(cursor)
         out = cls(game, state, tuple(data["prefix"]), int(pos), at, settle=False)
         for k, t in enumerate(out.prefix):  # each token must have been legal
             before = cls(game, state, out.prefix[:k], int(pos), at, settle=False)
@@ -372,15 +378,6 @@ class TokenState:
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _cursor_out(c: Cursor) -> list[Any]:
-    return [c.turn, c.stage, c.phase, c.mark, c.token, list(c.tokens)]
-
-
-def _cursor_in(data: Sequence[Any]) -> Cursor:
-    turn, stage, phase, mark, token, tokens = data
-    return Cursor(int(turn), int(stage), int(phase), str(mark), token, tuple(tokens))
 
 
 def _load_token_state(game: TokenGame, text: str) -> TokenState:
