@@ -137,6 +137,7 @@ class Encoder:
         """The ones every observation has (the terrain planes), ascending."""
         self._planes = self._planes_memo(board)
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+        self._fixed: dict[tuple[Any, ...], tuple[int, ...]] = {}
         if board is not None:
             base = offsets["board"][0]
             c = len(board.cells)
@@ -206,17 +207,39 @@ class Encoder:
     ) -> tuple[tuple[int, ...], list[int]]:
         """:meth:`encode` but :attr:`static_hot`, in two parts: the pieces and ZOC planes
         (ascending; the *same* tuple object while they are unchanged, so a consumer may
-        key a dense copy of them on its identity) and the rest (a new list)."""
-        sec = self.sections
+        key a dense copy of them on its identity) and the rest (a new list).
+
+        What depends on the position alone is kept per position (its version), observer
+        and prefix; a game's features and pieces read the position, never the history."""
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
+        key = (state.version, side, seat, acting, prefix)
+        fixed = self._fixed.get(key)
+        if fixed is None:
+            if len(self._fixed) >= _CACHE_LIMIT:
+                self._fixed.clear()
+            fixed = self._fixed[key] = self._fixed_now(state, side, seat, acting, prefix)
+        out = list(fixed)
+        if legal:
+            base = self.sections["legal"][0]
+            out.extend([base + i for i in legal])
+        planes = () if self.view.board is None else self._planes(state, side)
+        return planes, out
+
+    def _fixed_now(
+        self,
+        state: State,
+        side: str,
+        seat: int | None,
+        acting: int | None,
+        prefix: tuple[str, ...],
+    ) -> tuple[int, ...]:
+        """The generic sections, the ``selected`` plane and the features."""
         out = self._generic(state, side, seat, acting, prefix)
-        base = sec["legal"][0]
-        out.extend(base + i for i in legal)
-        planes: tuple[int, ...] = ()
-        if self.view.board is not None:
-            planes = self._planes(state, side)
-            if prefix:
-                out.extend(self._selected(state, side, prefix))
+        if self.view.board is not None and prefix:
+            out.extend(self._selected(state, side, prefix))
         if self.view.features:
+            sec = self.sections
             view = Observed(state, side)
             for f in self.view.features:
                 off, size = sec[f.name]
@@ -224,7 +247,7 @@ class Encoder:
                     if not 0 <= i < size:
                         raise HexwarError(f"feature {f.name!r}: index {i} outside 0..{size - 1}")
                     out.append(off + i)
-        return planes, out
+        return tuple(out)
 
     def _generic(
         self,

@@ -35,12 +35,14 @@ Player ids follow OpenSpiel: seats ``0 .. n - 1``, :data:`CHANCE_PLAYER` (``-1``
 from __future__ import annotations
 
 import json
+import math
 import random
 from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
 from hexwar.engine.actions import END, Action
+from hexwar.engine.dice import integer_weights
 from hexwar.engine.records import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
@@ -168,19 +170,27 @@ class TokenState:
 
     def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
         """:meth:`chance_outcomes` with exact probabilities."""
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights)
+        return [(i, Fraction(w, total)) for i, w in weights]
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        """At a chance node: ``(token id, weight)`` of each next token, ascending, the
+        weights integers in lowest terms proportional to the probabilities (exact)."""
         st = self.state
         if not self.is_chance_node():
             return []
         k = len(self.prefix)
-        weights: dict[str, Fraction] = {}
-        for action, p in st.chance_outcomes():
+        outcomes = st.chance_outcomes()
+        weights: dict[str, int] = {}
+        for (action, _), w in zip(outcomes, integer_weights(outcomes)[1], strict=True):
             tokens = (action.kind, *action.args)
             if tokens[:k] == self.prefix:
                 t = tokens[k] if k < len(tokens) else DONE
-                weights[t] = weights.get(t, Fraction(0)) + p
-        total = sum(weights.values(), Fraction(0))
+                weights[t] = weights.get(t, 0) + w
+        g = math.gcd(*weights.values())
         ids = self.game.space.id
-        return sorted((ids(t), w / total) for t, w in weights.items())
+        return sorted((ids(t), w // g) for t, w in weights.items())
 
     # -- playing ---------------------------------------------------------------------------
 

@@ -33,23 +33,14 @@ def agent_names(game: TokenGame) -> list[str]:
 
 
 def pick_chance(ts: TokenState, rng: random.Random) -> int:
-    """A chance token drawn by its exact probability."""
-    outcomes = ts.exact_chance_outcomes()
-    den = 1
-    for _, p in outcomes:
-        den = den * p.denominator // _gcd(den, p.denominator)
-    k = rng.randrange(den)
-    for token, p in outcomes:
-        k -= int(p * den)
+    """A chance token drawn by its exact probability (integer weights, one draw)."""
+    weights = ts.chance_weights()
+    k = rng.randrange(sum(w for _, w in weights))
+    for token, w in weights:
+        k -= w
         if k < 0:
             return token
-    return outcomes[-1][0]  # pragma: no cover - the probabilities sum to 1
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+    raise AssertionError("unreachable: the weights sum to the draw's range")  # pragma: no cover
 
 
 class HexwarAEC(AECEnv):  # type: ignore[misc]
