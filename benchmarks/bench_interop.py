@@ -64,6 +64,31 @@ def bench(name: str, games: int, seed: int) -> dict[str, list[float]]:
     return out
 
 
+def bench_tokens(name: str, games: int, seed: int) -> list[float]:
+    """The same games' steps without the observation: the legal token ids, one token
+    (then the chance nodes): what the rules and the adapter cost, with no tensor."""
+    from hexwar.interop.adapter import TokenGame
+    from hexwar.interop.pettingzoo import pick_chance
+
+    game = TokenGame.from_name(name)
+    rng = random.Random(seed)
+    out: list[float] = []
+    clock = time.process_time_ns
+    for g in range(games):
+        chance = random.Random(seed + g)
+        ts = game.new_initial_state()
+        while ts.is_chance_node():
+            ts.apply(pick_chance(ts, chance))
+        while not ts.is_terminal():
+            t0 = clock()
+            legal = sorted(ts.legal_ids())
+            ts.apply(legal[rng.randrange(len(legal))])
+            while ts.is_chance_node():
+                ts.apply(pick_chance(ts, chance))
+            out.append((clock() - t0) / 1000)
+    return out
+
+
 def figures(times: dict[str, list[float]]) -> dict[str, float]:
     """The figures of one run."""
     med = statistics.median
@@ -83,6 +108,7 @@ def _worker(tree: Path, args: argparse.Namespace) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, str(HERE), "--worker", "--games", str(args.games)]
     cmd += ["--length", args.length, "--seed", str(args.seed)]
+    cmd += ["--tokens"] if args.tokens and tree == HERE.parents[1] else []
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
@@ -91,13 +117,15 @@ def _worker(tree: Path, args: argparse.Namespace) -> dict[str, float]:
 def _table(runs: dict[str, list[dict[str, float]]]) -> None:
     names = list(runs)
     keys = [k for k in runs[names[0]][0] if k != "steps"]
+    nan = float("nan")
     print("| figure (µs) | " + " | ".join(f"{n} (min / median)" for n in names) + " |")
     print("|---|" + "---|" * len(names))
     for k in keys:
         cells = []
         for n in names:
-            xs = [r[k] for r in runs[n]]
-            cells.append(f"{min(xs):.0f} / {statistics.median(xs):.0f}")
+            xs = [r.get(k, nan) for r in runs[n]]
+            known = [x for x in xs if x == x]
+            cells.append(f"{min(known):.0f} / {statistics.median(known):.0f}" if known else "—")
         print(f"| {k} | " + " | ".join(cells) + " |")
     steps = {n: int(runs[n][0]["steps"]) for n in names}
     print(f"steps per run: {steps}")
@@ -110,14 +138,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--old", type=Path, action="append", default=[])
+    parser.add_argument("--tokens", action="store_true", help="also the steps without a tensor")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     name = f"stalingrad-{args.length}"
     if args.worker:
-        print(json.dumps(figures(bench(name, args.games, args.seed))))
+        f = figures(bench(name, args.games, args.seed))
+        if args.tokens:
+            f["token step, no observation: median"] = statistics.median(
+                bench_tokens(name, args.games, args.seed)
+            )
+        print(json.dumps(f))
         return
     if not args.old and args.repeats == 1:
         f = figures(bench(name, args.games, args.seed))
+        if args.tokens:
+            f["token step, no observation: median"] = statistics.median(
+                bench_tokens(name, args.games, args.seed)
+            )
         print(f"{name}: {f.pop('steps'):.0f} steps in {args.games} games")
         for k, v in f.items():
             print(f"  {k}: {v:.0f} µs")

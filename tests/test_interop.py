@@ -224,6 +224,28 @@ def test_board_planes_memo_reads_what_it_declares() -> None:
     assert len(steps) == 150
 
 
+def test_history_kept_action_by_action_is_the_engines() -> None:
+    """The information-state history the token state keeps (S10.2 placements private to
+    a side shown as ``?``) equals the engine's observation, through clones too."""
+    game = TokenGame(StalingradRules("short"))
+    checked = []
+
+    def check(ts: TokenState) -> None:
+        if len(ts.state.history) % 7 == 0:
+            for side in ("rkka", "wehrmacht"):
+                assert ts.seen_history(side) == ts.state.observation(side)["history"]
+            twin = ts.clone()
+            twin.apply(twin.legal_actions()[0])
+            theirs = twin.state.observation("rkka")["history"]
+            assert twin.seen_history("rkka") == theirs
+            checked.append(len(theirs))
+
+    ts = random_game(game, 4, check)
+    assert ts.seen_history("wehrmacht") == ts.state.observation("wehrmacht")["history"]
+    assert len(checked) > 10
+    assert "?" in " ".join(ts.seen_history("rkka")) + " ".join(ts.seen_history("wehrmacht"))
+
+
 def test_board_planes_memo_catches_a_missing_read() -> None:
     import attrs
 

@@ -133,14 +133,13 @@ class Encoder:
             at += size
         self.sections: Mapping[str, tuple[int, int]] = offsets
         self.size = at
+        #: the ones every observation has (the terrain planes), ascending
         self.static_hot: tuple[int, ...] = ()
-        """The ones every observation has (the terrain planes), ascending."""
         self._planes = self._planes_memo(board)
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
         self._fixed: dict[tuple[Any, ...], tuple[int, ...]] = {}
         if board is not None:
-            base = offsets["board"][0]
-            c = len(board.cells)
+            base, c = offsets["board"][0], len(board.cells)
             t_index = {t: i for i, t in enumerate(self._terrains)}
             self.static_hot = tuple(base + t_index[t] * c + i for i, t in enumerate(board.terrain))
 

@@ -41,23 +41,26 @@ from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
-from hexwar.engine.actions import END, Action
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.records import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
-from hexwar.engine.state import State, _trie
+from hexwar.engine.state import HIDDEN, State, _trie
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
-from hexwar.interop.text import cursor_in, cursor_out, digest, seen_history, seen_text
+from hexwar.interop.seeing import Seeing
+from hexwar.interop.text import cursor_in, cursor_out, digest
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
 
 #: At most this many tokens are taken in a row because each was the only legal one.
 _COLLAPSE_LIMIT: Final = 100_000
+#: The derive key of the hexwar state's player.
+_TO_ACT: Final = ("interop-to-act",)
 
 
-class TokenState:
+class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
     __slots__ = ("_seat_at", "_seat_pos", "game", "prefix", "state")
@@ -77,29 +80,37 @@ class TokenState:
         self.prefix = prefix
         self._seat_pos = seat_pos
         self._seat_at = seat_at
+        self._seen = None
+        self._seen_at = -1
         if settle:
             self._collapse()
 
     # -- who acts ------------------------------------------------------------------------
 
+    def _to_act(self) -> str:
+        """The hexwar state's player (a side, ``chance`` or ``terminal``), once per position."""
+        st = self.state
+        return st.derive(_TO_ACT, st.current_player)
+
     def current_player(self) -> int:
         """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
-        st = self.state
-        if st.is_terminal():
+        side = self._to_act()
+        if side == TERMINAL:
             return TERMINAL_PLAYER
-        if st.is_chance_node():
+        if side == CHANCE:
             return CHANCE_PLAYER
-        return self._acting()
+        seats = self.game.side_seats[side]
+        return seats[0] if len(seats) == 1 else self._acting()
 
     def is_terminal(self) -> bool:
         return self.state.is_terminal()
 
     def is_chance_node(self) -> bool:
-        return not self.state.is_terminal() and self.state.is_chance_node()
+        return self._to_act() == CHANCE
 
     def _acting(self) -> int:
         st = self.state
-        seats = self.game.side_seats[st.current_player()]
+        seats = self.game.side_seats[self._to_act()]
         if len(seats) == 1:
             return seats[0]
         if st.pending:
@@ -222,7 +233,17 @@ class TokenState:
                 self._seat_pos = seats.index(acting) + 1
                 self._seat_at = st.cursor
                 return
+        private = st.pending[-1].private if st.pending else None  # as the journal keeps it
+        fresh = self._seen is not None and self._seen_at == st.version
         st.apply_unchecked(action)
+        if fresh:
+            assert self._seen is not None
+            text = str(action)
+            for side, seen in self._seen.items():
+                seen.append(text if private is None or private == side else HIDDEN)
+            self._seen_at = st.version
+        else:
+            self._seen = None
 
     def _collapse(self) -> None:
         if not self.game.collapse:
@@ -238,7 +259,7 @@ class TokenState:
 
     def clone(self) -> TokenState:
         """An independent copy (the hexwar state's :meth:`~hexwar.engine.state.State.clone`)."""
-        return TokenState(
+        out = TokenState(
             self.game,
             self.state.clone(),
             self.prefix,
@@ -246,6 +267,10 @@ class TokenState:
             self._seat_at,
             settle=False,
         )
+        if self._seen is not None and self._seen_at == self.state.version:
+            out._seen = {side: list(seen) for side, seen in self._seen.items()}
+            out._seen_at = self._seen_at  # a clone starts with its original's version
+        return out
 
     __copy__ = clone
 
@@ -259,70 +284,7 @@ class TokenState:
         by_side = self.game.ruleset.returns(self.state)
         return [float(by_side[s.side]) for s in self.game.seats]
 
-    # -- what a seat sees ------------------------------------------------------------------
-
-    def visible_prefix(self, player: int) -> tuple[str, ...]:
-        """The prefix as seat ``player`` sees it: empty while building an answer to a
-        decision private to another side (a hidden placement, a secret chance event)."""
-        pending = self.state.pending
-        if self.prefix and pending:
-            private = pending[-1].private
-            if private is not None and private != self.game.seats[player].side:
-                return ()
-        return self.prefix
-
-    def legal_ids(self) -> tuple[int, ...]:
-        """The ids of :meth:`legal_tokens` (in token order, not sorted): the mask's ones."""
-        return self.game.space.ids(self.legal_tokens())
-
-    def observation_parts(self, player: int) -> tuple[tuple[int, ...], list[int]]:
-        """Seat ``player``'s observation in :meth:`~hexwar.engine.observe.Encoder.encode_parts`'s
-        two parts (the encoder's :attr:`~hexwar.engine.observe.Encoder.static_hot` aside)."""
-        side = self.game.seats[player].side
-        acting = self.current_player()
-        legal = self.legal_ids() if acting == player else ()
-        return self.game.encoder.encode_parts(
-            self.state,
-            side,
-            seat=player,
-            acting=acting if acting >= 0 else None,
-            prefix=self.visible_prefix(player),
-            legal=legal,
-        )
-
-    def observation_hot(self, player: int) -> list[int]:
-        """The indices of the ones of seat ``player``'s observation tensor
-        (:class:`~hexwar.engine.observe.Encoder`)."""
-        planes, rest = self.observation_parts(player)
-        return [*self.game.encoder.static_hot, *planes, *rest]
-
-    def observation_tensor(self, player: int) -> list[float]:
-        """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
-        out = [0.0] * self.game.encoder.size
-        for i in self.observation_hot(player):
-            out[i] = 1.0
-        return out
-
-    def _acting_name(self) -> str:
-        player = self.current_player()
-        if player == CHANCE_PLAYER:
-            return "chance"
-        if player == TERMINAL_PLAYER:
-            return "terminal"
-        return self.game.seats[player].name
-
-    def observation_string(self, player: int) -> str:
-        """What seat ``player`` sees now, as text (hidden values ``?``; no history)."""
-        seat = self.game.seats[player]
-        prefix = " ".join(self.visible_prefix(player)) or "-"
-        seen = seen_text(self.state, seat.side)
-        return f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; {seen}"
-
-    def information_state_string(self, player: int) -> str:
-        """:meth:`observation_string` and the history as seat ``player`` saw it (actions
-        private to another side shown as ``?``): perfect recall."""
-        history = seen_history(self.state, self.game.seats[player].side)
-        return f"{self.observation_string(player)}; history {history}"
+    # -- what a seat sees (and Seeing's) ---------------------------------------------------
 
     def resample(self, player: int, rng: random.Random) -> TokenState:
         """A state that seat ``player`` cannot tell from this one, its hidden information

@@ -1,5 +1,5 @@
 """Text forms of token states, each computed once per position (``State.derive``): what a
-side sees (:func:`seen_text`), the history it saw (:func:`seen_history`), the position's
+side sees (:func:`seen_text`), the position's
 digest (:func:`digest`); and the sequencer cursor as JSON data (the seat turn of a
 serialized :class:`~hexwar.interop.adapter.TokenState`)."""
 
@@ -13,7 +13,7 @@ from hexwar.engine.records import position_digest
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.state import State
 
-__all__ = ["cursor_in", "cursor_out", "digest", "seen_history", "seen_text"]
+__all__ = ["cursor_in", "cursor_out", "digest", "seen_text"]
 
 
 def seen_text(state: State, side: str) -> str:
@@ -25,13 +25,6 @@ def seen_text(state: State, side: str) -> str:
         return json.dumps(obs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     return state.derive(("interop-seen", side), text)
-
-
-def seen_history(state: State, side: str) -> str:
-    """The history as ``side`` saw it, as text (once per position and history length: an
-    action that writes nothing keeps the position's version)."""
-    key = ("interop-history", side, len(state.history))
-    return state.derive(key, lambda: " | ".join(state.observation(side)["history"]))
 
 
 def digest(state: State) -> str:
