@@ -208,17 +208,23 @@ class Encoder:
         (ascending; the *same* tuple object while they are unchanged, so a consumer may
         key a dense copy of them on its identity) and the rest (a new list).
 
-        What depends on the position alone is kept per position (its version), observer
-        and prefix; a game's features and pieces read the position, never the history."""
+        The sections that depend on the position are kept per position (its version)
+        and observer, the prefix's per position, observer and prefix: a game's features
+        and pieces read the position, never the history."""
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
-        key = (state.version, side, seat, acting, prefix)
+        version = state.version
+        key: tuple[Any, ...] = (version, side, seat, acting)
         fixed = self._fixed.get(key)
         if fixed is None:
             if len(self._fixed) >= _CACHE_LIMIT:
                 self._fixed.clear()
-            fixed = self._fixed[key] = self._fixed_now(state, side, seat, acting, prefix)
-        out = list(fixed)
+            fixed = self._fixed[key] = self._fixed_now(state, side, seat, acting)
+        key = (version, side, prefix)
+        chosen = self._fixed.get(key)
+        if chosen is None:
+            chosen = self._fixed[key] = self._prefix_now(state, side, prefix)
+        out = [*fixed, *chosen]
         if legal:
             base = self.sections["legal"][0]
             out.extend([base + i for i in legal])
@@ -226,17 +232,10 @@ class Encoder:
         return planes, out
 
     def _fixed_now(
-        self,
-        state: State,
-        side: str,
-        seat: int | None,
-        acting: int | None,
-        prefix: tuple[str, ...],
+        self, state: State, side: str, seat: int | None, acting: int | None
     ) -> tuple[int, ...]:
-        """The generic sections, the ``selected`` plane and the features."""
-        out = self._generic(state, side, seat, acting, prefix)
-        if self.view.board is not None and prefix:
-            out.extend(self._selected(state, side, prefix))
+        """The generic sections but the prefix's and ``legal``, and the features."""
+        out = self._generic(state, side, seat, acting)
         if self.view.features:
             sec = self.sections
             view = Observed(state, side)
@@ -248,15 +247,30 @@ class Encoder:
                     out.append(off + i)
         return tuple(out)
 
+    def _prefix_now(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[int, ...]:
+        """The prefix's sections and the ``selected`` plane."""
+        sec, ids = self.sections, self._ids
+        out: list[int] = []
+        if prefix:
+            out.append(sec["prefix_kind"][0] + ids[prefix[0]])
+            if len(prefix) > 1:
+                out.append(sec["prefix_first"][0] + ids[prefix[1]])
+                rest = sec["prefix_rest"][0]
+                out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
+        out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
+        if self.view.board is not None and prefix:
+            out.extend(self._selected(state, side, prefix))
+        return tuple(out)
+
     def _generic(
         self,
         state: State,
         side: str,
         seat: int | None,
         acting: int | None,
-        prefix: Sequence[str],
     ) -> list[int]:
-        """The generic sections but ``legal``: seats, turn, phase, decision, prefix."""
+        """The generic sections but ``legal`` and the prefix's: seats, turn, phase,
+        decision."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
         sec = self.sections
@@ -289,14 +303,6 @@ class Encoder:
             out.append(sec["decision"][0])
             if pending[-1].side == side:
                 out.append(sec["decision"][0] + 1)
-        ids = self._ids
-        if prefix:
-            out.append(sec["prefix_kind"][0] + ids[prefix[0]])
-            if len(prefix) > 1:
-                out.append(sec["prefix_first"][0] + ids[prefix[1]])
-                rest = sec["prefix_rest"][0]
-                out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
-        out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
         return out
 
     def _selected(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:
