@@ -19,7 +19,7 @@ from hexwar.board.stacking import max_units
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State

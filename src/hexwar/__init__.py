@@ -34,7 +34,8 @@ from hexwar.engine.dice import D6, Dice, SeededDriver
 from hexwar.engine.hooks import Effect, Expiry
 from hexwar.engine.kinds import Kind, Kinds
 from hexwar.engine.loop import RandomPlayer, play
-from hexwar.engine.records import GameRecord, dumps, loads, replay
+from hexwar.engine.records import GameRecord, replay
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.geometry import Hex

@@ -40,7 +40,7 @@ from hexwar.base.errors import HexwarError, IllegalAction, StaleMemo, Undeclared
 from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
 from hexwar.engine.loop import sample_action
 from hexwar.engine.memo import read_checking
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 from hexwar.testing.failures import Progress, write_record

@@ -24,7 +24,7 @@ from hypothesis.stateful import (
 
 from hexwar.engine.actions import CHANCE, Action
 from hexwar.engine.memo import read_checking
-from hexwar.engine.records import dumps
+from hexwar.engine.savefile import dumps
 from hexwar.engine.state import State
 from hexwar.testing.kit import _pick, check_step
 
