@@ -31,7 +31,8 @@ from hexwar.mechanics.combat import (
     HexsideShift,
     OddsRules,
 )
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters, StepTrack, cheapest_cover
 from hexwar.testing import check_random_games, check_rejects

@@ -39,7 +39,8 @@ from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable, load_table
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_load import load_table
 
 __all__ = [
     "CHANCE",

@@ -20,7 +20,7 @@ from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import CombatResult, Distribution
+from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar_stalingrad.board import (
     FULL,
     enemy,
