@@ -23,7 +23,6 @@ MODULES: dict[str, tuple[int, str]] = {
         "to split: Ruleset, State reading/writing, legality (the lead "
         "is tuning its hot paths; split after that lands)",
     ),
-    "board/movement.py": (590, "to split: move rules vs the compiled search"),
     "board/maps.py": (530, "to split: GameMap vs map_from_dict loading"),
     "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
     "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
@@ -37,7 +36,6 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "render/svg.py:render_svg": (170, "to split: cells, edges, labels, counters"),
     "render/svg.py:_draw_counters": (65, "to split"),
     "engine/memo.py:_recording_state_api": (66, "one wrapper per State read method"),
-    "board/movement.py:__init__": (62, "MoveSearch's compiled tables, built in one pass"),
     "testing/kit.py:_check_games": (103, "to split: one helper per check"),
     "testing/kit.py:check_tokens": (67, "to split"),
 }

@@ -24,7 +24,8 @@ imported from its subpackage's module. Games live in their own packages
 
 from hexwar.base.errors import DataError, HexwarError, IllegalAction, NotLegalNow
 from hexwar.board.maps import GameMap, load_map
-from hexwar.board.movement import MoveRules, find_path, reachable
+from hexwar.board.move_rules import MoveRules
+from hexwar.board.movement import find_path, reachable
 from hexwar.board.pieces import Pieces
 from hexwar.board.terrain import TerrainChart, load_chart
 from hexwar.board.zoc import zoc_cells

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
-from hexwar.board.movement import CompiledSteps
+from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
