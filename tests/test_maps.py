@@ -13,13 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexwar.base.errors import DataError
+from hexwar.board.map_load import load_map, map_from_dict
 from hexwar.board.maps import (
     OFFSET_LAYOUTS,
     GameMap,
     build_map,
     hexagon,
-    load_map,
-    map_from_dict,
     rectangle,
     square_rectangle,
 )

@@ -23,7 +23,8 @@ imported from its subpackage's module. Games live in their own packages
 """
 
 from hexwar.base.errors import DataError, HexwarError, IllegalAction, NotLegalNow
-from hexwar.board.maps import GameMap, load_map
+from hexwar.board.map_load import load_map
+from hexwar.board.maps import GameMap
 from hexwar.board.move_rules import MoveRules
 from hexwar.board.movement import find_path, reachable
 from hexwar.board.pieces import Pieces

@@ -40,7 +40,8 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import DataError
-from hexwar.board.maps import GameMap, map_from_dict
+from hexwar.board.map_load import map_from_dict
+from hexwar.board.maps import GameMap
 from hexwar.board.terrain import TerrainChart, chart_from_dict
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
