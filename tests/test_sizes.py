@@ -24,7 +24,6 @@ MODULES: dict[str, tuple[int, str]] = {
         "is tuning its hot paths; split after that lands)",
     ),
     "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
-    "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
     "engine/sequencer.py": (465, "to split: the Sequenced protocol and cursor moves"),
     "board/pieces.py": (450, "to split: the registry vs its action helpers"),
 }
@@ -34,8 +33,6 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "render/svg.py:render_svg": (170, "to split: cells, edges, labels, counters"),
     "render/svg.py:_draw_counters": (65, "to split"),
     "engine/memo.py:_recording_state_api": (66, "one wrapper per State read method"),
-    "testing/kit.py:_check_games": (103, "to split: one helper per check"),
-    "testing/kit.py:check_tokens": (67, "to split"),
 }
 
 
