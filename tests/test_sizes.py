@@ -32,7 +32,6 @@ MODULES: dict[str, tuple[int, str]] = {
 FUNCTIONS: dict[str, tuple[int, str]] = {
     "render/svg.py:render_svg": (170, "to split: cells, edges, labels, counters"),
     "render/svg.py:_draw_counters": (65, "to split"),
-    "engine/memo.py:_recording_state_api": (66, "one wrapper per State read method"),
 }
 
 
