@@ -43,7 +43,7 @@ from typing import Any, Final
 from hexwar.base.errors import HexwarError, NotLegalNow
 from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
 from hexwar.engine.dice import integer_weights
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
 from hexwar.engine.state import HIDDEN, State, _trie
@@ -309,7 +309,7 @@ class TokenState(Seeing):
         )
 
     def serialize(self) -> str:
-        """The state as text: the save file (:func:`hexwar.engine.records.dumps`), the
+        """The state as text: the save file (:func:`hexwar.engine.savefile.dumps`), the
         prefix and the seat turn."""
         cursor = None if self._seat_at is None else cursor_out(self._seat_at)
         return json.dumps(

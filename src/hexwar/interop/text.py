@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from hexwar.engine.records import position_digest
+from hexwar.engine.fileformat import position_digest
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.state import State
 
