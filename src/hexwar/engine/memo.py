@@ -104,7 +104,7 @@ def _recording_state_api() -> dict[str, Any]:
         return hook(self, name, value, **context)
 
     def r_player(self: State) -> str:
-        _note("$outcome", "$pending")
+        _note("$outcome", "$pending", "$cursor")  # its phase is kept per cursor object
         return player(self)  # type: ignore[no-any-return]
 
     def reads_all(fn: Callable[..., Any]) -> Callable[..., Any]:

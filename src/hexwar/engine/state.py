@@ -277,16 +277,18 @@ class Ruleset(FrameworkHooks):
         """Hook point ``name``'s static hook (or ``None``) and the effect kinds that
         contribute to it (from :attr:`effect_rules`), cached per ruleset: a hook with
         neither returns its value at once (:meth:`State.hook`)."""
-        cache: dict[str, tuple[Any, frozenset[str]]] = self.__dict__.setdefault(
-            "_hook_folds_cache", {}
-        )
-        found = cache.get(name)
+        found = self._folds.get(name)
         if found is None:
             kinds = frozenset(
                 k for k, rules in self.effect_rules.items() if rules.get(name) is not None
             )
-            found = cache[name] = (self.static_hook(name), kinds)
+            found = self._folds[name] = (self.static_hook(name), kinds)
         return found
+
+    @functools.cached_property
+    def _folds(self) -> dict[str, tuple[Any, frozenset[str]]]:
+        """:meth:`_hook_folds`' answers by hook point (filled on first use)."""
+        return {}
 
 
 # Undo log node: (action, changes or None if not undoable, private side, parent, length).
@@ -305,9 +307,12 @@ class State(Clonable):
         "_effects",
         "_frame",
         "_log",
+        "_lt",
         "_memo",
         "_memo_version",
         "_outcome",
+        "_pc",
+        "_pp",
         "_pending",
         "_serial",
         "_tables",
@@ -334,8 +339,11 @@ class State(Clonable):
         self._version = next(_VERSIONS)
         self._base = self._version
         self._tv: dict[str, int] = {}
-        self._memo: dict[Any, Any] = {"lt": {}}
+        self._memo: dict[Any, Any] = {}
+        self._lt: dict[Prefix, tuple[str, ...]] = {}
         self._memo_version = -1
+        self._pc: Cursor | None = None  # the cursor whose phase _pp is (_phase)
+        self._pp: sequencer.Phase | None = None
         self._tokenized = _tokenized(type(ruleset))
 
     def _start(self) -> None:
@@ -444,10 +452,25 @@ class State(Clonable):
             return TERMINAL
         if self._pending:
             return self._pending[-1].side
-        side = sequencer.phase_side(self)
+        phase = self._phase()
+        side = None if phase is None else phase.side
         if side is None:  # pragma: no cover - settle() never stops here
             raise HexwarError(f"no side to act at {self._cursor}")
-        return side
+        return side if isinstance(side, str) else side(self)
+
+    def _phase(self) -> sequencer.Phase | None:
+        """:func:`sequencer.current_phase`, kept for the current cursor object (a cursor is
+        immutable and every move replaces it)."""
+        c = self._cursor
+        if c is not self._pc:
+            self._pp = sequencer.current_phase(self)
+            self._pc = c
+        return self._pp
+
+    def _may_end(self) -> bool:
+        """:func:`sequencer.may_end` through :meth:`_phase`."""
+        phase = self._phase()
+        return phase is None or phase.may_end is None or phase.may_end(self)
 
     def legal_actions(self, seat: str | None = None) -> list[Action]:
         """The legal actions, sorted by :func:`~hexwar.engine.actions.action_key`.
@@ -473,18 +496,23 @@ class State(Clonable):
         """
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
-        memo = self._memo if self._memo_version == self._version else self._memo_now()
-        answers: dict[Prefix, tuple[str, ...]] = memo["lt"]
+        answers = self._lt if self._memo_version == self._version else self._answers()
+        found = answers.get(prefix)
+        if found is not None:
+            return found
+        if prefix and (prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])):
+            if len(answers) < _MEMO_LIMIT:  # a prefix is legal only if each token was
+                answers[prefix] = ()
+            return ()
+        return self._after(prefix)
+
+    def _after(self, prefix: Prefix) -> tuple[str, ...]:
+        """:meth:`legal_tokens` of a prefix known to be legal (built from legal tokens):
+        no walk back along it (the random player, the kit's enumeration)."""
+        answers = self._lt if self._memo_version == self._version else self._answers()
         found = answers.get(prefix)
         if found is None:
-            if self._outcome is not None:
-                found = ()
-            elif prefix and (
-                prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])
-            ):
-                found = ()  # a prefix is legal only if each of its tokens was (walked, cached)
-            else:
-                found = self._next(prefix)
+            found = () if self._outcome is not None else self._next(prefix)
             if len(answers) < _MEMO_LIMIT:
                 answers[prefix] = found
         return found
@@ -502,7 +530,7 @@ class State(Clonable):
         if self._listed_node() and action in self._listed_set():
             return None
         for i in range(len(tokens) + 1):
-            if (tokens[i] if i < len(tokens) else DONE) not in self._next(tokens[:i]):
+            if (tokens[i] if i < len(tokens) else DONE) not in self._after(tokens[:i]):
                 return i
         return None
 
@@ -575,31 +603,36 @@ class State(Clonable):
         return trie.get(prefix, ())
 
     def _next(self, prefix: Prefix) -> tuple[str, ...]:
-        """The tokens after ``prefix``, assumed legal (cached per position)."""
+        """The tokens after ``prefix``, assumed legal (:meth:`_after` keeps them)."""
         if self._pending:
             d = self._pending[-1]
             if d.is_chance or d.choices or not self._tokenized[1]:
                 return self._listed_next(prefix)
-            return self._asked(prefix, lambda p: self.ruleset.decision_tokens(self, d, p))
-        if prefix and prefix[0] == END.kind:
-            return (DONE,) if len(prefix) == 1 and sequencer.may_end(self) else ()
+            if not prefix:
+                return self._first(lambda: self.ruleset.decision_tokens(self, d, ()))
+            return tuple(self.ruleset.decision_tokens(self, d, prefix))
+        if prefix:
+            if prefix[0] == END.kind:
+                return (DONE,) if len(prefix) == 1 and self._may_end() else ()
+            if self._tokenized[0]:
+                return tuple(self.ruleset.phase_tokens(self, self.current_player(), prefix))
+            return self._listed_next(prefix)
         if self._tokenized[0]:
             side = self.current_player()
-            found = self._asked(prefix, lambda p: self.ruleset.phase_tokens(self, side, p))
+            found = self._first(lambda: self.ruleset.phase_tokens(self, side, ()))
         else:
             found = self._listed_next(prefix)
-        if not prefix and sequencer.may_end(self):
+        if self._may_end():
             found = tuple(sorted((*found, END.kind)))
         return found
 
-    def _asked(self, prefix: Prefix, ask: Callable[[Prefix], Sequence[str]]) -> tuple[str, ...]:
+    def _first(self, ask: Callable[[], Sequence[str]]) -> tuple[str, ...]:
+        """The ruleset's first tokens (without ``end``) of the current position: shared
+        by the idle test (:meth:`phase_busy`) and :meth:`legal_tokens`."""
         memo = self._memo if self._memo_version == self._version else self._memo_now()
-        key = ("t", prefix)
-        found: tuple[str, ...] | None = memo.get(key)
+        found: tuple[str, ...] | None = memo.get("first")
         if found is None:
-            found = tuple(ask(prefix))
-            if len(memo) < _MEMO_LIMIT:
-                memo[key] = found
+            found = memo["first"] = tuple(ask())
         return found
 
     def _enumerate(self) -> list[Action]:
@@ -608,7 +641,7 @@ class State(Clonable):
         stack: list[Prefix] = [()]
         while stack:
             prefix = stack.pop()
-            for t in self._next(prefix):
+            for t in self._after(prefix):
                 if t == DONE:
                     if prefix:
                         out.append(Action(prefix[0], prefix[1:]))
@@ -620,7 +653,7 @@ class State(Clonable):
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
         only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
-            return bool(self._asked((), lambda p: self.ruleset.phase_tokens(self, side, p)))
+            return bool(self._first(lambda: self.ruleset.phase_tokens(self, side, ())))
         memo = self._memo_now()
         listed = memo.get("list")
         if listed is not None:
@@ -650,8 +683,14 @@ class State(Clonable):
         """The derived answers (legal list, token trees) of the current position."""
         if self._memo_version != self._version:
             self._memo_version = self._version
-            self._memo = {"lt": {}}
+            self._memo = {}
+            self._lt = {}
         return self._memo
+
+    def _answers(self) -> dict[Prefix, tuple[str, ...]]:
+        """The current position's :meth:`legal_tokens` answers (by prefix)."""
+        self._memo_now()
+        return self._lt
 
     def _seat_controls(self, seat: str, side: str, action: Action) -> bool:
         if seat == side:
@@ -788,7 +827,10 @@ class State(Clonable):
         new._tv = self._tv.copy()
         # same version, same content: the derived answers stay valid until either changes
         new._memo = self._memo
+        new._lt = self._lt
         new._memo_version = self._memo_version
+        new._pc = self._pc
+        new._pp = self._pp
         new._tokenized = self._tokenized
         return new
 
@@ -948,7 +990,8 @@ class State(Clonable):
         The effect kinds contributing to each hook point are found once per ruleset
         (:attr:`Ruleset.effect_rules` is fixed), so a hook nothing contributes to costs
         a dictionary look-up."""
-        static, kinds = self.ruleset._hook_folds(name)
+        ruleset = self.ruleset
+        static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
         if static is not None:
             value = static(self, value, **context)
         if kinds and self._effects:
