@@ -18,18 +18,12 @@ FUNCTION_LINES = 60
 
 #: module (relative to hexwar/) -> (ceiling, reason)
 MODULES: dict[str, tuple[int, str]] = {
-    "engine/state.py": (
-        1090,
-        "to split: Ruleset, State reading/writing, legality (the lead "
-        "is tuning its hot paths; split after that lands)",
-    ),
     "engine/records.py": (790, "to split: save files vs game records"),
     "mechanics/crt.py": (720, "to split: odds/strength tables vs loading"),
     "board/movement.py": (590, "to split: move rules vs the compiled search"),
     "board/maps.py": (530, "to split: GameMap vs map_from_dict loading"),
     "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
     "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
-    "engine/sequencer.py": (465, "to split: the Sequenced protocol and cursor moves"),
     "board/pieces.py": (450, "to split: the registry vs its action helpers"),
 }
 
