@@ -2,7 +2,7 @@
 
 :class:`Views` is the half of :class:`~hexwar.engine.state.State` that shows the position:
 :meth:`~Views.snapshot` (everything, one record), :meth:`~Views.from_snapshot`,
-:meth:`~Views.to_data` (canonical JSON-able data, :mod:`hexwar.engine.records`) and
+:meth:`~Views.to_data` (canonical JSON-able data, :mod:`hexwar.engine.savefile`) and
 :meth:`~Views.observation` (hidden entries and private actions masked).
 """
 
@@ -67,7 +67,7 @@ class Views(Legality):
         return state
 
     def to_data(self, *, history: bool = True) -> dict[str, Any]:
-        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.records`);
+        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.savefile`);
         ``history=False``: the position only."""
         return snapshot_to_data(self.snapshot(), history=history)
 
