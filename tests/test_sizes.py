@@ -30,7 +30,6 @@ MODULES: dict[str, tuple[int, str]] = {
     "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
     "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
     "engine/sequencer.py": (465, "to split: the Sequenced protocol and cursor moves"),
-    "board/pieces.py": (450, "to split: the registry vs its action helpers"),
 }
 
 #: "module:function" -> (ceiling, reason)
