@@ -18,18 +18,20 @@ from typing import Final
 from hexwar.board.pieces import LABELS, Pieces
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.steps import StepCounters
+from hexwar.mechanics.steps import POOL_TABLE, STEPS_TABLE, StepCounters
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import GroundUnit
 
 __all__ = [
     "DEAD",
+    "ELIMINATED",
     "FULL",
     "GONE",
     "PIECES",
     "POOL",
     "REDUCED",
     "SIDES",
+    "STEPS",
     "counters",
     "enemy",
     "on_map",
@@ -56,6 +58,9 @@ STEP_NAMES: Final = (FULL, REDUCED, GONE)
 
 #: The ground units on the map (S6.2: one per hex), by map label.
 PIECES: Final[Pieces[str]] = Pieces(LABELS)
+#: The step counters' tables: a reduced unit's step (1, S1.3) and the dead (S4.1).
+STEPS: Final = STEPS_TABLE
+ELIMINATED: Final = POOL_TABLE
 
 
 def static(state: State) -> Static:
@@ -70,7 +75,7 @@ def static(state: State) -> Static:
 
 @functools.lru_cache(maxsize=8)
 def _counters(data: Static) -> StepCounters:
-    return StepCounters(data.step_tracks, pieces=PIECES)
+    return StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED)
 
 
 def counters(state: State) -> StepCounters:
@@ -88,12 +93,15 @@ def where(state: State, unit: str) -> str:
     label = PIECES.label_of(state, unit)
     if label is not None:
         return label
-    return DEAD if counters(state).is_eliminated(state, unit) else POOL
+    return DEAD if state.get(ELIMINATED, unit) is not None else POOL
 
 
 def step(state: State, unit: str) -> str:
-    """``"full"``, ``"reduced"`` or ``"gone"``."""
-    return STEP_NAMES[counters(state).step(state, unit)]
+    """``"full"``, ``"reduced"`` or ``"gone"`` (:func:`counters`' step, read from its
+    tables)."""
+    if state.get(ELIMINATED, unit) is not None:
+        return GONE
+    return REDUCED if state.get(STEPS, unit) else FULL
 
 
 def unit_at(state: State, label: str) -> str | None:
@@ -158,11 +166,10 @@ def remove(state: State, unit: str) -> None:
 def set_aside(state: State, unit: str) -> None:
     """Put ``unit`` back into the pool at full strength, wherever it was (a test
     situation's set-up, :mod:`hexwar_stalingrad.situations`; no rule does this)."""
-    steps = counters(state)
     if PIECES.is_placed(state, unit):
         PIECES.remove(state, unit)
-    state.delete(steps.pool, unit)
-    state.delete(steps.table, unit)
+    state.delete(ELIMINATED, unit)
+    state.delete(STEPS, unit)
 
 
 def set_step(state: State, unit: str, unit_step: str) -> None:

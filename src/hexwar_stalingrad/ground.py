@@ -24,7 +24,7 @@ from hexwar.mechanics.crt import CombatResult, Distribution
 from hexwar_stalingrad.board import (
     FULL,
     PIECES,
-    counters,
+    STEPS,
     enemy,
     on_map,
     place,
@@ -154,7 +154,7 @@ class Movers:
         self.data = static(state)
         self.at = PIECES.occupied(state)
         self.moved = state.table("moved")
-        self.reduced = state.table(counters(state).table)
+        self.reduced = state.table(STEPS)
         # derived once per position (immutable values: a clone may share them)
         self.overrides, self.hooked = state.derive(
             "stalingrad-movement-effects",

@@ -1315,12 +1315,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
     open_gaps = set(moves.open_gaps)
     anchors: list[str] = []
     candidates = sorted(
-        {
-            n
-            for g in open_gaps
-            for n in disks[g]
-            if n in data.passable and unit_at(state, n) is None
-        }
+        {n for g in open_gaps for n in disks[g] if n in data.passable and unit_at(state, n) is None}
     )
     while open_gaps and candidates:
         best = max(candidates, key=lambda c: (len(open_gaps & disks[c]), c not in plan.pocket))

@@ -25,7 +25,7 @@ from hexwar.engine.bounds import Bounds
 from hexwar.engine.observe import Board, Feature, ObservationView, Observed
 from hexwar.engine.resample import deal_hidden
 from hexwar.engine.state import State
-from hexwar_stalingrad.board import FULL, PIECES, REDUCED, counters
+from hexwar_stalingrad.board import FULL, PIECES, REDUCED, STEPS
 from hexwar_stalingrad.board import where as ground_where
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def _pieces(rules: StalingradRules) -> object:
     data = rules.data
 
     def pieces(view: Observed) -> Iterable[tuple[str, str, str]]:
-        reduced = view.table(counters(view.state).table)  # S1.3: a reduced unit's entry
+        reduced = view.table(STEPS)  # S1.3: a reduced unit's entry
         for label, stack in view.table(PIECES.stacks).items():
             for unit in stack if isinstance(stack, tuple) else ():
                 info = data.ground.get(str(unit))

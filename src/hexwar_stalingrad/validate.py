@@ -23,8 +23,17 @@ from typing import Final
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import Value
 from hexwar.engine.state import State
-from hexwar.mechanics.steps import POOL_TABLE, STEPS_TABLE
-from hexwar_stalingrad.board import DEAD, FULL, GONE, PIECES, POOL, REDUCED, SIDES, counters
+from hexwar_stalingrad.board import (
+    DEAD,
+    ELIMINATED,
+    FULL,
+    GONE,
+    PIECES,
+    POOL,
+    REDUCED,
+    SIDES,
+    STEPS,
+)
 from hexwar_stalingrad.cards_rules import _EXPIRY, DECK_ORDER
 from hexwar_stalingrad.static import Static
 
@@ -32,7 +41,7 @@ __all__ = ["validate_position"]
 
 #: The tables of the game (``docs/stalingrad/rules.md``, ``air.md``); any other is refused.
 TABLES: Final = frozenset(
-    {PIECES.table, PIECES.stacks, STEPS_TABLE, POOL_TABLE}
+    {PIECES.table, PIECES.stacks, STEPS, ELIMINATED}
     | {"air", "moved", "fired", "attacked", "cards", "game", "sky"}
     | {"air_plan", "air_spent"}
 )
@@ -65,8 +74,7 @@ def _ground(state: State, data: Static) -> None:
     map with their side and no step; a step entry marks a unit reduced. A unit in none of
     these tables is in the pool (S3.2)."""
     pieces, stacks = state.table(PIECES.table), state.table(PIECES.stacks)
-    steps = counters(state)
-    reduced, dead = state.table(steps.table), state.table(steps.pool)
+    reduced, dead = state.table(STEPS), state.table(ELIMINATED)
     for unit in sorted(pieces):
         _on_its_hex(data, unit, pieces[unit], stacks)
     for label in sorted(stacks):
@@ -79,17 +87,17 @@ def _ground(state: State, data: Static) -> None:
             raise _fail(f"{held[0]} stands on {there!r}, not here (S6.2)", PIECES.stacks, label)
     for unit in sorted(dead):
         if unit not in data.ground:
-            raise _fail("unknown ground unit", steps.pool, unit)
+            raise _fail("unknown ground unit", ELIMINATED, unit)
         if dead[unit] != data.ground[unit].side:
-            raise _fail(f"side {dead[unit]!r} is not the unit's (S4.1)", steps.pool, unit)
+            raise _fail(f"side {dead[unit]!r} is not the unit's (S4.1)", ELIMINATED, unit)
         if unit in pieces or unit in reduced:
-            raise _fail("a dead unit is off the map and has no step (S4.1)", steps.pool, unit)
+            raise _fail("a dead unit is off the map and has no step (S4.1)", ELIMINATED, unit)
     for unit in sorted(reduced):
         if unit not in data.ground:
-            raise _fail("unknown ground unit", steps.table, unit)
+            raise _fail("unknown ground unit", STEPS, unit)
         value = reduced[unit]
         if type(value) is not int or value != _REDUCED_STEP:
-            raise _fail(f"step {value!r} is not {_REDUCED_STEP} (S1.3)", steps.table, unit)
+            raise _fail(f"step {value!r} is not {_REDUCED_STEP} (S1.3)", STEPS, unit)
 
 
 def _on_its_hex(data: Static, unit: str, entry: Value, stacks: Mapping[str, Value]) -> None:

@@ -37,8 +37,9 @@ def one_unit_per_hex(state: State) -> str | None:
     for label, stack in stacks.items():
         if len(stack) != 1:
             return f"stacks[{label}] = {stack}: two ground units share a hex"
-        if PIECES.label_of(state, stack[0]) != label:
-            return f"stacks[{label}] = {stack} but {stack[0]} is on {PIECES.label_of(state, stack[0])}"
+        there = PIECES.label_of(state, stack[0])
+        if there != label:
+            return f"stacks[{label}] = {stack} but {stack[0]} is on {there}"
     if len(PIECES.entries(state)) != len(stacks):
         return "a placed unit is missing from its hex's stack"
     return None
