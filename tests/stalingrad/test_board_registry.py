@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import (
     PIECES,

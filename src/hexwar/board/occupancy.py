@@ -17,7 +17,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
-from hexwar.board.movement import DEFAULT_RULES, MoveRules, Reach, reachable
+from hexwar.board.move_rules import DEFAULT_RULES, MoveRules
+from hexwar.board.movement import Reach, reachable
 from hexwar.engine.actions import Value
 from hexwar.engine.state import State
 
