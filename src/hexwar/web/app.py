@@ -15,9 +15,12 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
   text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
   after N actions (:mod:`hexwar.web.replay`).
 
+- ``/ws/g/ID``: a WebSocket pushing ``view`` to the page after every change
+  (:mod:`hexwar.web.live`); the page polls ``view`` only when it cannot connect.
+
 A refused request answers 4xx with ``{"error": reason, "rule": rule}`` and changes
 nothing. Bots and chance events are played after the answer (a background task), and the
-page polls ``view`` to show them.
+live pages are sent each position they reach.
 """
 
 from __future__ import annotations
@@ -35,12 +38,13 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
-from hexwar.web.pages import record_json, seat_view
+from hexwar.web.live import live
+from hexwar.web.pages import record_json, seat_view, titles
 from hexwar.web.replay import Replay, load_record
 from hexwar.web.saves import load_sessions
 from hexwar.web.seats import HUMAN, SeatPlan
@@ -73,11 +77,14 @@ def _refused(exc: RequestRefused) -> JSONResponse:
 class Server:
     """The games offered and the sessions being played (kept in ``directory``)."""
 
-    def __init__(self, games: Mapping[str, WebGame], directory: Path) -> None:
+    def __init__(self, games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> None:
         self.games = dict(games)
         self.directory = directory
+        self.pace = pace
         directory.mkdir(parents=True, exist_ok=True)
         self.sessions: dict[str, Session] = load_sessions(directory, self.games)
+        for session in self.sessions.values():
+            session.pace = pace
         self.replays: dict[str, Replay] = {}
 
     def add_replay(self, found: Replay) -> str:
@@ -196,6 +203,7 @@ async def new(request: Request) -> Response:
     session, tokens = Session.create(
         server.games[name], options, players, directory=server.directory
     )
+    session.pace = server.pace
     server.sessions[session.id] = session
     links = "".join(
         f"<li>seat {html.escape(n)}: <a class=seatlink href='/g/{session.id}/{n}?t={t}'>"
@@ -226,6 +234,9 @@ async def play_page(request: Request) -> Response:
         f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
         "<div id=message role=alert></div>"
         "<main><section id=board></section><aside>"
+        "<p class=zoom><button id=zoomout title='smaller'>−</button>"
+        "<button id=zoomin title='larger'>+</button> map size</p>"
+        "<pre id=dice aria-live=polite></pre>"
         "<div id=controls><div id=prefix></div><div id=preview></div>"
         "<div id=buttons></div></div>"
         "<h3>Only you see</h3><pre id=secrets></pre>"
@@ -260,7 +271,8 @@ async def tokens(request: Request) -> Response:
     prefix = body.get("prefix", [])
     found = await run_in_threadpool(session.tokens, plan, prefix)
     line = await run_in_threadpool(session.preview, plan, prefix)
-    return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line})
+    named = await run_in_threadpool(titles, session, found)
+    return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line, "titles": named})
 
 
 async def click(request: Request) -> Response:
@@ -271,7 +283,10 @@ async def click(request: Request) -> Response:
     prefix = await run_in_threadpool(session.click, plan, body.get("prefix", []), body.get("label"))
     found = await run_in_threadpool(session.tokens, plan, list(prefix))
     line = await run_in_threadpool(session.preview, plan, list(prefix))
-    return JSONResponse({"prefix": list(prefix), "tokens": list(found), "preview": line})
+    named = await run_in_threadpool(titles, session, found)
+    return JSONResponse(
+        {"prefix": list(prefix), "tokens": list(found), "preview": line, "titles": named}
+    )
 
 
 async def act(request: Request) -> Response:
@@ -364,9 +379,10 @@ async def replay_view(request: Request) -> Response:
     return JSONResponse(data)
 
 
-def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
-    """The application serving ``games`` (by name), keeping its games in ``directory``."""
-    server = Server(games, directory)
+def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> Starlette:
+    """The application serving ``games`` (by name), keeping its games in ``directory``;
+    ``pace``: seconds between two actions of a game without human seats (to watch it)."""
+    server = Server(games, directory, pace)
     app = Starlette(
         routes=[
             Route("/", _handler(index)),
@@ -374,6 +390,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
             Route("/g/{game}", _handler(play_page)),
             Route("/g/{game}/{seat}", _handler(play_page)),
             Route("/api/g/{game}/view", _handler(view)),
+            WebSocketRoute("/ws/g/{game}", live),
             Route("/api/g/{game}/tokens", _handler(tokens), methods=["POST"]),
             Route("/api/g/{game}/click", _handler(click), methods=["POST"]),
             Route("/api/g/{game}/act", _handler(act), methods=["POST"]),

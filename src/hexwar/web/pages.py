@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from hexwar.base.errors import RequestRefused
@@ -10,7 +11,7 @@ from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
 from hexwar.web.views import secrets_of
 
-__all__ = ["SPECTATOR", "record_json", "seat_view"]
+__all__ = ["SPECTATOR", "record_json", "seat_view", "titles"]
 
 #: The spectator: its observation is what every side may know.
 SPECTATOR: Final = "*spectator*"
@@ -54,10 +55,22 @@ def seat_view(session: Session, plan: SeatPlan | None, since: int | None) -> dic
             "secrets": {} if plan is None else secrets_of(state, plan.seat.side),
             "undo_asked": sorted(session.undo_asked) if session.undo_at == len(history) else [],
             "log": list(enumerate(history))[-_LOG_SHOWN:],
+            "chance": sorted(i for i in session.chance if i >= len(history) - _LOG_SHOWN),
             "tokens": list(state.legal_tokens(())) if mine else [],
+            "titles": titles(session, state.legal_tokens(())) if mine else {},
             "board": session.board_svg(None if plan is None else plan.seat.side),
             "units": session.units_at(None if plan is None else plan.seat.side),
         }
+
+
+def titles(session: Session, tokens: Iterable[str]) -> dict[str, str]:
+    """What the game calls each of ``tokens`` (a unit's or a card's name) for the
+    buttons; none when the game gives no ``describe``."""
+    describe = session.game.describe
+    if describe is None:
+        return {}
+    with session.lock:
+        return {t: d for t in tokens if (d := describe(session.state, t))}
 
 
 def record_json(session: Session) -> str:
