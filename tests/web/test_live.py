@@ -16,14 +16,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tests.web.test_server import new_game, session_of
+
 from hexwar.engine.records import position_digest
 from hexwar.web.app import create_app
 from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.web import WEB, attack_preview
-
-from tests.web.test_server import new_game, session_of
 
 
 @pytest.fixture
