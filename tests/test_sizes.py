@@ -27,7 +27,6 @@ MODULES: dict[str, tuple[int, str]] = {
     "mechanics/crt.py": (720, "to split: odds/strength tables vs loading"),
     "board/movement.py": (590, "to split: move rules vs the compiled search"),
     "board/maps.py": (530, "to split: GameMap vs map_from_dict loading"),
-    "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
     "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
     "engine/sequencer.py": (465, "to split: the Sequenced protocol and cursor moves"),
     "board/pieces.py": (450, "to split: the registry vs its action helpers"),
@@ -36,8 +35,6 @@ MODULES: dict[str, tuple[int, str]] = {
 #: "module:function" -> (ceiling, reason)
 FUNCTIONS: dict[str, tuple[int, str]] = {
     "board/maps.py:map_from_dict": (155, "to split: one validator per map section"),
-    "render/svg.py:render_svg": (170, "to split: cells, edges, labels, counters"),
-    "render/svg.py:_draw_counters": (65, "to split"),
     "mechanics/crt.py:table_from_data": (100, "to split: one validator per table part"),
     "engine/records.py:replay": (82, "to split: checkpoint comparison"),
     "engine/records.py:from_json": (73, "to split: one check per record field"),

@@ -28,9 +28,9 @@ from __future__ import annotations
 import html
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
@@ -43,17 +43,18 @@ from starlette.staticfiles import StaticFiles
 
 from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
+from hexwar.web.http import body as json_body
+from hexwar.web.http import handler, seat_of
 from hexwar.web.live import live
 from hexwar.web.pages import record_json, seat_view, titles
 from hexwar.web.replay import Replay, load_record
 from hexwar.web.saves import load_sessions
-from hexwar.web.seats import HUMAN, SeatPlan
+from hexwar.web.seats import HUMAN
 from hexwar.web.session import Session
 
 __all__ = ["create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
-TOKEN_HEADER: Final = "x-hexwar-token"
 _MAX_BODY: Final = 64 * 1024
 _MAX_RECORD: Final = 16 * 1024 * 1024
 _REPLAYS_KEPT: Final = 32
@@ -68,10 +69,6 @@ def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
         f"{js}</head><body>{body}</body></html>",
         headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
     )
-
-
-def _refused(exc: RequestRefused) -> JSONResponse:
-    return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=exc.status)
 
 
 class Server:
@@ -105,37 +102,6 @@ class Server:
     def background(session: Session) -> BackgroundTask | None:
         """Play bots and chance after the answer is sent (``None``: nothing to play)."""
         return None if session.waiting() else BackgroundTask(session.advance)
-
-
-def _handler(
-    fn: Callable[[Request], Awaitable[Response]],
-) -> Callable[[Request], Awaitable[Response]]:
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except RequestRefused as exc:
-            return _refused(exc)
-
-    return wrapped
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > _MAX_BODY:
-        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise RequestRefused(400, "the body must be JSON") from None
-    if not isinstance(data, dict):
-        raise RequestRefused(400, "the body must be a JSON object")
-    return data
-
-
-def _seat(session: Session, request: Request, name: object) -> SeatPlan:
-    if not isinstance(name, str):
-        raise RequestRefused(400, "name the seat (a string)")
-    return session.authorise(name, request.headers.get(TOKEN_HEADER))
 
 
 def _server(request: Request) -> Server:
@@ -253,7 +219,7 @@ async def view(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
     seat = request.query_params.get("seat")
-    plan = None if seat is None else _seat(session, request, seat)
+    plan = None if seat is None else seat_of(session, request, seat)
     since = request.query_params.get("since", "")
     data = await run_in_threadpool(
         seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
@@ -266,8 +232,8 @@ async def view(request: Request) -> Response:
 async def tokens(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     prefix = body.get("prefix", [])
     found = await run_in_threadpool(session.tokens, plan, prefix)
     line = await run_in_threadpool(session.preview, plan, prefix)
@@ -278,8 +244,8 @@ async def tokens(request: Request) -> Response:
 async def click(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     prefix = await run_in_threadpool(session.click, plan, body.get("prefix", []), body.get("label"))
     found = await run_in_threadpool(session.tokens, plan, list(prefix))
     line = await run_in_threadpool(session.preview, plan, list(prefix))
@@ -292,8 +258,8 @@ async def click(request: Request) -> Response:
 async def act(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     action = await run_in_threadpool(session.act, plan, body.get("tokens"))
     return JSONResponse(
         {"applied": str(action), "version": len(session.state.history)},
@@ -304,8 +270,8 @@ async def act(request: Request) -> Response:
 async def undo(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     taken = await run_in_threadpool(session.ask_undo, plan)
     return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
 
@@ -385,22 +351,22 @@ def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0)
     server = Server(games, directory, pace)
     app = Starlette(
         routes=[
-            Route("/", _handler(index)),
-            Route("/new", _handler(new), methods=["POST"]),
-            Route("/g/{game}", _handler(play_page)),
-            Route("/g/{game}/{seat}", _handler(play_page)),
-            Route("/api/g/{game}/view", _handler(view)),
+            Route("/", handler(index)),
+            Route("/new", handler(new), methods=["POST"]),
+            Route("/g/{game}", handler(play_page)),
+            Route("/g/{game}/{seat}", handler(play_page)),
+            Route("/api/g/{game}/view", handler(view)),
             WebSocketRoute("/ws/g/{game}", live),
-            Route("/api/g/{game}/tokens", _handler(tokens), methods=["POST"]),
-            Route("/api/g/{game}/click", _handler(click), methods=["POST"]),
-            Route("/api/g/{game}/act", _handler(act), methods=["POST"]),
-            Route("/api/g/{game}/record", _handler(record)),
-            Route("/api/g/{game}/undo", _handler(undo), methods=["POST"]),
-            Route("/api/g/{game}/replay", _handler(replay_of_game), methods=["POST"]),
-            Route("/replay", _handler(replay_upload_page)),
-            Route("/api/replay", _handler(replay_upload), methods=["POST"]),
-            Route("/r/{replay}", _handler(replay_page)),
-            Route("/api/r/{replay}", _handler(replay_view)),
+            Route("/api/g/{game}/tokens", handler(tokens), methods=["POST"]),
+            Route("/api/g/{game}/click", handler(click), methods=["POST"]),
+            Route("/api/g/{game}/act", handler(act), methods=["POST"]),
+            Route("/api/g/{game}/record", handler(record)),
+            Route("/api/g/{game}/undo", handler(undo), methods=["POST"]),
+            Route("/api/g/{game}/replay", handler(replay_of_game), methods=["POST"]),
+            Route("/replay", handler(replay_upload_page)),
+            Route("/api/replay", handler(replay_upload), methods=["POST"]),
+            Route("/r/{replay}", handler(replay_page)),
+            Route("/api/r/{replay}", handler(replay_view)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
     )

@@ -10,7 +10,7 @@ from hexwar.engine.state import HIDDEN, State
 from hexwar.render import render_svg
 from hexwar.web.games import WebGame
 
-__all__ = ["draw", "secrets_of", "units_at"]
+__all__ = ["draw", "position_title", "secrets_of", "units_at"]
 
 _CELL_ATTR: Final = re.compile(r'data-cell="([^"]*)"')
 
@@ -40,6 +40,8 @@ def draw(game: WebGame, state: State, side: str | None) -> str | None:
         counters=[cv for _, cv in view.counters],
         style=view.style,
         labels=view.labels,
+        title=position_title(state),
+        legend=True,
     )
 
     def tag(m: re.Match[str]) -> str:
@@ -47,6 +49,16 @@ def draw(game: WebGame, state: State, side: str | None) -> str | None:
         return m.group(0) if label is None else f'{m.group(0)} data-label="{label}"'
 
     return _CELL_ATTR.sub(tag, str(svg))
+
+
+def position_title(state: State) -> str:
+    """The board's heading: turn, stage, phase, and the result once the game is over."""
+    parts = [f"turn {state.turn}"]
+    parts += [f"{k} {v}" for k, v in (("stage", state.stage), ("phase", state.phase)) if v]
+    if state.outcome is not None:
+        winner = state.outcome.winner or "draw"
+        parts = [f"turn {state.turn}", f"result: {winner} — {state.outcome.reason}"]
+    return " · ".join(parts)
 
 
 def secrets_of(state: State, side: str) -> dict[str, dict[str, Any]]:
