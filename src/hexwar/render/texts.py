@@ -117,6 +117,8 @@ def place_names(
                 x = centre.x + dx * unit + push * half
                 y = centre.y + dy * unit
                 tries.append(PlacedName(cell, lines, x, y, size, _box(lines, x, y, size)))
+        reach = max(t.box[2] - t.box[0] for t in tries) + 2.0 * unit
+        near = [b for b in avoid if abs(b[0] - centre.x) < reach and abs(b[1] - centre.y) < reach]
         fits = [
             t
             for t in tries
@@ -127,7 +129,7 @@ def place_names(
             placed.append(tries[0])
             continue
         score = [
-            sum(_area(t.box, b) for b in avoid) + _FAR * _gap(t.box, centre.x, centre.y) ** 2
+            sum(_area(t.box, b) for b in near) + _FAR * _gap(t.box, centre.x, centre.y) ** 2
             for t in fits
         ]
         placed.append(fits[score.index(min(score))])

@@ -34,7 +34,7 @@ from hexwar.engine.state import State
 from hexwar.web.clicks import first_step, toggled
 from hexwar.web.games import WebGame
 from hexwar.web.seats import HUMAN, SeatPlan, derived_seed, seat_plans, token_digest
-from hexwar.web.views import draw, units_at
+from hexwar.web.views import render_view, snapshot, units_at
 
 __all__ = ["Session"]
 
@@ -386,11 +386,27 @@ class Session:
         return units_at(self.game, self.state, side)
 
     def board_svg(self, side: str | None) -> str | None:
-        """The board as ``side`` sees it, each cell and counter tagged ``data-label``
-        (drawn once per position and side: every page polling it shares the drawing)."""
-        key = (len(self.state.history), side)
-        if key not in self._drawn:
-            self._drawn = {key: draw(self.game, self.state, side)} | {
-                k: v for k, v in self._drawn.items() if k[0] == key[0]
-            }
-        return self._drawn[key]
+        """The board as ``side`` sees it now (see :meth:`board_job`)."""
+        return self.board_job(side)()
+
+    def board_job(self, side: str | None) -> Callable[[], str | None]:
+        """Take what the board of this position needs (call it under :attr:`lock` to match
+        other data read there); the returned call draws it outside the lock, so that
+        drawing never holds up the bots. Drawn once per position and side; each cell and
+        counter tagged ``data-label``."""
+        with self.lock:
+            n = len(self.state.history)
+            key = (n, side)
+            if key in self._drawn:
+                done = self._drawn[key]
+                return lambda: done
+            found = snapshot(self.game, self.state, side)
+
+        def job() -> str | None:
+            svg = None if found is None else render_view(*found)
+            with self.lock:
+                kept = {k: v for k, v in self._drawn.items() if k[0] == n}
+                self._drawn = {key: svg} | kept
+            return svg
+
+        return job

@@ -239,6 +239,7 @@
     socket.onmessage = (ev) => {
       const v = JSON.parse(ev.data);
       if (v.error) { say(v.error, "refused"); return; }
+      document.body.dataset.pushes = String(Number(document.body.dataset.pushes || 0) + 1);
       show(v);
     };
     socket.onclose = () => {
