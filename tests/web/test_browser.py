@@ -233,6 +233,21 @@ def _to_rkka_movement(driver: WebDriver, state: Any) -> None:
             "choose"), "the next decision")  # fmt: skip
 
 
+def board_shots(driver: WebDriver, out: Path, name: str) -> None:
+    """The board at the page's zoom (counters legible) around Stalingrad, and the whole
+    board with its legend (zoomed out): ``NAME-detail.png`` and ``NAME.png``."""
+    driver.execute_script(
+        "const t = [...document.querySelectorAll('#board g.names text')]"
+        ".find(e => e.textContent.startsWith('Stalingrad centre'));"
+        "if (t) t.scrollIntoView({block: 'center', inline: 'center'});"
+    )
+    board = driver.find_element(By.ID, "board")
+    board.screenshot(str(out / f"{name}-detail.png"))
+    driver.execute_script("document.getElementById('board').style.setProperty('--zoom', '1')")
+    board.screenshot(str(out / f"{name}.png"))
+    driver.execute_script("document.getElementById('board').style.setProperty('--zoom', '2')")
+
+
 def test_an_illegal_click_shows_the_reason_and_changes_nothing(
     server: tuple[str, Any], browser: Callable[[], WebDriver]
 ) -> None:
@@ -289,7 +304,7 @@ def test_a_bots_game_is_watched_live(
     until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live")
           == "1", "the live connection")  # fmt: skip
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board")
-    driver.find_element(By.ID, "board").screenshot(str(out / "board-start.png"))
+    board_shots(driver, out, "board-start")
     session.pace = 0.002
     deadline = time.monotonic() + 240
     while not session.state.is_terminal():
@@ -305,8 +320,10 @@ def test_a_bots_game_is_watched_live(
     assert session.state.outcome.reason in title
     assert driver.find_elements(By.CSS_SELECTOR, "#board svg g.legend")
     assert driver.find_elements(By.CSS_SELECTOR, "#board svg g.labels text")
-    driver.find_element(By.ID, "board").screenshot(str(out / "board-end.png"))
+    board_shots(driver, out, "board-end")
     driver.save_screenshot(str(out / "page-end.png"))
+    for name in ("board-start", "board-start-detail", "board-end", "board-end-detail"):
+        assert (out / f"{name}.png").stat().st_size > 10_000, name
     print(f"watched live: {pushes} pushes, {shown} actions, {session.state.outcome}")
 
 

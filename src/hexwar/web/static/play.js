@@ -208,7 +208,7 @@
     const byN = new Map(v.log);
     const lines = fresh.slice(-6).map(([n, entry]) => {
       const cause = byN.get(n - 1);
-      return "🎲 " + entry + (cause && !rolled.has(n - 1) ? "  ← " + cause : "");
+      return "⚄ " + entry + (cause && !rolled.has(n - 1) ? "  ← " + cause : "");
     });
     box.textContent = lines.join("\n");
     box.dataset.count = String(fresh.length);
@@ -267,9 +267,11 @@
     document.getElementById(id).addEventListener("click", () => {
       zoom = Math.max(1, Math.min(4, zoom * k));
       document.getElementById("board").style.setProperty("--zoom", String(zoom));
+      localStorage.setItem("hexwar-zoom", String(zoom));
     });
   }
-  let zoom = 1;
+  let zoom = Number(localStorage.getItem("hexwar-zoom")) || 2;  // counters legible
+  document.getElementById("board").style.setProperty("--zoom", String(zoom));
   refresh(true);
   connect();
 })();
