@@ -47,7 +47,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -138,10 +138,11 @@ def click_token(driver: WebDriver, token: str) -> bool:
 
 def click_cell(driver: WebDriver, label: str) -> None:
     """A click on hex ``label``: on its top counter if one stands there, else the hex."""
-    found = driver.find_elements(By.CSS_SELECTOR, f'g.counter[data-label="{label}"] > rect:first-of-type')
+    frame = f'g.counter[data-label="{label}"] > rect:first-of-type'
+    found = driver.find_elements(By.CSS_SELECTOR, frame)
     el = found[-1] if found else driver.find_element(
         By.CSS_SELECTOR, f'polygon.cell[data-label="{label}"]')  # fmt: skip
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", el)
     el.click()
 
 

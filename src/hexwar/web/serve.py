@@ -83,5 +83,5 @@ def run(games: Sequence[WebGame], args: argparse.Namespace) -> int:
         return 1
     print(f"hexwar: serving {', '.join(g.title for g in games)} at http://{args.host}:{args.port}/")
     print(f"hexwar: games are saved in {Path(args.games).resolve()}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="wsproto")
     return 0

@@ -202,7 +202,9 @@
   function showDice(v) {
     const box = document.getElementById("dice");
     const rolled = new Set(v.chance);
-    const fresh = v.log.filter(([n]) => rolled.has(n) && (diceSeen === null || n >= diceSeen));
+    // hidden draws (a shuffled deck: "?") are not dice
+    const fresh = v.log.filter(([n, entry]) => rolled.has(n) && entry !== "?"
+      && (diceSeen === null || n >= diceSeen));
     diceSeen = v.version;
     if (!fresh.length) return;
     const byN = new Map(v.log);
