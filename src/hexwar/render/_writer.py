@@ -65,6 +65,11 @@ class SvgWriter:
         else:
             self.lines.append(f"<{self._tag(tag, attrs)}>{_text(text)}</{tag}>")
 
+    def raw(self, text: str) -> None:
+        """Append the output of another writer as it is."""
+        if text:
+            self.lines.append(text.removesuffix("\n"))
+
     def result(self) -> str:
         return "\n".join(self.lines) + "\n"
 

@@ -18,6 +18,7 @@ labels, counters, a path, the title. Each layer is a ``<g class="...">``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -211,14 +212,12 @@ def render_svg(
     frame = _frame(geo, style, (p for ps in polygons.values() for p in ps), bool(title), len(rows))
     svg = SvgWriter()
     _open(svg, frame, style, width, title)
-    draw_cells(svg, game_map, style, geo.unit, polygons)
-    edges = sorted(tuple(sorted((a, b))) for a, b in game_map.graph.edges)
-    draw_hexsides(svg, game_map, geo, style, edges)
-    draw_linear(svg, game_map, geo, style, edges)
-    draw_crossings(svg, game_map, geo, style, edges)
-    draw_marks(svg, game_map, geo, style)
+    under, labelled = _background(game_map, geo, style, labels is True)
+    svg.raw(under)
     draw_highlight(svg, style, tinted, polygons)
-    if label_of is not None:
+    if labels is True:
+        svg.raw(labelled)
+    elif label_of is not None:
         draw_labels(svg, game_map, geo, style, label_of)
     if names:
         avoid = _counter_boxes(geo, style, shown) + mark_boxes(game_map, geo, style)
@@ -233,6 +232,28 @@ def render_svg(
         _title(svg, style, geo.unit, frame, title)
     svg.close("svg")
     return SvgImage(svg.result())
+
+
+@functools.lru_cache(maxsize=16)
+def _background(
+    game_map: GameMap[Any], geo: CellGeometry, style: Style, labels: bool
+) -> tuple[str, str]:
+    """The layers that do not change from one position to the next (cells, hexsides,
+    linear features, crossings, marks; the map's own labels), drawn once per map, layout
+    and style (both are immutable)."""
+    svg = SvgWriter()
+    polygons = {c: geo.corners(c) for c in game_map.indexed_cells()}
+    draw_cells(svg, game_map, style, geo.unit, polygons)
+    edges = sorted(tuple(sorted((a, b))) for a, b in game_map.graph.edges)
+    draw_hexsides(svg, game_map, geo, style, edges)
+    draw_linear(svg, game_map, geo, style, edges)
+    draw_crossings(svg, game_map, geo, style, edges)
+    draw_marks(svg, game_map, geo, style)
+    text = SvgWriter()
+    label_of = _label_function(game_map, True) if labels else None
+    if label_of is not None:
+        draw_labels(text, game_map, geo, style, label_of)
+    return svg.result(), text.result()
 
 
 def _counter_boxes(geo: CellGeometry, style: Style, shown: Sequence[CounterView]) -> list[Box]:
