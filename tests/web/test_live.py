@@ -22,6 +22,7 @@ from hexwar.engine.records import position_digest
 from hexwar.web.app import create_app
 from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
+from hexwar_stalingrad.board import static
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.web import WEB, attack_preview
 
@@ -190,3 +191,22 @@ def test_the_dice_are_shown_as_rolled(client: TestClient) -> None:
     assert session.chance == {
         n for n, a in enumerate(session.state.history) if str(a).startswith(("roll", "shuffle"))
     }
+
+
+def test_buttons_are_named_by_the_game(client: TestClient) -> None:
+    """A card to play (S5) and a unit on a button carry their names, not only their ids."""
+    gid, tokens = new_game(client, "stalingrad", **{"opt:length": "short"})
+    session = session_of(client, gid)
+    session.advance()
+    side = session.state.current_player()
+    h = {"x-hexwar-token": tokens[side]}
+    view = client.get(f"/api/g/{gid}/view?seat={side}", headers=h).json()
+    hand = view["secrets"]["cards"][f"hand:{side}"]
+    data = static(session.state)
+    assert "play" in view["tokens"]  # the first decision: a card may be played (S5)
+    r = client.post(f"/api/g/{gid}/tokens", json={"seat": side, "prefix": ["play"]}, headers=h)
+    assert r.status_code == 200, r.text
+    assert r.json()["tokens"]
+    for card in r.json()["tokens"]:
+        assert card in hand
+        assert r.json()["titles"][card].startswith(data.cards[card].name)

@@ -131,7 +131,7 @@
       b.dataset.token = t;
       b.textContent = t === "done" ? "✓ do it: " + prefix.join(" ") : t;
       const title = (view.titles || {})[t];
-      if (title) { b.title = title; b.textContent += " · " + title; }
+      if (title) { b.title = title; b.textContent += " · " + title.split(": ")[0]; }
       b.onclick = () => chooseToken(shownPrefix, t);
       buttons.appendChild(b);
     }
