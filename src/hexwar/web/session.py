@@ -32,9 +32,10 @@ from hexwar.engine.records import position_digest
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 from hexwar.web.clicks import first_step, toggled
+from hexwar.web.drawn import BoardCache
 from hexwar.web.games import WebGame
 from hexwar.web.seats import HUMAN, SeatPlan, derived_seed, seat_plans, token_digest
-from hexwar.web.views import render_view, snapshot, units_at
+from hexwar.web.views import units_at
 
 __all__ = ["Session"]
 
@@ -43,7 +44,7 @@ SAVE_VERSION: Final = 1
 _MAX_PREFIX: Final = 64
 
 
-class Session:
+class Session(BoardCache):
     """A game on the server (build one with :meth:`create` or :meth:`load`)."""
 
     def __init__(
@@ -384,29 +385,3 @@ class Session:
     def units_at(self, side: str | None) -> dict[str, list[str]]:
         """Hex label -> the unit tokens drawn there, as ``side`` sees the board."""
         return units_at(self.game, self.state, side)
-
-    def board_svg(self, side: str | None) -> str | None:
-        """The board as ``side`` sees it now (see :meth:`board_job`)."""
-        return self.board_job(side)()
-
-    def board_job(self, side: str | None) -> Callable[[], str | None]:
-        """Take what the board of this position needs (call it under :attr:`lock` to match
-        other data read there); the returned call draws it outside the lock, so that
-        drawing never holds up the bots. Drawn once per position and side; each cell and
-        counter tagged ``data-label``."""
-        with self.lock:
-            n = len(self.state.history)
-            key = (n, side)
-            if key in self._drawn:
-                done = self._drawn[key]
-                return lambda: done
-            found = snapshot(self.game, self.state, side)
-
-        def job() -> str | None:
-            svg = None if found is None else render_view(*found)
-            with self.lock:
-                kept = {k: v for k, v in self._drawn.items() if k[0] == n}
-                self._drawn = {key: svg} | kept
-            return svg
-
-        return job
