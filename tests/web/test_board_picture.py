@@ -11,7 +11,8 @@ import pytest
 from hexwar.render.metrics import text_width
 from hexwar.render.texts import overlap
 from hexwar.web.views import draw
-from hexwar_stalingrad.render import STYLE, map_svg
+from hexwar_stalingrad.board import on_map, static
+from hexwar_stalingrad.render import STYLE, counters, designation, map_svg
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.web import WEB
 
@@ -82,3 +83,15 @@ def test_the_board_has_a_legend_and_tells_lakes_from_crossings() -> None:
         assert entry in words, entry
     assert STYLE.terrain_colour("lake") != STYLE.terrain_colour("volga_crossing")
     assert STYLE.terrain_colour("lake") != STYLE.terrain_colour("volga")
+
+
+def test_every_counter_tells_its_unit_apart() -> None:
+    """Designations, not "inf Romanian" for every Romanian division (issue 15)."""
+    state = StalingradRules(length="long").new_state()
+    data = static(state)
+    names = [designation(u) for u in data.ground]
+    assert len(set(names)) == len(names)
+    assert designation("w-22pz") == "22Pz"
+    assert designation("r-5ta-a") == "5TA-A"
+    shown = {cv.top for cv in counters(state) if cv.symbol != "air"}
+    assert len(shown) == len(on_map(state))
