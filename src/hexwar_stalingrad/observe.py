@@ -97,6 +97,7 @@ def observation_view(rules: StalingradRules) -> ObservationView:
         statuses=STATUSES,
         zoc=zoc,
         pieces_named=named,
+        reads=("units", "air", "sky", "at"),  # what pieces and zoc read (the planes' memo)
     )
     card_ids = tuple(sorted(data.cards))
     card_index = {c: i for i, c in enumerate(card_ids)}
