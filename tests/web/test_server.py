@@ -123,7 +123,12 @@ def test_click_a_unit_then_a_hex_moves_it(client: TestClient) -> None:
     target = r.json()["tokens"][0]
     r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": chosen, "label": target},
                     headers=h)  # fmt: skip
-    assert r.json() == {"prefix": [*chosen, target], "tokens": ["done"], "preview": None}
+    assert r.json() == {
+        "prefix": [*chosen, target],
+        "tokens": ["done"],
+        "preview": None,
+        "titles": {},
+    }
     r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": [*chosen, target]},
                     headers=h)  # fmt: skip
     assert r.status_code == 200
