@@ -17,8 +17,7 @@ MODULE_LINES = 400
 FUNCTION_LINES = 60
 
 #: module (relative to hexwar/) -> (ceiling, reason)
-MODULES: dict[str, tuple[int, str]] = {
-}
+MODULES: dict[str, tuple[int, str]] = {}
 
 #: "module:function" -> (ceiling, reason)
 FUNCTIONS: dict[str, tuple[int, str]] = {}
