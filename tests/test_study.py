@@ -18,7 +18,6 @@ import pytest
 from hexwar.__main__ import main as hexwar_main
 from hexwar.study import Cell, Plan, StudyError, read_rows, resolve, run_study, wilson
 from hexwar.study.backends import DaskBackend, InlineBackend, PoolBackend, backend_for
-from hexwar.study.report import write_report
 from hexwar.study.results import ResultsError, row_key
 from hexwar.study.runner import Job, play_job
 
@@ -138,7 +137,7 @@ def test_the_generic_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     text, wins = run_classic(tmp_path / "c.jsonl")
     assert "4 games played, 0 already in" in text
     lo, hi = wilson(wins, 4)
-    assert f"red       {wins:5d}  {wins / 4:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]" in text
+    assert f"  red        {wins:5d}  {wins / 4:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]" in text
     argv = ["study", CLASSIC, "--bots", "random", "--out", str(tmp_path / "c.jsonl")]
     assert hexwar_main(argv) == 1
     assert capsys.readouterr().err.startswith("error: ")

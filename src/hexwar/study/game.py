@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeGuard
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import StudyError
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
@@ -19,10 +19,6 @@ __all__ = ["GameHook", "StudyError", "StudyGame", "resolve"]
 
 Json = Any
 """A JSON-able value (``None``, bool, number, string, list, dict with string keys)."""
-
-
-class StudyError(HexwarError):
-    """A study that cannot run: an unknown game, bot or option, an unreachable cluster."""
 
 
 class GameHook(Protocol):

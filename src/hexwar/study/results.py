@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import ResultsError
 
 __all__ = ["ResultsError", "Row", "RowKey", "append_rows", "canonical", "read_rows", "row_key"]
 
@@ -27,10 +27,6 @@ Row = dict[str, Any]
 
 RowKey = tuple[str, str, str, int]
 """``(game, options as canonical JSON, bots as canonical JSON, seed)``."""
-
-
-class ResultsError(HexwarError):
-    """A results file that is not a study's JSON lines (names the file and line)."""
 
 
 def canonical(value: Any) -> str:
