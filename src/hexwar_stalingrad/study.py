@@ -158,6 +158,14 @@ def _cells() -> Mapping[str, Sequence[tuple[float, float]]]:
     return {game_map.label(c): [(p.x, p.y) for p in layout.corners(c)] for c in game_map}
 
 
+def _regions() -> Mapping[str, Sequence[str]]:
+    data = static(StalingradRules(length="short").new_state())
+    return {
+        "Stalingrad (city hexes)": sorted(data.city),
+        "Wehrmacht supply sources (S11.1)": list(data.tagged(victory.SUPPLY_TAG)),
+    }
+
+
 def _random(seed: int) -> Player:
     return RandomPlayer(seed)
 
@@ -175,6 +183,7 @@ GAME = StudyGame(
     bots={"random": _random, "heuristic": _heuristic},
     hook=StalingradHook,
     cells=_cells,
+    regions=_regions,
     notes={
         "ring": "the 6th Army encircled at the end of the turn (S11.1)",
         "losses": "steps lost in the turn (a full counter 2, a reduced one 1), ground and air",

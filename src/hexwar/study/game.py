@@ -51,7 +51,8 @@ class StudyGame:
     ``rules(options)`` builds the ruleset of a set of options (the study's ``--option``
     values; called once per options per process); ``bots`` maps a bot name to a factory
     ``seed -> player``; ``hook`` makes a :class:`GameHook` per game; ``cells()`` gives
-    every hex label's polygon (screen ``x, y``, y down) for the report's heat maps;
+    every hex label's polygon (screen ``x, y``, y down) for the report's heat maps, on
+    which ``regions()`` (name -> hex labels) are outlined;
     ``notes`` describes the hook's figures for the report (figure name -> text).
     """
 
@@ -62,6 +63,7 @@ class StudyGame:
     )
     hook: Callable[[], GameHook] | None = None
     cells: Callable[[], Mapping[str, Sequence[tuple[float, float]]]] | None = None
+    regions: Callable[[], Mapping[str, Sequence[str]]] | None = None
     notes: Mapping[str, str] = attrs.field(factory=dict)
 
     def bot(self, name: str, seed: int) -> Player:

@@ -22,6 +22,12 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def _integer_ticks() -> Any:
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
+
+
 def _save(fig: Any, path: Path) -> None:
     fig.savefig(path, dpi=_DPI, metadata=_META)
 
@@ -86,6 +92,7 @@ def side_curves(cells: Sequence[CellRows], name: str, path: Path) -> None:
             line = ax.plot(turns, means, marker="o", label=f"{side} (mean)")[0]
             ax.fill_between(turns, lows, highs, color=line.get_color(), alpha=0.2)
         ax.set_title(cell.label, fontsize=8)
+        ax.xaxis.set_major_locator(_integer_ticks())
         ax.set_xlabel("turn")
         ax.set_ylabel(f"{name} in the turn")
         ax.legend(fontsize=7)
@@ -110,10 +117,14 @@ def measure_curves(cells: Sequence[CellRows], name: str, path: Path) -> None:
         line = ax.plot(turns, [statistics.median(v) for v in kept], marker="o", label=cell.label)
         lows, highs = [_quantile(v, 0.25) for v in kept], [_quantile(v, 0.75) for v in kept]
         ax.fill_between(turns, lows, highs, color=line[0].get_color(), alpha=0.15)
+    ax.xaxis.set_major_locator(_integer_ticks())
     ax.set_xlabel("turn")
-    ax.set_ylabel(f"{name} at the end of the turn (median)")
+    ax.set_ylabel(f"{name}, end of turn (median)")
     ax.legend(fontsize=7)
     _save(fig, path)
+
+
+_REGION_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf")
 
 
 def heat_map(
@@ -121,29 +132,45 @@ def heat_map(
     category: str,
     polygons: Mapping[str, Sequence[tuple[float, float]]],
     path: Path,
+    regions: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Per cell, the share of its games in which each hex was a ``category`` hex, on the
-    game's map (hex polygons; screen y down)."""
+    game's map (hex polygons; screen y down); hexes never counted are grey; ``regions``
+    (name -> labels) are outlined."""
+    import numpy as np
+    from matplotlib import colormaps
     from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Patch
 
     labels = sorted(polygons)
+    cmap = colormaps["inferno_r"].with_extremes(bad="#eeeeee")
     fig = _figure(6 * len(cells), 5.5)
     axes = fig.subplots(1, len(cells), squeeze=False)[0]
     for ax, cell in zip(axes, cells, strict=True):
         counts = hex_counts(cell, category)
         n = len(cell.rows)
-        shares = [counts.get(lab, 0) / n for lab in labels]
-        shapes = PolyCollection(
-            [polygons[lab] for lab in labels], cmap="inferno_r", edgecolors="#dddddd"
-        )
+        shares = np.ma.masked_equal([counts.get(lab, 0) / n for lab in labels], 0.0)
+        shapes = PolyCollection([polygons[lab] for lab in labels], cmap=cmap, edgecolors="white")
         shapes.set_linewidth(0.3)
         shapes.set_array(shares)
-        shapes.set_clim(0, max(max(shares, default=0), 1e-9))
+        shapes.set_clim(0, max(float(shares.max() or 0), 1e-9))
         ax.add_collection(shapes)
+        handles = []
+        for k, (name, members) in enumerate(sorted((regions or {}).items())):
+            colour = _REGION_COLOURS[k % len(_REGION_COLOURS)]
+            outline = PolyCollection([polygons[lab] for lab in members if lab in polygons])
+            outline.set_facecolor("none")
+            outline.set_edgecolor(colour)
+            outline.set_linewidth(1.6)
+            ax.add_collection(outline)
+            handles.append(Patch(facecolor="none", edgecolor=colour, label=name))
+        if handles:
+            ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.0))
         ax.autoscale_view()
         ax.set_aspect("equal")
         ax.invert_yaxis()
         ax.set_axis_off()
-        ax.set_title(f"{cell.label}\n{sum(1 for s in shares if s)} hexes, {n} games", fontsize=8)
+        hit = int(shares.count())
+        ax.set_title(f"{cell.label}\n{hit} hexes, {n} games", fontsize=8)
         fig.colorbar(shapes, ax=ax, shrink=0.7, label=f"share of games, `{category}` hex")
     _save(fig, path)

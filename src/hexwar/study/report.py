@@ -178,6 +178,7 @@ class _Report:
     def hexes(self) -> None:
         game = self.game
         polygons = game.cells() if game is not None and game.cells is not None else None
+        regions = game.regions() if game is not None and game.regions is not None else None
         for category in hex_categories(self.rows):
             shown = [c for c in self.cells if hex_counts(c, category)]
             if not shown:
@@ -187,7 +188,7 @@ class _Report:
             self.lines += [note, ""] if note else []
             if polygons is not None:
                 path, ref = self.image(f"hexes-{category}")
-                plots.heat_map(shown, category, polygons, path)
+                plots.heat_map(shown, category, polygons, path, regions)
                 self.lines += [f"![`{category}` hexes]({ref})", ""]
             self.lines += [*_heat_section(shown, category), ""]
 
