@@ -18,7 +18,7 @@ from hexwar.study import read_rows
 from hexwar.study.report import report
 from hexwar.study.runner import Job, play_job
 from hexwar_stalingrad import victory
-from hexwar_stalingrad.board import SIDES, on_map
+from hexwar_stalingrad.board import SIDES, on_map, static
 from hexwar_stalingrad.cli import main
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.rules import StalingradRules
@@ -57,6 +57,10 @@ def check_row(row: dict[str, Any], ends: list[State]) -> None:
         assert figures["ring"] == victory.encircled(state)  # S11.1
         assert figures["contact"] == contact_hexes(state)
         assert (figures["contact"] != []) == victory.relief_contact(state)  # S11.2
+        sixth = [
+            u for _, u in on_map(state, "wehrmacht") if "6th_army" in static(state).ground[u].groups
+        ]
+        assert figures["sixth_army"] == len(sixth)
     final = ends[-1]
     assert final.outcome is not None
     assert row["winner"] == final.outcome.winner
@@ -119,7 +123,7 @@ def test_the_report_shows_every_figure(long_rows: list[dict[str, Any]], tmp_path
     names = sorted(p.name for p in files[1:])
     assert names == [
         "event-ring.png", "hexes-contact.png", "hexes-ring.png", "measure-relief_distance.png",
-        "sides-losses.png", "win-rates.png",
+        "measure-sixth_army.png", "sides-losses.png", "win-rates.png",
     ]  # fmt: skip
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in files[1:])
     wins = sum(r["winner"] == "rkka" for r in long_rows)

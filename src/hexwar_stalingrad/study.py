@@ -5,10 +5,10 @@ The hook's figures, every turn: ``losses`` (steps lost per side in the turn, gro
 air: a full counter is 2 steps, a reduced one 1; rebuilt steps do not count against it),
 ``ring`` (the 6th Army encircled at the end of the turn, ruling S11.1),
 ``relief_distance`` (hexes from the nearest relief-group unit to the nearest 6th Army unit
-in the Stalingrad area, S11.2; ``None`` while either is missing) and ``contact`` (the hexes
-of a relief contact, S11.2). At the end of the game, ``hexes``: ``contact`` (a relief
-contact's hexes) and ``ring`` (the RKKA hexes next to the pocket when it is encircled) —
-where the game was decided.
+in the Stalingrad area, S11.2; ``None`` while either is missing), ``sixth_army`` (6th Army
+counters on the map) and ``contact`` (the hexes of a relief contact, S11.2). At the end of
+the game, ``hexes``: ``contact`` (a relief contact's hexes) and ``ring`` (the RKKA hexes
+next to the pocket when it is encircled) — where the game was decided.
 
     python -m hexwar_stalingrad study --games 100 --length short,long --out results.jsonl
 """
@@ -105,6 +105,11 @@ def ring_hexes(state: State) -> list[str]:
     return sorted(lab for lab in rkka if pocket.intersection(data.neighbors[lab]))
 
 
+def _sixth_on_map(state: State) -> int:
+    ground = static(state).ground
+    return sum(1 for _, u in on_map(state, "wehrmacht") if victory.SIXTH_ARMY in ground[u].groups)
+
+
 def _relief_distance(state: State) -> int | None:
     data = static(state)
     sixth, relief = _sixth_in_area(state), _relief(state)
@@ -133,6 +138,7 @@ class StalingradHook:
             "losses": dict(self.lost),
             "ring": victory.encircled(state),
             "relief_distance": _relief_distance(state),
+            "sixth_army": _sixth_on_map(state),
             "contact": contact_hexes(state),
         }
         self.lost = dict.fromkeys(SIDES, 0)
@@ -189,6 +195,7 @@ GAME = StudyGame(
         "losses": "steps lost in the turn (a full counter 2, a reduced one 1), ground and air",
         "relief_distance": "hexes from the relief group to the nearest 6th Army unit in the "
         "Stalingrad area (S11.2)",
+        "sixth_army": "6th Army counters on the map at the end of the turn",
         "contact": "a relief contact with the 6th Army in the Stalingrad area (S11.2)",
         "hexes.contact": "the hexes of the relief contact at the end (S11.2)",
         "hexes.ring": "the RKKA hexes next to the encircled pocket at the end (S11.1)",

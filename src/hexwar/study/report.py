@@ -114,7 +114,14 @@ def _measure_section(cells: Sequence[CellRows], name: str, image: str) -> list[s
 
 
 def _heat_section(cells: Sequence[CellRows], category: str) -> list[str]:
-    out = ["Most frequent hexes (games):", ""]
+    out = [f"Games with a `{category}` hex:", ""]
+    for cell in cells:
+        games = [r for r in cell.rows if r.get("extras", {}).get("hexes", {}).get(category)]
+        won = Counter(str(r["winner"]) for r in games)
+        by = ", ".join(f"{k} won {won[k]}" for k in sorted(won))
+        n = len(cell.rows)
+        out.append(f"- {cell.label}: {len(games)}/{n} ({len(games) / n:.1%}; {by})")
+    out += ["", "Most frequent hexes (games):", ""]
     for cell in cells:
         top = hex_counts(cell, category).most_common(8)
         text = ", ".join(f"{lab} ({k})" for lab, k in top)
