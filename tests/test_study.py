@@ -51,6 +51,13 @@ def test_game_i_uses_seed_s_plus_i_and_the_row_depends_on_nothing_else() -> None
     assert json.loads(json.dumps(row)) == row  # plain JSON
 
 
+def test_jobs_go_seed_by_seed_so_a_partial_study_covers_every_cell() -> None:
+    jobs = stalingrad_plan(2, seed=5).jobs()
+    assert [(json.loads(j.options)["length"], j.seed) for j in jobs] == [
+        (2, 5), (1, 5), (2, 6), (1, 6),
+    ]  # fmt: skip
+
+
 def test_rows_are_the_same_in_process_and_on_a_pool(tmp_path: Path) -> None:
     inline = run_study(classic_plan(5), InlineBackend(), None, progress=False)
     pooled = run_study(classic_plan(5), PoolBackend(2), tmp_path / "r.jsonl", progress=False)

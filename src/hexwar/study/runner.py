@@ -58,19 +58,20 @@ class Plan:
     seed: int = 0
 
     def jobs(self) -> list[Job]:
-        """Every game of the study, cell by cell, seed by seed (bots checked here)."""
+        """Every game of the study, seed by seed and, for each seed, cell by cell (so a
+        study stopped early has as many games of every cell); bots checked here."""
         game = resolve(self.game)
-        out: list[Job] = []
+        cells: list[tuple[str, tuple[tuple[str, str], ...]]] = []
         for cell in self.cells:
-            sides = _rules(self.game, canonical(dict(cell.options))).sides
+            opts = canonical(dict(cell.options))
+            sides = _rules(self.game, opts).sides
             if len(cell.bots) != len(sides):
                 raise StudyError(f"{game.name} has sides {', '.join(sides)}: name one bot each")
             for name in cell.bots:
                 game.bot(name, 0)  # an unknown name fails before any game
-            bots = tuple(zip(sides, cell.bots, strict=True))
-            opts = canonical(dict(cell.options))
-            out.extend(Job(self.game, opts, bots, self.seed + i) for i in range(self.games))
-        return out
+            cells.append((opts, tuple(zip(sides, cell.bots, strict=True))))
+        seeds = range(self.seed, self.seed + self.games)
+        return [Job(self.game, opts, bots, s) for s in seeds for opts, bots in cells]
 
 
 _RULES: dict[tuple[str, str], Ruleset] = {}
