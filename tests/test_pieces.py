@@ -14,7 +14,7 @@ from hexwar.board.movement import reachable
 from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, Pieces
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.actions import Action
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import HIDDEN, Ruleset, State
 from hexwar.grid.geometry import Hex

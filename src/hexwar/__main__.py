@@ -19,7 +19,8 @@ from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.dice import D6, SeededDriver
 from hexwar.grid.coords import offset_to_hex
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 
 COLUMNS, ROWS = 9, 7
 CHART = {

@@ -28,7 +28,8 @@ from hexwar.engine.actions import END, Action, Decision
 from hexwar.engine.dice import D6
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 from hexwar_stalingrad.board import (
     DEAD,
     FULL,

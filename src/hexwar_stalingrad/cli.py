@@ -31,8 +31,9 @@ from typing import Final, TextIO
 from hexwar.base.errors import AttackRefused, CombatError, HexwarError, RecordError
 from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
+from hexwar.engine.fileformat import parse_json
 from hexwar.engine.loop import Player, RandomPlayer, play
-from hexwar.engine.records import GameRecord, parse_json, record_of, replay
+from hexwar.engine.records import GameRecord, record_of, replay
 from hexwar.engine.state import State
 from hexwar.mechanics.crt import OddsTable
 from hexwar.study import Cell, Plan, run_study, wilson

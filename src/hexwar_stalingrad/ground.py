@@ -15,12 +15,12 @@ from itertools import combinations
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
-from hexwar.board.movement import CompiledSteps
+from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import CombatResult, Distribution
+from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar_stalingrad.board import (
     FULL,
     enemy,

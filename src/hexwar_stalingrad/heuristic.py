@@ -47,15 +47,15 @@ Phase by phase:
   Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
-- ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
-  expected step-loss balance (:class:`hexwar.mechanics.crt.Distribution`) favours the attacker (any
-  odds on artillery, S7.4), with the fewest attackers. RKKA attacks a 6th Army unit in the
-  pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in the long game,
-  neither attacks, bombards nor bombs it before the last turn; it attacks relief units at
-  3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the city at any
-  odds in the short game, and one holding the ring on its last two turns. On the long
-  game's last turn (the relief from its second-last) both sides go for the relief–6th Army
-  contact at any odds;
+- ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose expected
+  step-loss balance (:class:`hexwar.mechanics.crt_values.Distribution`) favours the
+  attacker (any odds on artillery, S7.4), with the fewest attackers. RKKA attacks a 6th
+  Army unit in the pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in
+  the long game, neither attacks, bombards nor bombs it before the last turn; it attacks
+  relief units at 3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the
+  city at any odds in the short game, and one holding the ring on its last two turns. On
+  the long game's last turn (the relief from its second-last) both sides go for the
+  relief–6th Army contact at any odds;
 - decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held; the
   Wehrmacht: a relief unit into contact, a 6th Army unit never out of the area); the
   weakest takes an attacker's loss; the defender (AL) hits a reduced attacker first; a
@@ -99,7 +99,7 @@ import attrs
 
 from hexwar.engine.actions import END, Action
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import Distribution
+from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
 from hexwar_stalingrad.board import (
     FULL,

@@ -23,7 +23,8 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
-from hexwar.board.movement import CompiledSteps, MoveSearch, compiled_adjacency
+from hexwar.board.move_search import CompiledSteps, compiled_adjacency
+from hexwar.board.movement import MoveSearch
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable

@@ -1,13 +1,13 @@
 """Is a loaded state a position of «Сталинград»? The checks behind
 ``StalingradRules.validate_position`` (:mod:`hexwar_stalingrad.rules`).
 
-Run on every load of a save file (:func:`hexwar.engine.records.loads`), after the core's own
+Run on every load of a save file (:func:`hexwar.engine.savefile.loads`), after the core's own
 checks (cursor, decisions, effects, the engine's tables). Each check cites the rule or the
 state layout (``docs/stalingrad/rules.md``, *State layout*) it protects; a refusal raises
 :class:`~hexwar.base.errors.DataError` whose ``entry`` names the table and key
 (``state.tables.units.r-5ta-a``).
 
->>> from hexwar.engine.records import dumps, loads
+>>> from hexwar.engine.savefile import dumps, loads
 >>> from hexwar_stalingrad.rules import StalingradRules
 >>> rules = StalingradRules()
 >>> state = rules.new_state()

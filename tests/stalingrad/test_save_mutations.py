@@ -22,7 +22,7 @@ import pytest
 from random_games import random_game
 
 from hexwar.base.errors import RecordError
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import State
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.static import load_static

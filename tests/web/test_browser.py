@@ -31,7 +31,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from hexwar.engine.records import position_digest
+from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import create_app
 from hexwar.web.session import Session
 from hexwar_stalingrad.web import WEB as STALINGRAD

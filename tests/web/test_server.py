@@ -21,7 +21,8 @@ from examples.triumph_and_glory.rules import TriumphAndGlory
 from tests.toy_game import Duel
 
 from hexwar.base.errors import NotLegalNow
-from hexwar.engine.records import GameRecord, position_digest, replay
+from hexwar.engine.fileformat import position_digest
+from hexwar.engine.records import GameRecord, replay
 from hexwar.web.app import create_app
 from hexwar.web.games import generic
 from hexwar.web.saves import load_session

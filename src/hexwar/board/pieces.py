@@ -44,7 +44,8 @@ import attrs
 
 from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
-from hexwar.board.movement import DEFAULT_RULES, MoveRules, Reach, reachable
+from hexwar.board.move_rules import DEFAULT_RULES, MoveRules
+from hexwar.board.movement import Reach, reachable
 from hexwar.board.stacking import arrive, depart, reorder
 from hexwar.engine.actions import Value
 from hexwar.engine.state import State

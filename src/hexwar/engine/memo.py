@@ -107,23 +107,6 @@ def _recording_state_api() -> dict[str, Any]:
         _note("$outcome", "$pending")
         return player(self)  # type: ignore[no-any-return]
 
-    def reads_all(fn: Callable[..., Any]) -> Callable[..., Any]:
-        def wrapped(self: State, *args: Any, **kwargs: Any) -> Any:
-            _note("$version")
-            return fn(self, *args, **kwargs)
-
-        return wrapped
-
-    def prop(p: property, *names: str) -> property:
-        fget = p.fget
-        assert fget is not None
-
-        def read(self: State) -> Any:
-            _note(*names)
-            return fget(self)
-
-        return property(read, doc=p.__doc__)
-
     derived = orig["derive"]
 
     def derive(self: State, key: Hashable, compute: Callable[[], Any]) -> Any:
@@ -136,20 +119,42 @@ def _recording_state_api() -> dict[str, Any]:
         "hook": r_hook,
         "current_player": r_player,
         "derive": derive,
-        "cursor": prop(orig["cursor"], "$cursor"),
-        "turn": prop(orig["turn"], "$cursor"),
-        "token": prop(orig["token"], "$cursor"),
-        "pending": prop(orig["pending"], "$pending"),
-        "effects": prop(orig["effects"], "$effects"),
-        "outcome": prop(orig["outcome"], "$outcome"),
-        "version": prop(orig["version"], "$version"),
-        "history": prop(orig["history"], "$history"),
+        "cursor": _noting_property(orig["cursor"], "$cursor"),
+        "turn": _noting_property(orig["turn"], "$cursor"),
+        "token": _noting_property(orig["token"], "$cursor"),
+        "pending": _noting_property(orig["pending"], "$pending"),
+        "effects": _noting_property(orig["effects"], "$effects"),
+        "outcome": _noting_property(orig["outcome"], "$outcome"),
+        "version": _noting_property(orig["version"], "$version"),
+        "history": _noting_property(orig["history"], "$history"),
     }
     for name in ("legal_actions", "legal_tokens", "is_legal", "to_data", "observation"):
-        new[name] = reads_all(orig[name])
+        new[name] = _reading_all(orig[name])
     for name, value in new.items():
         setattr(State, name, value)
     return orig
+
+
+def _reading_all(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` noting a read of the whole position (``$version``) first."""
+
+    def wrapped(self: State, *args: Any, **kwargs: Any) -> Any:
+        _note("$version")
+        return fn(self, *args, **kwargs)
+
+    return wrapped
+
+
+def _noting_property(p: property, *names: str) -> property:
+    """Property ``p`` noting reads of ``names`` first."""
+    fget = p.fget
+    assert fget is not None
+
+    def read(self: State) -> Any:
+        _note(*names)
+        return fget(self)
+
+    return property(read, doc=p.__doc__)
 
 
 _READERS: Final = (

@@ -11,7 +11,7 @@ holds *all* mutable data of one game in a few flat containers:
 - an undo log of the changes each action made (inverse operations), shared by clones.
 
 So :meth:`State.clone` copies a few dicts, :meth:`State.undo` is exact, and the whole
-state serializes to JSON (:mod:`hexwar.engine.records`).
+state serializes to JSON (:mod:`hexwar.engine.savefile`).
 
 Rules code reads with :meth:`State.get` / :meth:`State.table` and writes only through
 :meth:`State.put`, :meth:`State.delete`, :meth:`State.push`, :meth:`State.add_effect`,
@@ -132,7 +132,7 @@ class Ruleset(FrameworkHooks):
     def validate_position(self, state: State) -> None:
         """Raise :class:`~hexwar.base.errors.DataError` (``entry`` naming the table and key)
         unless ``state`` is a position of this game. Run on every load of a save file,
-        after the core's own checks (:func:`hexwar.engine.records.validate_core`: cursor, pending
+        after the core's own checks (:func:`hexwar.engine.savefile.validate_core`: cursor, pending
         decisions, effects, the engine's tables). Default: nothing more to check."""
 
     def same_game(self, other: Ruleset) -> bool:
@@ -996,7 +996,7 @@ class State(Clonable):
         return state
 
     def to_data(self, *, history: bool = True) -> dict[str, Any]:
-        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.records`);
+        """The whole state as canonical JSON-able data (see :mod:`hexwar.engine.savefile`);
         ``history=False``: the position only."""
         return snapshot_to_data(self.snapshot(), history=history)
 

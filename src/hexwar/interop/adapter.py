@@ -42,7 +42,8 @@ from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
 from hexwar.engine.actions import END, Action
-from hexwar.engine.records import dumps, loads, position_digest
+from hexwar.engine.fileformat import position_digest
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State, _trie
@@ -331,7 +332,7 @@ class TokenState:
         )
 
     def serialize(self) -> str:
-        """The state as text: the save file (:func:`hexwar.engine.records.dumps`), the
+        """The state as text: the save file (:func:`hexwar.engine.savefile.dumps`), the
         prefix and the seat turn."""
         cursor = None if self._seat_at is None else _cursor_out(self._seat_at)
         return json.dumps(

@@ -26,8 +26,8 @@ from typing import Any, Final
 from hexwar.base.errors import HexwarError, IllegalAction, RequestRefused
 from hexwar.engine.actions import CHANCE, TERMINAL, Action
 from hexwar.engine.dice import SeededDriver
+from hexwar.engine.fileformat import position_digest
 from hexwar.engine.loop import Player
-from hexwar.engine.records import position_digest
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 from hexwar.web.games import WebGame
