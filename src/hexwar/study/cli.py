@@ -136,12 +136,13 @@ def _report(argv: Sequence[str], prog: str, out: TextIO) -> int:
     p.add_argument("results", help="the results file (JSON lines)")
     p.add_argument("--out", default=None, help="the report (default: RESULTS with .md)")
     p.add_argument("--command", default=None, help="the command line the report names")
+    p.add_argument("--note", default=None, help="a paragraph under the report's title")
     args = p.parse_args(argv)
     if not Path(args.results).is_file():
         p.error(f"no such file: {args.results}")
     target = args.out or str(Path(args.results).with_suffix(".md"))
     command = args.command or shlex.join([*prog.split(), "report", *argv])
-    written = write_report(args.results, target, command)
+    written = write_report(args.results, target, command, note=args.note)
     print(f"report: {written[0]} ({len(written) - 1} plots)", file=out)
     return 0
 

@@ -162,8 +162,10 @@ class _Report:
     def note(self, name: str) -> str:
         return self.game.notes.get(name, "") if self.game is not None else ""
 
-    def head(self, command: str | None) -> None:
+    def head(self, command: str | None, note: str | None) -> None:
         self.lines += [f"# Study report: {self.title}", ""]
+        if note:
+            self.lines += [note, ""]
         if command:
             self.lines += ["Regenerate with", "", f"    {command}", ""]
         self.lines += [f"{len(self.rows)} games in {len(self.cells)} cells (options, bots).", ""]
@@ -200,20 +202,24 @@ class _Report:
             self.lines += [*_heat_section(shown, category), ""]
 
 
-def report(rows: Sequence[Row], out: Path, command: str | None = None) -> list[Path]:
+def report(
+    rows: Sequence[Row], out: Path, command: str | None = None, note: str | None = None
+) -> list[Path]:
     """Write the Markdown report of ``rows`` to ``out`` and its plots beside it (folder
     ``out`` without suffix); returns the files written. ``command``: the command line
-    that regenerates it, printed at the top."""
+    that regenerates it, printed at the top; ``note``: a paragraph under the title."""
     if not rows:
         raise StudyError("no rows to report on")
     doc = _Report(rows, out)
-    doc.head(command)
+    doc.head(command, note)
     doc.per_turn()
     doc.hexes()
     out.write_text("\n".join(doc.lines).rstrip("\n") + "\n", encoding="utf-8")
     return [out, *doc.images]
 
 
-def write_report(results: str | Path, out: str | Path, command: str | None = None) -> list[Path]:
+def write_report(
+    results: str | Path, out: str | Path, command: str | None = None, note: str | None = None
+) -> list[Path]:
     """:func:`report` of the rows of the results file ``results``."""
-    return report(read_rows(results), Path(out), command)
+    return report(read_rows(results), Path(out), command, note)
