@@ -39,7 +39,7 @@ from hexwar.mechanics.crt import OddsTable
 from hexwar.study import Cell, Plan, run_study, wilson
 from hexwar.study.backends import backend_for
 from hexwar_stalingrad import air, victory
-from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
+from hexwar_stalingrad.board import DEAD, FULL, POOL, REDUCED, SIDES, static, step, where
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import map_svg, position_svg
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
@@ -70,9 +70,8 @@ def _steps(state: State, side: str) -> int:
     data = static(state)
     total = 0
     for unit, info in data.ground.items():
-        value = state.get("units", unit)
-        if info.side == side and isinstance(value, tuple) and value[0] != "pool":
-            total += {FULL: 2, REDUCED: 1}.get(str(value[1]), 0)
+        if info.side == side and where(state, unit) != POOL:
+            total += {FULL: 2, REDUCED: 1}.get(step(state, unit), 0)
     for unit, a in data.air.items():
         if a.side == side and air.air_where(state, unit) not in ("pool", DEAD):
             total += {FULL: 2, REDUCED: 1}.get(air.air_step(state, unit), 0)

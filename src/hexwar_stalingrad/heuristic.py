@@ -103,6 +103,7 @@ from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
 from hexwar_stalingrad.board import (
     FULL,
+    PIECES,
     POOL,
     REDUCED,
     enemy,
@@ -110,6 +111,7 @@ from hexwar_stalingrad.board import (
     static,
     step,
     strength,
+    unit_at,
     where,
 )
 from hexwar_stalingrad.reinforce import RESERVE_TURN
@@ -612,7 +614,7 @@ class HeuristicBot:
         scored: list[tuple[float, Action]] = []
         if role == air.BOMBER:
             for a in flies:
-                target = state.get("at", a.args[1])
+                target = unit_at(state, a.args[1])
                 assert isinstance(target, str)
                 info = data.ground[target]
                 if _spared(state, target):
@@ -925,8 +927,8 @@ class RingPlan:
         shrinks the open gaps, and the move scoring counts those afresh.)"""
         if inputs != self.inputs:
             return False
-        at = state.table("at")
-        if any(not isinstance(at.get(h), str) for h in self.manned):
+        at = PIECES.occupied(state)
+        if any(h not in at for h in self.manned):
             return False
         return self.wall <= _blocked(state)
 
@@ -1313,12 +1315,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
     open_gaps = set(moves.open_gaps)
     anchors: list[str] = []
     candidates = sorted(
-        {
-            n
-            for g in open_gaps
-            for n in disks[g]
-            if n in data.passable and state.get("at", n) is None
-        }
+        {n for g in open_gaps for n in disks[g] if n in data.passable and unit_at(state, n) is None}
     )
     while open_gaps and candidates:
         best = max(candidates, key=lambda c: (len(open_gaps & disks[c]), c not in plan.pocket))

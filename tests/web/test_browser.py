@@ -34,6 +34,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import create_app
 from hexwar.web.session import Session
+from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.web import WEB as STALINGRAD
 
 LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
@@ -168,10 +169,8 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
 
     # click a unit: its legal hexes light up, exactly the engine's tokens
     unit = state.legal_tokens(("move",))[0]
-    where = state.get("units", unit)
-    assert isinstance(where, tuple)
     t0 = time.perf_counter()
-    click_cell(driver, str(where[0]))
+    click_cell(driver, ground_where(state, unit))
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.cell.legal"), "highlight")
     latency = time.perf_counter() - t0
     lit = {e.get_attribute("data-label") for e in
@@ -196,9 +195,7 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     target = sorted(lit)[0]
     click_cell(driver, target)
     until(driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "the move")
-    moved = state.get("units", unit)
-    assert isinstance(moved, tuple)
-    assert moved[0] == target
+    assert ground_where(state, unit) == target
 
     # on to the end: "end" when offered, else the first legal token, by buttons
     clicks = 0

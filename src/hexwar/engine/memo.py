@@ -50,6 +50,7 @@ hexwar.base.errors.UndeclaredRead: memo weighed read ['weather'] but declares on
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final, Generic, TypeVar
@@ -66,6 +67,7 @@ T = TypeVar("T")
 #: What a memo can never declare: these change with every position, not per table.
 _UNTRACKED: Final = frozenset({"$version", "$history"})
 _MISSING: Final = object()
+_INHERITED: Final = object()  # a reader State has from a base class, not its own
 
 
 # -- checking mode -------------------------------------------------------------------------
@@ -88,7 +90,7 @@ def _note(*names: str) -> None:
 def _recording_state_api() -> dict[str, Any]:
     """Replacements for State's reading API that note what is read (while checking only,
     so the normal path keeps its cost)."""
-    orig = {name: State.__dict__[name] for name in _READERS}
+    orig = {name: inspect.getattr_static(State, name) for name in _READERS}
     get, table, hook, player = orig["get"], orig["table"], orig["hook"], orig["current_player"]
 
     def r_get(self: State, name: str, key: str, default: Any = None) -> Any:
@@ -104,7 +106,7 @@ def _recording_state_api() -> dict[str, Any]:
         return hook(self, name, value, **context)
 
     def r_player(self: State) -> str:
-        _note("$outcome", "$pending")
+        _note("$outcome", "$pending", "$cursor")  # its phase is kept per cursor object
         return player(self)  # type: ignore[no-any-return]
 
     derived = orig["derive"]
@@ -130,9 +132,10 @@ def _recording_state_api() -> dict[str, Any]:
     }
     for name in ("legal_actions", "legal_tokens", "is_legal", "to_data", "observation"):
         new[name] = _reading_all(orig[name])
+    saved = {name: State.__dict__.get(name, _INHERITED) for name in new}
     for name, value in new.items():
         setattr(State, name, value)
-    return orig
+    return saved
 
 
 def _reading_all(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -196,7 +199,10 @@ def read_checking() -> Iterator[None]:
     finally:
         saved = _CHECKING.pop()
         for name, value in saved.items():
-            setattr(State, name, value)
+            if value is _INHERITED:
+                delattr(State, name)  # the base class's method again
+            else:
+                setattr(State, name, value)
 
 
 # -- the memo ---------------------------------------------------------------------------------
