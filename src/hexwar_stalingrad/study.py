@@ -26,7 +26,20 @@ from hexwar.grid.layout import FLAT, POINTY, Layout
 from hexwar.mechanics.supply import trace_lengths
 from hexwar.study import StudyGame
 from hexwar_stalingrad import air, victory
-from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, on_map, static
+from hexwar_stalingrad.board import (
+    DEAD,
+    ELIMINATED,
+    FULL,
+    PIECES,
+    POOL,
+    REDUCED,
+    SIDES,
+    STEPS,
+    on_map,
+    static,
+    step,
+    where,
+)
 from hexwar_stalingrad.ground import zoc_of_side
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.rules import StalingradRules
@@ -40,17 +53,19 @@ def _all_steps(state: State) -> dict[str, int]:
     data = static(state)
     totals = dict.fromkeys(SIDES, 0)
     for unit, info in data.ground.items():
-        value = state.get("units", unit)
-        if isinstance(value, tuple) and value[0] != "pool":
-            totals[info.side] += _STEPS.get(str(value[1]), 0)
+        if where(state, unit) != POOL:
+            totals[info.side] += _STEPS.get(step(state, unit), 0)
     for unit, a in data.air.items():
-        if air.air_where(state, unit) not in ("pool", DEAD):
+        if air.air_where(state, unit) not in (POOL, DEAD):
             totals[a.side] += _STEPS.get(air.air_step(state, unit), 0)
     return totals
 
 
-#: Both sides' steps: reads only ``units`` and ``air`` (most actions change neither).
-_STEPS_MEMO: Final = StateMemo(reads=("units", "air"), compute=_all_steps, size=16)
+#: Both sides' steps: reads only where the units are, their steps and the air units'
+#: table (most actions change none of them).
+_STEPS_MEMO: Final = StateMemo(
+    reads=(PIECES.table, STEPS, ELIMINATED, "air"), compute=_all_steps, size=16
+)
 
 
 def steps(state: State, side: str) -> int:
