@@ -257,9 +257,7 @@ def test_an_illegal_click_shows_the_reason_and_changes_nothing(
     state = session.state
     _to_rkka_movement(driver, state)
     unit = state.legal_tokens(("move",))[0]
-    where = state.get("units", unit)
-    assert isinstance(where, tuple)
-    click_cell(driver, str(where[0]))
+    click_cell(driver, ground_where(state, unit))
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.cell.legal"), "highlight")
     lit = {e.get_attribute("data-label") for e in
            driver.find_elements(By.CSS_SELECTOR, "polygon.cell.legal")}  # fmt: skip
