@@ -372,7 +372,11 @@ class HeuristicBot:
         # the engine's movement query (S6, S6.5), the one behind the legal tokens
         # ``move UNIT`` and ``move UNIT HEX``: asked once per decision, unit by unit
         movers = ground.Movers(state, side, state.phase == "exploitation")
+        data = static(state)
+        escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
         for unit, origin in movers.units():
+            if _idle(data, unit, origin, goals.get(unit), ring, hold, escapes):
+                continue  # it makes no move: its end hexes are not asked
             ends = movers.ends(unit, origin, movers.points(unit))
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
@@ -396,7 +400,6 @@ class HeuristicBot:
                 best, top = score, [(unit, t) for t in targets]
             elif score == best:
                 top.extend((unit, t) for t in targets)
-        data = static(state)
         return sorted(data.move_table(u)[t] for u, t in top)
 
     def _choose(self, top: Sequence[Action]) -> Action:
@@ -537,6 +540,8 @@ class HeuristicBot:
                 balance = self._balance(data, labels[index], step(state, defender))
                 bonus = _attack_bonus(state, defender, attackers, plan)
                 forced = bonus >= MUST_ATTACK  # a target worth any odds
+                if not rkka and not forced and _holds_fire(state, attackers):
+                    continue  # the 6th Army holds the pocket (S11.1, before its last turns)
                 if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not forced:
                     continue
                 if bonus == RELIEF_BONUS and index < SCREEN_THRESHOLD:
@@ -672,6 +677,25 @@ class _Odds:
         return column, shift
 
 
+def _idle(
+    data: Static,
+    unit: str,
+    origin: str,
+    goal: str | None,
+    ring: _RingMoves | None,
+    hold: frozenset[str],
+    escapes: frozenset[str] | None,
+) -> bool:
+    """Whether :meth:`HeuristicBot._unit_moves` scores no move of ``unit`` worth making
+    whatever its end hexes: a 6th Army unit that holds with no break-out hex to step to
+    (``escapes``: ``None`` before the short game's last turn), or a unit with no goal, no
+    range to find and no ring to block."""
+    artillery = data.ground[unit].arm in ground.ARTILLERY_ARMS
+    if unit in hold and (origin not in data.stalingrad_area or (goal is None and not artillery)):
+        return not escapes
+    return goal is None and not artillery and ring is None
+
+
 def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Hex distance between two axial coordinates."""
     dq, dr = a[0] - b[0], a[1] - b[1]
@@ -734,6 +758,17 @@ def _attack_bonus(
     if plan is None or SIXTH not in groups:
         return 0.0
     return 1.0 if where(state, defender) in plan.gaps else 0.0
+
+
+def _holds_fire(state: State, attackers: Sequence[str]) -> bool:
+    """Short game, before its last two turns: a 6th Army unit in the Stalingrad area does not
+    attack out of the pocket (S11.1; the order of 24 November 1942 was to hold, and the
+    break-out Paulus asked for was refused), save for the city (:data:`CITY_BONUS`)."""
+    limit = state.ruleset.sequence.turn_limit
+    if not _short(state) or limit is None or state.turn >= limit - 1:
+        return False
+    hold = _holding(state, "wehrmacht")
+    return any(u in hold for u in attackers)
 
 
 def _escapes(state: State) -> frozenset[str]:
