@@ -195,6 +195,7 @@ class HeuristicBot:
         self._plan: RingPlan | None = None
         self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
+        self._column_memo: tuple[object, dict[tuple[int, int], str | None]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
         #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
@@ -520,7 +521,7 @@ class HeuristicBot:
         if kind == "attack" and rkka and _short(state) and _last_turn(state):
             return END  # S11.1 is judged at the end of the turn: no risk to the ring
         plan = self._plan if kind == "attack" and rkka else None
-        odds = _Odds(state)
+        odds = _Odds(state, self._columns(data))
         for a in actions:
             if a.kind != kind:
                 continue
@@ -554,6 +555,15 @@ class HeuristicBot:
                 continue
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
+
+    def _columns(self, data: Static) -> dict[tuple[int, int], str | None]:
+        """The odds column of each pair of strengths seen so far (S8.2), kept per combat
+        results table (a pure function of the table and the pair)."""
+        crt, memo = self._column_memo
+        if crt is not data.crt:
+            memo = {}
+            self._column_memo = (data.crt, memo)
+        return memo
 
     def _balance(self, data: Static, column: str, defender_step: str) -> float:
         """:func:`_step_balance` at ``column`` against a defender on ``defender_step``,
@@ -643,13 +653,13 @@ class _Odds:
     strength, the column of a pair of strengths (S8.2, S7.3, S7.4); the odds shift of
     cards (S5.4) is asked of each attack, it may name the attackers."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, columns: dict[tuple[int, int], str | None]) -> None:
         self.state = state
         self.crt = static(state).crt
         self.ground = static(state).ground
         self.attack: dict[str, int] = {}
         self.defence: dict[str, int] = {}
-        self.columns: dict[tuple[int, int], str | None] = {}
+        self.columns = columns  # (attack, defence) -> the column on ``crt`` (kept with it)
 
     def __call__(self, defender: str, attackers: Sequence[str]) -> tuple[str | None, int]:
         state = self.state
