@@ -27,7 +27,7 @@ from hexwar.engine.loop import play as run
 from hexwar.engine.records import record_of
 from hexwar.engine.state import State
 from hexwar_stalingrad import ground, victory
-from hexwar_stalingrad.board import on_map, where
+from hexwar_stalingrad.board import REDUCED, on_map, where
 from hexwar_stalingrad.cli import make_bot, wilson
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
@@ -475,6 +475,35 @@ def test_heuristic_wehrmacht_clears_the_city_at_any_odds_in_the_short_game_s11_1
     assert choice.args[0] == "r-62a"
     assert ground.attack_odds(state, choice.args[0], choice.args[1:])[0] == "1:1"
     assert HeuristicBot(0)(situation(LONG, units, stage="wehrmacht")) == END
+
+
+def test_heuristic_6th_army_holds_fire_before_the_short_game_last_two_turns_s11_1() -> None:
+    # 14th/24th Panzer and 3rd Motorized of the 6th Army in the pocket against a reduced
+    # 4th Cavalry Corps: 4:1. In the short game the 6th Army does not attack out of the
+    # pocket before turn 4 (the order to hold); on turns 4-5 it does, and in the long game
+    # it does any time; a formation outside the 6th Army (1st Romanian Armoured) attacks on
+    # turn 3
+    units = {"w-14-24pz": "2216", "w-3mot": "2315", "r-4cc": ("2215", REDUCED)}
+    assert {"2216", "2315"} <= SHORT.data.stalingrad_area
+    quiet = situation(SHORT, units, stage="wehrmacht", turn=3)
+    odds = {
+        ground.attack_odds(quiet, a.args[0], a.args[1:])[0]
+        for a in quiet.legal_actions()
+        if a.kind == "attack"
+    }
+    assert "4:1" in odds
+    assert HeuristicBot(0)(quiet) == END
+    for state in (
+        situation(SHORT, units, stage="wehrmacht", turn=4),
+        situation(LONG, units, stage="wehrmacht", turn=3),
+    ):
+        choice = HeuristicBot(0)(state)
+        assert choice.kind == "attack"
+        assert choice.args[0] == "r-4cc"
+    outside = {"w-rom-1ad": "2315", "r-4cc": ("2215", REDUCED)}
+    choice = HeuristicBot(0)(situation(SHORT, outside, stage="wehrmacht", turn=3))
+    assert choice.kind == "attack"
+    assert choice.args == ("r-4cc", "w-rom-1ad")
 
 
 def test_heuristic_6th_army_breaks_out_on_the_short_game_last_turn_s11_1() -> None:
