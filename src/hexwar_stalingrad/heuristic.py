@@ -53,7 +53,9 @@ Phase by phase:
   pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in the long game,
   neither attacks, bombards nor bombs it before the last turn; it attacks relief units at
   3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the city at any
-  odds in the short game, and one holding the ring on its last two turns. On the long
+  odds in the short game, and one holding the ring on its last two turns; before those
+  two turns the 6th Army holds fire (its units in the area attack nothing but the city:
+  the order of 24 November 1942 was to hold, and no break-out was allowed). On the long
   game's last turn (the relief from its second-last) both sides go for the relief–6th Army
   contact at any odds;
 - decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held; the
@@ -70,8 +72,10 @@ a unit's best moves are kept for the phase, keyed by everything they read. The b
 the engine only for what it reads: the phase's action kinds and the cards, bombardments by
 prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end
 hexes from the movement query behind the ``move`` tokens
-(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list; attack odds
-from each unit's strength read once per position.
+(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list, and not at all
+for a unit that would make no move whatever they are (a 6th Army unit holding, a unit
+with no goal); attack odds from each unit's strength read once per position, the column
+of each pair of strengths once per combat results table.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
