@@ -1154,7 +1154,8 @@ def _index_cut(
     """:func:`min_vertex_cut` on cell indices: ``graph[v]`` the neighbours of ``v``.
 
     Split-graph nodes: ``2 v`` is ``in(v)``, ``2 v + 1`` is ``out(v)``. ``used[v]``: ``v``
-    carries a path; ``flow[u * n + v]``: net flow ``out(u) -> in(v)``; ``into[v]``: the
+    carries a path; ``flow[u * n + v]``: the flow on the arc ``out(u) -> in(v)`` (each
+    direction its own arc); ``into[v]``: the
     ``u`` with positive flow into ``v``.
     """
     n = len(graph)
@@ -1220,10 +1221,12 @@ def _index_cut(
             a, b = prev >> 1, node >> 1
             if a == b:
                 used[a] = not prev & 1  # in(a) -> out(a) takes the hex; back frees it
-            else:  # out(a) -> in(b), or in(a) -> out(b) cancelling flow b -> a
-                for x, y, d in ((a, b, 1), (b, a, -1)):
-                    f = flow[x * n + y] = flow.get(x * n + y, 0) + d
-                    _set_flow(into, x, y, f > 0)
+            elif prev & 1:  # out(a) -> in(b): flow on that arc
+                f = flow[a * n + b] = flow.get(a * n + b, 0) + 1
+                _set_flow(into, a, b, f > 0)
+            else:  # in(a) -> out(b): cancelling flow on the arc out(b) -> in(a)
+                f = flow[b * n + a] = flow.get(b * n + a, 0) - 1
+                _set_flow(into, b, a, f > 0)
             node, prev = prev, parent[prev]
     return None
 

@@ -278,6 +278,52 @@ def test_min_vertex_cut_matches_networkx_flow_on_random_grids(
         assert dst - cut <= outside
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "closed", "sources", "sinks"),
+    [
+        (
+            9,
+            11,
+            "2 4 7 8 10 12 16 20 21 24 28 33 36 43 47 48 49 51 59 60 66 71 74 87 88 92 94 97",
+            "58 70 92",
+            "14 24 35 55 69 70 78 84",
+        ),
+        (
+            12,
+            10,
+            "0 1 5 8 20 22 26 28 29 30 34 38 40 42 46 50 51 56 57 62 64 66 67 73 76 80 81 87"
+            " 88 91 93 102 104 106 108 113 116 118",
+            "9 25",
+            "18 48 50 53 57 119",
+        ),
+    ],
+)
+def test_min_vertex_cut_is_minimum_where_a_path_reroutes_against_another(
+    width: int, height: int, closed: str, sources: str, sinks: str
+) -> None:
+    # two hex-like grids (six neighbours) where an augmenting path crosses an arc carried
+    # by an earlier path in the other direction: out(a) -> in(b) and out(b) -> in(a) are two
+    # arcs, and pushing along one does not cancel the other (the cut was one hex too big)
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+    nb = {
+        f"v{v}": tuple(
+            sorted(
+                f"v{(v // width + dy) * width + v % width + dx}"
+                for dx, dy in steps
+                if 0 <= v % width + dx < width and 0 <= v // width + dy < height
+            )
+        )
+        for v in range(width * height)
+    }
+    src = {f"v{v}" for v in sources.split()}
+    cells = (set(nb) - {f"v{v}" for v in closed.split()}) | src
+    dst = {f"v{v}" for v in sinks.split()} & cells
+    for near_sources in (False, True):
+        found = min_vertex_cut(nb, cells, src, dst, near_sources=near_sources)
+        assert found is not None
+        assert len(found[0]) == _split_flow_value(nb, cells, src, dst)
+
+
 def test_heuristic_attack_score_uses_the_step_loss_balance() -> None:
     data = SHORT.data
     state = _set_up(SHORT)
