@@ -620,14 +620,16 @@ def test_heuristic_ring_plan_reused_only_while_exact_s11_1() -> None:
 
 
 def test_heuristic_odds_from_parts_equal_the_rules_attack_odds_s8_2() -> None:
-    # the bot reads a unit's strength once per position (S8.2, S7.3, S7.4); at every
-    # attack decision of a game its odds equal ground.attack_odds for every legal attack
+    # the bot reads a unit's strength once per position and the column of a pair of
+    # strengths once per table (S8.2, S7.3, S7.4); at every attack decision of a game its
+    # odds equal ground.attack_odds for every legal attack (one column memo for the game)
     checked = 0
+    columns: dict[tuple[int, int], str | None] = {}
 
     def rkka(state: State) -> Action:
         nonlocal checked
         if not state.pending and state.phase == "attack":
-            odds = _Odds(state)
+            odds = _Odds(state, columns)
             for a in state.legal_actions():
                 if a.kind == "attack":
                     want = ground.attack_odds(state, a.args[0], a.args[1:])
