@@ -1,53 +1,134 @@
-"""The PettingZoo step on «Сталинград» (issue 14, acceptance 4): per agent step, the
-action mask, the step (one token, with the chance nodes after it) and the observation
-tensor (``env.last()``) and the step (one token; the whole action when it completes it,
-then the chance nodes after it). CPU time (``time.process_time_ns``) per step over
-random-token games: the median, the minimum of the per-game medians, and the medians of
-the steps that applied an action and of those that only extended the prefix.
+"""The PettingZoo step on «Сталинград» (issue 14, acceptance 4).
+
+One agent step is ``env.last()`` (the observation tensor and the action mask) and
+``env.step`` (one token — the whole action when it completes one — then the chance nodes
+after it), for random legal tokens. CPU time (``time.process_time_ns``) per step over
+random-token games: the median over all steps (and the minimum of the per-game medians),
+the medians of the steps that applied an action and of those that only extended the
+prefix, and the two halves (``last``, ``step``) apart.
 
     python benchmarks/bench_interop.py [--games 3] [--length short]
+    python benchmarks/bench_interop.py --repeats 5 --old /tmp/main-tree
+
+With ``--old TREE`` (a checkout whose ``src`` holds another hexwar) each repeat runs one
+worker process per tree (``PYTHONPATH=<tree>/src``), interleaved A, B, B, A, ..., with the
+same seeds; the table gives the min / median over the repeats of each figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from hexwar.interop.pettingzoo import HexwarAEC
+HERE = Path(__file__).resolve()
 
 
-def bench(
-    name: str, games: int, seed: int
-) -> tuple[list[float], list[float], list[float], list[float]]:
+def bench(name: str, games: int, seed: int) -> dict[str, list[float]]:
+    """Per-step CPU times (µs) of ``games`` random-token games of ``name``."""
+    from hexwar.interop.pettingzoo import HexwarAEC
+
     env = HexwarAEC(name)
     rng = random.Random(seed)
-    steps: list[float] = []
-    medians: list[float] = []
-    applied: list[float] = []
-    prefix_only: list[float] = []
+    out: dict[str, list[float]] = {
+        k: [] for k in ("all", "game_medians", "applied", "prefix_only", "last", "step")
+    }
+    clock = time.process_time_ns
     for game in range(games):
         env.reset(seed=seed + game)
         mine: list[float] = []
         while not all(env.terminations.values()):
-            t0 = time.process_time_ns()
+            t0 = clock()
             obs, _, _, _, _ = env.last()  # the observation tensor and the action mask
             legal = np.flatnonzero(obs["action_mask"])
             action = int(legal[rng.randrange(len(legal))])
             before = len(env.ts.state.history)
+            t1 = clock()
             env.step(action)  # one token (the action when it is complete), then chance
-            took = (time.process_time_ns() - t0) / 1000
+            t2 = clock()
+            took = (t2 - t0) / 1000
             mine.append(took)
-            if len(env.ts.state.history) != before:
-                applied.append(took)
-            else:
-                prefix_only.append(took)
-        steps += mine
-        medians.append(statistics.median(mine))
-    return steps, medians, applied, prefix_only
+            out["last"].append((t1 - t0) / 1000)
+            out["step"].append((t2 - t1) / 1000)
+            out["applied" if len(env.ts.state.history) != before else "prefix_only"].append(took)
+        out["all"] += mine
+        out["game_medians"].append(statistics.median(mine))
+    return out
+
+
+def bench_tokens(name: str, games: int, seed: int) -> list[float]:
+    """The same games' steps without the observation: the legal token ids, one token
+    (then the chance nodes): what the rules and the adapter cost, with no tensor."""
+    from hexwar.interop.adapter import TokenGame
+    from hexwar.interop.pettingzoo import pick_chance
+
+    game = TokenGame.from_name(name)
+    rng = random.Random(seed)
+    out: list[float] = []
+    clock = time.process_time_ns
+    for g in range(games):
+        chance = random.Random(seed + g)
+        ts = game.new_initial_state()
+        while ts.is_chance_node():
+            ts.apply(pick_chance(ts, chance))
+        while not ts.is_terminal():
+            t0 = clock()
+            legal = sorted(ts.legal_ids())
+            ts.apply(legal[rng.randrange(len(legal))])
+            while ts.is_chance_node():
+                ts.apply(pick_chance(ts, chance))
+            out.append((clock() - t0) / 1000)
+    return out
+
+
+def figures(times: dict[str, list[float]]) -> dict[str, float]:
+    """The figures of one run."""
+    med = statistics.median
+    return {
+        "steps": len(times["all"]),
+        "median": med(times["all"]),
+        "min game median": min(times["game_medians"]),
+        "mean": statistics.fmean(times["all"]),
+        "applied median": med(times["applied"]) if times["applied"] else float("nan"),
+        "prefix-only median": med(times["prefix_only"]) if times["prefix_only"] else float("nan"),
+        "last() median": med(times["last"]),
+        "step() median": med(times["step"]),
+    }
+
+
+def _worker(tree: Path, args: argparse.Namespace) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    cmd = [sys.executable, str(HERE), "--worker", "--games", str(args.games)]
+    cmd += ["--length", args.length, "--seed", str(args.seed)]
+    cmd += ["--tokens"] if args.tokens and tree == HERE.parents[1] else []
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _table(runs: dict[str, list[dict[str, float]]]) -> None:
+    names = list(runs)
+    keys = [k for k in runs[names[0]][0] if k != "steps"]
+    nan = float("nan")
+    print("| figure (µs) | " + " | ".join(f"{n} (min / median)" for n in names) + " |")
+    print("|---|" + "---|" * len(names))
+    for k in keys:
+        cells = []
+        for n in names:
+            xs = [r.get(k, nan) for r in runs[n]]
+            known = [x for x in xs if x == x]
+            cells.append(f"{min(known):.0f} / {statistics.median(known):.0f}" if known else "—")
+        print(f"| {k} | " + " | ".join(cells) + " |")
+    steps = {n: int(runs[n][0]["steps"]) for n in names}
+    print(f"steps per run: {steps}")
 
 
 def main() -> None:
@@ -55,16 +136,39 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--length", default="short", choices=("short", "long"))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--old", type=Path, action="append", default=[])
+    parser.add_argument("--tokens", action="store_true", help="also the steps without a tensor")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    steps, medians, applied, prefix_only = bench(f"stalingrad-{args.length}", args.games, args.seed)
-    print(
-        f"stalingrad-{args.length}: {len(steps)} steps in {args.games} games; per step "
-        f"median {statistics.median(steps):.0f} µs, min of game medians {min(medians):.0f} µs, "
-        f"mean {statistics.fmean(steps):.0f} µs"
-    )
-    for what, xs in (("applied an action", applied), ("only extended the prefix", prefix_only)):
-        if xs:
-            print(f"  {len(xs)} steps {what}: median {statistics.median(xs):.0f} µs")
+    name = f"stalingrad-{args.length}"
+    if args.worker:
+        f = figures(bench(name, args.games, args.seed))
+        if args.tokens:
+            f["token step, no observation: median"] = statistics.median(
+                bench_tokens(name, args.games, args.seed)
+            )
+        print(json.dumps(f))
+        return
+    if not args.old and args.repeats == 1:
+        f = figures(bench(name, args.games, args.seed))
+        if args.tokens:
+            f["token step, no observation: median"] = statistics.median(
+                bench_tokens(name, args.games, args.seed)
+            )
+        print(f"{name}: {f.pop('steps'):.0f} steps in {args.games} games")
+        for k, v in f.items():
+            print(f"  {k}: {v:.0f} µs")
+        return
+    trees = {"this tree": HERE.parents[1], **{str(p): p for p in args.old}}
+    runs: dict[str, list[dict[str, float]]] = {n: [] for n in trees}
+    order = list(trees)
+    for r in range(args.repeats):
+        for n in order if r % 2 == 0 else order[::-1]:
+            runs[n].append(_worker(trees[n], args))
+    print(f"{name}, {args.games} games a run (seeds {args.seed}-{args.seed + args.games - 1}),")
+    print(f"{args.repeats} runs per tree, interleaved:")
+    _table(runs)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from hexwar.board.stacking import max_units
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
@@ -31,7 +31,8 @@ from hexwar.mechanics.combat import (
     HexsideShift,
     OddsRules,
 )
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters, StepTrack, cheapest_cover
 from hexwar.testing import check_random_games, check_rejects

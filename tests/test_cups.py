@@ -10,7 +10,7 @@ import pytest
 from hexwar.base.errors import ActionSyntaxError, CupError, SequenceError
 from hexwar.engine.actions import CHANCE, END, Action, Decision, Outcome, Value
 from hexwar.engine.dice import D6, D10, Dice
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import TOKEN, Phase, Segment, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State

@@ -9,7 +9,7 @@ import pytest
 from hexwar.base.errors import DeploymentError
 from hexwar.board.pieces import SQUARE_CODEC, Pieces
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import HIDDEN, Ruleset, State

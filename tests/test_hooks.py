@@ -14,7 +14,7 @@ import pytest
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import Action
 from hexwar.engine.hooks import HOOK_POINTS, Effect, EffectRule, Expiry, HookPoint, hook_point
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import Ruleset, State
 from toy_game import Duel
 

@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "testing": {"base", "grid", "engine", "board", "mechanics"},
     "interop": {"base", "grid", "engine", "board", "mechanics", "render", "testing"},
     "web": {"base", "grid", "engine", "board", "mechanics", "render"},
+    "study": {"base", "engine"},
 }
 
 #: Packages that are games, or that hold them: the core imports none of them.

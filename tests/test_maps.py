@@ -13,13 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexwar.base.errors import DataError
+from hexwar.board.map_load import load_map, map_from_dict
 from hexwar.board.maps import (
     OFFSET_LAYOUTS,
     GameMap,
     build_map,
     hexagon,
-    load_map,
-    map_from_dict,
     rectangle,
     square_rectangle,
 )
@@ -303,7 +302,8 @@ def test_feature_cells_lists_the_cells_a_linear_feature_runs_through() -> None:
 def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
     """A variant (mud, a frozen river) prices the changed class anew and keeps the other
     classes' compiled steps and the zones of control of the base map."""
-    from hexwar.board.movement import compiled_adjacency, reachable
+    from hexwar.board.move_search import compiled_adjacency
+    from hexwar.board.movement import reachable
     from hexwar.board.terrain import chart_from_dict
     from hexwar.board.zoc import zoc_projection
 

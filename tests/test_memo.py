@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -252,11 +254,13 @@ def test_read_checking_compares_cached_and_fresh_results() -> None:
 
 
 def test_read_checking_restores_the_reading_api() -> None:
-    get, phase = State.get, State.__dict__["phase"]
+    get, phase = State.get, inspect.getattr_static(State, "phase")
+    own = set(State.__dict__)
     with read_checking(), read_checking():
         assert State.get is not get
     assert State.get is get
-    assert State.__dict__["phase"] is phase
+    assert inspect.getattr_static(State, "phase") is phase
+    assert set(State.__dict__) == own  # the replacements are gone, none left behind
 
 
 def test_the_kit_reports_an_undeclared_read_as_a_memo_violation() -> None:

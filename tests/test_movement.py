@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from hexwar.base.errors import OffMapError, UnknownMovementClassError
 from hexwar.board.maps import GameMap, build_map, hexagon, square_rectangle
-from hexwar.board.movement import MoveRules, MoveSearch, compiled_adjacency, find_path, reachable
+from hexwar.board.move_rules import MoveRules
+from hexwar.board.move_search import compiled_adjacency
+from hexwar.board.movement import MoveSearch, find_path, reachable
 from hexwar.board.terrain import chart_from_dict
 from hexwar.board.zoc import zoc_cells
 from hexwar.grid.geometry import Hex

@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 from hexwar.base.errors import PieceError, StackError
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.movement import reachable
-from hexwar.board.pieces import HEX_CODEC, SQUARE_CODEC, Pieces
+from hexwar.board.pieces import HEX_CODEC, LABELS, SQUARE_CODEC, Pieces
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.actions import Action
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.memo import StateMemo, read_checking
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import HIDDEN, Ruleset, State
 from hexwar.grid.geometry import Hex
@@ -382,3 +383,50 @@ def test_group_by_lists_placed_pieces_by_formation() -> None:
     assert list(REG.group_by(s, key, "red")) == ["I", "V"]
     REG.remove(s, "I-a")
     assert "I" not in REG.group_by(s, key)
+
+
+# -- labels as cells; the table reads (games that work in labels, «Сталинград») ----------------
+
+NAMED = Pieces(LABELS, attributes=("strength",))
+
+
+def test_label_cells_and_the_table_reads_agree_with_the_cell_reads() -> None:
+    s = fresh()
+    NAMED.place(s, "r-62a", "2715", "rkka", attributes={"strength": 5})
+    NAMED.place(s, "w-6a", "Kalach", "wehrmacht")
+    assert NAMED.where(s, "r-62a") == "2715" == NAMED.label_of(s, "r-62a")
+    assert NAMED.label_of(s, "nobody") is None
+    assert dict(NAMED.occupied(s)) == {"2715": ("r-62a",), "Kalach": ("w-6a",)}
+    assert dict(NAMED.entries(s)) == {"r-62a": ("2715", "rkka"), "w-6a": ("Kalach", "wehrmacht")}
+    NAMED.move(s, "r-62a", "2716")
+    assert "2715" not in NAMED.occupied(s)
+    assert NAMED.occupants(s, "2716") == ("r-62a",)
+    assert NAMED.reads == ("pieces", "stacks", "strength")
+    with pytest.raises(PieceError, match="non-empty text"):
+        NAMED.place(s, "x", "", "rkka")
+    with pytest.raises(TypeError):
+        NAMED.occupied(s)["2716"] = ()  # type: ignore[index]  # read-only
+
+
+def test_a_memo_over_the_registry_reads_is_exact_under_read_checking() -> None:
+    """``reads`` declares every table the reads touch: read checking recomputes each call
+    and fails on an undeclared read or a stale answer."""
+    memo = StateMemo(
+        reads=NAMED.reads,
+        compute=lambda state: (
+            tuple(sorted(NAMED.occupied(state))),
+            NAMED.label_of(state, "a"),
+            NAMED.get_attr(state, "a", "strength"),
+            tuple(NAMED.pieces_of(state, "rkka")),
+        ),
+    )
+    s = fresh()
+    with read_checking():
+        assert memo(s) == ((), None, None, ())
+        NAMED.place(s, "a", "0101", "rkka", attributes={"strength": 3})
+        assert memo(s) == (("0101",), "0101", 3, ("a",))
+        NAMED.move(s, "a", "0102")
+        before = s.clone()  # same versions: shares the memo's entries until one is written
+        NAMED.set_attr(s, "a", "strength", 2)
+        assert memo(s) == (("0102",), "0102", 2, ("a",))
+        assert memo(before) == (("0102",), "0102", 3, ("a",))

@@ -14,7 +14,9 @@ import pytest
 from hexwar.base.errors import RecordError
 from hexwar.engine.actions import CHANCE
 from hexwar.engine.dice import SeededDriver
-from hexwar.engine.records import FORMAT_VERSION, GameRecord, dumps, loads, record_of, replay
+from hexwar.engine.fileformat import FORMAT_VERSION
+from hexwar.engine.records import GameRecord, record_of, replay
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import State
 from hexwar.testing import outputs_under_hash_seeds
 from toy_game import Duel
@@ -28,7 +30,8 @@ sys.path.insert(0, sys.argv[1])
 from toy_game import Duel
 from hexwar.engine.actions import CHANCE
 from hexwar.engine.dice import SeededDriver
-from hexwar.engine.records import dumps, record_of
+from hexwar.engine.records import record_of
+from hexwar.engine.savefile import dumps
 seed = int(sys.argv[2])
 driver, rng = SeededDriver(seed), random.Random(seed)
 state = Duel().new_state()

@@ -10,7 +10,7 @@ import pytest
 from hexwar.base.errors import HexwarError, SequenceError
 from hexwar.engine.actions import CHANCE, Action, Decision, Outcome, Value
 from hexwar.engine.dice import D10, uniform
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import (
     Cursor,
     Phase,

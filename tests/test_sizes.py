@@ -17,36 +17,10 @@ MODULE_LINES = 400
 FUNCTION_LINES = 60
 
 #: module (relative to hexwar/) -> (ceiling, reason)
-MODULES: dict[str, tuple[int, str]] = {
-    "engine/state.py": (
-        1090,
-        "to split: Ruleset, State reading/writing, legality (the lead "
-        "is tuning its hot paths; split after that lands)",
-    ),
-    "engine/records.py": (790, "to split: save files vs game records"),
-    "mechanics/crt.py": (720, "to split: odds/strength tables vs loading"),
-    "board/movement.py": (590, "to split: move rules vs the compiled search"),
-    "board/maps.py": (530, "to split: GameMap vs map_from_dict loading"),
-    "render/svg.py": (500, "to split: render_svg into per-layer helpers"),
-    "testing/kit.py": (484, "to split: the per-step checks vs the random-game loop"),
-    "engine/sequencer.py": (465, "to split: the Sequenced protocol and cursor moves"),
-    "board/pieces.py": (450, "to split: the registry vs its action helpers"),
-}
+MODULES: dict[str, tuple[int, str]] = {}
 
 #: "module:function" -> (ceiling, reason)
-FUNCTIONS: dict[str, tuple[int, str]] = {
-    "board/maps.py:map_from_dict": (155, "to split: one validator per map section"),
-    "render/svg.py:render_svg": (170, "to split: cells, edges, labels, counters"),
-    "render/svg.py:_draw_counters": (65, "to split"),
-    "mechanics/crt.py:table_from_data": (100, "to split: one validator per table part"),
-    "engine/records.py:replay": (82, "to split: checkpoint comparison"),
-    "engine/records.py:from_json": (73, "to split: one check per record field"),
-    "engine/records.py:validate_core": (63, "a flat list of independent position checks"),
-    "engine/memo.py:_recording_state_api": (66, "one wrapper per State read method"),
-    "board/movement.py:__init__": (62, "MoveSearch's compiled tables, built in one pass"),
-    "testing/kit.py:_check_games": (103, "to split: one helper per check"),
-    "testing/kit.py:check_tokens": (67, "to split"),
-}
+FUNCTIONS: dict[str, tuple[int, str]] = {}
 
 
 def _sizes() -> tuple[dict[str, int], dict[str, int]]:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from hexwar.base.errors import StackError, StackingViolation
 from hexwar.board.maps import build_map, hexagon
-from hexwar.board.movement import MoveRules, reachable
+from hexwar.board.move_rules import MoveRules
+from hexwar.board.movement import reachable
 from hexwar.board.stacking import (
     all_limits,
     arrive,

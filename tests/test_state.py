@@ -19,7 +19,7 @@ from hexwar.base.errors import (
     NotLegalNow,
 )
 from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, Decision
-from hexwar.engine.records import dumps
+from hexwar.engine.savefile import dumps
 from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_rejects, random_states
 from toy_game import Duel

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import io
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
-from hypothesis.stateful import run_state_machine_as_test
+from tests.shrinking import logs_a_list, shrunk_failure
 
-from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import Action
 from hexwar.engine.records import GameRecord, replay
 from hexwar.engine.state import State
-from hexwar.testing import FAST_SHRINK, RulesStateMachine, RulesViolation, check_random_games
+from hexwar.testing import RulesViolation, check_random_games
 from toy_game import HILL, Duel
 
 
@@ -80,15 +76,10 @@ def test_raise_on_first_names_the_record(tmp_path: Path) -> None:
     assert Path(path).is_file()
 
 
-class HillBug(Duel):
-    """Bug: a unit entering the hill logs a list (not a Value): the state no longer
-    serializes, and only a game that reaches the hill (at least three player actions
-    after the deal) shows it."""
-
-    def play(self, state: State, action: Action) -> None:
-        super().play(state, action)
-        if action.kind == "move" and int(action.args[1]) == HILL:
-            state.put("log", "hill", [str(action)])  # type: ignore[arg-type]
+#: Bug: a unit entering the hill logs a list (not a Value): the state no longer
+#: serializes, and only a game that reaches the hill (at least three player actions
+#: after the deal) shows it.
+HillBug = logs_a_list(Duel, lambda action: action.kind == "move" and int(action.args[1]) == HILL)
 
 
 #: The stated budget: a failing machine run, found and shrunk, in CPU seconds (measured
@@ -98,25 +89,7 @@ TOY_SHRINK_BUDGET = 20.0
 
 @pytest.mark.slow
 def test_a_broken_ruleset_fails_and_shrinks_within_the_budget() -> None:
-    failing: list[int] = []
-
-    class Machine(RulesStateMachine):
-        new_state = HillBug().new_state
-
-        def _apply(self, action: Action) -> None:
-            try:
-                super()._apply(action)
-            except Exception:
-                failing.append(len(self.state.history))
-                raise
-
-    start = time.process_time()
-    with pytest.raises(HexwarError, match="not a state value"):
-        run_state_machine_as_test(
-            Machine,
-            settings=settings(FAST_SHRINK, max_examples=200, stateful_step_count=40, database=None),
-        )
-    spent = time.process_time() - start
+    spent, length = shrunk_failure(HillBug().new_state, max_examples=200, steps=40)
     assert spent < TOY_SHRINK_BUDGET
     # the reported (last) run is the shrunk one: the deal and the fewest moves to the hill
-    assert failing[-1] <= 6
+    assert length <= 6

@@ -17,7 +17,8 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import LabelError
-from hexwar.board.maps import GameMap, load_map
+from hexwar.board.map_load import load_map
+from hexwar.board.maps import GameMap
 from hexwar.board.terrain import load_chart
 from hexwar.grid.square import SquareLabels
 

@@ -31,7 +31,8 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, cast
 
-from hexwar.board.movement import MoveRules, reachable
+from hexwar.board.move_rules import MoveRules
+from hexwar.board.movement import reachable
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.bounds import Bounds

@@ -12,7 +12,8 @@ from hexwar.board.maps import GameMap, build_map, rectangle
 from hexwar.board.terrain import chart_from_dict
 from hexwar.grid.coords import offset_to_hex
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.steps import StepTrack
 
 COLUMNS, ROWS = 9, 7

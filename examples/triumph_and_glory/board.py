@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from hexwar.board.movement import MoveRules
+from hexwar.board.move_rules import MoveRules
 from hexwar.board.stacking import all_limits, can_end, max_units
 from hexwar.engine.actions import Outcome
 from hexwar.engine.state import State

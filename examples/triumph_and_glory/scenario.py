@@ -15,7 +15,8 @@ from typing import Any, Final
 import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
-from hexwar.board.maps import GameMap, load_map
+from hexwar.board.map_load import load_map
+from hexwar.board.maps import GameMap
 from hexwar.board.terrain import load_chart
 from hexwar.grid.geometry import Hex
 

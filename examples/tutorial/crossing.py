@@ -21,7 +21,8 @@ from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 
 __all__ = ["MAP", "PIECES", "START", "TOWN", "UNITS", "Crossing"]
 

@@ -23,8 +23,10 @@ imported from its subpackage's module. Games live in their own packages
 """
 
 from hexwar.base.errors import DataError, HexwarError, IllegalAction, NotLegalNow
-from hexwar.board.maps import GameMap, load_map
-from hexwar.board.movement import MoveRules, find_path, reachable
+from hexwar.board.map_load import load_map
+from hexwar.board.maps import GameMap
+from hexwar.board.move_rules import MoveRules
+from hexwar.board.movement import find_path, reachable
 from hexwar.board.pieces import Pieces
 from hexwar.board.terrain import TerrainChart, load_chart
 from hexwar.board.zoc import zoc_cells
@@ -34,11 +36,13 @@ from hexwar.engine.dice import D6, Dice, SeededDriver
 from hexwar.engine.hooks import Effect, Expiry
 from hexwar.engine.kinds import Kind, Kinds
 from hexwar.engine.loop import RandomPlayer, play
-from hexwar.engine.records import GameRecord, dumps, loads, replay
+from hexwar.engine.records import GameRecord, replay
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable, load_table
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_load import load_table
 
 __all__ = [
     "CHANCE",

@@ -1,4 +1,5 @@
-"""``python -m hexwar demo``: a short tour of the core, printed to the terminal.
+"""``python -m hexwar demo``: a short tour of the core, printed to the terminal;
+``python -m hexwar study MODULE:RULESET ...``: a balance study (``docs/studies.md``).
 
 It builds a small map with forest and a river, puts one friendly and two enemy units on
 it, and prints where the friendly unit may end its move (ZOC-aware, S6.2-S6.4), the odds
@@ -18,7 +19,8 @@ from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.dice import D6, SeededDriver
 from hexwar.grid.coords import offset_to_hex
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 
 COLUMNS, ROWS = 9, 7
 CHART = {
@@ -109,9 +111,15 @@ def demo() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["study"]:  # its own parser: python -m hexwar study MODULE:RULESET ...
+        from hexwar.study.cli import main as study
+
+        return study(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m hexwar", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("demo", help="a short tour of the core")
+    sub.add_parser("study", help="a balance study of MODULE:RULESET (docs/studies.md)")
     serve = sub.add_parser("serve", help="play a game in the browser (docs/web.md)")
     serve.add_argument("game", nargs="+", help="MODULE:NAME of a WebGame or a Ruleset class")
     from hexwar.web.serve import add_arguments, resolve, run

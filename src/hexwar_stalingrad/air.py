@@ -28,11 +28,13 @@ from hexwar.engine.actions import END, Action, Decision
 from hexwar.engine.dice import D6
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 from hexwar_stalingrad.board import (
     DEAD,
     FULL,
     GONE,
+    PIECES,
     POOL,
     REDUCED,
     SIDES,
@@ -284,7 +286,7 @@ def _placement_units_and_hexes(state: State, side: str, role: str) -> tuple[list
     if role == BOMBER:
         foes = data.foes(side)
         hexes = sorted(
-            lab for lab, u in state.table("at").items() if u in foes and lab not in taken
+            lab for lab, s in PIECES.occupied(state).items() if s[0] in foes and lab not in taken
         )
     else:
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}

@@ -1,33 +1,43 @@
-"""Where the counters are: reading and writing the ``units`` and ``at`` tables.
+"""Where the counters are: the ground units on the core's piece registry and step counters.
 
-State layout (``docs/stalingrad/rules.md``): ``units[id] = (where, step)`` with ``where``
-a map label, ``"pool"`` (not yet arrived: turn-6 reserves, S3.2) or ``"dead"``
-(destroyed or surrendered, S4.1), and ``step`` ``"full"`` / ``"reduced"`` (``"gone"`` when
-dead); ``at[label] = id`` indexes the ground units on the map (one per hex, S6.2). All
-writes go through :func:`place`, :func:`remove` and :func:`set_step`, which keep the two
-tables in step.
+State layout (``docs/stalingrad/rules.md``): a ground unit on the map is in the core
+registry :data:`PIECES` (:class:`hexwar.board.pieces.Pieces` over map labels:
+``pieces[id] = (label, side)``, ``stacks[label] = (id,)``, one unit per hex, S6.2); its
+step is kept by the core's step counters (:func:`counters`,
+:class:`hexwar.mechanics.steps.StepCounters`: ``steps[id] = 1`` while reduced, S1.3;
+``eliminated[id] = side`` for a destroyed or surrendered unit, S4.1). A unit in neither
+table is in the pool: a turn-6 reserve not yet arrived (S3.2). All writes go through
+:func:`place`, :func:`remove`, :func:`set_step` and :func:`take_loss`.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
+from hexwar.board.pieces import LABELS, Pieces
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
+from hexwar.mechanics.steps import POOL_TABLE, STEPS_TABLE, StepCounters
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import GroundUnit
 
 __all__ = [
     "DEAD",
+    "ELIMINATED",
     "FULL",
     "GONE",
+    "PIECES",
     "POOL",
     "REDUCED",
     "SIDES",
+    "STEPS",
+    "counters",
     "enemy",
     "on_map",
     "place",
     "remove",
+    "set_aside",
     "set_step",
     "static",
     "step",
@@ -43,6 +53,14 @@ DEAD: Final = "dead"
 FULL: Final = "full"
 REDUCED: Final = "reduced"
 GONE: Final = "gone"
+#: A step counter's index (0 full, 1 reduced, 2 eliminated: S1.3, S4.1) -> its name.
+STEP_NAMES: Final = (FULL, REDUCED, GONE)
+
+#: The ground units on the map (S6.2: one per hex), by map label.
+PIECES: Final[Pieces[str]] = Pieces(LABELS)
+#: The step counters' tables: a reduced unit's step (1, S1.3) and the dead (S4.1).
+STEPS: Final = STEPS_TABLE
+ELIMINATED: Final = POOL_TABLE
 
 
 def static(state: State) -> Static:
@@ -55,6 +73,16 @@ def static(state: State) -> Static:
     return data
 
 
+@functools.lru_cache(maxsize=8)
+def _counters(data: Static) -> StepCounters:
+    return StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED)
+
+
+def counters(state: State) -> StepCounters:
+    """The ground units' step counters (two steps each, S1.3) on :data:`PIECES`."""
+    return _counters(static(state))
+
+
 def enemy(side: str) -> str:
     """The other side."""
     return SIDES[1 - SIDES.index(side)]
@@ -62,32 +90,30 @@ def enemy(side: str) -> str:
 
 def where(state: State, unit: str) -> str:
     """A ground unit's label, ``"pool"`` or ``"dead"``."""
-    value = state.get("units", unit)
-    assert isinstance(value, tuple), unit
-    w = value[0]
-    assert isinstance(w, str)
-    return w
+    label = PIECES.label_of(state, unit)
+    if label is not None:
+        return label
+    return DEAD if state.get(ELIMINATED, unit) is not None else POOL
 
 
 def step(state: State, unit: str) -> str:
-    """``"full"``, ``"reduced"`` or ``"gone"``."""
-    value = state.get("units", unit)
-    assert isinstance(value, tuple), unit
-    s = value[1]
-    assert isinstance(s, str)
-    return s
+    """``"full"``, ``"reduced"`` or ``"gone"`` (:func:`counters`' step, read from its
+    tables)."""
+    if state.get(ELIMINATED, unit) is not None:
+        return GONE
+    return REDUCED if state.get(STEPS, unit) else FULL
 
 
 def unit_at(state: State, label: str) -> str | None:
     """The ground unit on ``label``, or ``None``."""
-    u = state.get("at", label)
-    return u if isinstance(u, str) else None
+    stack = PIECES.occupied(state).get(label)
+    return stack[0] if stack else None
 
 
 def on_map(state: State, side: str | None = None) -> list[tuple[str, str]]:
     """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit.
 
-    Built for both sides at once and memoised on the ``at`` table's version
+    Built for both sides at once and memoised on the ``stacks`` table's version
     (:data:`_ON_MAP`), so positions that differ elsewhere share it; each call returns a
     fresh list."""
     return list(_ON_MAP(state)[side])
@@ -99,51 +125,69 @@ def _second(pair: tuple[str, str]) -> str:
 
 def _on_map(state: State) -> dict[str | None, tuple[tuple[str, str], ...]]:
     ground = static(state).ground
-    every = sorted(
-        ((lab, u) for lab, u in state.table("at").items() if isinstance(u, str)), key=_second
-    )
+    every = sorted(((lab, s[0]) for lab, s in PIECES.occupied(state).items()), key=_second)
     out: dict[str | None, tuple[tuple[str, str], ...]] = {None: tuple(every)}
     for side in SIDES:
         out[side] = tuple(pair for pair in every if ground[pair[1]].side == side)
     return out
 
 
-#: The units on the map by side: reads only ``at`` (and the ruleset's static data);
+#: The units on the map by side: reads only ``stacks`` (and the ruleset's static data);
 #: at most 256 placements kept.
-_ON_MAP: Final = StateMemo(reads=("at",), compute=_on_map, size=256)
+_ON_MAP: Final = StateMemo(reads=(PIECES.stacks,), compute=_on_map, size=256)
 
 
 def place(state: State, unit: str, label: str, unit_step: str | None = None) -> None:
-    """Put ``unit`` on ``label`` (moving it if on the map); ``label`` must be empty."""
-    old = where(state, unit)
-    if unit_at(state, label) is not None:
-        raise AssertionError(f"{label} is occupied by {unit_at(state, label)}")
-    if old not in (POOL, DEAD):
-        state.delete("at", old)
-    state.put("units", unit, (label, unit_step or step(state, unit)))
-    state.put("at", label, unit)
+    """Put ``unit`` on ``label``: moving it if on the map, from the pool, or rebuilding it
+    if dead (then ``unit_step`` is required, S4.1); ``label`` must be empty (S6.2)."""
+    held = unit_at(state, label)
+    if held is not None:
+        raise AssertionError(f"{label} is occupied by {held}")
+    steps = counters(state)
+    if PIECES.is_placed(state, unit):
+        PIECES.move(state, unit, label)
+    elif steps.is_eliminated(state, unit):
+        assert unit_step is not None, f"rebuilding {unit} needs a step (S4.1)"
+        steps.rebuild(state, unit, label, step=STEP_NAMES.index(unit_step))
+        return
+    else:
+        PIECES.place(state, unit, label, _info(state, unit).side)
+    if unit_step is not None:
+        set_step(state, unit, unit_step)
 
 
 def remove(state: State, unit: str) -> None:
     """Take ``unit`` off the map: destroyed or surrendered (S8.4; counts as dead, S4.1)."""
-    old = where(state, unit)
-    if old not in (POOL, DEAD):
-        state.delete("at", old)
-    state.put("units", unit, (DEAD, GONE))
+    steps = counters(state)
+    if not steps.is_eliminated(state, unit):
+        steps.lose(state, unit, len(steps.track(unit)), side=_info(state, unit).side)
+
+
+def set_aside(state: State, unit: str) -> None:
+    """Put ``unit`` back into the pool at full strength, wherever it was (a test
+    situation's set-up, :mod:`hexwar_stalingrad.situations`; no rule does this)."""
+    if PIECES.is_placed(state, unit):
+        PIECES.remove(state, unit)
+    state.delete(ELIMINATED, unit)
+    state.delete(STEPS, unit)
 
 
 def set_step(state: State, unit: str, unit_step: str) -> None:
-    """Flip a unit to ``unit_step`` where it stands."""
-    state.put("units", unit, (where(state, unit), unit_step))
+    """Flip a unit on the map or in the pool to ``unit_step`` (``"full"`` or ``"reduced"``)."""
+    steps, now = counters(state), step(state, unit)
+    if now == unit_step:
+        return
+    if unit_step == FULL:
+        steps.restore(state, unit)
+    else:
+        assert unit_step == REDUCED, (unit, unit_step)
+        assert now == FULL, (unit, now)
+        steps.lose(state, unit)
 
 
 def take_loss(state: State, unit: str) -> bool:
     """One loss (S1.3): full → reduced, reduced → destroyed. True if destroyed."""
-    if step(state, unit) == FULL:
-        set_step(state, unit, REDUCED)
-        return False
-    remove(state, unit)
-    return True
+    return counters(state).lose(state, unit).eliminated
 
 
 def _info(state: State, unit: str) -> GroundUnit:

@@ -4,9 +4,11 @@
   (JSON) and an SVG of the final position;
 - ``replay RECORD [--turn N --svg FILE]``: replay and check a record, draw any turn;
 - ``odds ATTACK DEFENCE [--air]``: the exact result probabilities on the CRT (S9.1, S10.5);
+- ``study ...``, ``study report RESULTS``: a balance study (:mod:`hexwar.study`,
+  ``docs/studies.md``): rows per game in a results file, a process pool or a Dask cluster,
+  resumable; its Markdown report with plots;
 - ``simulate --games N --bots A,B --length short|long|N``: win rates with Wilson
-  intervals, on all cores (``concurrent.futures.ProcessPoolExecutor``), deterministic per
-  seed.
+  intervals, all cores, deterministic per seed (a study without a results file).
 
 Every command takes ``--scenario DIR``: a scenario directory (``docs/stalingrad/variants.md``)
 instead of the shipped data, loaded and checked before any game starts.
@@ -18,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 from typing import Final, TextIO
@@ -31,12 +31,15 @@ from typing import Final, TextIO
 from hexwar.base.errors import AttackRefused, CombatError, HexwarError, RecordError
 from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
+from hexwar.engine.fileformat import parse_json
 from hexwar.engine.loop import Player, RandomPlayer, play
-from hexwar.engine.records import GameRecord, parse_json, record_of, replay
+from hexwar.engine.records import GameRecord, record_of, replay
 from hexwar.engine.state import State
 from hexwar.mechanics.crt import OddsTable
+from hexwar.study import Cell, Plan, run_study, wilson
+from hexwar.study.backends import backend_for
 from hexwar_stalingrad import air, victory
-from hexwar_stalingrad.board import DEAD, FULL, REDUCED, SIDES, static
+from hexwar_stalingrad.board import DEAD, FULL, POOL, REDUCED, SIDES, static, step, where
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import map_svg, position_svg
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
@@ -44,9 +47,10 @@ from hexwar_stalingrad.static import load_static
 
 __all__ = ["BOTS", "main", "simulate", "wilson"]
 
+#: The game of ``study`` and ``simulate`` (:mod:`hexwar_stalingrad.study`).
+STUDY_GAME: Final = "hexwar_stalingrad.study:GAME"
 #: Bot names for ``simulate --bots``.
 BOTS: Final = ("random", "heuristic")
-_Z95: Final = 1.959963984540054  # two-sided 95 % normal quantile
 
 
 def make_bot(name: str, seed: int) -> Player:
@@ -58,24 +62,6 @@ def make_bot(name: str, seed: int) -> Player:
     raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
 
 
-def wilson(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion.
-
-    >>> lo, hi = wilson(50, 100)
-    >>> round(lo, 3), round(hi, 3)
-    (0.404, 0.596)
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 # -- summaries -----------------------------------------------------------------------------------
 
 
@@ -84,9 +70,8 @@ def _steps(state: State, side: str) -> int:
     data = static(state)
     total = 0
     for unit, info in data.ground.items():
-        value = state.get("units", unit)
-        if info.side == side and isinstance(value, tuple) and value[0] != "pool":
-            total += {FULL: 2, REDUCED: 1}.get(str(value[1]), 0)
+        if info.side == side and where(state, unit) != POOL:
+            total += {FULL: 2, REDUCED: 1}.get(step(state, unit), 0)
     for unit, a in data.air.items():
         if a.side == side and air.air_where(state, unit) not in ("pool", DEAD):
             total += {FULL: 2, REDUCED: 1}.get(air.air_step(state, unit), 0)
@@ -263,33 +248,6 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _play_one(job: tuple[int, str, str, str | int, str | None]) -> str | None:
-    """One simulated game (a top-level function so worker processes can run it)."""
-    seed, rkka, wehrmacht, length, scenario = job
-    rules = _rules(length, scenario)
-    bots = {"rkka": make_bot(rkka, seed * 2), "wehrmacht": make_bot(wehrmacht, seed * 2 + 1)}
-    state = play(rules.new_state(), bots, SeededDriver(seed))
-    return None if state.outcome is None else state.outcome.winner
-
-
-_RULES: dict[tuple[str | int, str | None], StalingradRules] = {}
-
-
-def _rules(length: str | int, scenario: str | None = None) -> StalingradRules:
-    key = (length, scenario)
-    if key not in _RULES:
-        _RULES[key] = _game_rules(length, scenario)
-    return _RULES[key]
-
-
-def _progress(done: int, total: int, err: TextIO) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=err)
-    if done == total:
-        print(file=err)
-
-
 def simulate(
     games: int,
     bots: tuple[str, str],
@@ -301,24 +259,13 @@ def simulate(
 ) -> list[str | None]:
     """The winners of ``games`` games, game ``i`` played with seed ``seed + i`` (so the
     result does not depend on ``workers``), of the scenario directory ``scenario`` (the
-    shipped data if ``None``)."""
-    _rules(length, scenario)  # a bad scenario fails here, before any worker starts
-    jobs = [(seed + i, bots[0], bots[1], length, scenario) for i in range(games)]
-    winners: list[str | None] = []
-    if err is not None:
-        _progress(0, games, err)
-    if workers <= 1:
-        for job in jobs:
-            winners.append(_play_one(job))
-            if err is not None:
-                _progress(len(winners), games, err)
-        return winners
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for winner in pool.map(_play_one, jobs):  # results come back in job order
-            winners.append(winner)
-            if err is not None:
-                _progress(len(winners), games, err)
-    return winners
+    shipped data if ``None``): a :mod:`hexwar.study` run without a results file."""
+    options: dict[str, str | int] = {"length": length}
+    if scenario is not None:
+        options["scenario"] = scenario
+    plan = Plan(STUDY_GAME, (Cell(options, bots),), games, seed)
+    done = run_study(plan, backend_for(workers), None, progress=err if err is not None else False)
+    return [row["winner"] for row in sorted(done.rows, key=lambda r: r["seed"])]
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -467,6 +414,7 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--workers", type=_at_least(0), default=0, help="processes (default: all cores)"
     )
+    sub.add_parser("study", help="a balance study; study report RESULTS (docs/studies.md)")
     serve = sub.add_parser("serve", help="play in the browser (docs/web.md)")
     for command in (demo, mp, rep, odds, sim, serve):
         command.add_argument(
@@ -493,8 +441,16 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit status (0 done, 1 an error — one
     ``error:`` line on stderr —, 2 bad arguments)."""
-    args = parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["study"]:  # its own parser (hexwar.study.cli)
+        from hexwar.study.cli import main as study
+
+        flags = {"length": "short", "scenario": ""}
+        prog = "python -m hexwar_stalingrad study"
+        return study(argv[1:], prog=prog, game=STUDY_GAME, flags=flags,
+                     default_bots="heuristic,heuristic", out=stream)  # fmt: skip
+    args = parser().parse_args(argv)
     commands = {
         "map": cmd_map,
         "demo": cmd_demo,

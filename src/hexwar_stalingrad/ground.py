@@ -15,14 +15,16 @@ from itertools import combinations
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
-from hexwar.board.movement import CompiledSteps
+from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import CombatResult, Distribution
+from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar_stalingrad.board import (
     FULL,
+    PIECES,
+    STEPS,
     enemy,
     on_map,
     place,
@@ -67,7 +69,7 @@ NO_ADVANCE: Final = "none"
 
 
 def zoc_of_side(state: State, side: str) -> frozenset[str]:
-    """Labels in the ZOC of ``side``'s ground units (S2.1); memoised on ``at``."""
+    """Labels in the ZOC of ``side``'s ground units (S2.1); memoised on ``stacks``."""
     return _ZOC_OF_SIDE(state, side)
 
 
@@ -79,8 +81,8 @@ def _zoc_of_side(state: State, side: str) -> frozenset[str]:
     return frozenset(out)
 
 
-#: Reads only ``at`` (the units' hexes) and the static data; at most 256 entries.
-_ZOC_OF_SIDE: Final = StateMemo(reads=("at",), compute=_zoc_of_side, size=256)
+#: Reads only ``stacks`` (the units' hexes) and the static data; at most 256 entries.
+_ZOC_OF_SIDE: Final = StateMemo(reads=(PIECES.stacks,), compute=_zoc_of_side, size=256)
 
 
 def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]:
@@ -150,9 +152,9 @@ class Movers:
     def __init__(self, state: State, side: str, exploitation: bool) -> None:
         self.state, self.side, self.exploitation = state, side, exploitation
         self.data = static(state)
-        self.at = state.table("at")
+        self.at = PIECES.occupied(state)
         self.moved = state.table("moved")
-        self.units_table = state.table("units")
+        self.reduced = state.table(STEPS)
         # derived once per position (immutable values: a clone may share them)
         self.overrides, self.hooked = state.derive(
             "stalingrad-movement-effects",
@@ -166,7 +168,8 @@ class Movers:
 
         def build() -> frozenset[str]:
             foes = self.data.foes(side)
-            return frozenset([lab for lab, u in state.table("at").items() if u in foes])
+            occupied = PIECES.occupied(state).items()
+            return frozenset([lab for lab, s in occupied if s[0] in foes])
 
         return state.derive(("stalingrad-enemy-hexes", side), build)
 
@@ -186,9 +189,7 @@ class Movers:
             and bool(state.hook("may_exploit", True, unit=unit))
         ):
             return 0
-        entry = self.units_table[unit]
-        assert isinstance(entry, tuple), unit
-        base = info.movement.full if entry[1] == FULL else info.movement.reduced
+        base = info.movement.reduced if self.reduced.get(unit) else info.movement.full
         if not self.hooked:
             return max(0, base)
         return max(0, int(state.hook("movement_allowance", base, unit=unit)))
@@ -231,9 +232,7 @@ class Movers:
         info = self.data.ground.get(unit)
         if info is None or info.side != self.side:
             return None
-        entry = self.state.get("units", unit)
-        label = entry[0] if isinstance(entry, tuple) else None
-        return label if isinstance(label, str) and self.at.get(label) == unit else None
+        return PIECES.label_of(self.state, unit)
 
 
 def _exploiting(state: State) -> bool:
@@ -311,12 +310,12 @@ def _bombard_targets(state: State, side: str, unit: str, label: str) -> list[str
     data = static(state)
     if data.ground[unit].arm not in ARTILLERY_ARMS or state.get("fired", unit):
         return []
-    foes, at = data.foes(side), state.table("at")
+    foes, at = data.foes(side), PIECES.occupied(state)
     out = []
     for h in data.ring(label, ARTILLERY_RANGE):
-        u = at.get(h)
-        if isinstance(u, str) and u in foes:
-            out.append(u)
+        stack = at.get(h)
+        if stack and stack[0] in foes:
+            out.append(stack[0])
     out.sort()
     return out
 
@@ -439,12 +438,12 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
 def _attackers(state: State, side: str, label: str) -> list[str]:
     """The side's units next to ``label`` that may attack (S8.1, S7.4), sorted."""
     data = static(state)
-    ground, at = data.ground, state.table("at")
+    ground, at = data.ground, PIECES.occupied(state)
     out = []
     for n in data.neighbors[label]:
-        u = at.get(n)
-        if isinstance(u, str) and ground[u].side == side and _may_attack(state, u):
-            out.append(u)
+        stack = at.get(n)
+        if stack and ground[stack[0]].side == side and _may_attack(state, stack[0]):
+            out.append(stack[0])
     out.sort()
     return out
 
@@ -511,24 +510,24 @@ def _open(state: State, side: str, defender: str) -> bool:
 
 
 def _targets(state: State, side: str) -> tuple[str, ...]:
-    """The enemy units next to one of the side's units, sorted (memoised on ``at``)."""
+    """The enemy units next to one of the side's units, sorted (memoised on ``stacks``)."""
     return _TARGETS(state, side)
 
 
 def _find_targets(state: State, side: str) -> tuple[str, ...]:
     data = static(state)
-    at, neighbors, foes = state.table("at"), data.neighbors, data.foes(side)
+    at, neighbors, foes = PIECES.occupied(state), data.neighbors, data.foes(side)
     found = set()
     for label, _ in on_map(state, side):
         for n in neighbors[label]:
-            u = at.get(n)
-            if u in foes:
-                found.add(u)
+            stack = at.get(n)
+            if stack and stack[0] in foes:
+                found.add(stack[0])
     return tuple(sorted(found))
 
 
-#: Reads only ``at`` and the static data; at most 256 entries.
-_TARGETS: Final = StateMemo(reads=("at",), compute=_find_targets, size=256)
+#: Reads only ``stacks`` and the static data; at most 256 entries.
+_TARGETS: Final = StateMemo(reads=(PIECES.stacks,), compute=_find_targets, size=256)
 
 
 def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:

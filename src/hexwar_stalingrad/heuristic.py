@@ -47,17 +47,17 @@ Phase by phase:
   Progress is counted in hex steps through passable hexes (:meth:`Static.path_steps`);
   artillery of both sides keeps range 2 of an enemy (S7.1);
 - artillery (S7): bombards the best target (reduced, not tanks, not fortified);
-- ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose
-  expected step-loss balance (:class:`hexwar.mechanics.crt.Distribution`) favours the attacker (any
-  odds on artillery, S7.4), with the fewest attackers. RKKA attacks a 6th Army unit in the
-  pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in the long game,
-  neither attacks, bombards nor bombs it before the last turn; it attacks relief units at
-  3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the city at any
-  odds in the short game, and one holding the ring on its last two turns; before those
-  two turns the 6th Army holds fire (its units in the area attack nothing but the city:
-  the order of 24 November 1942 was to hold, and no break-out was allowed). On the long
-  game's last turn (the relief from its second-last) both sides go for the relief–6th Army
-  contact at any odds;
+- ground attacks (S8): the best odds available, 2:1 or better, or worse odds whose expected
+  step-loss balance (:class:`hexwar.mechanics.crt_values.Distribution`) favours the
+  attacker (any odds on artillery, S7.4), with the fewest attackers. RKKA attacks a 6th
+  Army unit in the pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in
+  the long game, neither attacks, bombards nor bombs it before the last turn; it attacks
+  relief units at 3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the
+  city at any odds in the short game, and one holding the ring on its last two turns;
+  before those two turns the 6th Army holds fire (its units in the area attack nothing but
+  the city: the order of 24 November 1942 was to hold, and no break-out was allowed). On
+  the long game's last turn (the relief from its second-last) both sides go for the
+  relief–6th Army contact at any odds;
 - decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held; the
   Wehrmacht: a relief unit into contact, a 6th Army unit never out of the area); the
   weakest takes an attacker's loss; the defender (AL) hits a reduced attacker first; a
@@ -103,10 +103,11 @@ import attrs
 
 from hexwar.engine.actions import END, Action
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import Distribution
+from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
 from hexwar_stalingrad.board import (
     FULL,
+    PIECES,
     POOL,
     REDUCED,
     enemy,
@@ -114,6 +115,7 @@ from hexwar_stalingrad.board import (
     static,
     step,
     strength,
+    unit_at,
     where,
 )
 from hexwar_stalingrad.reinforce import RESERVE_TURN
@@ -631,7 +633,7 @@ class HeuristicBot:
         scored: list[tuple[float, Action]] = []
         if role == air.BOMBER:
             for a in flies:
-                target = state.get("at", a.args[1])
+                target = unit_at(state, a.args[1])
                 assert isinstance(target, str)
                 info = data.ground[target]
                 if _spared(state, target):
@@ -974,8 +976,8 @@ class RingPlan:
         shrinks the open gaps, and the move scoring counts those afresh.)"""
         if inputs != self.inputs:
             return False
-        at = state.table("at")
-        if any(not isinstance(at.get(h), str) for h in self.manned):
+        at = PIECES.occupied(state)
+        if any(h not in at for h in self.manned):
             return False
         return self.wall <= _blocked(state)
 
@@ -1365,12 +1367,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
     open_gaps = set(moves.open_gaps)
     anchors: list[str] = []
     candidates = sorted(
-        {
-            n
-            for g in open_gaps
-            for n in disks[g]
-            if n in data.passable and state.get("at", n) is None
-        }
+        {n for g in open_gaps for n in disks[g] if n in data.passable and unit_at(state, n) is None}
     )
     while open_gaps and candidates:
         best = max(candidates, key=lambda c: (len(open_gaps & disks[c]), c not in plan.pocket))

@@ -25,7 +25,8 @@ from hexwar.engine.bounds import Bounds
 from hexwar.engine.observe import Board, Feature, ObservationView, Observed
 from hexwar.engine.resample import deal_hidden
 from hexwar.engine.state import State
-from hexwar_stalingrad.board import FULL, REDUCED
+from hexwar_stalingrad.board import FULL, PIECES, REDUCED, STEPS
+from hexwar_stalingrad.board import where as ground_where
 
 if TYPE_CHECKING:
     from hexwar_stalingrad.rules import StalingradRules
@@ -57,10 +58,12 @@ def _pieces(rules: StalingradRules) -> object:
     data = rules.data
 
     def pieces(view: Observed) -> Iterable[tuple[str, str, str]]:
-        for unit, value in view.table("units").items():
-            if isinstance(value, tuple) and unit in data.ground:
-                where, step = value
-                yield str(where), data.ground[unit].side, str(step)
+        reduced = view.table(STEPS)  # S1.3: a reduced unit's entry
+        for label, stack in view.table(PIECES.stacks).items():
+            for unit in stack if isinstance(stack, tuple) else ():
+                info = data.ground.get(str(unit))
+                if info is not None:
+                    yield label, info.side, REDUCED if reduced.get(str(unit)) else FULL
         for unit, value in view.table("air").items():
             if isinstance(value, tuple) and unit in data.air:
                 where, step = value
@@ -81,13 +84,15 @@ def observation_view(rules: StalingradRules) -> ObservationView:
     pieces = _pieces(rules)
 
     def zoc(view: Observed, side: str) -> Iterable[str]:
-        # S6.3: the hexes next to the side's ground units (public: the ``at`` table)
+        # S6.3: the hexes next to the side's ground units (public: the ``stacks`` table)
         from hexwar_stalingrad.ground import zoc_of_side
 
         return zoc_of_side(view.state, side)
 
     def named(view: Observed, token: str) -> str | None:
-        v = view.get("units", token) if token in data.ground else view.get("air", token)
+        if token in data.ground:
+            return ground_where(view.state, token)
+        v = view.get("air", token)
         return str(v[0]) if isinstance(v, tuple) else None
 
     board = Board(
@@ -97,6 +102,7 @@ def observation_view(rules: StalingradRules) -> ObservationView:
         statuses=STATUSES,
         zoc=zoc,
         pieces_named=named,
+        reads=(*PIECES.reads, STEPS, "air", "sky"),  # what pieces and zoc read (the planes' memo)
     )
     card_ids = tuple(sorted(data.cards))
     card_index = {c: i for i, c in enumerate(card_ids)}

@@ -10,35 +10,66 @@ True
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from hexwar.engine.state import Ruleset, State
-from hexwar.render import MAJOR_RIVER, RIVER, CounterView, HexsideStyle, Style, SvgImage, render_svg
+from hexwar.render import (
+    MAJOR_RIVER,
+    RIVER,
+    CounterView,
+    HexsideStyle,
+    MarkStyle,
+    Style,
+    SvgImage,
+    render_svg,
+)
 from hexwar_stalingrad.board import FULL, on_map, static, step, strength
 
-__all__ = ["ARM_LABEL", "SIDE_COLOUR", "STYLE", "counters", "map_svg", "position_svg"]
+__all__ = [
+    "ARM_SYMBOL",
+    "SIDE_COLOUR",
+    "STYLE",
+    "counters",
+    "designation",
+    "map_svg",
+    "position_svg",
+]
 
 #: Counter colours: RKKA red, Wehrmacht field grey.
 SIDE_COLOUR: Final = {"rkka": "#c8372d", "wehrmacht": "#6b7b8c"}
 #: Air units aloft are drawn lighter.
 AIR_COLOUR: Final = {"rkka": "#f08a80", "wehrmacht": "#aab8c6"}
-#: Short arm labels on counters.
-ARM_LABEL: Final = {
-    "infantry": "inf",
-    "tank": "tk",
-    "mechanized": "mech",
-    "cavalry": "cav",
-    "artillery": "art",
-    "katyusha": "BM-13",
+#: The NATO-style symbol of each arm (the renderer's ``NATO_SYMBOLS``).
+ARM_SYMBOL: Final = {
+    "infantry": "infantry",
+    "tank": "armour",
+    "mechanized": "mechanized",
+    "cavalry": "cavalry",
+    "artillery": "artillery",
+    "katyusha": "rocket",
 }
+#: Short words in counter designations (the unit's id without its side: ``r-5ta-a`` ->
+#: ``5TA-A``, ``w-rom-vi-b`` -> ``Rom VI-B``).
+DESIGNATION_WORDS: Final = {
+    "pz": "Pz",
+    "rom": "Rom",
+    "mot": "Mot",
+    "art": "Art",
+    "kat": "BM-13",
+    "id": "",
+    "hollidt": "Hollidt",
+    "hoth": "Hoth",
+}
+_SUPPLY_EDGE: Final = 0.16
 STYLE: Final = Style().updated(
     terrain={
         "steppe": "#efe8c8",
         "town": "#c9b79c",
         "city": "#9c8468",
-        "volga": "#6f9fd0",
-        "volga_crossing": "#8fb8e0",
-        "lake": "#8fb8e0",
+        "volga": "#5f93cf",
+        "volga_crossing": "#bcd8f2",
+        "lake": "#2f5f8f",
     },
     hexside={
         "don": MAJOR_RIVER,
@@ -48,8 +79,70 @@ STYLE: Final = Style().updated(
         "karpovka": RIVER,
         "stream": HexsideStyle("#6f9fd0", 0.05),
     },
+    marks={
+        "supply:rkka": MarkStyle("edge", SIDE_COLOUR["rkka"], _SUPPLY_EDGE),
+        "supply:wehrmacht": MarkStyle("edge", SIDE_COLOUR["wehrmacht"], _SUPPLY_EDGE),
+        "airfield:rkka": MarkStyle("plane", SIDE_COLOUR["rkka"], 0.16, "nw"),
+        "airfield:wehrmacht": MarkStyle("plane", SIDE_COLOUR["wehrmacht"], 0.16, "nw"),
+        "start:rkka": MarkStyle("triangle", SIDE_COLOUR["rkka"], 0.14, "ne"),
+        "start:wehrmacht": MarkStyle("triangle", SIDE_COLOUR["wehrmacht"], 0.14, "ne"),
+        "reserve:rkka": MarkStyle("diamond", SIDE_COLOUR["rkka"], 0.16, "se"),
+        "reserve:wehrmacht": MarkStyle("diamond", SIDE_COLOUR["wehrmacht"], 0.16, "se"),
+        "truck:rkka": MarkStyle("square", SIDE_COLOUR["rkka"], 0.1, "sw"),
+        "truck:wehrmacht": MarkStyle("square", SIDE_COLOUR["wehrmacht"], 0.1, "sw"),
+        "trench": MarkStyle("trench", "#5a3a1a", 0.13, "s"),
+        "crossing": MarkStyle("ferry", "#1d3d6d", 0.2, "c"),
+    },
+    legend_names={
+        "legend": "Legend / Условные обозначения",
+        "steppe": "steppe / степь",
+        "town": "town: fortification (S9.2) / посёлок",
+        "city": "Stalingrad city / город",
+        "volga": "Volga: impassable / Волга",
+        "volga_crossing": "Volga crossing (S6) / переправа",
+        "lake": "lake: impassable / озеро",
+        "don": "Don / Дон",
+        "chir": "river (Chir) / река",
+        "aksay": "river (Aksay) / река",
+        "myshkova": "river (Myshkova) / река",
+        "karpovka": "river (Karpovka) / река",
+        "stream": "stream / ручей",
+        "bridge": "bridge / мост",
+        "rail": "railway / железная дорога",
+        "road": "road / дорога",
+        "supply:rkka": "RKKA supply source / снабжение РККА",
+        "supply:wehrmacht": "German supply source / снабжение вермахта",
+        "airfield:rkka": "RKKA airfield / аэродром",
+        "airfield:wehrmacht": "German airfield / аэродром",
+        "start:rkka": "RKKA set-up hex / расстановка",
+        "start:wehrmacht": "German set-up hex / расстановка",
+        "reserve:rkka": "RKKA reserve (turn 6) / резерв",
+        "reserve:wehrmacht": "German reserve (turn 6) / резерв",
+        "truck:rkka": "RKKA rebuild hex (S4.1) / пополнение",
+        "truck:wehrmacht": "German rebuild hex (S4.1) / пополнение",
+        "trench": "trenches: fortification / окопы",
+        "crossing": "ferry crossing / переправа",
+        "infantry": "infantry / пехота",
+        "armour": "tanks / танки",
+        "cavalry": "cavalry / кавалерия",
+        "mechanized": "mechanized / мотопехота",
+        "artillery": "artillery (S7) / артиллерия",
+        "rocket": "rocket artillery BM-13 / «Катюша»",
+        "air": "air unit aloft (S10) / авиация",
+        "reduced": "reduced side / ослабленная сторона",
+    },
+    counter_size=0.86,
 )
-"""The Stalingrad palette (terrain, rivers; roads and railways use the defaults)."""
+"""The Stalingrad palette (terrain, rivers, map marks, the legend's words)."""
+
+
+def designation(unit: str) -> str:
+    """The counter's designation: the unit's id without its side prefix, short words
+    spelt out (``r-5ta-a`` -> ``5TA-A``, ``w-22pz`` -> ``22Pz``)."""
+    parts = re.findall(r"\d+|[a-z]+|-", unit.split("-", 1)[1])
+    return "".join(DESIGNATION_WORDS.get(p, p.upper()) if p != "-" else "-" for p in parts).strip(
+        "-"
+    )
 
 
 def counters(state: State) -> list[CounterView]:
@@ -63,11 +156,12 @@ def counters(state: State) -> list[CounterView]:
             CounterView(
                 data.cell(label),
                 SIDE_COLOUR[info.side],
-                top=f"{ARM_LABEL[info.arm]} {info.name.split(' ')[0]}",
+                top=designation(unit),
                 bottom=f"{strength(state, unit)}-{move}",
                 reduced=step(state, unit) != FULL,
                 text_colour="#ffffff",
                 title=f"{info.name} / {info.name_ru} ({unit})",
+                symbol=ARM_SYMBOL[info.arm],
             )
         )
     for unit, value in sorted(state.table("sky").items()):
@@ -84,6 +178,7 @@ def counters(state: State) -> list[CounterView]:
                 bottom=str(power),
                 reduced=reduced,
                 title=f"{plane.aircraft_ru} ({unit})",
+                symbol="air",
             )
         )
     return out
@@ -121,4 +216,5 @@ def map_svg(
         labels=labels,
         title=title,
         width=width,
+        legend=True,
     )

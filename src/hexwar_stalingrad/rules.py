@@ -629,9 +629,8 @@ class StalingradRules(Ruleset):
                 entry="scenario",
             )
         data = self.data
-        for unit in sorted(data.ground):
+        for unit in sorted(data.ground):  # the others wait in the pool (S3.2)
             info = data.ground[unit]
-            state.put("units", unit, (POOL, FULL))
             if info.arrives == 1:
                 label = data.start_hex(info.side, info.start)
                 if label is None:

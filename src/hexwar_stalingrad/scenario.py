@@ -40,10 +40,12 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import DataError
-from hexwar.board.maps import GameMap, map_from_dict
+from hexwar.board.map_load import map_from_dict
+from hexwar.board.maps import GameMap
 from hexwar.board.terrain import TerrainChart, chart_from_dict
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable, StrengthTable, table_from_data
+from hexwar.mechanics.crt import OddsTable, StrengthTable
+from hexwar.mechanics.crt_load import table_from_data
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, cards_from_dict, check_decks
 from hexwar_stalingrad.static import Static, VictoryData, victory_from_dict

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from hexwar.engine.actions import END
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.state import State
-from hexwar_stalingrad.board import FULL, POOL, place, remove, static
+from hexwar_stalingrad.board import FULL, place, set_aside, static
 from hexwar_stalingrad.rules import StalingradRules
 
 __all__ = ["SituationError", "ready", "situation"]
@@ -63,8 +63,7 @@ def situation(
     if not keep_cards:
         _clear_cards(state)
     for unit in sorted(static(state).ground):
-        remove(state, unit)
-        state.put("units", unit, (POOL, FULL))
+        set_aside(state, unit)
     for unit, spec in sorted(units.items()):
         label, unit_step = (spec, FULL) if isinstance(spec, str) else spec
         place(state, unit, label, unit_step)

@@ -23,10 +23,12 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
-from hexwar.board.movement import CompiledSteps, MoveSearch, compiled_adjacency
+from hexwar.board.move_search import CompiledSteps, compiled_adjacency
+from hexwar.board.movement import MoveSearch
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
+from hexwar.mechanics.steps import StepTrack
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card
 from hexwar_stalingrad.turns import Turn
@@ -79,6 +81,17 @@ class Static:
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
     _searches: dict[Any, MoveSearch[Any]] = attrs.field(factory=dict, init=False, repr=False)
     _reach: dict[Any, tuple[str, ...]] = attrs.field(factory=dict, init=False, repr=False)
+
+    @functools.cached_property
+    def step_tracks(self) -> Mapping[str, StepTrack]:
+        """Every ground unit's two steps (S1.3): printed ``strength`` and ``movement``."""
+        return {
+            unit: StepTrack.of(
+                {"strength": info.strength.full, "movement": info.movement.full},
+                {"strength": info.strength.reduced, "movement": info.movement.reduced},
+            )
+            for unit, info in sorted(self.ground.items())
+        }
 
     # -- cells ------------------------------------------------------------------------------
 

@@ -19,7 +19,9 @@ from typing import Final
 import attrs
 
 from hexwar.base.errors import DataError
-from hexwar.mechanics.crt import CombatResult, Distribution, OddsTable, StrengthTable, load_table
+from hexwar.mechanics.crt import OddsTable, StrengthTable
+from hexwar.mechanics.crt_load import load_table
+from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar_stalingrad._checks import data_path
 
 __all__ = [

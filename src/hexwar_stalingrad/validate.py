@@ -1,13 +1,13 @@
 """Is a loaded state a position of «Сталинград»? The checks behind
 ``StalingradRules.validate_position`` (:mod:`hexwar_stalingrad.rules`).
 
-Run on every load of a save file (:func:`hexwar.engine.records.loads`), after the core's own
+Run on every load of a save file (:func:`hexwar.engine.savefile.loads`), after the core's own
 checks (cursor, decisions, effects, the engine's tables). Each check cites the rule or the
 state layout (``docs/stalingrad/rules.md``, *State layout*) it protects; a refusal raises
 :class:`~hexwar.base.errors.DataError` whose ``entry`` names the table and key
-(``state.tables.units.r-5ta-a``).
+(``state.tables.pieces.r-5ta-a``).
 
->>> from hexwar.engine.records import dumps, loads
+>>> from hexwar.engine.savefile import dumps, loads
 >>> from hexwar_stalingrad.rules import StalingradRules
 >>> rules = StalingradRules()
 >>> state = rules.new_state()
@@ -23,7 +23,17 @@ from typing import Final
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import Value
 from hexwar.engine.state import State
-from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, SIDES
+from hexwar_stalingrad.board import (
+    DEAD,
+    ELIMINATED,
+    FULL,
+    GONE,
+    PIECES,
+    POOL,
+    REDUCED,
+    SIDES,
+    STEPS,
+)
 from hexwar_stalingrad.cards_rules import _EXPIRY, DECK_ORDER
 from hexwar_stalingrad.static import Static
 
@@ -31,13 +41,16 @@ __all__ = ["validate_position"]
 
 #: The tables of the game (``docs/stalingrad/rules.md``, ``air.md``); any other is refused.
 TABLES: Final = frozenset(
-    {"units", "at", "air", "moved", "fired", "attacked", "cards", "game", "sky"}
+    {PIECES.table, PIECES.stacks, STEPS, ELIMINATED}
+    | {"air", "moved", "fired", "attacked", "cards", "game", "sky"}
     | {"air_plan", "air_spent"}
 )
 _ENGINE_TABLES: Final = frozenset({"$hidden", "$hidden_keys", "$expires"})
 #: Where an air unit may be besides an airfield (S10, ``air.md``).
 ALOFT: Final = "aloft"
 _LIVE_STEPS: Final = (FULL, REDUCED)
+#: A reduced ground unit's entry in the step counters' table (S1.3: step 1 of 0, 1).
+_REDUCED_STEP: Final = 1
 
 
 def _fail(reason: str, table: str, key: str | None = None) -> DataError:
@@ -45,53 +58,63 @@ def _fail(reason: str, table: str, key: str | None = None) -> DataError:
     return DataError(reason, entry=entry)
 
 
-def _pair(value: Value, table: str, key: str) -> tuple[str, str]:
+def _pair(value: Value, table: str, key: str, shape: str = "(where, step)") -> tuple[str, str]:
     if (
         not isinstance(value, tuple)
         or len(value) != 2
         or not all(isinstance(v, str) for v in value)
     ):
-        raise _fail(f"expected (where, step), got {value!r}", table, key)
+        raise _fail(f"expected {shape}, got {value!r}", table, key)
     return str(value[0]), str(value[1])
 
 
 def _ground(state: State, data: Static) -> None:
-    """S3.2, S6.2, S1.3: every ground unit known and listed; on the map only on an
-    existing, passable hex, one per hex, mirrored by ``at``; steps valid."""
-    units = state.table("units")
-    at = state.table("at")
-    chart = data.game_map.chart
-    for unit in sorted(units):
-        if unit not in data.ground:
-            raise _fail("unknown ground unit", "units", unit)
-    for unit in sorted(data.ground):
-        if unit not in units:
-            raise _fail("ground unit missing from the table (S3.2)", "units", unit)
-        where, step = _pair(units[unit], "units", unit)
-        if where == DEAD:
-            if step != GONE:
-                raise _fail(f"a dead unit's step is {GONE!r}, not {step!r} (S4.1)", "units", unit)
-            continue
-        if step not in _LIVE_STEPS:
-            raise _fail(f"step {step!r} is not one of {_LIVE_STEPS} (S1.3)", "units", unit)
-        if where == POOL:
-            continue
-        cell = data.cells.get(where)
-        if cell is None:
-            raise _fail(f"hex {where!r} is not on the map", "units", unit)
-        if chart.terrains[data.game_map.terrain(cell)].impassable:
-            raise _fail(f"hex {where} is impassable (S2.3)", "units", unit)
-        if at.get(where) != unit:
-            raise _fail(
-                f"stands on {where} but at[{where}] is {at.get(where)!r} (S6.2)", "units", unit
-            )
-    for label in sorted(at):
-        held = at[label]
-        if not isinstance(held, str) or held not in data.ground:
-            raise _fail(f"unknown ground unit {held!r}", "at", label)
-        there = _pair(units[held], "units", held)[0]
+    """S6.2, S1.3, S4.1: the registry holds known ground units of their own side on
+    existing, passable hexes, one per hex, its two tables agreeing; the dead are off the
+    map with their side and no step; a step entry marks a unit reduced. A unit in none of
+    these tables is in the pool (S3.2)."""
+    pieces, stacks = state.table(PIECES.table), state.table(PIECES.stacks)
+    reduced, dead = state.table(STEPS), state.table(ELIMINATED)
+    for unit in sorted(pieces):
+        _on_its_hex(data, unit, pieces[unit], stacks)
+    for label in sorted(stacks):
+        held = stacks[label]
+        if not isinstance(held, tuple) or len(held) != 1 or held[0] not in pieces:
+            reason = f"a hex holds one ground unit of the registry, not {held!r} (S6.2)"
+            raise _fail(reason, PIECES.stacks, label)
+        there = _pair(pieces[str(held[0])], PIECES.table, str(held[0]))[0]
         if there != label:
-            raise _fail(f"{held} stands on {there!r}, not here (S6.2)", "at", label)
+            raise _fail(f"{held[0]} stands on {there!r}, not here (S6.2)", PIECES.stacks, label)
+    for unit in sorted(dead):
+        if unit not in data.ground:
+            raise _fail("unknown ground unit", ELIMINATED, unit)
+        if dead[unit] != data.ground[unit].side:
+            raise _fail(f"side {dead[unit]!r} is not the unit's (S4.1)", ELIMINATED, unit)
+        if unit in pieces or unit in reduced:
+            raise _fail("a dead unit is off the map and has no step (S4.1)", ELIMINATED, unit)
+    for unit in sorted(reduced):
+        if unit not in data.ground:
+            raise _fail("unknown ground unit", STEPS, unit)
+        value = reduced[unit]
+        if type(value) is not int or value != _REDUCED_STEP:
+            raise _fail(f"step {value!r} is not {_REDUCED_STEP} (S1.3)", STEPS, unit)
+
+
+def _on_its_hex(data: Static, unit: str, entry: Value, stacks: Mapping[str, Value]) -> None:
+    info = data.ground.get(unit)
+    if info is None:
+        raise _fail("unknown ground unit", PIECES.table, unit)
+    where, side = _pair(entry, PIECES.table, unit, "(label, side)")
+    if side != info.side:
+        raise _fail(f"side {side!r} is not the unit's {info.side!r}", PIECES.table, unit)
+    cell = data.cells.get(where)
+    if cell is None:
+        raise _fail(f"hex {where!r} is not on the map", PIECES.table, unit)
+    if data.game_map.chart.terrains[data.game_map.terrain(cell)].impassable:
+        raise _fail(f"hex {where} is impassable (S2.3)", PIECES.table, unit)
+    if stacks.get(where) != (unit,):
+        reason = f"stands on {where} but stacks[{where}] is {stacks.get(where)!r} (S6.2)"
+        raise _fail(reason, PIECES.table, unit)
 
 
 def _air(state: State, data: Static) -> None:

@@ -26,7 +26,7 @@ from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import STYLE, counters
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 
-__all__ = ["WEB", "attack_preview", "board", "web_game"]
+__all__ = ["WEB", "attack_preview", "board", "describe", "web_game"]
 
 #: The kinds a click on a unit starts, in order (S6 move, S8 attack, S7 bombard, S10 air).
 UNIT_KINDS: Final = ("move", "attack", "bombard", "fly", "intercept", "land", "loss", "advance")
@@ -54,6 +54,22 @@ def attack_preview(state: State, prefix: tuple[str, ...]) -> str | None:
     results = ", ".join(f"{r.code} {p}" for r, p in dist.outcomes)
     shifted = f" shifted {shift:+d}" if shift else ""
     return f"odds {column}{shifted}: {results}"
+
+
+def describe(state: State, token: str) -> str | None:
+    """A button's name for a unit (its name), an air unit (its aircraft) or a card (its
+    name and text, S5), in English and Russian; ``None`` for other tokens."""
+    data = static(state)
+    if token in data.ground:
+        info = data.ground[token]
+        return f"{info.name} / {info.name_ru}"
+    if token in data.air:
+        plane = data.air[token]
+        return f"{plane.aircraft} / {plane.aircraft_ru} ({plane.role})"
+    if token in data.cards:
+        card = data.cards[token]
+        return f"{card.name} / {card.name_ru}: {card.text}"
+    return None
 
 
 def _rules(options: Mapping[str, str]) -> Ruleset:
@@ -89,4 +105,5 @@ WEB: Final = WebGame(
     board=board,
     unit_kinds=UNIT_KINDS,
     preview=attack_preview,
+    describe=describe,
 )

@@ -15,7 +15,7 @@ from examples.boy_otryadov.rules import BoyOtryadov, fire_result, side_of
 from hexwar.base.errors import DataError
 from hexwar.board.terrain import read_data_file
 from hexwar.engine.actions import END, Action
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games, check_rejects, outputs_under_hash_seeds
 

@@ -23,7 +23,8 @@ from tools.stalingrad_map import mapbuild
 from tools.stalingrad_map.geography import Geography, Line, load_geography
 from tools.stalingrad_map.projection import THEATRE
 
-from hexwar.board.maps import GameMap, load_map
+from hexwar.board.map_load import load_map
+from hexwar.board.maps import GameMap
 from hexwar.board.terrain import load_chart
 from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path

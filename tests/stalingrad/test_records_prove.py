@@ -25,7 +25,8 @@ from random_games import random_game
 from test_save_mutations import reseal
 
 from hexwar.base.errors import RecordError
-from hexwar.engine.records import FORMAT_VERSION, GameRecord, record_of, replay
+from hexwar.engine.fileformat import FORMAT_VERSION
+from hexwar.engine.records import GameRecord, record_of, replay
 from hexwar.engine.state import State
 from hexwar_stalingrad.cli import main
 from hexwar_stalingrad.rules import StalingradRules

@@ -13,7 +13,7 @@ from hexwar.engine.dice import D6
 from hexwar.engine.state import State
 from hexwar_stalingrad import air
 from hexwar_stalingrad._checks import data_path
-from hexwar_stalingrad.board import static, step, where
+from hexwar_stalingrad.board import remove, static, step, where
 from hexwar_stalingrad.ground import zoc_of_side
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.situations import ready, situation
@@ -145,7 +145,7 @@ def test_s2_1_air_units_exert_no_zoc() -> None:
 
 def _replacements(units: dict[str, str | tuple[str, str]]) -> State:
     state = situation(RULES, units, turn=2, stage="replacements", phase="rkka")
-    state.put("units", "r-21a-a", ("dead", "gone"))
+    remove(state, "r-21a-a")
     return state
 
 

@@ -25,41 +25,38 @@ from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import RandomPlayer
 from hexwar.engine.state import State
 from hexwar.testing import check_random_games
-from hexwar_stalingrad.board import DEAD, FULL, GONE, POOL, REDUCED, static
+from hexwar_stalingrad.board import DEAD, FULL, GONE, PIECES, POOL, REDUCED, static, step, where
 from hexwar_stalingrad.reinforce import AIR_ARRIVAL_TURN, RESERVE_TURN
 from hexwar_stalingrad.rules import StalingradRules
 
 
 def one_unit_per_hex(state: State) -> str | None:
-    """S6.2 and table consistency: ``at`` and ``units`` describe the same placement."""
-    at = state.table("at")
-    for label, unit in at.items():
-        value = state.get("units", str(unit))
-        if not isinstance(value, tuple) or value[0] != label:
-            return f"at[{label}] = {unit} but units[{unit}] = {value}"
-    placed = [
-        v[0]
-        for v in state.table("units").values()
-        if isinstance(v, tuple) and v[0] not in (POOL, DEAD)
-    ]
-    if len(placed) != len(set(placed)) or len(placed) != len(at):
-        return "two ground units share a hex"
+    """S6.2 and registry consistency: ``stacks`` and ``pieces`` describe the same placement,
+    one unit per hex."""
+    stacks = PIECES.occupied(state)
+    for label, stack in stacks.items():
+        if len(stack) != 1:
+            return f"stacks[{label}] = {stack}: two ground units share a hex"
+        there = PIECES.label_of(state, stack[0])
+        if there != label:
+            return f"stacks[{label}] = {stack} but {stack[0]} is on {there}"
+    if len(PIECES.entries(state)) != len(stacks):
+        return "a placed unit is missing from its hex's stack"
     return None
 
 
 def legal_hexes_and_steps(state: State) -> str | None:
-    """No unit on an impassable hex (S6.6) or an unknown cell; steps valid (S1.3)."""
+    """No unit on an impassable hex (S6.6) or an unknown cell; steps valid (S1.3), and
+    only the dead show ``gone`` (S4.1)."""
     data = static(state)
-    for unit, value in state.table("units").items():
-        assert isinstance(value, tuple)
-        where, step = value
-        if where == DEAD:
-            if step != GONE:
-                return f"dead {unit} shows step {step}"
-        elif step not in (FULL, REDUCED):
-            return f"{unit} has step {step}"
-        elif where != POOL and where not in data.passable:
-            return f"{unit} on impassable or unknown hex {where}"
+    for unit in sorted(data.ground):
+        label, unit_step = where(state, unit), step(state, unit)
+        if (label == DEAD) != (unit_step == GONE):
+            return f"{unit} on {label} shows step {unit_step}"
+        if unit_step not in (FULL, REDUCED, GONE):
+            return f"{unit} has step {unit_step}"
+        if label not in (POOL, DEAD) and label not in data.passable:
+            return f"{unit} on impassable or unknown hex {label}"
     return None
 
 
@@ -68,7 +65,10 @@ def reserves_and_air_on_time(state: State) -> str | None:
     data = static(state)
     if state.turn < RESERVE_TURN:
         for unit, info in data.ground.items():
-            if info.arrives == RESERVE_TURN and state.get("units", unit) != (POOL, FULL):
+            if info.arrives == RESERVE_TURN and (where(state, unit), step(state, unit)) != (
+                POOL,
+                FULL,
+            ):
                 return f"reserve {unit} present on turn {state.turn}"
     for unit, info in data.air.items():
         value = state.get("air", unit)

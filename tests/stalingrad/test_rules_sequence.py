@@ -118,7 +118,7 @@ def test_s4_1_two_points_costs_and_truck_hexes() -> None:
         stage="replacements",
         phase="rkka",
     )
-    state.put("units", "r-21a-a", ("dead", "gone"))
+    remove(state, "r-21a-a")
     legal = {str(a) for a in state.legal_actions()}
     assert "restore r-1ga" in legal
     assert f"rebuild r-21a-a {truck} full" in legal
@@ -141,7 +141,7 @@ def test_s4_1_not_in_enemy_zoc_and_points_are_lost() -> None:
         stage="replacements",
         phase="rkka",
     )
-    state.put("units", "r-21a-a", ("dead", "gone"))
+    remove(state, "r-21a-a")
     legal = {str(a) for a in state.legal_actions()}
     assert "restore r-1ga" not in legal  # in enemy ZOC
     assert not any(a.startswith(f"rebuild r-21a-a {truck}") for a in legal)  # truck in ZOC
@@ -314,7 +314,7 @@ def test_s11_2_a_6th_army_unit_rebuilt_on_a_far_truck_hex_is_no_contact() -> Non
         if unit not in ("w-23pz", "r-1ga"):
             remove(state, unit)
     assert where(state, "w-23pz") == start
-    state.put("units", "w-li-n", ("dead", "gone"))
+    remove(state, "w-li-n")
     state.apply(f"rebuild w-li-n {truck} reduced")
     assert where(state, "w-li-n") == truck
     assert "6th_army" in data.ground["w-li-n"].groups

@@ -22,7 +22,7 @@ import pytest
 from random_games import random_game
 
 from hexwar.base.errors import RecordError
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import State
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.static import load_static
@@ -64,70 +64,86 @@ def _tables(env: dict[str, Any]) -> dict[str, Any]:
 
 
 def _on_map(env: dict[str, Any]) -> list[tuple[str, str]]:
-    return sorted(_tables(env)["at"].items())
+    return sorted((label, stack[0]) for label, stack in _tables(env)["stacks"].items())
+
+
+def _pieces(env: dict[str, Any]) -> dict[str, Any]:
+    return _tables(env)["pieces"]  # type: ignore[no-any-return]
+
+
+def _stacks(env: dict[str, Any]) -> dict[str, Any]:
+    return _tables(env)["stacks"]  # type: ignore[no-any-return]
 
 
 def two_on_one_hex(env: dict[str, Any], rng: random.Random) -> None:
-    (hex_a, _unit_a), (hex_b, unit_b) = rng.sample(_on_map(env), 2)
-    _tables(env)["units"][unit_b][0] = hex_a
-    del _tables(env)["at"][hex_b]
+    (hex_a, unit_a), (hex_b, unit_b) = rng.sample(_on_map(env), 2)
+    _pieces(env)[unit_b][0] = hex_a
+    del _stacks(env)[hex_b]
+    if rng.random() < 0.5:  # the stack says so too
+        _stacks(env)[hex_a] = [unit_a, unit_b]
 
 
 def on_impassable_hex(env: dict[str, Any], rng: random.Random) -> None:
     label, unit = rng.choice(_on_map(env))
     target = rng.choice(IMPASSABLE)
-    _tables(env)["units"][unit][0] = target
-    del _tables(env)["at"][label]
-    _tables(env)["at"][target] = unit
+    _pieces(env)[unit][0] = target
+    del _stacks(env)[label]
+    _stacks(env)[target] = [unit]
 
 
 def off_the_map(env: dict[str, Any], rng: random.Random) -> None:
     label, unit = rng.choice(_on_map(env))
     target = rng.choice(["9999", "0000", "", "pool ", "x" * 50])
-    _tables(env)["units"][unit][0] = target
-    del _tables(env)["at"][label]
+    _pieces(env)[unit][0] = target
+    del _stacks(env)[label]
     if target:
-        _tables(env)["at"][target] = unit
+        _stacks(env)[target] = [unit]
 
 
 def unknown_unit_id(env: dict[str, Any], rng: random.Random) -> None:
     label, unit = rng.choice(_on_map(env))
     name = rng.choice(["r-99a", "w-ghost", unit.upper(), unit + " "])
-    _tables(env)["units"][name] = _tables(env)["units"].pop(unit)
-    _tables(env)["at"][label] = name
+    _pieces(env)[name] = _pieces(env).pop(unit)
+    _stacks(env)[label] = [name]
 
 
 def extra_unit(env: dict[str, Any], rng: random.Random) -> None:
-    _tables(env)["units"][f"r-new-{rng.randint(1, 99)}"] = ["pool", "full"]
+    name = f"r-new-{rng.randint(1, 99)}"
+    _tables(env).setdefault(rng.choice(["eliminated", "steps"]), {})[name] = 1
 
 
-def unit_missing(env: dict[str, Any], rng: random.Random) -> None:
-    units = _tables(env)["units"]
-    unit = rng.choice(sorted(units))
-    where = units.pop(unit)[0]
-    _tables(env)["at"].pop(where, None)
-
-
-def at_disagrees(env: dict[str, Any], rng: random.Random) -> None:
-    (hex_a, _unit_a), (_hex_b, unit_b) = rng.sample(_on_map(env), 2)
-    _tables(env)["at"][hex_a] = unit_b
-
-
-def at_extra_entry(env: dict[str, Any], rng: random.Random) -> None:
+def wrong_side(env: dict[str, Any], rng: random.Random) -> None:
     _label, unit = rng.choice(_on_map(env))
-    free = sorted(set(DATA.cells) - set(_tables(env)["at"]))
-    _tables(env)["at"][rng.choice(free)] = unit
+    side = DATA.ground[unit].side
+    _pieces(env)[unit][1] = rng.choice(["wehrmacht" if side == "rkka" else "rkka", "", "RKKA"])
+
+
+def dead_and_placed(env: dict[str, Any], rng: random.Random) -> None:
+    _label, unit = rng.choice(_on_map(env))
+    _tables(env).setdefault("eliminated", {})[unit] = DATA.ground[unit].side
+
+
+def stacks_disagree(env: dict[str, Any], rng: random.Random) -> None:
+    (hex_a, _unit_a), (_hex_b, unit_b) = rng.sample(_on_map(env), 2)
+    _stacks(env)[hex_a] = [unit_b]
+
+
+def stacks_extra_entry(env: dict[str, Any], rng: random.Random) -> None:
+    _label, unit = rng.choice(_on_map(env))
+    free = sorted(set(DATA.cells) - set(_stacks(env)))
+    _stacks(env)[rng.choice(free)] = rng.choice([[unit], [], [unit, unit], unit])
 
 
 def bad_step(env: dict[str, Any], rng: random.Random) -> None:
-    unit = rng.choice(sorted(_tables(env)["units"]))
-    _tables(env)["units"][unit][1] = rng.choice(["half", "gone", "", "FULL", 2])
+    unit = rng.choice(sorted(DATA.ground))
+    steps = _tables(env).setdefault("steps", {})
+    steps[unit] = rng.choice(["half", "reduced", "", 0, 2, -1, True])
 
 
 def bad_unit_value(env: dict[str, Any], rng: random.Random) -> None:
-    unit = rng.choice(sorted(_tables(env)["units"]))
-    _tables(env)["units"][unit] = rng.choice(
-        [None, 3, "0912", [], ["0912"], ["0912", "full", "x"], [1, 2], True]
+    unit = rng.choice(sorted(_pieces(env)))
+    _pieces(env)[unit] = rng.choice(
+        [None, 3, "0912", [], ["0912"], ["0912", "rkka", "x"], [1, 2], True]
     )
 
 
@@ -289,7 +305,7 @@ def unknown_table(env: dict[str, Any], rng: random.Random) -> None:
 
 
 def hidden_mark_dangling(env: dict[str, Any], rng: random.Random) -> None:
-    _tables(env)["$hidden"][rng.choice(["cards/hand:nobody", "units/r-99a", "nope"])] = None
+    _tables(env)["$hidden"][rng.choice(["cards/hand:nobody", "pieces/r-99a", "nope"])] = None
 
 
 def hidden_from_unknown_side(env: dict[str, Any], rng: random.Random) -> None:
@@ -326,9 +342,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     off_the_map,
     unknown_unit_id,
     extra_unit,
-    unit_missing,
-    at_disagrees,
-    at_extra_entry,
+    wrong_side,
+    dead_and_placed,
+    stacks_disagree,
+    stacks_extra_entry,
     bad_step,
     bad_unit_value,
     turn_off_the_track,

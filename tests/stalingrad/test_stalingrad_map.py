@@ -15,7 +15,7 @@ from tools.stalingrad_map import mapbuild
 from tools.stalingrad_map.geography import load_geography
 from tools.stalingrad_map.projection import THEATRE
 
-from hexwar.board.maps import load_map
+from hexwar.board.map_load import load_map
 from hexwar.board.terrain import load_chart
 from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path

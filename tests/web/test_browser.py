@@ -31,9 +31,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from hexwar.engine.records import position_digest
+from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import create_app
 from hexwar.web.session import Session
+from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.web import WEB as STALINGRAD
 
 LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
@@ -47,7 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -138,10 +139,11 @@ def click_token(driver: WebDriver, token: str) -> bool:
 
 def click_cell(driver: WebDriver, label: str) -> None:
     """A click on hex ``label``: on its top counter if one stands there, else the hex."""
-    found = driver.find_elements(By.CSS_SELECTOR, f'g.counter[data-label="{label}"] rect')
+    frame = f'g.counter[data-label="{label}"] > rect:first-of-type'
+    found = driver.find_elements(By.CSS_SELECTOR, frame)
     el = found[-1] if found else driver.find_element(
         By.CSS_SELECTOR, f'polygon.cell[data-label="{label}"]')  # fmt: skip
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", el)
     el.click()
 
 
@@ -155,7 +157,7 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     driver.get(urls["rkka"])
     session = session_of(app, urls["rkka"])
     until(driver, my_turn, "RKKA to act")
-    driver.find_element(By.ID, "board").screenshot(str(out / "board-start.png"))
+    driver.find_element(By.ID, "board").screenshot(str(out / "game-board-start.png"))
     state = session.state
 
     # the card phase: a button, then "do it"
@@ -168,10 +170,8 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
 
     # click a unit: its legal hexes light up, exactly the engine's tokens
     unit = state.legal_tokens(("move",))[0]
-    where = state.get("units", unit)
-    assert isinstance(where, tuple)
     t0 = time.perf_counter()
-    click_cell(driver, str(where[0]))
+    click_cell(driver, ground_where(state, unit))
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.cell.legal"), "highlight")
     latency = time.perf_counter() - t0
     lit = {e.get_attribute("data-label") for e in
@@ -180,25 +180,11 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     print(f"click on a unit -> highlighted hexes in the browser: {latency * 1000:.0f} ms")
     driver.save_screenshot(str(out / "page-selected.png"))
 
-    # an illegal click: the reason shows, nothing changes
-    before, n = position_digest(state), len(state.history)
-    occupied = session.units_at("rkka")
-    cells = STALINGRAD.board(state, "rkka").game_map.indexed_cells()  # type: ignore[misc]
-    labels = [STALINGRAD.board(state, "rkka").game_map.label(c) for c in cells]  # type: ignore[misc]
-    far = next(lab for lab in labels if lab not in lit and lab not in occupied)
-    click_cell(driver, far)
-    until(driver, lambda d: "S6" in d.find_element(By.ID, "message").text, "the refusal")
-    assert "refused" in (driver.find_element(By.ID, "message").get_attribute("class") or "")
-    assert position_digest(state) == before
-    assert len(state.history) == n
-
     # a legal hex: the unit moves there
     target = sorted(lit)[0]
     click_cell(driver, target)
     until(driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "the move")
-    moved = state.get("units", unit)
-    assert isinstance(moved, tuple)
-    assert moved[0] == target
+    assert ground_where(state, unit) == target
 
     # on to the end: "end" when offered, else the first legal token, by buttons
     clicks = 0
@@ -225,9 +211,118 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
         assert clicks < 2000
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
-    driver.find_element(By.ID, "board").screenshot(str(out / "board-end.png"))
-    driver.save_screenshot(str(out / "page-end.png"))
+    title = driver.find_element(By.CSS_SELECTOR, "#board svg text.title").text
+    assert "result:" in title
+    assert state.outcome is not None
+    assert state.outcome.reason in title
+    driver.find_element(By.ID, "board").screenshot(str(out / "game-board-end.png"))
+    driver.save_screenshot(str(out / "game-page-end.png"))
     print(f"game over after {clicks} button clicks: {state.outcome}")
+
+
+def _to_rkka_movement(driver: WebDriver, state: Any) -> None:
+    """End RKKA's phases by buttons until its movement phase."""
+    until(driver, my_turn, "RKKA to act")
+    while state.phase != "movement":
+        assert click_token(driver, "end")
+        until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button.done"), "done button")
+        assert click_token(driver, "done")
+        until(driver, lambda d: my_turn(d) and d.find_element(By.ID, "prefix").text.startswith(
+            "choose"), "the next decision")  # fmt: skip
+
+
+def board_shots(driver: WebDriver, out: Path, name: str) -> None:
+    """The board at the page's zoom (counters legible) around Stalingrad, and the whole
+    board with its legend (zoomed out): ``NAME-detail.png`` and ``NAME.png``."""
+    driver.execute_script(
+        "const t = [...document.querySelectorAll('#board g.names text')]"
+        ".find(e => e.textContent.startsWith('Stalingrad centre'));"
+        "if (t) t.scrollIntoView({block: 'center', inline: 'center'});"
+    )
+    board = driver.find_element(By.ID, "board")
+    board.screenshot(str(out / f"{name}-detail.png"))
+    driver.execute_script("document.getElementById('board').style.setProperty('--zoom', '1')")
+    board.screenshot(str(out / f"{name}.png"))
+    driver.execute_script("document.getElementById('board').style.setProperty('--zoom', '2')")
+
+
+def test_an_illegal_click_shows_the_reason_and_changes_nothing(
+    server: tuple[str, Any], browser: Callable[[], WebDriver]
+) -> None:
+    base, app = server
+    driver = browser()
+    urls = new_game(driver, base, {"rkka": "human", "wehrmacht": "heuristic"})
+    driver.get(urls["rkka"])
+    session = session_of(app, urls["rkka"])
+    state = session.state
+    _to_rkka_movement(driver, state)
+    unit = state.legal_tokens(("move",))[0]
+    where = state.get("units", unit)
+    assert isinstance(where, tuple)
+    click_cell(driver, str(where[0]))
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.cell.legal"), "highlight")
+    lit = {e.get_attribute("data-label") for e in
+           driver.find_elements(By.CSS_SELECTOR, "polygon.cell.legal")}  # fmt: skip
+    before, n = position_digest(state), len(state.history)
+    occupied = session.units_at("rkka")
+    game_map = STALINGRAD.board(state, "rkka").game_map  # type: ignore[misc]
+    labels = [game_map.label(c) for c in game_map.indexed_cells()]
+    far = next(lab for lab in labels if lab not in lit and lab not in occupied)
+    click_cell(driver, far)
+    until(driver, lambda d: "S6" in d.find_element(By.ID, "message").text, "the refusal")
+    message = driver.find_element(By.ID, "message")
+    assert "refused" in (message.get_attribute("class") or "")
+    assert "409" in message.text
+    assert position_digest(state) == before
+    assert len(state.history) == n
+    # the choice is kept: the unit's hexes are still lit, and a legal hex still moves it
+    still = {e.get_attribute("data-label") for e in
+             driver.find_elements(By.CSS_SELECTOR, "polygon.cell.legal")}  # fmt: skip
+    assert still == lit
+
+
+def test_a_bots_game_is_watched_live(
+    server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
+) -> None:
+    """A spectator's page follows a game of two heuristic bots through its WebSocket
+    (no polling) to the end; the board at start and end is written as a screenshot."""
+    base, app = server
+    srv = app.state.server
+    session, _ = Session.create(
+        STALINGRAD,
+        {"length": "short"},
+        {"rkka": "heuristic", "wehrmacht": "heuristic"},
+        seed=9,
+        directory=srv.directory,
+    )
+    session.pace = 1.0  # slow at first: the start is on the page for the screenshot
+    srv.sessions[session.id] = session
+    driver = browser()
+    driver.get(f"{base}/g/{session.id}")  # the page's first request sets the bots going
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live")
+          == "1", "the live connection")  # fmt: skip
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board")
+    board_shots(driver, out, "board-start")
+    session.pace = 0.002
+    deadline = time.monotonic() + 240
+    while not session.state.is_terminal():
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.5)
+    until(driver, over, "the end, pushed")
+    assert session.state.outcome is not None
+    pushes = int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-pushes") or 0)
+    assert pushes >= 3, "the page was sent the game as it went"
+    shown = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+    assert shown == str(len(session.state.history))
+    title = driver.find_element(By.CSS_SELECTOR, "#board svg text.title").text
+    assert session.state.outcome.reason in title
+    assert driver.find_elements(By.CSS_SELECTOR, "#board svg g.legend")
+    assert driver.find_elements(By.CSS_SELECTOR, "#board svg g.labels text")
+    board_shots(driver, out, "board-end")
+    driver.save_screenshot(str(out / "page-end.png"))
+    for name in ("board-start", "board-start-detail", "board-end", "board-end-detail"):
+        assert (out / f"{name}.png").stat().st_size > 10_000, name
+    print(f"watched live: {pushes} pushes, {shown} actions, {session.state.outcome}")
 
 
 def test_two_seats_see_their_own_hands_only(

@@ -21,12 +21,14 @@ from examples.triumph_and_glory.rules import TriumphAndGlory
 from tests.toy_game import Duel
 
 from hexwar.base.errors import NotLegalNow
-from hexwar.engine.records import GameRecord, position_digest, replay
+from hexwar.engine.fileformat import position_digest
+from hexwar.engine.records import GameRecord, replay
 from hexwar.web.app import create_app
 from hexwar.web.games import generic
 from hexwar.web.saves import load_session
 from hexwar.web.session import Session
 from hexwar.web.views import draw
+from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.web import WEB as STALINGRAD
 
 GAMES = {
@@ -111,9 +113,8 @@ def test_click_a_unit_then_a_hex_moves_it(client: TestClient) -> None:
     gid, _, h = stalingrad_vs_bot(client)
     session = session_of(client, gid)
     unit = session.state.legal_tokens(("move",))[0]
-    where = session.state.get("units", unit)
-    assert isinstance(where, tuple)
-    r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": [], "label": where[0]},
+    where = ground_where(session.state, unit)
+    r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": [], "label": where},
                     headers=h)  # fmt: skip
     assert r.status_code == 200, r.text
     assert r.json()["prefix"][0] == "move"
@@ -122,13 +123,16 @@ def test_click_a_unit_then_a_hex_moves_it(client: TestClient) -> None:
     target = r.json()["tokens"][0]
     r = client.post(f"/api/g/{gid}/click", json={"seat": "rkka", "prefix": chosen, "label": target},
                     headers=h)  # fmt: skip
-    assert r.json() == {"prefix": [*chosen, target], "tokens": ["done"], "preview": None}
+    assert r.json() == {
+        "prefix": [*chosen, target],
+        "tokens": ["done"],
+        "preview": None,
+        "titles": {},
+    }
     r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": [*chosen, target]},
                     headers=h)  # fmt: skip
     assert r.status_code == 200
-    moved = session.state.get("units", chosen[1])
-    assert isinstance(moved, tuple)
-    assert moved[0] == target
+    assert ground_where(session.state, chosen[1]) == target
 
 
 def test_an_illegal_action_is_refused_with_its_rule_and_changes_nothing(

@@ -41,12 +41,14 @@ __all__ = [
     "RenderError",
     "ReplacementError",
     "RequestRefused",
+    "ResultsError",
     "SelectionError",
     "SequenceError",
     "StackError",
     "StackingViolation",
     "StaleMemo",
     "StepError",
+    "StudyError",
     "UndeclaredRead",
     "UnknownGame",
     "UnknownMovementClassError",
@@ -249,3 +251,14 @@ class RequestRefused(HexwarError):
         self.status = status
         self.reason = reason
         self.rule = rule
+
+
+# -- balance studies ---------------------------------------------------------------------------
+
+
+class StudyError(HexwarError):
+    """A study that cannot run: an unknown game, bot or option, an unreachable cluster."""
+
+
+class ResultsError(HexwarError):
+    """A study's results file that is not JSON lines of rows (names the file and line)."""

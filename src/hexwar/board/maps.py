@@ -4,7 +4,7 @@ A :class:`GameMap` wraps a ``networkx.Graph`` whose nodes are cells (attributes
 ``terrain``, ``name``, ``tags``) and whose edges join adjacent cells (attributes
 ``hexside`` and ``linear``: frozensets of feature names), plus the terrain chart that
 prices its steps and the grid topology. Build one in code with :func:`build_map` or from
-a file with :func:`load_map` (format: ``docs/movement.md``).
+a file with :func:`~hexwar.board.map_load.load_map` (format: ``docs/movement.md``).
 
 >>> from hexwar.board.terrain import chart_from_dict
 >>> chart = chart_from_dict({"terrain": {"clear": {}, "forest": {}},
@@ -22,26 +22,22 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final, Generic, TypeVar, cast
 
 import attrs
 import networkx as nx
 
-from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import DataError
 from hexwar.board.terrain import Step, TerrainChart
 from hexwar.grid.coords import MapLabels, OffsetKind, offset_to_hex
 from hexwar.grid.geometry import Hex
-from hexwar.grid.square import HEX_GRID, SQUARE_GRID, Square, Topology
+from hexwar.grid.square import HEX_GRID, Square, Topology
 
 __all__ = [
     "OFFSET_LAYOUTS",
     "GameMap",
     "build_map",
     "hexagon",
-    "load_map",
-    "map_from_dict",
     "rectangle",
     "square_rectangle",
 ]
@@ -207,7 +203,7 @@ class GameMap(Generic[C]):
         cached = self._cache.get("cell_of", {}).get(label)
         if cached is not None:
             return cast(C, cached)
-        cell = _parse_label(label, self.topology.name, self.offset, self.label_digits)
+        cell = parse_label(label, self.topology.name, self.offset, self.label_digits)
         if cell not in self:
             raise ValueError(f"label {label!r} is off the map")
         self._cache.setdefault("cell_of", {})[label] = cell
@@ -268,7 +264,8 @@ def _labels(offset: str, digits: int) -> MapLabels:
     return MapLabels(OffsetKind(offset), col_digits=digits, row_digits=digits, first=1)
 
 
-def _parse_label(label: str, grid: str, offset: str | None, digits: int) -> Hashable:
+def parse_label(label: str, grid: str, offset: str | None, digits: int) -> Hashable:
+    """The cell a map label names (``"0101"``: column 1, row 1) on a ``grid``."""
     if not grid.startswith("square"):
         if offset is None:
             raise ValueError("this map has no labels (no offset layout)")
@@ -347,181 +344,3 @@ def _check_edge(g: nx.Graph, a: object, b: object, entry: str, fail: Any) -> Non
             raise fail(entry, f"cell {c!r} is off the map")
     if not g.has_edge(a, b):
         raise fail(entry, f"cells {a!r} and {b!r} are not adjacent")
-
-
-# -- map files ----------------------------------------------------------------------------
-
-
-def load_map(path: str | Path, chart: TerrainChart) -> GameMap[Any]:
-    """Load and validate a map file (TOML or JSON, format in ``docs/movement.md``)."""
-    data, source = read_data_file(path)
-    return map_from_dict(data, chart, source=source)
-
-
-_MAP_KEYS: Final = (
-    "name",
-    "grid",
-    "shape",
-    "columns",
-    "rows",
-    "offset",
-    "radius",
-    "default_terrain",
-    "label_digits",
-)
-
-
-def map_from_dict(
-    data: Mapping[str, Any], chart: TerrainChart, source: str = "<data>"
-) -> GameMap[Any]:
-    """Build and validate a map from the parsed file structure."""
-    ck = Checker(source)
-    fail = ck.fail
-
-    top = ck.table(dict(data), "top level")
-    ck.keys(top, optional=("map", "cells", "hexsides", "paths"), entry="top level")
-    head = ck.table(top.get("map", {}), "map")
-    ck.keys(head, optional=_MAP_KEYS, entry="map")
-    grid = ck.choice(head.get("grid", "hex"), ("hex", "square"), "map.grid", "grid")
-    topology: Topology[Any] = HEX_GRID if grid == "hex" else SQUARE_GRID
-    shape = ck.string(head.get("shape", "rectangle"), "map.shape")
-    digits = ck.integer(head.get("label_digits", 2), "map.label_digits", minimum=1)
-    offset: str | None = None
-    if "offset" in head:
-        offset = ck.string(head["offset"], "map.offset")
-        if offset not in OFFSET_LAYOUTS or grid != "hex":
-            raise fail("map.offset", f"unknown offset layout {offset!r} for a {grid} grid")
-
-    shape_cells: list[Any] | None
-    if shape == "rectangle":
-        columns = ck.integer(head.get("columns"), "map.columns", minimum=1)
-        rows = ck.integer(head.get("rows"), "map.rows", minimum=1)
-        if grid == "hex":
-            offset = offset or "odd-q"
-            shape_cells = rectangle(columns, rows, offset)
-        else:
-            shape_cells = square_rectangle(columns, rows)
-    elif shape == "hexagon":
-        if grid != "hex":
-            raise fail("map.shape", "a hexagon needs a hex grid")
-        shape_cells = hexagon(ck.integer(head.get("radius"), "map.radius", minimum=0))
-    elif shape == "cells":
-        shape_cells = None
-    else:
-        raise fail("map.shape", f"unknown shape {shape!r} (rectangle, hexagon or cells)")
-    default = None
-    if "default_terrain" in head:
-        default = ck.choice(
-            head["default_terrain"], chart.terrains, "map.default_terrain", "terrain"
-        )
-
-    def locate(v: object, entry: str) -> Hashable:
-        if isinstance(v, str):
-            try:
-                cell = _parse_label(v, grid, offset, digits)
-            except ValueError as e:
-                raise fail(entry, str(e)) from None
-        elif (
-            isinstance(v, list)
-            and len(v) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
-        ):
-            cell = Hex(v[0], v[1]) if grid == "hex" else Square(v[0], v[1])
-        else:
-            raise fail(entry, f"expected a label or [q, r], got {v!r}")
-        if shape_cells is not None and cell not in shape_set:
-            raise fail(entry, f"cell {v!r} is off the map")
-        return cell
-
-    shape_set = set(shape_cells or ())
-    terrain: dict[Any, str] = {}
-    names: dict[Any, str] = {}
-    tags: dict[Any, frozenset[str]] = {}
-    seen: dict[Any, str] = {}
-    for i, c in enumerate(ck.items(top, "cells")):
-        entry = f"cells[{i}]"
-        ck.keys(c, optional=("at", "cells", "terrain", "name", "tags"), entry=entry)
-        if ("at" in c) == ("cells" in c):
-            raise fail(entry, "give exactly one of 'at' and 'cells'")
-        if "at" in c:
-            where = [locate(c["at"], f"{entry}.at")]
-        else:
-            raw = c["cells"]
-            if not isinstance(raw, list) or not raw:
-                raise fail(f"{entry}.cells", "expected a non-empty list of cells")
-            if "name" in c:
-                raise fail(f"{entry}.name", "a name needs a single cell ('at')")
-            where = [locate(x, f"{entry}.cells[{k}]") for k, x in enumerate(raw)]
-        if "terrain" in c:
-            t = ck.choice(c["terrain"], chart.terrains, f"{entry}.terrain", "terrain")
-        elif default is None:
-            raise fail(entry, "missing field 'terrain' (and no map.default_terrain)")
-        else:
-            t = default
-        cell_tags = frozenset(ck.str_list(c.get("tags", []), f"{entry}.tags"))
-        for cell in where:
-            if cell in seen:
-                raise fail(entry, f"duplicate cell {cell!r} (first in {seen[cell]})")
-            seen[cell] = entry
-            terrain[cell] = t
-            if cell_tags:
-                tags[cell] = cell_tags
-            if "name" in c:
-                names[cell] = ck.string(c["name"], f"{entry}.name")
-    if shape_cells is not None:
-        for cell in shape_cells:
-            if cell not in terrain:
-                if default is None:
-                    raise fail("cells", f"no terrain for {cell!r} (and no map.default_terrain)")
-                terrain[cell] = default
-
-    hexsides: dict[tuple[Any, Any], frozenset[str]] = {}
-    seen_sides: dict[frozenset[Any], str] = {}
-    for i, h in enumerate(ck.items(top, "hexsides")):
-        entry = f"hexsides[{i}]"
-        ck.keys(h, optional=("between", "features"), entry=entry)
-        between = h.get("between")
-        if not isinstance(between, list) or len(between) != 2:
-            raise fail(f"{entry}.between", "expected two cells")
-        a, b = (locate(x, f"{entry}.between[{k}]") for k, x in enumerate(between))
-        if not topology.are_adjacent(a, b):
-            raise fail(entry, f"cells {between[0]!r} and {between[1]!r} are not adjacent")
-        side = frozenset((a, b))
-        if side in seen_sides:
-            raise fail(entry, f"duplicate hexside (first in {seen_sides[side]})")
-        seen_sides[side] = entry
-        features = chart.hexside_features
-        hexsides[a, b] = ck.names(
-            h.get("features"), features, "hexside feature", f"{entry}.features"
-        )
-
-    paths: list[tuple[str, list[Any]]] = []
-    for i, p in enumerate(ck.items(top, "paths")):
-        entry = f"paths[{i}]"
-        ck.keys(p, optional=("feature", "cells"), entry=entry)
-        feature = ck.choice(
-            p.get("feature"), chart.linear_features, f"{entry}.feature", "linear feature"
-        )
-        raw = p.get("cells")
-        if not isinstance(raw, list) or len(raw) < 2:
-            raise fail(f"{entry}.cells", "expected a list of at least two cells")
-        cells = [locate(x, f"{entry}.cells[{k}]") for k, x in enumerate(raw)]
-        for k in range(1, len(cells)):
-            if not topology.are_adjacent(cells[k - 1], cells[k]):
-                raise fail(f"{entry}.cells[{k}]", f"{raw[k]!r} is not adjacent to {raw[k - 1]!r}")
-        paths.append((feature, cells))
-
-    name = ck.string(head["name"], "map.name") if "name" in head else None
-    return build_map(
-        chart,
-        terrain,
-        topology=topology,
-        names=names,
-        tags=tags,
-        hexsides=hexsides,
-        paths=paths,
-        name=name,
-        offset=offset,
-        label_digits=digits,
-        source=source,
-    )

@@ -11,7 +11,10 @@ replay cover it and a clone stays a few dict copies:
 
 Cells are stored as text through a :class:`CellCodec` (state values must be JSON-able):
 a :class:`~hexwar.board.maps.GameMap` is one (its ``label`` / ``cell_at``), and
-:data:`HEX_CODEC` (``"q,r"``) and :data:`SQUARE_CODEC` (``"col,row"``) need no map.
+:data:`HEX_CODEC` (``"q,r"``), :data:`SQUARE_CODEC` (``"col,row"``) and :data:`LABELS`
+(cells that are their own labels) need no map. This module holds the codecs and the
+writes; the reads (``where``, ``occupants``, ``friends_enemies``, ``reach`` ...) are in
+:mod:`hexwar.board.occupancy`.
 
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
@@ -43,8 +46,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 import attrs
 
 from hexwar.base.errors import PieceError
-from hexwar.board.maps import GameMap
-from hexwar.board.movement import DEFAULT_RULES, MoveRules, Reach, reachable
+from hexwar.board.occupancy import PieceReads
 from hexwar.board.stacking import arrive, depart, reorder
 from hexwar.engine.actions import Value
 from hexwar.engine.state import State
@@ -53,8 +55,10 @@ from hexwar.grid.square import Square
 
 __all__ = [
     "HEX_CODEC",
+    "LABELS",
     "SQUARE_CODEC",
     "CellCodec",
+    "LabelCodec",
     "Pieces",
     "TextCodec",
 ]
@@ -115,7 +119,35 @@ SQUARE_CODEC: Final[TextCodec[Square]] = TextCodec(Square, lambda s: (s.col, s.r
 
 
 @attrs.frozen
-class Pieces(Generic[C]):
+class LabelCodec:
+    """Cells that are their own labels: the named areas of a point-to-point map, or map
+    labels (``"0912"``) kept by rules code that works in labels. Any text but ``""``.
+
+    >>> LABELS.label("0912"), LABELS.cell_at("Tsaritsyn")
+    ('0912', 'Tsaritsyn')
+    >>> LABELS.label("")
+    Traceback (most recent call last):
+    ...
+    hexwar.base.errors.PieceError: a cell label is a non-empty text, not ''
+    """
+
+    def label(self, cell: str) -> str:
+        """``cell`` itself."""
+        if not isinstance(cell, str) or not cell:
+            raise PieceError(f"a cell label is a non-empty text, not {cell!r}")
+        return cell
+
+    def cell_at(self, label: str) -> str:
+        """``label`` itself."""
+        return label
+
+
+#: Cells named by their labels (:class:`LabelCodec`).
+LABELS: Final = LabelCodec()
+
+
+@attrs.frozen
+class Pieces(PieceReads[C]):
     """A unit-position registry: which piece is in which cell, for which side, in what order.
 
     The registry object holds no game data (only the codec and the table names); every
@@ -161,146 +193,7 @@ class Pieces(Generic[C]):
         for name in value:
             self._attribute(name)
 
-    # -- reading ---------------------------------------------------------------------
-
-    def is_placed(self, state: State, piece: str) -> bool:
-        """Whether ``piece`` is on the map."""
-        return state.get(self.table, piece) is not None
-
-    def where(self, state: State, piece: str) -> C:
-        """The cell ``piece`` is in; :class:`PieceError` if it is not placed."""
-        return self.codec.cell_at(self._entry(state, piece)[0])
-
-    def side(self, state: State, piece: str) -> str:
-        """The side ``piece`` belongs to."""
-        return self._entry(state, piece)[1]
-
-    def occupants(self, state: State, cell: C) -> tuple[str, ...]:
-        """The pieces in ``cell``, top first (``()`` if empty)."""
-        stack = state.get(self.stacks, self.codec.label(cell))
-        return stack if isinstance(stack, tuple) else ()  # type: ignore[return-value]
-
-    def pieces_of(self, state: State, side: str | None = None) -> list[str]:
-        """The placed pieces of ``side`` (all sides with ``None``), sorted."""
-        return sorted(
-            p
-            for p, v in state.table(self.table).items()
-            if side is None or v[1] == side  # type: ignore[index]
-        )
-
-    def group_by(
-        self, state: State, key: Callable[[str], str], side: str | None = None
-    ) -> dict[str, list[str]]:
-        """The placed pieces (of ``side``) by ``key(piece)`` — their formation, activation
-        group or division — groups and their pieces sorted.
-
-        >>> from hexwar.engine.state import Ruleset
-        >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-        >>> class Game(Ruleset):
-        ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
-        >>> state, reg = Game().new_state(), Pieces(HEX_CODEC)
-        >>> for piece in ("V-b", "I-a", "V-a"):
-        ...     reg.place(state, piece, Hex(0, 0), "red")
-        >>> reg.group_by(state, lambda p: p.split("-")[0])
-        {'I': ['I-a'], 'V': ['V-a', 'V-b']}
-        """
-        groups: dict[str, list[str]] = {}
-        for piece in self.pieces_of(state, side):
-            groups.setdefault(key(piece), []).append(piece)
-        return {g: groups[g] for g in sorted(groups)}
-
-    def positions(self, state: State, side: str | None = None) -> dict[C, tuple[str, ...]]:
-        """Every occupied cell -> its pieces (top first), of ``side`` only if given."""
-        cell_at = self.codec.cell_at
-        entries = state.table(self.table)
-        out: dict[C, tuple[str, ...]] = {}
-        for label, stack in state.table(self.stacks).items():
-            ids: tuple[str, ...] = stack  # type: ignore[assignment]
-            if side is not None:
-                ids = tuple(p for p in ids if entries[p][1] == side)  # type: ignore[index]
-            if ids:
-                out[cell_at(label)] = ids
-        return out
-
-    def friends_enemies(
-        self,
-        state: State,
-        side: str,
-        *,
-        exclude: str | None = None,
-        unit: Callable[[str], Any] | None = None,
-    ) -> tuple[dict[C, tuple[Any, ...]], dict[C, tuple[Any, ...]]]:
-        """The ``friends=`` and ``enemies=`` mappings of :func:`hexwar.board.movement.reachable`.
-
-        Cell -> pieces (top first) of ``side`` and of every other side; ``exclude`` (the
-        mover) is left out; ``unit`` maps each id to what the rule predicates expect
-        (e.g. a unit record), ids by default.
-        """
-        cell_at = self.codec.cell_at
-        entries = state.table(self.table)
-        friends: dict[C, tuple[Any, ...]] = {}
-        enemies: dict[C, tuple[Any, ...]] = {}
-        for label, stack in state.table(self.stacks).items():
-            mine: list[Any] = []
-            theirs: list[Any] = []
-            for p in stack:  # type: ignore[union-attr]
-                if p == exclude:
-                    continue
-                u = p if unit is None else unit(p)  # type: ignore[arg-type]
-                (mine if entries[p][1] == side else theirs).append(u)  # type: ignore[index]
-            if mine:
-                friends[cell_at(label)] = tuple(mine)
-            if theirs:
-                enemies[cell_at(label)] = tuple(theirs)
-        return friends, enemies
-
-    def reach(
-        self,
-        state: State,
-        piece: str,
-        game_map: GameMap[C],
-        movement_class: str,
-        allowance: float,
-        *,
-        rules: MoveRules = DEFAULT_RULES,
-        unit: Callable[[str], Any] | None = None,
-    ) -> Reach[C]:
-        """Where ``piece`` may move: :func:`~hexwar.board.movement.reachable` from its cell,
-        with the other pieces of the registry as its friends and enemies.
-
-        ``unit`` maps ids to what the rule predicates expect (the mover included).
-
-        >>> from hexwar.board.maps import build_map, hexagon
-        >>> from hexwar.engine.state import Ruleset
-        >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-        >>> from hexwar.board.terrain import chart_from_dict
-        >>> costs = {"foot": {"terrain": {"clear": 1}}}
-        >>> chart = chart_from_dict({"terrain": {"clear": {}}, "movement": costs})
-        >>> board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
-        >>> class Game(Ruleset):
-        ...     sequence = TurnSequence((Stage("p", (Phase("m", "red", end_when_idle=False),)),))
-        >>> state, reg = Game().new_state(), Pieces(HEX_CODEC)
-        >>> reg.place(state, "a", Hex(0, 0), "red")
-        >>> reg.place(state, "x", Hex(1, 0), "blue")
-        >>> reach = reg.reach(state, "a", board, "foot", 1)
-        >>> Hex(1, 0) in reach.costs, Hex(-1, 0) in reach.costs   # never into an enemy
-        (False, True)
-        """
-        side = self.side(state, piece)
-        friends, enemies = self.friends_enemies(state, side, exclude=piece, unit=unit)
-        mover = piece if unit is None else unit(piece)
-        start = self.where(state, piece)
-        return reachable(
-            game_map, start, movement_class, allowance, mover=mover, friends=friends,
-            enemies=enemies, rules=rules,
-        )  # fmt: skip
-
     # -- writing ---------------------------------------------------------------------
-
-    def get_attr(self, state: State, piece: str, name: str, default: Value = None) -> Value:
-        """Attribute ``name`` of ``piece`` (``default`` if unset or the piece is gone)."""
-        self._attribute(name)
-        return state.get(name, piece, default)
 
     def place(
         self,
@@ -416,10 +309,6 @@ class Pieces(Generic[C]):
 
     # -- internals -------------------------------------------------------------------
 
-    def _attribute(self, name: str) -> None:
-        if name not in self.attributes:
-            raise PieceError(f"{name!r} is not a piece attribute here {self.attributes}")
-
     def _shared(self, name: str) -> None:
         if name not in self.shared:
             raise PieceError(f"{name!r} is not a shared attribute here {self.shared}")
@@ -429,12 +318,6 @@ class Pieces(Generic[C]):
         for name in self.shared if stack else ():
             state.put(name, piece, state.get(name, stack[0]))
         state.put(self.stacks, label, arrive(stack, piece, on_top=on_top))
-
-    def _entry(self, state: State, piece: str) -> tuple[str, str]:
-        entry = state.get(self.table, piece)
-        if entry is None:
-            raise PieceError(f"piece {piece!r} is not on the map")
-        return entry  # type: ignore[return-value]
 
     def _stack(self, state: State, label: str) -> tuple[str, ...]:
         return state.get(self.stacks, label, ())  # type: ignore[return-value]

@@ -125,7 +125,7 @@ def check_stack(limit: StackingLimit, units: Sequence[Any], *, rule: str | None 
 
 
 def can_end(limit: StackingLimit, *, on_top: bool = False) -> Callable[[Any, Sequence[Any]], bool]:
-    """A :class:`hexwar.board.movement.MoveRules` ``can_end`` predicate from a stacking limit.
+    """A :class:`hexwar.board.move_rules.MoveRules` ``can_end`` predicate from a stacking limit.
 
     The mover joins the friendly units at the bottom (or on top, with ``on_top``), and
     may end its move there when the resulting stack is within ``limit``.

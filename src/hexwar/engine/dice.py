@@ -177,20 +177,23 @@ def integer_weights(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, tuple[
     >>> integer_weights([("a", Fraction(1, 2)), ("b", Fraction(1, 3)), ("c", Fraction(1, 6))])
     (6, (3, 2, 1))
     """
-    pairs = []
+    nums: list[int] = []
+    dens: list[int] = []
     for _, p in outcomes:
         q: object = p
         if type(q) is Fraction:
-            pairs.append((q.numerator, q.denominator))
+            n, d = q.as_integer_ratio()
         elif type(q) is int:
-            pairs.append((q, 1))
+            n, d = q, 1
         else:  # a subclass, a float, anything else: the full check says what is wrong
             validate_outcomes(outcomes)
-            pairs.append((Fraction(p).numerator, Fraction(p).denominator))
-    if not pairs:
+            n, d = Fraction(p).as_integer_ratio()
+        nums.append(n)
+        dens.append(d)
+    if not nums:
         validate_outcomes(outcomes)
-    lcd = math.lcm(*(d for _, d in pairs))
-    weights = tuple(n * (lcd // d) for n, d in pairs)
+    lcd = math.lcm(*dens)
+    weights = tuple([n * (lcd // d) for n, d in zip(nums, dens, strict=True)])
     if sum(weights) != lcd or min(weights) <= 0:
         validate_outcomes(outcomes)  # raises: not positive, or not summing to 1
         raise ChanceError(f"malformed chance outcomes {outcomes!r}")  # pragma: no cover

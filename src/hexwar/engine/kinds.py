@@ -194,6 +194,13 @@ class Kind(Generic[C]):
     when: Callable[[State, C], bool] | None = None
     exists: Callable[[State, C], bool] | None = None
     actions: Callable[[State, C], Iterable[Action]] | None = None
+    #: how many arguments come before the combination (all of them if none)
+    _n_fixed: int = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        n = len(self.steps)
+        fixed = n - 1 if n and isinstance(self.steps[-1], Combination) else n
+        object.__setattr__(self, "_n_fixed", fixed)
 
     def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
         step = self.steps[i]
@@ -206,14 +213,9 @@ class Kind(Generic[C]):
         """Whether ``when`` allows the kind now."""
         return self.when is None or self.when(state, ctx)
 
-    def _fixed(self) -> int:
-        """How many arguments come before the combination (all of them if none)."""
-        n = len(self.steps)
-        return n - 1 if n and isinstance(self.steps[-1], Combination) else n
-
     def completes(self, state: State, ctx: C, args: Args) -> bool:
         """Whether the legal prefix ``(name, *args)`` has a legal completion."""
-        i, fixed = len(args), self._fixed()
+        i, fixed = len(args), self._n_fixed
         if i < fixed:
             step = self.steps[i]
             assert isinstance(step, Values)
@@ -231,7 +233,7 @@ class Kind(Generic[C]):
 
     def any(self, state: State, ctx: C) -> bool:
         """Whether the kind applies and has a legal completion (stops at the first)."""
-        if not self.applies(state, ctx):
+        if self.when is not None and not self.when(state, ctx):
             return False
         if self.exists is not None:
             return self.exists(state, ctx)
@@ -258,7 +260,7 @@ class Kind(Generic[C]):
 
     def next(self, state: State, ctx: C, args: Args) -> tuple[str, ...]:
         """The tokens after the legal prefix ``(name, *args)``, sorted."""
-        i, fixed = len(args), self._fixed()
+        i, fixed = len(args), self._n_fixed
         if i < fixed:
             step = self.steps[i]
             assert isinstance(step, Values)
@@ -305,7 +307,7 @@ class Kinds(Generic[C]):
         if not prefix:
             return tuple([k.name for k in self._sorted if k.any(state, ctx)])
         kind = self._by_name.get(prefix[0])
-        if kind is None or not kind.applies(state, ctx):
+        if kind is None or (kind.when is not None and not kind.when(state, ctx)):
             return ()
         return kind.next(state, ctx, prefix[1:])
 

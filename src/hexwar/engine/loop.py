@@ -55,15 +55,18 @@ def sample_action(state: State, rng: random.Random) -> Action:
     action's probability is the product of ``1 / len(legal tokens)`` along its tokens,
     not ``1 / len(legal_actions())``.
     """
+    tokens = state.legal_tokens()
+    after = state._after  # each prefix below is built from legal tokens: no walk back
+    choice = rng.choice  # the same draw as rng.randrange(len(tokens)), with less to check
     prefix: tuple[str, ...] = ()
     while True:
-        tokens = state.legal_tokens(prefix)
         if not tokens:
             raise NotLegalNow(f"no legal token after {' '.join(prefix) or 'the start'}")
-        token = tokens[rng.randrange(len(tokens))]
+        token = choice(tokens)
         if token == DONE:
             return Action(prefix[0], prefix[1:])
         prefix = (*prefix, token)
+        tokens = after(prefix)
 
 
 class RandomPlayer:

@@ -50,6 +50,7 @@ hexwar.base.errors.UndeclaredRead: memo weighed read ['weather'] but declares on
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final, Generic, TypeVar
@@ -66,6 +67,7 @@ T = TypeVar("T")
 #: What a memo can never declare: these change with every position, not per table.
 _UNTRACKED: Final = frozenset({"$version", "$history"})
 _MISSING: Final = object()
+_INHERITED: Final = object()  # a reader State has from a base class, not its own
 
 
 # -- checking mode -------------------------------------------------------------------------
@@ -88,7 +90,7 @@ def _note(*names: str) -> None:
 def _recording_state_api() -> dict[str, Any]:
     """Replacements for State's reading API that note what is read (while checking only,
     so the normal path keeps its cost)."""
-    orig = {name: State.__dict__[name] for name in _READERS}
+    orig = {name: inspect.getattr_static(State, name) for name in _READERS}
     get, table, hook, player = orig["get"], orig["table"], orig["hook"], orig["current_player"]
 
     def r_get(self: State, name: str, key: str, default: Any = None) -> Any:
@@ -104,25 +106,8 @@ def _recording_state_api() -> dict[str, Any]:
         return hook(self, name, value, **context)
 
     def r_player(self: State) -> str:
-        _note("$outcome", "$pending")
+        _note("$outcome", "$pending", "$cursor")  # its phase is kept per cursor object
         return player(self)  # type: ignore[no-any-return]
-
-    def reads_all(fn: Callable[..., Any]) -> Callable[..., Any]:
-        def wrapped(self: State, *args: Any, **kwargs: Any) -> Any:
-            _note("$version")
-            return fn(self, *args, **kwargs)
-
-        return wrapped
-
-    def prop(p: property, *names: str) -> property:
-        fget = p.fget
-        assert fget is not None
-
-        def read(self: State) -> Any:
-            _note(*names)
-            return fget(self)
-
-        return property(read, doc=p.__doc__)
 
     derived = orig["derive"]
 
@@ -136,20 +121,43 @@ def _recording_state_api() -> dict[str, Any]:
         "hook": r_hook,
         "current_player": r_player,
         "derive": derive,
-        "cursor": prop(orig["cursor"], "$cursor"),
-        "turn": prop(orig["turn"], "$cursor"),
-        "token": prop(orig["token"], "$cursor"),
-        "pending": prop(orig["pending"], "$pending"),
-        "effects": prop(orig["effects"], "$effects"),
-        "outcome": prop(orig["outcome"], "$outcome"),
-        "version": prop(orig["version"], "$version"),
-        "history": prop(orig["history"], "$history"),
+        "cursor": _noting_property(orig["cursor"], "$cursor"),
+        "turn": _noting_property(orig["turn"], "$cursor"),
+        "token": _noting_property(orig["token"], "$cursor"),
+        "pending": _noting_property(orig["pending"], "$pending"),
+        "effects": _noting_property(orig["effects"], "$effects"),
+        "outcome": _noting_property(orig["outcome"], "$outcome"),
+        "version": _noting_property(orig["version"], "$version"),
+        "history": _noting_property(orig["history"], "$history"),
     }
     for name in ("legal_actions", "legal_tokens", "is_legal", "to_data", "observation"):
-        new[name] = reads_all(orig[name])
+        new[name] = _reading_all(orig[name])
+    saved = {name: State.__dict__.get(name, _INHERITED) for name in new}
     for name, value in new.items():
         setattr(State, name, value)
-    return orig
+    return saved
+
+
+def _reading_all(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` noting a read of the whole position (``$version``) first."""
+
+    def wrapped(self: State, *args: Any, **kwargs: Any) -> Any:
+        _note("$version")
+        return fn(self, *args, **kwargs)
+
+    return wrapped
+
+
+def _noting_property(p: property, *names: str) -> property:
+    """Property ``p`` noting reads of ``names`` first."""
+    fget = p.fget
+    assert fget is not None
+
+    def read(self: State) -> Any:
+        _note(*names)
+        return fget(self)
+
+    return property(read, doc=p.__doc__)
 
 
 _READERS: Final = (
@@ -191,7 +199,10 @@ def read_checking() -> Iterator[None]:
     finally:
         saved = _CHECKING.pop()
         for name, value in saved.items():
-            setattr(State, name, value)
+            if value is _INHERITED:
+                delattr(State, name)  # the base class's method again
+            else:
+                setattr(State, name, value)
 
 
 # -- the memo ---------------------------------------------------------------------------------

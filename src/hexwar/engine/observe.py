@@ -51,12 +51,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-import attrs
-
 from hexwar.base.errors import HexwarError
+from hexwar.engine.observed import Board, Feature, ObservationView, Observed
 
 if TYPE_CHECKING:
-    from hexwar.engine.actions import Value
     from hexwar.engine.state import Ruleset, State
 
 __all__ = ["Board", "Encoder", "Feature", "ObservationView", "Observed"]
@@ -70,101 +68,6 @@ _CACHE_LIMIT: Final = 512
 #: ``to_act`` slots after the seats.
 CHANCE_SLOT: Final = 0
 TERMINAL_SLOT: Final = 1
-
-
-class Observed:
-    """Read-only reads of ``state`` as ``side`` sees it: a value hidden from ``side``
-    reads as :data:`hexwar.engine.state.HIDDEN`, an entry whose key is secret is absent."""
-
-    __slots__ = ("_hidden", "_keys", "side", "state")
-
-    def __init__(self, state: State, side: str) -> None:
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
-        self.state = state
-        self.side = side
-        self._hidden = state.table(_HIDDEN_TABLE)
-        self._keys = state.table(_HIDDEN_KEYS_TABLE)
-
-    def get(self, table: str, key: str, default: Value = None) -> Value:
-        """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
-        from hexwar.engine.state import HIDDEN
-
-        if self._hidden:
-            ref = f"{table}/{key}"
-            if self._keys.get(ref, self.side) != self.side:
-                return default
-            if self._hidden.get(ref, self.side) != self.side:
-                return HIDDEN if key in self.state.table(table) else default
-        return self.state.get(table, key, default)
-
-    def table(self, name: str) -> Mapping[str, Value]:
-        """The entries of table ``name`` the observer sees (hidden values masked)."""
-        t = self.state.table(name)
-        if not self._hidden:
-            return t
-        return {key: v for key in t if (v := self.get(name, key, _ABSENT)) is not _ABSENT}
-
-    @property
-    def turn(self) -> int:
-        """The turn number (public)."""
-        return self.state.turn
-
-
-_ABSENT: Final[Any] = object()
-
-
-@attrs.frozen
-class Board:
-    """Per-cell planes of a game board.
-
-    ``cells``: the cells' labels in plane order; ``terrain``: each cell's terrain name
-    (same order); ``pieces(view)`` yields ``(cell label, side, status)`` for each piece the
-    observer sees on the board (``status`` among ``statuses``: a step state, a facing...);
-    ``depth``: how many pieces of one side and status per cell the planes count (``>= 1``,
-    ``>= 2``, ...); ``zoc(view, side)``: the labels of the cells in ``side``'s zone of
-    control (``None``: no ZOC planes). :func:`hexwar.board.planes.board_of_map` builds one
-    from a :class:`~hexwar.board.maps.GameMap`.
-
-    Planes, in order: one per terrain name (sorted), one per (side, status, count level),
-    one ZOC plane per side, and ``selected`` (cells named by the prefix, or holding a piece
-    it names: ``pieces_named``).
-    """
-
-    cells: tuple[str, ...]
-    terrain: tuple[str, ...]
-    pieces: Callable[[Observed], Iterable[tuple[str, str, str]]]
-    statuses: tuple[str, ...] = ("",)
-    depth: int = 1
-    zoc: Callable[[Observed, str], Iterable[str]] | None = None
-    #: piece id -> its cell label as the observer sees it (for the ``selected`` plane)
-    pieces_named: Callable[[Observed, str], str | None] | None = None
-
-    def __attrs_post_init__(self) -> None:
-        if len(self.terrain) != len(self.cells):
-            raise HexwarError(f"board: {len(self.cells)} cells but {len(self.terrain)} terrains")
-        if len(set(self.cells)) != len(self.cells):
-            raise HexwarError("board: cell labels repeat")
-        if self.depth < 1 or not self.statuses:
-            raise HexwarError("board: depth >= 1 and at least one status")
-
-
-@attrs.frozen
-class Feature:
-    """A game-specific section of ``size`` bits: ``hot(view)`` gives the indices (0 ..
-    size - 1) that are one for the observer (``view.side``)."""
-
-    name: str
-    size: int
-    hot: Callable[[Observed], Iterable[int]]
-
-
-@attrs.frozen
-class ObservationView:
-    """What a game adds to the generic sections: its :class:`Board` and its features."""
-
-    board: Board | None = None
-    features: tuple[Feature, ...] = ()
 
 
 def _phase_slots(ruleset: Ruleset) -> dict[tuple[int, int], int]:
@@ -230,15 +133,37 @@ class Encoder:
             at += size
         self.sections: Mapping[str, tuple[int, int]] = offsets
         self.size = at
-        self._terrain_hot: tuple[int, ...] = ()
+        #: the ones every observation has (the terrain planes), ascending
+        self.static_hot: tuple[int, ...] = ()
+        self._planes = self._planes_memo(board)
+        self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+        self._fixed: dict[tuple[Any, ...], tuple[int, ...]] = {}
         if board is not None:
-            base = offsets["board"][0]
-            c = len(board.cells)
+            base, c = offsets["board"][0], len(board.cells)
             t_index = {t: i for i, t in enumerate(self._terrains)}
-            self._terrain_hot = tuple(
-                base + t_index[t] * c + i for i, t in enumerate(board.terrain)
-            )
-        self._cache: dict[tuple[int, str], tuple[int, ...]] = {}
+            self.static_hot = tuple(base + t_index[t] * c + i for i, t in enumerate(board.terrain))
+
+    def _planes_memo(self, board: Board | None) -> Callable[[State, str], tuple[int, ...]]:
+        """The pieces and ZOC planes, memoised on the tables ``board.reads`` names (and
+        the hidden-entry tables ``Observed`` reads), or else on the position."""
+        if board is None or board.reads is None:
+            cache: dict[tuple[int, str], tuple[int, ...]] = {}
+
+            def per_position(state: State, side: str) -> tuple[int, ...]:
+                key = (state.version, side)
+                found = cache.get(key)
+                if found is None:
+                    if len(cache) >= _CACHE_LIMIT:
+                        cache.clear()
+                    found = cache[key] = self._board_now(state, side)
+                return found
+
+            return per_position
+        from hexwar.engine.memo import StateMemo
+        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
+
+        reads = (*board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
+        return StateMemo(reads, self._board_now, _CACHE_LIMIT)
 
     def section(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of section ``name``."""
@@ -264,13 +189,55 @@ class Encoder:
         from the state's side to act, its first seat), ``prefix`` the tokens of the action
         being built *that the observer may see*, ``legal`` the legal next token ids (pass
         them only to the acting seat)."""
-        sec = self.sections
-        out = self._generic(state, side, seat, acting, prefix)
-        base = sec["legal"][0]
-        out.extend(base + i for i in legal)
-        if self.view.board is not None:
-            out.extend(self._board(state, side, prefix))
+        planes, rest = self.encode_parts(
+            state, side, seat=seat, acting=acting, prefix=prefix, legal=legal
+        )
+        return [*self.static_hot, *planes, *rest]
+
+    def encode_parts(
+        self,
+        state: State,
+        side: str,
+        *,
+        seat: int | None = None,
+        acting: int | None = None,
+        prefix: Sequence[str] = (),
+        legal: Sequence[int] = (),
+    ) -> tuple[tuple[int, ...], list[int]]:
+        """:meth:`encode` but :attr:`static_hot`, in two parts: the pieces and ZOC planes
+        (ascending; the *same* tuple object while they are unchanged, so a consumer may
+        key a dense copy of them on its identity) and the rest (a new list).
+
+        The sections that depend on the position are kept per position (its version)
+        and observer, the prefix's per position, observer and prefix: a game's features
+        and pieces read the position, never the history."""
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
+        version = state.version
+        key: tuple[Any, ...] = (version, side, seat, acting)
+        fixed = self._fixed.get(key)
+        if fixed is None:
+            if len(self._fixed) >= _CACHE_LIMIT:
+                self._fixed.clear()
+            fixed = self._fixed[key] = self._fixed_now(state, side, seat, acting)
+        key = (version, side, prefix)
+        chosen = self._fixed.get(key)
+        if chosen is None:
+            chosen = self._fixed[key] = self._prefix_now(state, side, prefix)
+        out = [*fixed, *chosen]
+        if legal:
+            base = self.sections["legal"][0]
+            out.extend([base + i for i in legal])
+        planes = () if self.view.board is None else self._planes(state, side)
+        return planes, out
+
+    def _fixed_now(
+        self, state: State, side: str, seat: int | None, acting: int | None
+    ) -> tuple[int, ...]:
+        """The generic sections but the prefix's and ``legal``, and the features."""
+        out = self._generic(state, side, seat, acting)
         if self.view.features:
+            sec = self.sections
             view = Observed(state, side)
             for f in self.view.features:
                 off, size = sec[f.name]
@@ -278,7 +245,22 @@ class Encoder:
                     if not 0 <= i < size:
                         raise HexwarError(f"feature {f.name!r}: index {i} outside 0..{size - 1}")
                     out.append(off + i)
-        return out
+        return tuple(out)
+
+    def _prefix_now(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[int, ...]:
+        """The prefix's sections and the ``selected`` plane."""
+        sec, ids = self.sections, self._ids
+        out: list[int] = []
+        if prefix:
+            out.append(sec["prefix_kind"][0] + ids[prefix[0]])
+            if len(prefix) > 1:
+                out.append(sec["prefix_first"][0] + ids[prefix[1]])
+                rest = sec["prefix_rest"][0]
+                out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
+        out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
+        if self.view.board is not None and prefix:
+            out.extend(self._selected(state, side, prefix))
+        return tuple(out)
 
     def _generic(
         self,
@@ -286,9 +268,9 @@ class Encoder:
         side: str,
         seat: int | None,
         acting: int | None,
-        prefix: Sequence[str],
     ) -> list[int]:
-        """The generic sections but ``legal``: seats, turn, phase, decision, prefix."""
+        """The generic sections but ``legal`` and the prefix's: seats, turn, phase,
+        decision."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
         sec = self.sections
@@ -321,73 +303,68 @@ class Encoder:
             out.append(sec["decision"][0])
             if pending[-1].side == side:
                 out.append(sec["decision"][0] + 1)
-        ids = self._ids
-        if prefix:
-            out.append(sec["prefix_kind"][0] + ids[prefix[0]])
-            if len(prefix) > 1:
-                out.append(sec["prefix_first"][0] + ids[prefix[1]])
-                rest = sec["prefix_rest"][0]
-                out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
-        out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
         return out
 
-    def _board(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:
+    def _selected(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:
+        """The ``selected`` plane: cells the prefix names or where a piece it names is."""
         board = self.view.board
         assert board is not None
-        key = (state.version, side)
-        found = self._cache.get(key)
-        if found is None:
-            found = self._board_now(state, side, board)
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[key] = found
-        out = list(found)
-        if prefix:
-            cells = self._cell_index
-            marked = {cells[t] for t in prefix[1:] if t in cells}
-            if board.pieces_named is not None:
-                view = Observed(state, side)
-                for t in prefix[1:]:
-                    where = board.pieces_named(view, t)
-                    if where is not None and where in cells:
-                        marked.add(cells[where])
-            if marked:
-                planes, n = self._board_shape  # type: ignore[misc]
-                base = self.sections["board"][0] + (planes - 1) * n
-                out.extend(base + i for i in sorted(marked))
-        return out
+        cells = self._cell_index
+        marked = {cells[t] for t in prefix[1:] if t in cells}
+        if board.pieces_named is not None:
+            view = Observed(state, side)
+            for t in prefix[1:]:
+                where = board.pieces_named(view, t)
+                if where is not None and where in cells:
+                    marked.add(cells[where])
+        if not marked:
+            return []
+        planes, n = self._board_shape  # type: ignore[misc]
+        base = self.sections["board"][0] + (planes - 1) * n
+        return [base + i for i in sorted(marked)]
 
-    def _board_now(self, state: State, side: str, board: Board) -> tuple[int, ...]:
+    def _board_now(self, state: State, side: str) -> tuple[int, ...]:
+        board = self.view.board
+        assert board is not None
         view = Observed(state, side)
         n = len(board.cells)
-        base = self.sections["board"][0]
-        first_piece = base + len(self._terrains) * n
-        counts: dict[tuple[int, int, int], int] = {}
+        first_piece = self.sections["board"][0] + len(self._terrains) * n
         cells, statuses, sides = self._cell_index, self._status_index, self._side_index
+        n_status, depth = len(board.statuses), board.depth
+        counts: dict[int, int] = {}  # first plane index of (side, status) + cell -> pieces
         for label, owner, status in board.pieces(view):
             i = cells.get(label)
             if i is None:
                 continue  # off the board (a pool, a box)
             try:
-                slot = (sides[owner], statuses[status], i)
+                at = first_piece + (sides[owner] * n_status + statuses[status]) * depth * n + i
             except KeyError:
                 raise HexwarError(
                     f"board: piece of side {owner!r} with status {status!r} is not declared"
                 ) from None
-            counts[slot] = counts.get(slot, 0) + 1
-        hot = list(self._terrain_hot)
-        n_status, depth = len(board.statuses), board.depth
-        for (s, k, i), count in counts.items():
-            plane = (s * n_status + k) * depth
-            for level in range(min(count, depth)):
-                hot.append(first_piece + (plane + level) * n + i)
+            counts[at] = counts.get(at, 0) + 1
+        if depth == 1:
+            hot = list(counts)
+        else:
+            hot = [at + level * n for at, c in counts.items() for level in range(min(c, depth))]
         if board.zoc is not None:
             zoc_base = first_piece + len(sides) * n_status * depth * n
             for s, name in enumerate(self._sides):
-                hot.extend(
-                    zoc_base + s * n + cells[lab] for lab in board.zoc(view, name) if lab in cells
-                )
+                hot.extend(self._zoc_plane(zoc_base + s * n, board.zoc(view, name)))
         return tuple(sorted(hot))
+
+    def _zoc_plane(self, base: int, labels: Iterable[str]) -> tuple[int, ...]:
+        """The ones of a ZOC plane starting at ``base`` (kept per frozenset of labels)."""
+        key = (base, labels) if isinstance(labels, frozenset) else None
+        found = None if key is None else self._zoc_cache.get(key)
+        if found is None:
+            cells = self._cell_index
+            found = tuple(base + cells[lab] for lab in labels if lab in cells)
+            if key is not None:
+                if len(self._zoc_cache) >= _CACHE_LIMIT:
+                    self._zoc_cache.clear()
+                self._zoc_cache[key] = found
+        return found
 
     def tensor(self, state: State, side: str, **kwargs: Any) -> list[float]:
         """:meth:`encode` as a dense list of floats (no numpy needed)."""

@@ -1,5 +1,5 @@
 """Pickling a :class:`~hexwar.engine.state.State` through the save format
-(:func:`hexwar.engine.records.dumps` / :func:`~hexwar.engine.records.loads`), never its
+(:func:`hexwar.engine.savefile.dumps` / :func:`~hexwar.engine.savefile.loads`), never its
 internals: registered with :mod:`copyreg` when ``hexwar`` is imported. The ruleset pickles
 as its class and options (:class:`hexwar.engine.framework.FrameworkHooks`). A loaded
 state keeps its history but cannot undo past the load.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import copyreg
 from typing import Any
 
-from hexwar.engine.records import dumps, loads
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import Ruleset, State
 
 __all__: list[str] = []

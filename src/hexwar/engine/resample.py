@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Hashable
 
 from hexwar.base.errors import HexwarError
-from hexwar.engine.records import state_from_data, validate_core
+from hexwar.engine.savefile import state_from_data, validate_core
 from hexwar.engine.state import _HIDDEN_TABLE, State
 
 __all__ = ["deal_hidden"]
@@ -30,7 +30,7 @@ def deal_hidden(
     Items of one pool (``pool_of(item)``: a card's deck) are shuffled among the places
     those items held, so each entry keeps its length and the pools stay apart; an entry
     whose items were sorted (a hand) is sorted again. The state is rebuilt from its data
-    (:func:`hexwar.engine.records.state_from_data`, then the position checks), so it keeps
+    (:func:`hexwar.engine.savefile.state_from_data`, then the position checks), so it keeps
     the history but cannot undo into the true position.
     """
     hidden = state.table(_HIDDEN_TABLE)

@@ -4,7 +4,7 @@
 tables, cursor, pending decisions, effects, outcome, effect serial and history);
 :meth:`State.from_snapshot <hexwar.engine.state.State.from_snapshot>` builds a state from
 one. :func:`snapshot_to_data` turns it into the canonical data that save files, equality
-and position digests use (:mod:`hexwar.engine.records` reads it back, strictly). This is
+and position digests use (:mod:`hexwar.engine.savefile` reads it back, strictly). This is
 the engine's one explicit interface to a state's content: nothing outside
 :mod:`hexwar.engine.state` reads the state's private fields.
 """

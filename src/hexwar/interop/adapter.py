@@ -35,27 +35,32 @@ Player ids follow OpenSpiel: seats ``0 .. n - 1``, :data:`CHANCE_PLAYER` (``-1``
 from __future__ import annotations
 
 import json
+import math
 import random
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
-from hexwar.engine.actions import END, Action
-from hexwar.engine.records import dumps, loads, position_digest
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
+from hexwar.engine.dice import integer_weights
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
-from hexwar.engine.state import State, _trie
+from hexwar.engine.state import HIDDEN, State, _trie
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
+from hexwar.interop.seeing import Seeing
+from hexwar.interop.text import cursor_in, cursor_out, digest
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
 
 #: At most this many tokens are taken in a row because each was the only legal one.
 _COLLAPSE_LIMIT: Final = 100_000
+#: The derive key of the hexwar state's player.
+_TO_ACT: Final = ("interop-to-act",)
 
 
-class TokenState:
+class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
     __slots__ = ("_seat_at", "_seat_pos", "game", "prefix", "state")
@@ -75,29 +80,37 @@ class TokenState:
         self.prefix = prefix
         self._seat_pos = seat_pos
         self._seat_at = seat_at
+        self._seen = None
+        self._seen_at = -1
         if settle:
             self._collapse()
 
     # -- who acts ------------------------------------------------------------------------
 
+    def _to_act(self) -> str:
+        """The hexwar state's player (a side, ``chance`` or ``terminal``), once per position."""
+        st = self.state
+        return st.derive(_TO_ACT, st.current_player)
+
     def current_player(self) -> int:
         """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
-        st = self.state
-        if st.is_terminal():
+        side = self._to_act()
+        if side == TERMINAL:
             return TERMINAL_PLAYER
-        if st.is_chance_node():
+        if side == CHANCE:
             return CHANCE_PLAYER
-        return self._acting()
+        seats = self.game.side_seats[side]
+        return seats[0] if len(seats) == 1 else self._acting()
 
     def is_terminal(self) -> bool:
         return self.state.is_terminal()
 
     def is_chance_node(self) -> bool:
-        return not self.state.is_terminal() and self.state.is_chance_node()
+        return self._to_act() == CHANCE
 
     def _acting(self) -> int:
         st = self.state
-        seats = self.game.side_seats[st.current_player()]
+        seats = self.game.side_seats[self._to_act()]
         if len(seats) == 1:
             return seats[0]
         if st.pending:
@@ -168,19 +181,27 @@ class TokenState:
 
     def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
         """:meth:`chance_outcomes` with exact probabilities."""
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights)
+        return [(i, Fraction(w, total)) for i, w in weights]
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        """At a chance node: ``(token id, weight)`` of each next token, ascending, the
+        weights integers in lowest terms proportional to the probabilities (exact)."""
         st = self.state
         if not self.is_chance_node():
             return []
         k = len(self.prefix)
-        weights: dict[str, Fraction] = {}
-        for action, p in st.chance_outcomes():
+        outcomes = st.chance_outcomes()
+        weights: dict[str, int] = {}
+        for (action, _), w in zip(outcomes, integer_weights(outcomes)[1], strict=True):
             tokens = (action.kind, *action.args)
             if tokens[:k] == self.prefix:
                 t = tokens[k] if k < len(tokens) else DONE
-                weights[t] = weights.get(t, Fraction(0)) + p
-        total = sum(weights.values(), Fraction(0))
+                weights[t] = weights.get(t, 0) + w
+        g = math.gcd(*weights.values())
         ids = self.game.space.id
-        return sorted((ids(t), w / total) for t, w in weights.items())
+        return sorted((ids(t), w // g) for t, w in weights.items())
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -212,7 +233,17 @@ class TokenState:
                 self._seat_pos = seats.index(acting) + 1
                 self._seat_at = st.cursor
                 return
+        private = st.pending[-1].private if st.pending else None  # as the journal keeps it
+        fresh = self._seen is not None and self._seen_at == st.version
         st.apply_unchecked(action)
+        if fresh:
+            assert self._seen is not None
+            text = str(action)
+            for side, seen in self._seen.items():
+                seen.append(text if private is None or private == side else HIDDEN)
+            self._seen_at = st.version
+        else:
+            self._seen = None
 
     def _collapse(self) -> None:
         if not self.game.collapse:
@@ -228,7 +259,7 @@ class TokenState:
 
     def clone(self) -> TokenState:
         """An independent copy (the hexwar state's :meth:`~hexwar.engine.state.State.clone`)."""
-        return TokenState(
+        out = TokenState(
             self.game,
             self.state.clone(),
             self.prefix,
@@ -236,6 +267,10 @@ class TokenState:
             self._seat_at,
             settle=False,
         )
+        if self._seen is not None and self._seen_at == self.state.version:
+            out._seen = {side: list(seen) for side, seen in self._seen.items()}
+            out._seen_at = self._seen_at  # a clone starts with its original's version
+        return out
 
     __copy__ = clone
 
@@ -249,64 +284,7 @@ class TokenState:
         by_side = self.game.ruleset.returns(self.state)
         return [float(by_side[s.side]) for s in self.game.seats]
 
-    # -- what a seat sees ------------------------------------------------------------------
-
-    def visible_prefix(self, player: int) -> tuple[str, ...]:
-        """The prefix as seat ``player`` sees it: empty while building an answer to a
-        decision private to another side (a hidden placement, a secret chance event)."""
-        pending = self.state.pending
-        if self.prefix and pending:
-            private = pending[-1].private
-            if private is not None and private != self.game.seats[player].side:
-                return ()
-        return self.prefix
-
-    def observation_hot(self, player: int) -> list[int]:
-        """The indices of the ones of seat ``player``'s observation tensor
-        (:class:`~hexwar.engine.observe.Encoder`)."""
-        side = self.game.seats[player].side
-        acting = self.current_player()
-        legal = self.game.space.ids(self.legal_tokens()) if acting == player else ()
-        return self.game.encoder.encode(
-            self.state,
-            side,
-            seat=player,
-            acting=acting if acting >= 0 else None,
-            prefix=self.visible_prefix(player),
-            legal=legal,
-        )
-
-    def observation_tensor(self, player: int) -> list[float]:
-        """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
-        out = [0.0] * self.game.encoder.size
-        for i in self.observation_hot(player):
-            out[i] = 1.0
-        return out
-
-    def _acting_name(self) -> str:
-        player = self.current_player()
-        if player == CHANCE_PLAYER:
-            return "chance"
-        if player == TERMINAL_PLAYER:
-            return "terminal"
-        return self.game.seats[player].name
-
-    def observation_string(self, player: int) -> str:
-        """What seat ``player`` sees now, as text (hidden values ``?``; no history)."""
-        seat = self.game.seats[player]
-        obs = self.state.observation(seat.side)
-        del obs["history"]
-        prefix = " ".join(self.visible_prefix(player)) or "-"
-        return f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; " + json.dumps(
-            obs, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        )
-
-    def information_state_string(self, player: int) -> str:
-        """:meth:`observation_string` and the history as seat ``player`` saw it (actions
-        private to another side shown as ``?``): perfect recall."""
-        seat = self.game.seats[player]
-        history = self.state.observation(seat.side)["history"]
-        return f"{self.observation_string(player)}; history {' | '.join(history)}"
+    # -- what a seat sees (and Seeing's) ---------------------------------------------------
 
     def resample(self, player: int, rng: random.Random) -> TokenState:
         """A state that seat ``player`` cannot tell from this one, its hidden information
@@ -327,13 +305,13 @@ class TokenState:
         return (
             f"{self.game.name} turn {self.state.turn} {self.state.stage}/{self.state.phase}; "
             f"to act {self._acting_name()}; prefix {prefix}; "
-            f"position {position_digest(self.state)[:16]}"
+            f"position {digest(self.state)}"
         )
 
     def serialize(self) -> str:
-        """The state as text: the save file (:func:`hexwar.engine.records.dumps`), the
+        """The state as text: the save file (:func:`hexwar.engine.savefile.dumps`), the
         prefix and the seat turn."""
-        cursor = None if self._seat_at is None else _cursor_out(self._seat_at)
+        cursor = None if self._seat_at is None else cursor_out(self._seat_at)
         return json.dumps(
             {
                 "state": dumps(self.state),
@@ -350,7 +328,7 @@ class TokenState:
         data = json.loads(text)
         state = loads(game.ruleset, data["state"], source="<token state>")
         pos, cursor = data["seat"]
-        at = None if cursor is None else _cursor_in(cursor)
+        at = None if cursor is None else cursor_in(cursor)
         out = cls(game, state, tuple(data["prefix"]), int(pos), at, settle=False)
         for k, t in enumerate(out.prefix):  # each token must have been legal
             before = cls(game, state, out.prefix[:k], int(pos), at, settle=False)
@@ -372,15 +350,6 @@ class TokenState:
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _cursor_out(c: Cursor) -> list[Any]:
-    return [c.turn, c.stage, c.phase, c.mark, c.token, list(c.tokens)]
-
-
-def _cursor_in(data: Sequence[Any]) -> Cursor:
-    turn, stage, phase, mark, token, tokens = data
-    return Cursor(int(turn), int(stage), int(phase), str(mark), token, tuple(tokens))
 
 
 def _load_token_state(game: TokenGame, text: str) -> TokenState:

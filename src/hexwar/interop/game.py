@@ -68,6 +68,7 @@ class TokenGame:
         self.perfect_information = ruleset.perfect_information
         self.encoder = Encoder(ruleset)
         self._initial: State | None = None
+        self._initial_token_state: Any = None
 
     @classmethod
     def from_name(cls, name: str, **kwargs: Any) -> TokenGame:
@@ -85,8 +86,10 @@ class TokenGame:
         return self._initial.clone()
 
     def new_initial_state(self) -> Any:
-        """A new game."""
-        return self.state_type(self, self.initial_core_state())
+        """A new game: a clone of the one initial token state (its forced tokens taken)."""
+        if self._initial_token_state is None:
+            self._initial_token_state = self.state_type(self, self.initial_core_state())
+        return self._initial_token_state.clone()
 
     def state_of(self, state: State) -> Any:
         """A token state at the start of the next action of hexwar state ``state``."""

@@ -20,6 +20,7 @@ from gymnasium import spaces
 
 from hexwar.interop.adapter import TokenGame, TokenState
 from hexwar.interop.pettingzoo import pick_chance
+from hexwar.interop.tensor import Dense
 
 __all__ = ["Bot", "HexwarEnv", "random_bot"]
 
@@ -59,18 +60,14 @@ class HexwarEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0.0, 1.0, (self.game.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self._rng = random.Random()
+        self._dense = Dense(self.game)
         self.ts: TokenState = self.game.new_initial_state()
 
     def _obs(self) -> np.ndarray[Any, Any]:
-        obs = np.zeros(self.game.observation_size, np.float32)
-        obs[self.ts.observation_hot(self.seat)] = 1.0
-        return obs
+        return self._dense.observation(self.ts, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        mask = np.zeros(self.game.num_distinct_actions, np.int8)
-        if self.ts.current_player() == self.seat:
-            mask[self.ts.legal_actions()] = 1
-        return {"action_mask": mask}
+        return {"action_mask": self._dense.mask(self.ts, self.seat)}
 
     def _advance(self) -> None:
         ts = self.ts

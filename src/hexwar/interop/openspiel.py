@@ -20,6 +20,7 @@ import pyspiel
 
 from hexwar.engine import registry
 from hexwar.interop.adapter import TokenGame, TokenState
+from hexwar.interop.tensor import Dense
 
 __all__ = ["HexwarObserver", "game_name", "register", "register_all"]
 
@@ -79,6 +80,7 @@ class HexwarObserver:
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         size = 0 if self.perfect_recall else game.observation_size
         self.tensor = np.zeros(size, np.float32)
+        self._dense = Dense(game)
         self.dict: dict[str, Any] = {}
         if not self.perfect_recall:
             for name, (offset, n) in game.encoder.sections.items():
@@ -87,8 +89,7 @@ class HexwarObserver:
     def set_from(self, state: HexwarState, player: int) -> None:
         if self.perfect_recall:
             return
-        self.tensor.fill(0)
-        self.tensor[state.token_state.observation_hot(player)] = 1.0
+        self._dense.observation(state.token_state, player, out=self.tensor)
 
     def string_from(self, state: HexwarState, player: int) -> str:
         ts = state.token_state

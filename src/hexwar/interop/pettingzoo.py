@@ -19,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from hexwar.interop.adapter import TokenGame, TokenState
+from hexwar.interop.tensor import Dense
 
 __all__ = ["HexwarAEC", "agent_names", "env"]
 
@@ -32,23 +33,14 @@ def agent_names(game: TokenGame) -> list[str]:
 
 
 def pick_chance(ts: TokenState, rng: random.Random) -> int:
-    """A chance token drawn by its exact probability."""
-    outcomes = ts.exact_chance_outcomes()
-    den = 1
-    for _, p in outcomes:
-        den = den * p.denominator // _gcd(den, p.denominator)
-    k = rng.randrange(den)
-    for token, p in outcomes:
-        k -= int(p * den)
+    """A chance token drawn by its exact probability (integer weights, one draw)."""
+    weights = ts.chance_weights()
+    k = rng.randrange(sum(w for _, w in weights))
+    for token, w in weights:
+        k -= w
         if k < 0:
             return token
-    return outcomes[-1][0]  # pragma: no cover - the probabilities sum to 1
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+    raise AssertionError("unreachable: the weights sum to the draw's range")  # pragma: no cover
 
 
 class HexwarAEC(AECEnv):  # type: ignore[misc]
@@ -77,6 +69,7 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rng = random.Random()
+        self._dense = Dense(self.game)
         self.ts: TokenState = self.game.new_initial_state()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -115,12 +108,10 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         player = self._index[agent]
-        obs = np.zeros(self.game.observation_size, np.float32)
-        obs[self.ts.observation_hot(player)] = 1.0
-        mask = np.zeros(self.game.num_distinct_actions, np.int8)
-        if self.ts.current_player() == player:
-            mask[self.ts.legal_actions()] = 1
-        return {"observation": obs, "action_mask": mask}
+        return {
+            "observation": self._dense.observation(self.ts, player),
+            "action_mask": self._dense.mask(self.ts, player),
+        }
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

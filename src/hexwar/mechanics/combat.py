@@ -19,7 +19,7 @@ callables, usable by any game alone (:class:`Combat`):
    an automatic result, above the highest it is fought there or gets an automatic
    result — all by data.
 3. **The roll** is a chance event (``roll N``), with the ``die_modifier`` hook.
-4. **The result** (:class:`~hexwar.mechanics.crt.CombatResult`) runs as a small program kept
+4. **The result** (:class:`~hexwar.mechanics.crt_values.CombatResult`) runs as a small program kept
    in a state table — eliminate, defender step losses, the exchange, attacker step
    losses, the retreat, the advance — each part asking its owner when there is a
    choice (a chained :class:`~hexwar.engine.actions.Decision`; a single choice is taken
@@ -37,7 +37,8 @@ callables, usable by any game alone (:class:`Combat`):
 >>> from hexwar.engine.sequencer import Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
 >>> from hexwar.grid.geometry import Hex
->>> from hexwar.mechanics.crt import CombatResult, OddsTable
+>>> from hexwar.mechanics.crt import OddsTable
+>>> from hexwar.mechanics.crt_values import CombatResult
 >>> from hexwar.mechanics.steps import StepCounters, StepTrack
 >>> chart = chart_from_dict({"terrain": {"clear": {}, "forest": {}},
 ...     "movement": {"foot": {"terrain": {"clear": 1, "forest": 2}}}})

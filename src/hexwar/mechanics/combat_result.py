@@ -1,6 +1,6 @@
 """The result program of the combat pipeline (:mod:`hexwar.mechanics.combat`).
 
-A :class:`~hexwar.mechanics.crt.CombatResult` runs as a list of parts kept in the state
+A :class:`~hexwar.mechanics.crt_values.CombatResult` runs as a list of parts kept in the state
 table ``<name>`` (``program``: ``(part, n)`` pairs, plain data): ``elim`` (the defending
 stack is eliminated), ``dloss`` / ``aloss`` (N defender / attacker steps, one at a time,
 the owner choosing the unit), ``xch`` (the exchange: by steps, or by printed points with
@@ -23,7 +23,8 @@ from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
 from hexwar.engine.actions import Action, Decision, Value, action_key
 from hexwar.engine.state import State
 from hexwar.mechanics.combat_rules import AdvanceRules
-from hexwar.mechanics.crt import CombatResult, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.retreat import RetreatRules, retreat_options
 from hexwar.mechanics.steps import StepCounters, cheapest_cover
 

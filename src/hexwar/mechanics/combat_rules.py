@@ -1,7 +1,8 @@
 """The data of the combat pipeline (:mod:`hexwar.mechanics.combat`): odds shifts and
 their edges, the advance after combat, and the odds an attack gets.
 
->>> from hexwar.mechanics.crt import OddsTable, CombatResult
+>>> from hexwar.mechanics.crt import OddsTable
+>>> from hexwar.mechanics.crt_values import CombatResult
 >>> crt = OddsTable.build(columns=["1:1", "2:1"], rows={1: ["NE", "NE"]}, dice="d1",
 ...                       results=[CombatResult("NE"), CombatResult("AE", rank=-1)])
 >>> place_column(crt, OddsRules(below="AE"), 0, -1, Fraction(1), Fraction(1)).automatic
@@ -22,7 +23,8 @@ from hexwar.base.errors import AttackRefused, DataError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.engine.state import State
-from hexwar.mechanics.crt import Distribution, OddsTable
+from hexwar.mechanics.crt import OddsTable
+from hexwar.mechanics.crt_values import Distribution
 from hexwar.mechanics.steps import StepCounters
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hexwar.base.errors import RenderError
 from hexwar.render.cells import HexGeometry, SquareLayout
-from hexwar.render.counters import CounterView
+from hexwar.render.counters import NATO_SYMBOLS, CounterView
 from hexwar.render.style import (
     BRIDGE,
     DEFAULT_HEXSIDES,
@@ -23,6 +23,7 @@ from hexwar.render.style import (
     HexsideKind,
     HexsideStyle,
     LineStyle,
+    MarkStyle,
     Style,
 )
 from hexwar.render.svg import (
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_SQUARE_SIZE",
     "DEFAULT_TERRAIN",
     "MAJOR_RIVER",
+    "NATO_SYMBOLS",
     "RAILWAY",
     "RIVER",
     "ROAD",
@@ -49,6 +51,7 @@ __all__ = [
     "HexsideKind",
     "HexsideStyle",
     "LineStyle",
+    "MarkStyle",
     "RenderError",
     "SquareLayout",
     "Style",

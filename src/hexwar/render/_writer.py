@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from hexwar.base.errors import RenderError
 from hexwar.grid.layout import Point
+from hexwar.render.metrics import fitted_size
 
 __all__ = ["SvgWriter", "line_attrs", "num", "points_attr", "text_at"]
 
@@ -64,6 +65,11 @@ class SvgWriter:
         else:
             self.lines.append(f"<{self._tag(tag, attrs)}>{_text(text)}</{tag}>")
 
+    def raw(self, text: str) -> None:
+        """Append the output of another writer as it is."""
+        if text:
+            self.lines.append(text.removesuffix("\n"))
+
     def result(self) -> str:
         return "\n".join(self.lines) + "\n"
 
@@ -84,12 +90,14 @@ def text_at(
     size: float,
     *extra: tuple[str, str | float],
     fit: float | None = None,
+    bold: bool = False,
 ) -> None:
-    """Centred text whose middle is at ``(x, y)``; squeezed to ``fit`` pixels if too long."""
+    """Centred text whose middle is at ``(x, y)``; a smaller font if it is wider than
+    ``fit`` pixels (DejaVu Sans widths: it fits in Chromium and librsvg alike)."""
+    if fit is not None and size:
+        size = fitted_size(text, size, fit, bold=bold)
     attrs: list[tuple[str, str | float]] = [("x", x), ("y", y + 0.35 * size)]
     if size:
         attrs.append(("font-size", size))
     attrs.extend(extra)
-    if fit is not None and len(text) * 0.6 * size > fit:
-        attrs += [("textLength", fit), ("lengthAdjust", "spacingAndGlyphs")]
     svg.leaf("text", *attrs, text=text)

@@ -32,12 +32,14 @@ __all__ = [
     "DEFAULT_LINEAR",
     "DEFAULT_TERRAIN",
     "MAJOR_RIVER",
+    "MARK_SHAPES",
     "RAILWAY",
     "RIVER",
     "ROAD",
     "HexsideKind",
     "HexsideStyle",
     "LineStyle",
+    "MarkStyle",
     "Style",
 ]
 
@@ -101,6 +103,40 @@ class LineStyle:
     dash: tuple[float, ...] = attrs.field(default=(), converter=_floats, validator=_check_dash)
     ties: bool = False
     tie_spacing: float = attrs.field(default=0.25, validator=_check_width)
+
+
+#: The shapes a :class:`MarkStyle` may draw (``edge``: a band along the cell's sides on
+#: the map's border, e.g. a supply source off the map).
+MARK_SHAPES: Final = frozenset(
+    {"dot", "ring", "square", "triangle", "diamond", "star", "plane", "trench", "ferry", "edge"}
+)
+#: Where in its cell a mark sits (``nw`` .. ``se``: the four sides of the counter).
+MARK_SLOTS: Final = {"c": (0.0, 0.0), "nw": (-0.6, -0.3), "ne": (0.6, -0.3),
+                     "sw": (-0.6, 0.3), "se": (0.6, 0.3), "n": (0.0, -0.62),
+                     "s": (0.0, 0.62)}  # fmt: skip
+
+
+def _check_shape(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in MARK_SHAPES:
+        raise RenderError(f"{attribute.name} must be one of {sorted(MARK_SHAPES)}, got {value!r}")
+
+
+def _check_slot(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in MARK_SLOTS:
+        raise RenderError(f"{attribute.name} must be one of {sorted(MARK_SLOTS)}, got {value!r}")
+
+
+@attrs.frozen
+class MarkStyle:
+    """A symbol drawn on every cell carrying a tag (an airfield, a trench, a start hex).
+
+    ``size``: a fraction of the hex size; ``slot``: where in the cell (``MARK_SLOTS``).
+    """
+
+    shape: str = attrs.field(validator=_check_shape)
+    colour: str = attrs.field(validator=_check_colour)
+    size: float = attrs.field(default=0.2, validator=_check_width)
+    slot: str = attrs.field(default="ne", validator=_check_slot)
 
 
 RIVER: Final = HexsideStyle("#2f6fd0", 0.08)
@@ -203,19 +239,29 @@ class Style:
     counter_border: str = attrs.field(default="#000000", validator=_check_colour)
     reduced_colour: str = attrs.field(default="#ffffff", validator=_check_colour)
     stack_offset: float = attrs.field(default=0.12, validator=_check_fraction)
+    #: cell tag -> its mark; a tag ``a:b:c`` takes the entry of ``a:b:c``, else ``a:b``,
+    #: else ``a``.
+    marks: Mapping[str, MarkStyle] = attrs.field(factory=dict, converter=_frozen_map)
+    #: the legend's words for a terrain, a feature, a mark's tag or a counter symbol
+    #: (default: the name itself).
+    legend_names: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
+    legend_width: float = attrs.field(default=7.0, validator=_check_width)
 
     def __attrs_post_init__(self) -> None:
         for kind, table, cls in (
             ("terrain", self.terrain, str),
             ("hexside", self.hexside, HexsideStyle),
             ("linear", self.linear, LineStyle),
+            ("marks", self.marks, MarkStyle),
+            ("legend_names", self.legend_names, str),
         ):
             for name, value in table.items():
                 if not isinstance(value, cls):
                     raise RenderError(
                         f"style.{kind}[{name!r}] must be a {cls.__name__}, got {value!r}"
                     )
-                if isinstance(value, str) and (not value or any(c in value for c in "<>&\"'")):
+                bad = isinstance(value, str) and (not value or any(c in value for c in "<>&\"'"))
+                if kind == "terrain" and bad:
                     raise RenderError(f"style.terrain[{name!r}] is not a colour: {value!r}")
 
     def updated(
@@ -224,6 +270,8 @@ class Style:
         terrain: Mapping[str, str] | None = None,
         hexside: Mapping[str, HexsideStyle] | None = None,
         linear: Mapping[str, LineStyle] | None = None,
+        marks: Mapping[str, MarkStyle] | None = None,
+        legend_names: Mapping[str, str] | None = None,
         **changes: object,
     ) -> Style:
         """A copy with the given entries *added to* the tables and other fields replaced."""
@@ -232,6 +280,8 @@ class Style:
             terrain={**self.terrain, **(terrain or {})},
             hexside={**self.hexside, **(hexside or {})},
             linear={**self.linear, **(linear or {})},
+            marks={**self.marks, **(marks or {})},
+            legend_names={**self.legend_names, **(legend_names or {})},
             **changes,  # type: ignore[arg-type]
         )
 
@@ -242,6 +292,19 @@ class Style:
     def hexside_style(self, feature: str) -> HexsideStyle:
         """The stroke of hexside feature ``feature`` (or the fallback)."""
         return self.hexside.get(feature, self.hexside_fallback)
+
+    def mark_of(self, tag: str) -> tuple[str, MarkStyle] | None:
+        """The mark of cell tag ``tag`` and the entry it came from (``None``: no mark)."""
+        parts = tag.split(":")
+        for n in range(len(parts), 0, -1):
+            key = ":".join(parts[:n])
+            if key in self.marks:
+                return key, self.marks[key]
+        return None
+
+    def legend_name(self, key: str) -> str:
+        """What the legend calls ``key``."""
+        return self.legend_names.get(key, key.replace("_", " "))
 
     def linear_style(self, feature: str) -> LineStyle:
         """The stroke of linear feature ``feature`` (or the fallback)."""

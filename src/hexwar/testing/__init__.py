@@ -1,6 +1,7 @@
 """The testing layer: the verification kit and hypothesis strategies (the ``test`` extra).
 
-:mod:`hexwar.testing.kit` checks any ruleset the way OpenSpiel checks its games,
+:mod:`hexwar.testing.kit` checks any ruleset the way OpenSpiel checks its games (its
+per-state checks in :mod:`hexwar.testing.checks`),
 :mod:`hexwar.testing.machine` holds the hypothesis state machine and state strategy,
 :mod:`hexwar.testing.failures` the progress display and failure records; their
 names are re-exported here (``from hexwar.testing import check_random_games``).
@@ -9,14 +10,13 @@ placements. It may import every layer but :mod:`hexwar.render`; nothing in the c
 imports it.
 """
 
+from hexwar.testing.checks import check_step, check_tokens
 from hexwar.testing.kit import (
     RulesViolation,
     SimulationReport,
     Violation,
     check_random_games,
     check_rejects,
-    check_step,
-    check_tokens,
     checking_reads,
     outputs_under_hash_seeds,
 )

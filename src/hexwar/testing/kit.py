@@ -1,7 +1,8 @@
 """The verification kit: check *your* ruleset the way OpenSpiel checks its games.
 
 - :func:`check_random_games` plays random games of any ruleset and checks at every step
-  that only the current player has legal actions; legal actions are sorted, their text
+  (the per-state checks are :mod:`hexwar.testing.checks`) that only the current player
+  has legal actions; legal actions are sorted, their text
   forms unique and round-tripping; the token tree (:meth:`State.legal_tokens` from the
   empty prefix) has sorted tokens, all in the action space, no dead end, and exactly
   ``legal_actions`` as its leaves; token ids round-trip; a clone behaves like the
@@ -30,19 +31,18 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
 
-from hexwar.base.errors import HexwarError, IllegalAction, StaleMemo, UndeclaredRead
-from hexwar.engine.actions import CHANCE, TERMINAL, Action, action_key
+from hexwar.base.errors import IllegalAction, StaleMemo, UndeclaredRead
+from hexwar.engine.actions import CHANCE, Action
 from hexwar.engine.loop import sample_action
 from hexwar.engine.memo import read_checking
-from hexwar.engine.records import dumps, loads
-from hexwar.engine.space import DONE
+from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import State
+from hexwar.testing.checks import check_step
 from hexwar.testing.failures import Progress, write_record
 
 __all__ = [
@@ -51,8 +51,6 @@ __all__ = [
     "Violation",
     "check_random_games",
     "check_rejects",
-    "check_step",
-    "check_tokens",
     "checking_reads",
     "outputs_under_hash_seeds",
 ]
@@ -115,140 +113,6 @@ def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return a
-
-
-def check_tokens(state: State, legal: Sequence[Action] | None = None) -> list[tuple[str, str]]:
-    """The action-space checks of one state: a list of ``(check, message)`` failures.
-
-    Walks the whole token tree from the empty prefix: each prefix's tokens are sorted,
-    unique and in the ruleset's space, none is a dead end (a legal prefix with nothing
-    after it), ``done`` never comes first; the leaves are exactly ``legal_actions`` (an
-    ``enumeration`` failure when the list comes from the game's own enumerators:
-    :meth:`~hexwar.engine.state.Ruleset.phase_enumeration`, ``Kind(..., actions=...)``); each
-    legal action's ids decode back to it and :meth:`State.is_legal` accepts it, while a
-    prefix that is not itself an action is refused.
-    """
-    fails: list[tuple[str, str]] = []
-    try:
-        space = state.ruleset.space
-    except HexwarError as exc:
-        return [("space", str(exc))]
-    legal = state.legal_actions() if legal is None else legal
-    leaves: set[Action] = set()
-    stack: list[tuple[str, ...]] = [()]
-    while stack:
-        prefix = stack.pop()
-        tokens = state.legal_tokens(prefix)
-        shown = " ".join(prefix) or "the empty prefix"
-        if not tokens:
-            if prefix or not state.is_terminal():
-                fails.append(("dead end", f"no token may follow {shown}"))
-            continue
-        if list(tokens) != sorted(set(tokens)):
-            fails.append(("tokens", f"tokens after {shown} not sorted and unique: {tokens}"))
-        unknown = [t for t in tokens if t not in space]
-        if unknown:
-            fails.append(("space", f"tokens after {shown} not in the action space: {unknown}"))
-        for t in tokens:
-            if t != DONE:
-                stack.append((*prefix, t))
-            elif not prefix:
-                fails.append(("tokens", "done offered at the empty prefix"))
-            else:
-                leaves.add(Action(prefix[0], prefix[1:]))
-        if prefix and DONE not in tokens and state.is_legal(Action(prefix[0], prefix[1:])):
-            fails.append(("prefix", f"{shown} is legal but not a leaf of the token tree"))
-    if leaves != set(legal):
-        extra, missing = sorted(leaves - set(legal)), sorted(set(legal) - leaves)
-        if _enumerated(state):
-            # the list came from the game's own enumerators (Kind(..., actions=...)):
-            # they disagree with the token tree, the one legality source
-            fails.append(
-                (
-                    "enumeration",
-                    f"the ruleset's enumeration differs from the token tree: not in the list"
-                    f" {extra[:3]}, not in the tree {missing[:3]}",
-                )
-            )
-        else:
-            fails.append(
-                ("prefix", f"token tree leaves differ: extra {extra[:3]}, missing {missing[:3]}")
-            )
-    for action in legal:
-        try:
-            if space.decode(space.encode(action)) != action:
-                fails.append(("ids", f"{action}: ids do not decode back to it"))
-        except HexwarError as exc:
-            fails.append(("ids", f"{action}: {exc}"))
-        if not state.is_legal(action):
-            fails.append(("prefix", f"{action}: in legal_actions but is_legal refuses it"))
-    return fails
-
-
-def _enumerated(state: State) -> bool:
-    """Whether ``state.legal_actions()`` comes from the ruleset's own enumeration
-    (:meth:`Ruleset.phase_enumeration` / :meth:`Ruleset.decision_enumeration`)."""
-    if state.is_terminal():
-        return False
-    rules = state.ruleset
-    if state.pending:
-        d = state.pending[-1]
-        if d.is_chance or d.choices:
-            return False
-        return rules.decision_enumeration(state, d) is not None
-    return rules.phase_enumeration(state, state.current_player()) is not None
-
-
-def check_step(
-    state: State, seats: Sequence[str] = (), *, tokens: bool = True
-) -> list[tuple[str, str]]:
-    """The per-state checks (no action applied): a list of ``(check, message)`` failures
-    (with ``tokens``, :func:`check_tokens` too)."""
-    fails: list[tuple[str, str]] = []
-    player = state.current_player()
-    legal = state.legal_actions()
-    if tokens:
-        fails += check_tokens(state, legal)
-    if state.is_terminal():
-        fails += state.ruleset.bounds().failures(state.history)
-        if state.outcome is None or player != TERMINAL:
-            fails.append(("terminal", "terminal state without outcome"))
-        if legal:
-            fails.append(("terminal", f"terminal state has legal actions {legal[:3]}"))
-        return fails
-    if not legal:
-        fails.append(("legal", f"{player} to act but no legal action"))
-    if legal != sorted(set(legal), key=action_key):
-        fails.append(("legal", "legal actions not sorted and unique"))
-    texts = [str(a) for a in legal]
-    if len(set(texts)) != len(texts):
-        fails.append(("text", "text forms not unique"))
-    for action, text in zip(legal, texts, strict=True):
-        if Action.parse(text) != action:
-            fails.append(("text", f"{text!r} does not parse back"))
-    for seat in seats:
-        mine = state.legal_actions(seat)
-        side = next((s.side for s in state.ruleset.seats() if s.name == seat), seat)
-        if mine and side != player:
-            fails.append(("seat", f"seat {seat} of {side} has actions while {player} acts"))
-        if not set(mine) <= set(legal):
-            fails.append(("seat", f"seat {seat} has actions outside legal_actions"))
-    if player != CHANCE and seats:
-        covered = set().union(*(state.legal_actions(s) for s in seats))
-        if covered != set(legal):
-            fails.append(("seat", f"actions no seat controls: {sorted(set(legal) - covered)}"))
-    if player == CHANCE:
-        outcomes = state.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        if sorted(actions) != legal or len(set(actions)) != len(actions):
-            fails.append(("chance", "chance outcomes differ from legal actions or repeat"))
-        if any(not isinstance(p, Fraction) or not 0 < p <= 1 for _, p in outcomes):
-            fails.append(("chance", f"probability outside (0, 1]: {outcomes}"))
-        if sum((p for _, p in outcomes), Fraction(0)) != 1:
-            fails.append(("chance", "probabilities do not sum to 1"))
-    elif state.chance_outcomes():
-        fails.append(("chance", "chance outcomes at a non-chance node"))
-    return fails
 
 
 def check_random_games(
@@ -358,82 +222,121 @@ def _check_games(
                 raise RulesViolation(f"{check}: {exc} (game {game}, set-up)") from exc
             report.games += 1
             continue
-        seats = [s.name for s in state.ruleset.seats()]
-        snapshots: dict[int, dict[str, Any]] = {0: state.to_data()}
         applied: list[Action] = list(state.history)
-        first = len(applied)  # actions taken before the checker's first step
-
         fail = functools.partial(
             _report, report, state, applied, seed, folder, raise_on_first, game
         )
-
+        run = _GameRun(state, applied, fail, report, invariants, check_serialization)
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
             with checking() if full else nullcontext():
-                if full:
-                    try:
-                        for check, message in check_step(state, seats):
-                            fail(step, check, message)
-                    except RulesViolation:
-                        raise
-                    except Exception as exc:
-                        fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
-                        break
-                for inv in invariants:
-                    try:
-                        found = inv(state)
-                    except AssertionError as exc:
-                        found = str(exc) or repr(exc)
-                    if found:
-                        fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
-                if len(state.history) != len(applied) or (full and list(state.history) != applied):
-                    fail(step, "history", "history differs from the actions applied")
-                if check_serialization and full:
-                    try:
-                        if loads(state.ruleset, dumps(state)) != state:
-                            fail(step, "serialize", "state does not load back equal")
-                    except Exception as exc:
-                        fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+                if not run.check_position(step, full):
+                    break
                 if state.is_terminal() or step == max_steps:
                     break
-                try:
-                    action = _pick(state, rng)
-                except Exception as exc:
-                    fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
+                if not run.advance(step, rng, (step + 1) % full_check_every == 0):
                     break
-                full_next = (step + 1) % full_check_every == 0
-                twin = state.clone() if full_next else None
-                try:
-                    state.apply(action)
-                except Exception as exc:
-                    message = f"legal action {action} raised {type(exc).__name__}: {exc}"
-                    fail(step, _kind_of(exc, "apply"), message)
-                    break
-                applied.append(action)
-                report.steps += 1
-                if twin is None and not state.is_terminal():
-                    continue
-                try:
-                    snapshot = state.to_data()
-                    if twin is not None:
-                        twin.apply(action)
-                        if twin.to_data() != snapshot:
-                            fail(step, "clone", f"clone differs after {action}")
-                except Exception as exc:
-                    fail(step, "serialize", f"{type(exc).__name__}: {exc}")
-                    break
-                snapshots[len(applied) - first] = snapshot
         report.terminal += state.is_terminal()
-        for i in range(len(applied) - first, 0, -1):
-            state.undo()
-            expected = snapshots.get(i - 1)
-            if expected is not None and state.to_data() != expected:
-                fail(i, "undo", f"undo of action {i} is not exact")
-                break
+        run.walk_back()
         report.games += 1
         if bar is not None:
             bar.update(report.steps, len(report.violations))
     return report
+
+
+class _GameRun:
+    """One random game under check: the state, the actions applied and the snapshots
+    that the clone and undo checks compare with."""
+
+    def __init__(
+        self,
+        state: State,
+        applied: list[Action],
+        fail: Callable[[int, str, str], None],
+        report: SimulationReport,
+        invariants: Sequence[Invariant],
+        check_serialization: bool,
+    ) -> None:
+        self.state = state
+        self.applied = applied
+        self.fail = fail
+        self.report = report
+        self.invariants = invariants
+        self.check_serialization = check_serialization
+        self.seats = [s.name for s in state.ruleset.seats()]
+        self.snapshots: dict[int, dict[str, Any]] = {0: state.to_data()}
+        self.first = len(applied)  # actions taken before the checker's first step
+
+    def check_position(self, step: int, full: bool) -> bool:
+        """The checks of the position (the costly ones if ``full``); ``False``: stop."""
+        state, fail = self.state, self.fail
+        if full:
+            try:
+                for check, message in check_step(state, self.seats):
+                    fail(step, check, message)
+            except RulesViolation:
+                raise
+            except Exception as exc:
+                fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
+                return False
+        for inv in self.invariants:
+            try:
+                found = inv(state)
+            except AssertionError as exc:
+                found = str(exc) or repr(exc)
+            if found:
+                fail(step, f"invariant {getattr(inv, '__name__', inv)}", found)
+        applied = self.applied
+        if len(state.history) != len(applied) or (full and list(state.history) != applied):
+            fail(step, "history", "history differs from the actions applied")
+        if self.check_serialization and full:
+            try:
+                if loads(state.ruleset, dumps(state)) != state:
+                    fail(step, "serialize", "state does not load back equal")
+            except Exception as exc:
+                fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+        return True
+
+    def advance(self, step: int, rng: random.Random, full_next: bool) -> bool:
+        """Pick and apply one action (a clone applies it too if ``full_next``, and must
+        agree); ``False``: stop."""
+        state, fail = self.state, self.fail
+        try:
+            action = _pick(state, rng)
+        except Exception as exc:
+            fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
+            return False
+        twin = state.clone() if full_next else None
+        try:
+            state.apply(action)
+        except Exception as exc:
+            message = f"legal action {action} raised {type(exc).__name__}: {exc}"
+            fail(step, _kind_of(exc, "apply"), message)
+            return False
+        self.applied.append(action)
+        self.report.steps += 1
+        if twin is None and not state.is_terminal():
+            return True
+        try:
+            snapshot = state.to_data()
+            if twin is not None:
+                twin.apply(action)
+                if twin.to_data() != snapshot:
+                    fail(step, "clone", f"clone differs after {action}")
+        except Exception as exc:
+            fail(step, "serialize", f"{type(exc).__name__}: {exc}")
+            return False
+        self.snapshots[len(self.applied) - self.first] = snapshot
+        return True
+
+    def walk_back(self) -> None:
+        """Undo every action the checker applied, comparing with the snapshots taken."""
+        for i in range(len(self.applied) - self.first, 0, -1):
+            self.state.undo()
+            expected = self.snapshots.get(i - 1)
+            if expected is not None and self.state.to_data() != expected:
+                self.fail(i, "undo", f"undo of action {i} is not exact")
+                break
 
 
 def check_rejects(state: State, action: Action) -> IllegalAction:

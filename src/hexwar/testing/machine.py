@@ -24,9 +24,10 @@ from hypothesis.stateful import (
 
 from hexwar.engine.actions import CHANCE, Action
 from hexwar.engine.memo import read_checking
-from hexwar.engine.records import dumps
+from hexwar.engine.savefile import dumps
 from hexwar.engine.state import State
-from hexwar.testing.kit import _pick, check_step
+from hexwar.testing.checks import check_step
+from hexwar.testing.kit import _pick
 
 __all__ = ["FAST_SHRINK", "RulesStateMachine", "random_states"]
 

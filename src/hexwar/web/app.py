@@ -15,9 +15,12 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
   text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
   after N actions (:mod:`hexwar.web.replay`).
 
+- ``/ws/g/ID``: a WebSocket pushing ``view`` to the page after every change
+  (:mod:`hexwar.web.live`); the page polls ``view`` only when it cannot connect.
+
 A refused request answers 4xx with ``{"error": reason, "rule": rule}`` and changes
 nothing. Bots and chance events are played after the answer (a background task), and the
-page polls ``view`` to show them.
+live pages are sent each position they reach.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from __future__ import annotations
 import html
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
@@ -35,21 +38,23 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
-from hexwar.web.pages import record_json, seat_view
+from hexwar.web.http import body as json_body
+from hexwar.web.http import handler, seat_of
+from hexwar.web.live import live
+from hexwar.web.pages import record_json, seat_view, titles
 from hexwar.web.replay import Replay, load_record
 from hexwar.web.saves import load_sessions
-from hexwar.web.seats import HUMAN, SeatPlan
+from hexwar.web.seats import HUMAN
 from hexwar.web.session import Session
 
 __all__ = ["create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
-TOKEN_HEADER: Final = "x-hexwar-token"
 _MAX_BODY: Final = 64 * 1024
 _MAX_RECORD: Final = 16 * 1024 * 1024
 _REPLAYS_KEPT: Final = 32
@@ -66,18 +71,17 @@ def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
     )
 
 
-def _refused(exc: RequestRefused) -> JSONResponse:
-    return JSONResponse({"error": exc.reason, "rule": exc.rule}, status_code=exc.status)
-
-
 class Server:
     """The games offered and the sessions being played (kept in ``directory``)."""
 
-    def __init__(self, games: Mapping[str, WebGame], directory: Path) -> None:
+    def __init__(self, games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> None:
         self.games = dict(games)
         self.directory = directory
+        self.pace = pace
         directory.mkdir(parents=True, exist_ok=True)
         self.sessions: dict[str, Session] = load_sessions(directory, self.games)
+        for session in self.sessions.values():
+            session.pace = pace
         self.replays: dict[str, Replay] = {}
 
     def add_replay(self, found: Replay) -> str:
@@ -98,37 +102,6 @@ class Server:
     def background(session: Session) -> BackgroundTask | None:
         """Play bots and chance after the answer is sent (``None``: nothing to play)."""
         return None if session.waiting() else BackgroundTask(session.advance)
-
-
-def _handler(
-    fn: Callable[[Request], Awaitable[Response]],
-) -> Callable[[Request], Awaitable[Response]]:
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except RequestRefused as exc:
-            return _refused(exc)
-
-    return wrapped
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > _MAX_BODY:
-        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise RequestRefused(400, "the body must be JSON") from None
-    if not isinstance(data, dict):
-        raise RequestRefused(400, "the body must be a JSON object")
-    return data
-
-
-def _seat(session: Session, request: Request, name: object) -> SeatPlan:
-    if not isinstance(name, str):
-        raise RequestRefused(400, "name the seat (a string)")
-    return session.authorise(name, request.headers.get(TOKEN_HEADER))
 
 
 def _server(request: Request) -> Server:
@@ -196,6 +169,7 @@ async def new(request: Request) -> Response:
     session, tokens = Session.create(
         server.games[name], options, players, directory=server.directory
     )
+    session.pace = server.pace
     server.sessions[session.id] = session
     links = "".join(
         f"<li>seat {html.escape(n)}: <a class=seatlink href='/g/{session.id}/{n}?t={t}'>"
@@ -226,6 +200,9 @@ async def play_page(request: Request) -> Response:
         f"<header><h1>{html.escape(title)}</h1><div id=status></div></header>"
         "<div id=message role=alert></div>"
         "<main><section id=board></section><aside>"
+        "<p class=zoom><button id=zoomout title='smaller'>−</button>"
+        "<button id=zoomin title='larger'>+</button> map size</p>"
+        "<pre id=dice aria-live=polite></pre>"
         "<div id=controls><div id=prefix></div><div id=preview></div>"
         "<div id=buttons></div></div>"
         "<h3>Only you see</h3><pre id=secrets></pre>"
@@ -242,7 +219,7 @@ async def view(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
     seat = request.query_params.get("seat")
-    plan = None if seat is None else _seat(session, request, seat)
+    plan = None if seat is None else seat_of(session, request, seat)
     since = request.query_params.get("since", "")
     data = await run_in_threadpool(
         seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
@@ -255,30 +232,34 @@ async def view(request: Request) -> Response:
 async def tokens(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     prefix = body.get("prefix", [])
     found = await run_in_threadpool(session.tokens, plan, prefix)
     line = await run_in_threadpool(session.preview, plan, prefix)
-    return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line})
+    named = await run_in_threadpool(titles, session, found)
+    return JSONResponse({"prefix": prefix, "tokens": list(found), "preview": line, "titles": named})
 
 
 async def click(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     prefix = await run_in_threadpool(session.click, plan, body.get("prefix", []), body.get("label"))
     found = await run_in_threadpool(session.tokens, plan, list(prefix))
     line = await run_in_threadpool(session.preview, plan, list(prefix))
-    return JSONResponse({"prefix": list(prefix), "tokens": list(found), "preview": line})
+    named = await run_in_threadpool(titles, session, found)
+    return JSONResponse(
+        {"prefix": list(prefix), "tokens": list(found), "preview": line, "titles": named}
+    )
 
 
 async def act(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     action = await run_in_threadpool(session.act, plan, body.get("tokens"))
     return JSONResponse(
         {"applied": str(action), "version": len(session.state.history)},
@@ -289,8 +270,8 @@ async def act(request: Request) -> Response:
 async def undo(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
-    body = await _body(request)
-    plan = _seat(session, request, body.get("seat"))
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
     taken = await run_in_threadpool(session.ask_undo, plan)
     return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
 
@@ -364,26 +345,28 @@ async def replay_view(request: Request) -> Response:
     return JSONResponse(data)
 
 
-def create_app(games: Mapping[str, WebGame], directory: Path) -> Starlette:
-    """The application serving ``games`` (by name), keeping its games in ``directory``."""
-    server = Server(games, directory)
+def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> Starlette:
+    """The application serving ``games`` (by name), keeping its games in ``directory``;
+    ``pace``: seconds between two actions of a game without human seats (to watch it)."""
+    server = Server(games, directory, pace)
     app = Starlette(
         routes=[
-            Route("/", _handler(index)),
-            Route("/new", _handler(new), methods=["POST"]),
-            Route("/g/{game}", _handler(play_page)),
-            Route("/g/{game}/{seat}", _handler(play_page)),
-            Route("/api/g/{game}/view", _handler(view)),
-            Route("/api/g/{game}/tokens", _handler(tokens), methods=["POST"]),
-            Route("/api/g/{game}/click", _handler(click), methods=["POST"]),
-            Route("/api/g/{game}/act", _handler(act), methods=["POST"]),
-            Route("/api/g/{game}/record", _handler(record)),
-            Route("/api/g/{game}/undo", _handler(undo), methods=["POST"]),
-            Route("/api/g/{game}/replay", _handler(replay_of_game), methods=["POST"]),
-            Route("/replay", _handler(replay_upload_page)),
-            Route("/api/replay", _handler(replay_upload), methods=["POST"]),
-            Route("/r/{replay}", _handler(replay_page)),
-            Route("/api/r/{replay}", _handler(replay_view)),
+            Route("/", handler(index)),
+            Route("/new", handler(new), methods=["POST"]),
+            Route("/g/{game}", handler(play_page)),
+            Route("/g/{game}/{seat}", handler(play_page)),
+            Route("/api/g/{game}/view", handler(view)),
+            WebSocketRoute("/ws/g/{game}", live),
+            Route("/api/g/{game}/tokens", handler(tokens), methods=["POST"]),
+            Route("/api/g/{game}/click", handler(click), methods=["POST"]),
+            Route("/api/g/{game}/act", handler(act), methods=["POST"]),
+            Route("/api/g/{game}/record", handler(record)),
+            Route("/api/g/{game}/undo", handler(undo), methods=["POST"]),
+            Route("/api/g/{game}/replay", handler(replay_of_game), methods=["POST"]),
+            Route("/replay", handler(replay_upload_page)),
+            Route("/api/replay", handler(replay_upload), methods=["POST"]),
+            Route("/r/{replay}", handler(replay_page)),
+            Route("/api/r/{replay}", handler(replay_view)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
     )

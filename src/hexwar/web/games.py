@@ -64,7 +64,8 @@ class WebGame:
     (the first whose legal next tokens hold the unit); ``scenario``: passed to
     :meth:`~hexwar.engine.state.Ruleset.new_state`; ``preview(state, prefix)``: a line
     shown under the action being built (the exact odds of an attack), or ``None``; it
-    must only read the state.
+    must only read the state; ``describe(state, token)``: a short name for a token on
+    its button (a unit's or a card's name), or ``None``.
     """
 
     name: str
@@ -76,6 +77,7 @@ class WebGame:
     unit_kinds: tuple[str, ...] = ("move",)
     scenario: str = "default"
     preview: Callable[[State, tuple[str, ...]], str | None] | None = None
+    describe: Callable[[State, str], str | None] | None = None
 
     def ruleset(self, chosen: Mapping[str, str]) -> Ruleset:
         """The ruleset for ``chosen`` options (missing ones take their default); an

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from hexwar.base.errors import RequestRefused
@@ -10,7 +11,7 @@ from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
 from hexwar.web.views import secrets_of
 
-__all__ = ["SPECTATOR", "record_json", "seat_view"]
+__all__ = ["SPECTATOR", "record_json", "seat_view", "titles"]
 
 #: The spectator: its observation is what every side may know.
 SPECTATOR: Final = "*spectator*"
@@ -24,40 +25,59 @@ def seat_view(session: Session, plan: SeatPlan | None, since: int | None) -> dic
         state = session.state
         if since == len(state.history) and not session.undo_asked:
             return {"version": since, "unchanged": True}
-        side = SPECTATOR if plan is None else plan.seat.side
-        obs = state.observation(side)
-        mine = (
-            plan is not None
-            and not state.is_terminal()
-            and (state.current_player() == plan.seat.side)
-        )
-        history = obs["history"]
-        return {
-            "id": session.id,
-            "game": session.game.name,
-            "title": session.game.title,
-            "options": session.options,
-            "seat": None if plan is None else plan.seat.name,
-            "side": None if plan is None else plan.seat.side,
-            "version": len(history),
-            "turn": obs["turn"],
-            "stage": obs["stage"],
-            "phase": obs["phase"],
-            "to_act": obs["to_act"],
-            "decision": obs["decision"],
-            "your_turn": mine,
-            "outcome": obs["outcome"],
-            "seats": [
-                {"name": n, "side": p.seat.side, "player": p.player}
-                for n, p in sorted(session.seats.items())
-            ],
-            "secrets": {} if plan is None else secrets_of(state, plan.seat.side),
-            "undo_asked": sorted(session.undo_asked) if session.undo_at == len(history) else [],
-            "log": list(enumerate(history))[-_LOG_SHOWN:],
-            "tokens": list(state.legal_tokens(())) if mine else [],
-            "board": session.board_svg(None if plan is None else plan.seat.side),
-            "units": session.units_at(None if plan is None else plan.seat.side),
-        }
+        board = session.board_job(None if plan is None else plan.seat.side)
+        data = _view(session, plan)
+    data["board"] = board()  # drawn outside the lock: the bots go on meanwhile
+    return data
+
+
+def _view(session: Session, plan: SeatPlan | None) -> dict[str, Any]:
+    """The page's data but the board (under the game's lock)."""
+    state = session.state
+    side = SPECTATOR if plan is None else plan.seat.side
+    obs = state.observation(side)
+    mine = (
+        plan is not None and not state.is_terminal() and (state.current_player() == plan.seat.side)
+    )
+    history = obs["history"]
+    return {
+        "id": session.id,
+        "game": session.game.name,
+        "title": session.game.title,
+        "options": session.options,
+        "seat": None if plan is None else plan.seat.name,
+        "side": None if plan is None else plan.seat.side,
+        "version": len(history),
+        "turn": obs["turn"],
+        "stage": obs["stage"],
+        "phase": obs["phase"],
+        "to_act": obs["to_act"],
+        "decision": obs["decision"],
+        "your_turn": mine,
+        "outcome": obs["outcome"],
+        "seats": [
+            {"name": n, "side": p.seat.side, "player": p.player}
+            for n, p in sorted(session.seats.items())
+        ],
+        "secrets": {} if plan is None else secrets_of(state, plan.seat.side),
+        "undo_asked": sorted(session.undo_asked) if session.undo_at == len(history) else [],
+        "log": list(enumerate(history))[-_LOG_SHOWN:],
+        "chance": sorted(i for i in session.chance if i >= len(history) - _LOG_SHOWN),
+        "tokens": list(state.legal_tokens(())) if mine else [],
+        "titles": titles(session, state.legal_tokens(())) if mine else {},
+        "board": None,
+        "units": session.units_at(None if plan is None else plan.seat.side),
+    }
+
+
+def titles(session: Session, tokens: Iterable[str]) -> dict[str, str]:
+    """What the game calls each of ``tokens`` (a unit's or a card's name) for the
+    buttons; none when the game gives no ``describe``."""
+    describe = session.game.describe
+    if describe is None:
+        return {}
+    with session.lock:
+        return {t: d for t in tokens if (d := describe(session.state, t))}
 
 
 def record_json(session: Session) -> str:

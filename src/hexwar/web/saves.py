@@ -48,7 +48,9 @@ def load_session(path: Path, games: Mapping[str, WebGame]) -> Session:
     if data.get("data_digest", ruleset.data_digest()) != ruleset.data_digest():
         raise ValueError(f"{path}: saved with other game data (another scenario?)")
     session = Session(game_id, game, data["options"], int(data["seed"]), plans, path)
-    for text in data["actions"]:
+    for n, text in enumerate(data["actions"]):
+        if session.state.is_chance_node():
+            session.chance.add(n)
         session.state.apply(Action.parse(text))
     by = data.get("by", [None] * len(data["actions"]))
     if not isinstance(by, list) or len(by) != len(data["actions"]):

@@ -22,6 +22,7 @@ __all__ = ["add_arguments", "resolve", "run"]
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8642
 DEFAULT_GAMES: Final = "hexwar-games"
+DEFAULT_PACE: Final = 0.3
 
 
 def resolve(spec: str) -> WebGame:
@@ -49,13 +50,20 @@ def resolve(spec: str) -> WebGame:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The server's options: ``--host``, ``--port``, ``--games DIR``."""
+    """The server's options: ``--host``, ``--port``, ``--games DIR``, ``--pace S``."""
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
     parser.add_argument(
         "--games",
         default=DEFAULT_GAMES,
         help=f"folder of the saved games (default ./{DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=DEFAULT_PACE,
+        help="seconds between two moves of a game of bots only, to watch it live "
+        f"(default {DEFAULT_PACE})",
     )
 
 
@@ -69,11 +77,11 @@ def run(games: Sequence[WebGame], args: argparse.Namespace) -> int:
     from hexwar.web.app import create_app
 
     try:
-        app = create_app({g.name: g for g in games}, Path(args.games))
+        app = create_app({g.name: g for g in games}, Path(args.games), args.pace)
     except ValueError as exc:
         print(f"error: {exc}")
         return 1
     print(f"hexwar: serving {', '.join(g.title for g in games)} at http://{args.host}:{args.port}/")
     print(f"hexwar: games are saved in {Path(args.games).resolve()}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="wsproto")
     return 0

@@ -19,20 +19,23 @@ import json
 import os
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, IllegalAction, RequestRefused
 from hexwar.engine.actions import CHANCE, TERMINAL, Action
 from hexwar.engine.dice import SeededDriver
+from hexwar.engine.fileformat import position_digest
 from hexwar.engine.loop import Player
-from hexwar.engine.records import position_digest
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
+from hexwar.web.clicks import first_step, toggled
+from hexwar.web.drawn import BoardCache
 from hexwar.web.games import WebGame
 from hexwar.web.seats import HUMAN, SeatPlan, derived_seed, seat_plans, token_digest
-from hexwar.web.views import draw, units_at
+from hexwar.web.views import units_at
 
 __all__ = ["Session"]
 
@@ -41,7 +44,7 @@ SAVE_VERSION: Final = 1
 _MAX_PREFIX: Final = 64
 
 
-class Session:
+class Session(BoardCache):
     """A game on the server (build one with :meth:`create` or :meth:`load`)."""
 
     def __init__(
@@ -71,6 +74,13 @@ class Session:
         self.undo_asked: set[str] = set()
         self.undo_at = 0
         self._drawn: dict[tuple[int, str | None], str | None] = {}
+        #: The indices (in the history) of the chance events: the dice shown as rolled.
+        self.chance: set[int] = set()
+        #: Called (from any thread) after every change: the live pages' wake-up calls.
+        self.listeners: list[Callable[[], None]] = []
+        #: Seconds between two bot or chance actions in a game without a human seat to
+        #: act (so that a bots' game can be watched live); 0: at once.
+        self.pace = 0.0
 
     # -- making and keeping -------------------------------------------------------------
 
@@ -125,8 +135,15 @@ class Session:
             "by": list(self.by),
         }
 
+    def changed(self) -> None:
+        """Tell every live page that the game changed."""
+        for call in list(self.listeners):
+            call()
+
     def save(self) -> None:
-        """Write the save file (atomically: a crash leaves the old or the new one)."""
+        """Write the save file (atomically: a crash leaves the old or the new one) and
+        tell the live pages."""
+        self.changed()
         if self.path is None:
             return
         tmp = self.path.with_suffix(".tmp")
@@ -247,10 +264,9 @@ class Session:
         return action
 
     def click(self, plan: SeatPlan, raw_prefix: object, label: object) -> tuple[str, ...]:
-        """The prefix after a click on the hex ``label`` with ``prefix`` chosen so far:
-        the hex itself if it is a legal next token, else a unit of the seat's side there
-        that is (after ``prefix``, or starting one of the game's ``unit_kinds``). 409 with
-        the rules' reason when the click means nothing legal."""
+        """The prefix after a click on the hex ``label`` with ``prefix`` chosen so far
+        (:mod:`hexwar.web.clicks`: the hex, a unit there added or toggled off, or a fresh
+        action). 409 with the rules' reason when the click means nothing legal."""
         prefix = self._prefix(raw_prefix)
         if not isinstance(label, str) or not label or len(label) > 100:
             raise RequestRefused(400, "a click names a hex label")
@@ -266,13 +282,13 @@ class Session:
             for unit in units:
                 if unit in legal:
                     return (*prefix, unit)
-            first = state.legal_tokens(())
-            kinds = [k for k in self.game.unit_kinds if k in first]
-            kinds += [k for k in first if k not in kinds]
-            for unit in units:
-                for kind in kinds:
-                    if unit in state.legal_tokens((kind,)):
-                        return (kind, unit)
+            for unit in units if prefix else ():
+                found = toggled(state.legal_tokens, prefix, unit)
+                if found is not None:
+                    return found
+            fresh = first_step(state, units, label, self.game.unit_kinds)
+            if fresh is not None:
+                return fresh
             if prefix:
                 attempt = (*prefix, label)
                 raise RequestRefused(409, self._why(attempt), self._rule(attempt))
@@ -299,10 +315,12 @@ class Session:
                 raise RequestRefused(409, "no human action to take back")
             self.undo_asked.add(plan.seat.name)
             if self.undo_asked != set(self.humans()):
+                self.changed()
                 return 0
             for _ in range(n - last):
                 self.state.undo()
             del self.by[last:]
+            self.chance = {i for i in self.chance if i < last}
             self.undo_asked, self.undo_at = set(), len(self.state.history)
             self._bots = {}  # their plans were for the position taken back
             self._drawn = {}
@@ -327,6 +345,7 @@ class Session:
             if state.is_terminal():
                 return False
             if state.is_chance_node():
+                self.chance.add(len(state.history))
                 driver = SeededDriver(derived_seed(self.seed, "chance", len(state.history)))
                 action = driver.pick(state.chance_outcomes())
             else:
@@ -355,6 +374,8 @@ class Session:
             n = 0
             while n < max_steps and self.step():
                 n += 1
+                if self.pace and not self.state.is_terminal() and not self.humans():
+                    time.sleep(self.pace)
             return n
         finally:
             self._running.release()
@@ -364,13 +385,3 @@ class Session:
     def units_at(self, side: str | None) -> dict[str, list[str]]:
         """Hex label -> the unit tokens drawn there, as ``side`` sees the board."""
         return units_at(self.game, self.state, side)
-
-    def board_svg(self, side: str | None) -> str | None:
-        """The board as ``side`` sees it, each cell and counter tagged ``data-label``
-        (drawn once per position and side: every page polling it shares the drawing)."""
-        key = (len(self.state.history), side)
-        if key not in self._drawn:
-            self._drawn = {key: draw(self.game, self.state, side)} | {
-                k: v for k, v in self._drawn.items() if k[0] == key[0]
-            }
-        return self._drawn[key]

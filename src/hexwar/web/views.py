@@ -8,9 +8,9 @@ from typing import Any, Final
 
 from hexwar.engine.state import HIDDEN, State
 from hexwar.render import render_svg
-from hexwar.web.games import WebGame
+from hexwar.web.games import BoardView, WebGame
 
-__all__ = ["draw", "secrets_of", "units_at"]
+__all__ = ["draw", "position_title", "render_view", "secrets_of", "snapshot", "units_at"]
 
 _CELL_ATTR: Final = re.compile(r'data-cell="([^"]*)"')
 
@@ -30,9 +30,19 @@ def units_at(game: WebGame, state: State, side: str | None) -> dict[str, list[st
 def draw(game: WebGame, state: State, side: str | None) -> str | None:
     """``game``'s board of ``state`` as ``side`` sees it (``None``: no board), each
     cell and counter tagged ``data-label`` (its hex label, the token it stands for)."""
+    found = snapshot(game, state, side)
+    return None if found is None else render_view(*found)
+
+
+def snapshot(game: WebGame, state: State, side: str | None) -> tuple[BoardView, str] | None:
+    """What drawing the board needs from ``state`` (quick: take it under the game's lock
+    and draw with :func:`render_view` outside it)."""
     view = None if game.board is None else game.board(state, side)
-    if view is None:
-        return None
+    return None if view is None else (view, position_title(state))
+
+
+def render_view(view: BoardView, title: str) -> str:
+    """The SVG of a board view, each cell and counter tagged ``data-label``."""
     game_map = view.game_map
     labels = {repr(c): game_map.label(c) for c in game_map.indexed_cells()}
     svg = render_svg(
@@ -40,6 +50,8 @@ def draw(game: WebGame, state: State, side: str | None) -> str | None:
         counters=[cv for _, cv in view.counters],
         style=view.style,
         labels=view.labels,
+        title=title,
+        legend=True,
     )
 
     def tag(m: re.Match[str]) -> str:
@@ -47,6 +59,16 @@ def draw(game: WebGame, state: State, side: str | None) -> str | None:
         return m.group(0) if label is None else f'{m.group(0)} data-label="{label}"'
 
     return _CELL_ATTR.sub(tag, str(svg))
+
+
+def position_title(state: State) -> str:
+    """The board's heading: turn, stage, phase, and the result once the game is over."""
+    parts = [f"turn {state.turn}"]
+    parts += [f"{k} {v}" for k, v in (("stage", state.stage), ("phase", state.phase)) if v]
+    if state.outcome is not None:
+        winner = state.outcome.winner or "draw"
+        parts = [f"turn {state.turn}", f"result: {winner} — {state.outcome.reason}"]
+    return " · ".join(parts)
 
 
 def secrets_of(state: State, side: str) -> dict[str, dict[str, Any]]:

@@ -71,6 +71,7 @@
       const li = document.createElement("li");
       li.value = n + 1;
       li.textContent = entry;
+      if (v.chance.includes(n)) li.className = "chance";
       log.appendChild(li);
     }
     log.scrollTop = log.scrollHeight;
@@ -129,6 +130,8 @@
       b.className = t === "done" ? "token done" : "token";
       b.dataset.token = t;
       b.textContent = t === "done" ? "✓ do it: " + prefix.join(" ") : t;
+      const title = (view.titles || {})[t];
+      if (title) { b.title = title; b.textContent += " · " + title.split(": ")[0]; }
       b.onclick = () => chooseToken(shownPrefix, t);
       buttons.appendChild(b);
     }
@@ -142,6 +145,7 @@
       prefix = r.prefix;
       tokens = r.tokens;
       preview = r.preview;
+      view.titles = Object.assign(view.titles || {}, r.titles);
       say("");
       showControls();
     } catch (err) { refuse(err); }
@@ -153,7 +157,7 @@
       const r = await call("act", { seat: seat, tokens: chosen });
       say("applied: " + r.applied, "applied");
       prefix = [];
-      await refresh(true);
+      if (!socket || socket.readyState !== 1) await refresh(true);
     } catch (err) {
       refuse(err);
     } finally { busy = false; }
@@ -169,10 +173,47 @@
       prefix = r.prefix;
       tokens = r.tokens;
       preview = r.preview;
+      view.titles = Object.assign(view.titles || {}, r.titles);
       say("");
       if (tokens.length === 1 && tokens[0] === "done") return act(prefix);
       showControls();
     } catch (err) { refuse(err); }
+  }
+
+  function show(v) {
+    const moved = !view || v.version !== view.version;
+    view = v;
+    showStatus(v);
+    showLog(v);
+    if (moved) {
+      showDice(v);
+      const board = document.getElementById("board");
+      board.innerHTML = v.board || "<p>(this game draws no board: use the buttons)</p>";
+      prefix = [];
+      preview = null;
+      tokens = v.tokens;
+    }
+    showControls();
+    document.body.dataset.version = String(v.version);
+  }
+
+  // the dice: the chance events since the position this page showed before
+  let diceSeen = null;
+  function showDice(v) {
+    const box = document.getElementById("dice");
+    const rolled = new Set(v.chance);
+    // hidden draws (a shuffled deck: "?") are not dice
+    const fresh = v.log.filter(([n, entry]) => rolled.has(n) && entry !== "?"
+      && (diceSeen === null || n >= diceSeen));
+    diceSeen = v.version;
+    if (!fresh.length) return;
+    const byN = new Map(v.log);
+    const lines = fresh.slice(-6).map(([n, entry]) => {
+      const cause = byN.get(n - 1);
+      return "⚄ " + entry + (cause && !rolled.has(n - 1) ? "  ← " + cause : "");
+    });
+    box.textContent = lines.join("\n");
+    box.dataset.count = String(fresh.length);
   }
 
   async function refresh(force) {
@@ -182,15 +223,32 @@
     let v;
     try { v = await call("view?" + q.toString()); } catch (err) { refuse(err); return; }
     if (v.unchanged) return;
-    view = v;
-    showStatus(v);
-    showLog(v);
-    const board = document.getElementById("board");
-    board.innerHTML = v.board || "<p>(this game draws no board: use the buttons)</p>";
-    prefix = [];
-    tokens = v.tokens;
-    showControls();
-    document.body.dataset.version = String(v.version);
+    show(v);
+  }
+
+  // live updates: a WebSocket pushes the page's data after every change; polling only
+  // while it is down
+  let socket = null;
+  let polling = null;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/g/" + config.game);
+    socket.onopen = () => {
+      socket.send(JSON.stringify(seat ? { seat: seat, token: token } : {}));
+      if (polling) { clearInterval(polling); polling = null; }
+      document.body.dataset.live = "1";
+    };
+    socket.onmessage = (ev) => {
+      const v = JSON.parse(ev.data);
+      if (v.error) { say(v.error, "refused"); return; }
+      document.body.dataset.pushes = String(Number(document.body.dataset.pushes || 0) + 1);
+      show(v);
+    };
+    socket.onclose = () => {
+      document.body.dataset.live = "0";
+      if (!polling) polling = setInterval(() => { if (!busy) refresh(false); }, 2000);
+      setTimeout(connect, 3000);
+    };
   }
 
   document.getElementById("board").addEventListener("click", onBoardClick);
@@ -199,7 +257,6 @@
       const r = await call("undo", { seat: seat });
       say(r.undone ? "taken back: " + r.undone + " actions" : "undo asked; waiting for "
         + "every human seat (asked: " + r.asked.join(", ") + ")", "applied");
-      await refresh(true);
     } catch (err) { refuse(err); }
   });
   document.getElementById("replay").addEventListener("click", async () => {
@@ -208,6 +265,15 @@
       location.href = "/r/" + r.replay;
     } catch (err) { refuse(err); }
   });
+  for (const [id, k] of [["zoomin", 1.25], ["zoomout", 0.8]]) {
+    document.getElementById(id).addEventListener("click", () => {
+      zoom = Math.max(1, Math.min(4, zoom * k));
+      document.getElementById("board").style.setProperty("--zoom", String(zoom));
+      localStorage.setItem("hexwar-zoom", String(zoom));
+    });
+  }
+  let zoom = Number(localStorage.getItem("hexwar-zoom")) || 2;  // counters legible
+  document.getElementById("board").style.setProperty("--zoom", String(zoom));
   refresh(true);
-  setInterval(() => { if (!busy) refresh(false); }, 1000);
+  connect();
 })();

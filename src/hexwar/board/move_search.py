@@ -1,0 +1,217 @@
+"""The compiled movement search: a map's legal steps by integer index, and Dijkstra on them.
+
+:func:`compiled_adjacency` prices every step of a movement class on a map once (cached
+on the map); :func:`search` runs the ZOC-aware search over states ``(cell, stopped?)``
+on those tables, with a bucket queue for small integer costs (Dial's algorithm) or a
+binary heap otherwise. Both know only cell indices and the resolved rules
+(:class:`~hexwar.board.move_rules.ResolvedRules`); :class:`hexwar.board.movement.MoveSearch`
+turns their answer into cells.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Collection
+from typing import Any
+
+import attrs
+
+from hexwar.board.maps import COST_CACHE, GameMap
+
+__all__ = ["CompiledSteps", "Found", "compiled_adjacency", "search"]
+
+#: ``(go, go_prev, stop, stop_prev)``: the cheapest arrival cost and predecessor per cell
+#: index, for arrivals that may go on (``go``) and those over a "stop" hexside (``stop``).
+Found = tuple[dict[int, float], dict[int, int], dict[int, float], dict[int, int]]
+
+
+@attrs.frozen(eq=False)
+class CompiledSteps:
+    """A movement class's legal steps on one map, by integer cell index.
+
+    ``go[i]``: ``(j, cost)`` for the ordinary steps out of cell ``i``; ``stop[i]``: the
+    steps that end the move in ``j`` (a "stop" hexside). ``integral``: every cost is an
+    int (the search then uses a bucket queue instead of a heap).
+    """
+
+    go: list[tuple[tuple[int, float], ...]]
+    stop: list[tuple[tuple[int, float], ...]]
+    integral: bool
+
+
+def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
+    """The legal steps of ``movement_class`` on ``game_map``, priced by the terrain chart.
+
+    Built once per map and movement class and cached on the map.
+    """
+    key = (COST_CACHE, movement_class)
+    cached: CompiledSteps | None = game_map._cache.get(key)
+    if cached is not None:
+        return cached
+    chart = game_map.chart
+    chart.movement_class(movement_class)  # fail early on an unknown class
+    cells = game_map.indexed_cells()
+    index = game_map.index()
+    nodes = game_map.graph.nodes
+    adj = game_map.graph.adj
+    memo: dict[tuple[str, frozenset[str], frozenset[str]], tuple[float, bool] | None] = {}
+    go: list[tuple[tuple[int, float], ...]] = []
+    stop: list[tuple[tuple[int, float], ...]] = []
+    integral = True
+    for cell in cells:
+        go_steps: list[tuple[int, float]] = []
+        stop_steps: list[tuple[int, float]] = []
+        for nb, edge in adj[cell].items():
+            k = (nodes[nb]["terrain"], edge["hexside"], edge["linear"])
+            if k not in memo:
+                step = chart.step(movement_class, k[0], k[1], k[2])
+                memo[k] = None if step is None else (step.cost, step.stop)
+            priced = memo[k]
+            if priced is not None:
+                cost, must_stop = priced
+                integral = integral and isinstance(cost, int)
+                (stop_steps if must_stop else go_steps).append((index[nb], cost))
+        go.append(tuple(sorted(go_steps)))
+        stop.append(tuple(sorted(stop_steps)))
+    compiled = CompiledSteps(go, stop, integral)
+    game_map._cache[key] = compiled
+    return compiled
+
+
+_MAX_BUCKETS = 4096
+
+
+def search(
+    compiled: CompiledSteps,
+    s: int,
+    allowance: float,
+    target: int,
+    blocked: set[int],
+    exerting: set[int],
+    sources: list[tuple[int, ...]] | None,
+    stop_cells: set[int],
+) -> Found:
+    """Every arrival from cell ``s`` within ``allowance`` (see the comment below);
+    ``target`` >= 0: stop once that cell is settled."""
+    if s in blocked:
+        blocked = blocked - {s}
+    go: dict[int, float] = {s: 0}
+    go_prev: dict[int, int] = {s: -1}
+    stop: dict[int, float] = {}
+    stop_prev: dict[int, int] = {}
+    args = (compiled, s, blocked, exerting, sources, stop_cells, go, go_prev, stop, stop_prev)
+    if compiled.integral and allowance < _MAX_BUCKETS:
+        _dial(*args, int(allowance), target)
+    else:
+        _dijkstra(*args, allowance, target)
+    return go, go_prev, stop, stop_prev
+
+
+# The two searches below are Dijkstra over states (cell, stopped?). A cell in enemy ZOC
+# (a neighbour of an ``exerting`` cell, through ``sources``) or in ``stop_cells`` stops
+# every unit entering it, so its arrival is kept in ``go`` but never expanded (tested
+# when popped: the ZOC test costs one set operation per cell reached, not per enemy);
+# an arrival over a "stop" hexside is kept in ``stop`` and never expanded. The start
+# cell is always expanded (S6.4). ``target`` >= 0: stop once the target is settled.
+# Their relaxation loops are alike but kept apart on purpose: shared as one function
+# (a call per expanded cell) the searches ran 1.1-1.4x slower (benchmarks/bench_movement.py
+# queries, CPU time, interleaved).
+
+
+def _dial(
+    compiled: CompiledSteps,
+    s: int,
+    blocked: Collection[int],
+    exerting: set[int],
+    sources: list[tuple[int, ...]] | None,
+    stop_cells: set[int],
+    go: dict[int, float],
+    go_prev: dict[int, int],
+    stop: dict[int, float],
+    stop_prev: dict[int, int],
+    allowance: int,
+    target: int,
+) -> None:
+    """Dijkstra with a bucket queue (Dial's algorithm) for small integer costs."""
+    if allowance < 0:
+        return
+    adj_go, adj_stop = compiled.go, compiled.stop
+    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
+    buckets[0].append(s)
+    go_get, stop_get = go.get, stop.get
+    disjoint = exerting.isdisjoint
+    big = allowance + 1
+    best_t = big
+    for d in range(allowance + 1):
+        if d >= best_t:
+            break
+        for i in buckets[d]:  # zero-cost steps append to this very list
+            if go[i] != d:
+                continue
+            if i == target:
+                best_t = d
+                break
+            if i != s and ((sources is not None and not disjoint(sources[i])) or i in stop_cells):
+                continue
+            for j, c in adj_go[i]:
+                nd = d + c
+                if nd <= allowance and nd < go_get(j, big) and j not in blocked:
+                    go[j] = nd
+                    go_prev[j] = i
+                    buckets[int(nd)].append(j)
+            for j, c in adj_stop[i]:
+                nd = d + c
+                if nd <= allowance and nd < stop_get(j, big) and j not in blocked:
+                    stop[j] = nd
+                    stop_prev[j] = i
+                    if j == target and nd < best_t:
+                        best_t = int(nd)
+
+
+def _dijkstra(
+    compiled: CompiledSteps,
+    s: int,
+    blocked: Collection[int],
+    exerting: set[int],
+    sources: list[tuple[int, ...]] | None,
+    stop_cells: set[int],
+    go: dict[int, float],
+    go_prev: dict[int, int],
+    stop: dict[int, float],
+    stop_prev: dict[int, int],
+    allowance: float,
+    target: int,
+) -> None:
+    """Dijkstra with a binary heap, for any non-negative costs."""
+    adj_go, adj_stop = compiled.go, compiled.stop
+    inf = math.inf
+    heap: list[tuple[float, int]] = [(0, s)]
+    pop, push = heapq.heappop, heapq.heappush
+    go_get, stop_get = go.get, stop.get
+    disjoint = exerting.isdisjoint
+    best_t = inf
+    while heap:
+        d, i = pop(heap)
+        if d > go[i]:
+            continue
+        if d >= best_t:
+            break
+        if i == target:
+            best_t = d
+            break
+        if i != s and ((sources is not None and not disjoint(sources[i])) or i in stop_cells):
+            continue
+        for j, c in adj_go[i]:
+            nd = d + c
+            if nd <= allowance and nd < go_get(j, inf) and j not in blocked:
+                go[j] = nd
+                go_prev[j] = i
+                push(heap, (nd, j))
+        for j, c in adj_stop[i]:
+            nd = d + c
+            if nd <= allowance and nd < stop_get(j, inf) and j not in blocked:
+                stop[j] = nd
+                stop_prev[j] = i
+                if j == target and nd < best_t:
+                    best_t = nd

@@ -1,0 +1,369 @@
+"""Legality: the one source (the ruleset's tokens or lists), asked by prefix, kept per position.
+
+:class:`Legality` is the half of :class:`~hexwar.engine.state.State` that answers what may
+be done: :meth:`~Legality.legal_tokens` (by prefix, :data:`~hexwar.engine.space.DONE` when
+complete), :meth:`~Legality.legal_actions` (the whole list, from the kinds' enumerators or
+the token tree), :meth:`~Legality.is_legal`, the sequencer's idle test
+(:meth:`~Legality.phase_busy`: the first tokens only) and :meth:`~Legality.derive` (values
+kept until the position changes). Answers are kept per position (:attr:`Store.version`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from fractions import Fraction
+from typing import Any, Final, TypeVar
+
+from hexwar.base.errors import HexwarError
+from hexwar.engine import sequencer
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, action_key
+from hexwar.engine.ruleview import Prefix
+from hexwar.engine.space import DONE, tokens_of
+from hexwar.engine.store import _MISSING, Store
+
+__all__ = ["Legality", "explain_default"]
+
+#: At most this many derived legality answers are kept per position (:meth:`Legality._memo`).
+_MEMO_LIMIT: Final = 4096
+#: How many legal tokens the default reason for an illegal action lists.
+_SHOWN_TOKENS: Final = 8
+T = TypeVar("T")
+
+
+class Legality(Store):
+    """What may be done now (see the module docstring)."""
+
+    __slots__ = ()
+
+    @property
+    def stage(self) -> str | None:
+        """The current stage's name, or ``None`` between turns."""
+        stage = sequencer.current_stage(self)
+        return None if stage is None else stage.name
+
+    @property
+    def phase(self) -> str | None:
+        """The current phase's name, or ``None``."""
+        phase = sequencer.current_phase(self)
+        return None if phase is None else phase.name
+
+    def current_player(self) -> str:
+        """The side to act, :data:`CHANCE` for a chance node, :data:`TERMINAL` at the end."""
+        if self._outcome is not None:
+            return TERMINAL
+        if self._pending:
+            return self._pending[-1].side
+        phase = self._phase()
+        side = None if phase is None else phase.side
+        if side is None:  # pragma: no cover - settle() never stops here
+            raise HexwarError(f"no side to act at {self._cursor}")
+        return side if isinstance(side, str) else side(self)
+
+    def _phase(self) -> sequencer.Phase | None:
+        """:func:`sequencer.current_phase`, kept for the current cursor object (a cursor is
+        immutable and every move replaces it)."""
+        c = self._cursor
+        if c is not self._pc:
+            self._pp = sequencer.current_phase(self)
+            self._pc = c
+        return self._pp
+
+    def _may_end(self) -> bool:
+        """:func:`sequencer.may_end` through :meth:`_phase`."""
+        phase = self._phase()
+        return phase is None or phase.may_end is None or phase.may_end(self)
+
+    def legal_actions(self, seat: str | None = None) -> list[Action]:
+        """The legal actions, sorted by :func:`~hexwar.engine.actions.action_key`.
+
+        Derived from the one legality source: the ruleset's lists when it writes only
+        those, else the tree of :meth:`legal_tokens` enumerated to its leaves. With
+        ``seat`` (a seat or side name), only the actions that seat controls (S3.1):
+        nothing unless the seat's side is the current player.
+        """
+        legal = self._legal()
+        if seat is None:
+            return list(legal)
+        side = self.current_player()
+        return [a for a in legal if self._seat_controls(seat, side, a)]
+
+    def legal_tokens(self, prefix: Sequence[str] = ()) -> tuple[str, ...]:
+        """The tokens that may follow ``prefix`` (sorted; :data:`~hexwar.engine.space.DONE` when
+        ``prefix`` is a complete legal action): of the pending decision, the chance
+        outcomes, or the phase — with ``end`` when the phase may end. Empty when
+        ``prefix`` is not a legal prefix, or the game is over.
+
+        >>> # see docs/architecture.md, "The action space"
+        """
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
+        answers = self._lt if self._memo_version == self._version else self._answers()
+        found = answers.get(prefix)
+        if found is not None:
+            return found
+        if prefix and (prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])):
+            if len(answers) < _MEMO_LIMIT:  # a prefix is legal only if each token was
+                answers[prefix] = ()
+            return ()
+        return self._after(prefix)
+
+    def _after(self, prefix: Prefix) -> tuple[str, ...]:
+        """:meth:`legal_tokens` of a prefix known to be legal (built from legal tokens):
+        no walk back along it (the random player, the kit's enumeration)."""
+        answers = self._lt if self._memo_version == self._version else self._answers()
+        found = answers.get(prefix)
+        if found is None:
+            found = () if self._outcome is not None else self._next(prefix)
+            if len(answers) < _MEMO_LIMIT:
+                answers[prefix] = found
+        return found
+
+    def legal_token_ids(self, prefix: Sequence[str] = ()) -> tuple[int, ...]:
+        """The ids (in :attr:`Ruleset.space`) of :meth:`legal_tokens`: the action mask."""
+        return self.ruleset.space.ids(self.legal_tokens(prefix))
+
+    def first_illegal_token(self, action: Action) -> int | None:
+        """``None`` if ``action`` is legal, else the index of its first token that does not
+        fit the tokens before it (``len(args) + 1``: the action is not complete)."""
+        if self._outcome is not None:
+            return 0
+        tokens = tokens_of(action)
+        if self._listed_node() and action in self._listed_set():
+            return None
+        for i in range(len(tokens) + 1):
+            if (tokens[i] if i < len(tokens) else DONE) not in self._after(tokens[:i]):
+                return i
+        return None
+
+    def _legal(self) -> tuple[Action, ...]:
+        memo = self._memo_now()
+        found: tuple[Action, ...] | None = memo.get("legal")
+        if found is None:
+            if self._outcome is not None:
+                found = ()
+            elif self._listed_node():
+                actions = list(self._listed())
+                if not self._pending and sequencer.may_end(self):
+                    actions.append(END)
+                found = tuple(sorted(set(actions), key=action_key))
+            else:
+                if self._pending:
+                    listed = self.ruleset.decision_enumeration(self, self._pending[-1])
+                else:
+                    listed = self.ruleset.phase_enumeration(self, self.current_player())
+                if listed is None:
+                    actions = self._enumerate()
+                else:
+                    actions = list(listed)
+                    if not self._pending and sequencer.may_end(self):
+                        actions.append(END)
+                found = tuple(sorted(actions, key=action_key))
+            memo["legal"] = found
+        return found
+
+    def _listed_node(self) -> bool:
+        """Whether the current node's actions come as a list (not token by token)."""
+        if self._pending:
+            d = self._pending[-1]
+            return d.is_chance or bool(d.choices) or not self._tokenized[1]
+        return not self._tokenized[0]
+
+    def _listed(self) -> tuple[Action, ...]:
+        """The current node's actions as listed by the ruleset (phase: without END)."""
+        memo = self._memo_now()
+        found: tuple[Action, ...] | None = memo.get("list")
+        if found is None:
+            if self._pending:
+                d = self._pending[-1]
+                if d.is_chance:
+                    found = tuple(a for a, _ in d.outcomes)
+                elif d.choices:
+                    found = d.choices
+                else:
+                    found = tuple(self.ruleset.decision_actions(self, d))
+            else:
+                found = tuple(self.ruleset.phase_actions(self, self.current_player()))
+            memo["list"] = found
+        return found
+
+    def _listed_set(self) -> frozenset[Action]:
+        memo = self._memo_now()
+        found: frozenset[Action] | None = memo.get("set")
+        if found is None:
+            ends = () if self._pending or not sequencer.may_end(self) else (END,)
+            found = memo["set"] = frozenset((*self._listed(), *ends))
+        return found
+
+    def _listed_next(self, prefix: Prefix) -> tuple[str, ...]:
+        """The tokens after ``prefix`` in the tree of :meth:`_listed` (the default
+        :meth:`Ruleset.phase_tokens` / :meth:`Ruleset.decision_tokens`)."""
+        memo = self._memo_now()
+        trie: dict[Prefix, tuple[str, ...]] | None = memo.get("trie")
+        if trie is None:
+            trie = memo["trie"] = _trie(self._listed())
+        return trie.get(prefix, ())
+
+    def _next(self, prefix: Prefix) -> tuple[str, ...]:
+        """The tokens after ``prefix``, assumed legal (:meth:`_after` keeps them)."""
+        if self._pending:
+            d = self._pending[-1]
+            if d.is_chance or d.choices or not self._tokenized[1]:
+                return self._listed_next(prefix)
+            if not prefix:
+                return self._first(lambda: self.ruleset.decision_tokens(self, d, ()))
+            return tuple(self.ruleset.decision_tokens(self, d, prefix))
+        if prefix:
+            if prefix[0] == END.kind:
+                return (DONE,) if len(prefix) == 1 and self._may_end() else ()
+            if self._tokenized[0]:
+                return tuple(self.ruleset.phase_tokens(self, self.current_player(), prefix))
+            return self._listed_next(prefix)
+        if self._tokenized[0]:
+            side = self.current_player()
+            found = self._first(lambda: self.ruleset.phase_tokens(self, side, ()))
+        else:
+            found = self._listed_next(prefix)
+        if self._may_end():
+            found = tuple(sorted((*found, END.kind)))
+        return found
+
+    def _first(self, ask: Callable[[], Sequence[str]]) -> tuple[str, ...]:
+        """The ruleset's first tokens (without ``end``) of the current position: shared
+        by the idle test (:meth:`phase_busy`) and :meth:`legal_tokens`."""
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
+        found: tuple[str, ...] | None = memo.get("first")
+        if found is None:
+            found = memo["first"] = tuple(ask())
+        return found
+
+    def _enumerate(self) -> list[Action]:
+        """Every leaf of the token tree of the current node (a token-defined one)."""
+        out: list[Action] = []
+        stack: list[Prefix] = [()]
+        while stack:
+            prefix = stack.pop()
+            for t in self._after(prefix):
+                if t == DONE:
+                    if prefix:
+                        out.append(Action(prefix[0], prefix[1:]))
+                else:
+                    stack.append((*prefix, t))
+        return out
+
+    def phase_busy(self, side: str) -> bool:
+        """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
+        only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
+        if self._tokenized[0]:
+            return bool(self._first(lambda: self.ruleset.phase_tokens(self, side, ())))
+        memo = self._memo_now()
+        listed = memo.get("list")
+        if listed is not None:
+            return bool(listed)
+        actions = self.ruleset.phase_actions(self, side)
+        if isinstance(actions, list | tuple):
+            memo["list"] = tuple(actions)
+            return bool(actions)
+        return next(iter(actions), None) is not None
+
+    def derive(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per position: kept until the state next changes (any write
+        or undo), shared with clones taken meanwhile. ``key`` names what is derived (it
+        must include every argument ``compute`` depends on); ``compute`` must read only
+        the state. :mod:`hexwar.engine.kinds` keeps each step's values here, so the idle test,
+        the legal tokens and the legal list of one position share them.
+        """
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
+        found = memo.get(("d", key), _MISSING)
+        if found is _MISSING:
+            found = compute()
+            if len(memo) < _MEMO_LIMIT:
+                memo["d", key] = found
+        return found  # type: ignore[no-any-return]
+
+    def _memo_now(self) -> dict[Any, Any]:
+        """The derived answers (legal list, token trees) of the current position."""
+        if self._memo_version != self._version:
+            self._memo_version = self._version
+            self._memo = {}
+            self._lt = {}
+        return self._memo
+
+    def _answers(self) -> dict[Prefix, tuple[str, ...]]:
+        """The current position's :meth:`legal_tokens` answers (by prefix)."""
+        self._memo_now()
+        return self._lt
+
+    def _seat_controls(self, seat: str, side: str, action: Action) -> bool:
+        if seat == side:
+            return True
+        for s in self.ruleset.seats():
+            if s.name == seat:
+                if s.side != side:
+                    return False
+                tags = self.ruleset.action_tags(self, action)
+                return not s.tags or not tags or bool(s.tags & tags)
+        return False
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """The pending chance event's ``(action, probability)`` pairs, sorted by action."""
+        if self._outcome is not None or not self._pending or not self._pending[-1].is_chance:
+            return []
+        # the actions of a chance event are unique (push checks), so sorting by the
+        # action's key gives the pairs' own order, without attrs' slow comparisons
+        return sorted(self._pending[-1].outcomes, key=_outcome_key)
+
+    def is_chance_node(self) -> bool:
+        """True when a chance event is pending."""
+        return self.current_player() == CHANCE
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal: each token may follow the ones before it, then
+        :data:`~hexwar.engine.space.DONE` (the same source as :meth:`legal_actions`)."""
+        return self.first_illegal_token(action) is None
+
+
+def explain_default(
+    state: Legality, action: Action, meaning_of: Callable[[Prefix], str | None]
+) -> tuple[str, str | None]:
+    """The default reason :meth:`~hexwar.engine.state.Ruleset.explain` gives: the first
+    token of ``action`` that does not fit the prefix before it, what it should have been
+    (``meaning_of(prefix)``: the ruleset's
+    :meth:`~hexwar.engine.state.Ruleset.step_meaning`) and the tokens that may follow."""
+    who = state.current_player()
+    where = state.phase or (state.pending[-1].kind if state.pending else "-")
+    tokens = tokens_of(action)
+    at = state.first_illegal_token(action)
+    if at is None:
+        return f"{action} is legal now", None
+    before = tokens[:at]
+    meaning = meaning_of(before)
+    if at == 0:
+        why = f"no `{tokens[0]}` action may be taken here"
+    elif at < len(tokens):
+        why = f"`{tokens[at]}` may not follow `{' '.join(before)}` here"
+        if meaning:
+            why += f": it is not {meaning}"
+    else:
+        why = f"`{action}` is not complete here"
+        if meaning:
+            why += f": it needs {meaning}"
+    legal = [t for t in state.legal_tokens(before) if t != DONE]
+    if legal:
+        shown = ", ".join(legal[:_SHOWN_TOKENS]) + (", ..." if len(legal) > _SHOWN_TOKENS else "")
+        why += f" (may follow: {shown})" if at else f" (offered: {shown})"
+    return f"{action} is not a legal action now: {why} ({where}, {who} to act)", None
+
+
+def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
+    """Every prefix of the actions' tokens -> the sorted tokens that may follow it."""
+    children: dict[Prefix, set[str]] = {}
+    for action in actions:
+        tokens = tokens_of(action)
+        for i in range(len(tokens)):
+            children.setdefault(tokens[:i], set()).add(tokens[i])
+        children.setdefault(tokens, set()).add(DONE)
+    return {prefix: tuple(sorted(nxt)) for prefix, nxt in children.items()}
+
+
+def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
+    return action_key(outcome[0])

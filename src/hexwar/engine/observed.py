@@ -1,0 +1,134 @@
+"""What a game shows an observer: the :class:`Observed` view of a state (hidden values
+masked) and the declarations an observation encoding is built from (:class:`Board`,
+:class:`Feature`, :class:`ObservationView`). The encoder is :mod:`hexwar.engine.observe`,
+which exports these names too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from hexwar.base.errors import HexwarError
+
+if TYPE_CHECKING:
+    from hexwar.engine.actions import Value
+    from hexwar.engine.state import State
+
+__all__ = ["Board", "Feature", "ObservationView", "Observed"]
+
+
+class Observed:
+    """Read-only reads of ``state`` as ``side`` sees it: a value hidden from ``side``
+    reads as :data:`hexwar.engine.state.HIDDEN`, an entry whose key is secret is absent."""
+
+    __slots__ = ("_hidden", "_keys", "_masked", "side", "state")
+
+    def __init__(self, state: State, side: str) -> None:
+        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
+
+        self.state = state
+        self.side = side
+        self._hidden = state.table(_HIDDEN_TABLE)
+        self._keys = state.table(_HIDDEN_KEYS_TABLE)
+        self._masked: dict[str, bool] = {}
+
+    def get(self, table: str, key: str, default: Value = None) -> Value:
+        """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
+        from hexwar.engine.state import HIDDEN
+
+        if self._hidden and self._masks(table):
+            ref = f"{table}/{key}"
+            if self._keys.get(ref, self.side) != self.side:
+                return default
+            if self._hidden.get(ref, self.side) != self.side:
+                return HIDDEN if key in self.state.table(table) else default
+        return self.state.get(table, key, default)
+
+    def _masks(self, name: str) -> bool:
+        """Whether anything of table ``name`` is hidden from the observer."""
+        found = self._masked.get(name)
+        if found is None:
+            start, side = f"{name}/", self.side
+            found = self._masked[name] = any(
+                ref.startswith(start) and owner != side
+                for hidden in (self._hidden, self._keys)
+                for ref, owner in hidden.items()
+            )
+        return found
+
+    def table(self, name: str) -> Mapping[str, Value]:
+        """The entries of table ``name`` the observer sees (hidden values masked)."""
+        t = self.state.table(name)
+        if not self._hidden or not self._masks(name):
+            return t
+        return {key: v for key in t if (v := self.get(name, key, _ABSENT)) is not _ABSENT}
+
+    @property
+    def turn(self) -> int:
+        """The turn number (public)."""
+        return self.state.turn
+
+
+_ABSENT: Final[Any] = object()
+
+
+@attrs.frozen
+class Board:
+    """Per-cell planes of a game board.
+
+    ``cells``: the cells' labels in plane order; ``terrain``: each cell's terrain name
+    (same order); ``pieces(view)`` yields ``(cell label, side, status)`` for each piece the
+    observer sees on the board (``status`` among ``statuses``: a step state, a facing...);
+    ``depth``: how many pieces of one side and status per cell the planes count (``>= 1``,
+    ``>= 2``, ...); ``zoc(view, side)``: the labels of the cells in ``side``'s zone of
+    control (``None``: no ZOC planes). :func:`hexwar.board.planes.board_of_map` builds one
+    from a :class:`~hexwar.board.maps.GameMap`.
+
+    Planes, in order: one per terrain name (sorted), one per (side, status, count level),
+    one ZOC plane per side, and ``selected`` (cells named by the prefix, or holding a piece
+    it names: ``pieces_named``).
+
+    ``reads``: the tables ``pieces`` and ``zoc`` read (as for
+    :class:`~hexwar.engine.memo.StateMemo`, whose read checking covers them): the pieces
+    and ZOC planes are then kept while those tables are unchanged; ``None``: kept for one
+    position (every write computes them anew).
+    """
+
+    cells: tuple[str, ...]
+    terrain: tuple[str, ...]
+    pieces: Callable[[Observed], Iterable[tuple[str, str, str]]]
+    statuses: tuple[str, ...] = ("",)
+    depth: int = 1
+    zoc: Callable[[Observed, str], Iterable[str]] | None = None
+    #: piece id -> its cell label as the observer sees it (for the ``selected`` plane)
+    pieces_named: Callable[[Observed, str], str | None] | None = None
+    reads: tuple[str, ...] | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.terrain) != len(self.cells):
+            raise HexwarError(f"board: {len(self.cells)} cells but {len(self.terrain)} terrains")
+        if len(set(self.cells)) != len(self.cells):
+            raise HexwarError("board: cell labels repeat")
+        if self.depth < 1 or not self.statuses:
+            raise HexwarError("board: depth >= 1 and at least one status")
+
+
+@attrs.frozen
+class Feature:
+    """A game-specific section of ``size`` bits: ``hot(view)`` gives the indices (0 ..
+    size - 1) that are one for the observer (``view.side``)."""
+
+    name: str
+    size: int
+    hot: Callable[[Observed], Iterable[int]]
+
+
+@attrs.frozen
+class ObservationView:
+    """What a game adds to the generic sections: its :class:`Board` and its features."""
+
+    board: Board | None = None
+    features: tuple[Feature, ...] = ()

@@ -1,0 +1,110 @@
+"""What a seat of a :class:`~hexwar.interop.adapter.TokenState` sees: the visible prefix,
+the observation tensor (:class:`~hexwar.engine.observe.Encoder`), the observation and
+information-state strings, the history as a side saw it. :class:`Seeing` is a base of
+``TokenState``; nothing else uses it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER
+from hexwar.interop.text import seen_text
+
+if TYPE_CHECKING:
+    from hexwar.engine.state import State
+    from hexwar.interop.game import TokenGame
+
+__all__ = ["Seeing"]
+
+
+class Seeing:
+    """The observation methods of :class:`~hexwar.interop.adapter.TokenState`."""
+
+    __slots__ = ("_seen", "_seen_at")
+    #: per side, the history as it saw it (kept up to date action by action by the
+    #: token state; valid while the hexwar state's version is ``_seen_at``)
+    _seen: dict[str, list[str]] | None
+    _seen_at: int
+
+    if TYPE_CHECKING:
+        game: TokenGame
+        state: State
+        prefix: tuple[str, ...]
+
+        def current_player(self) -> int: ...
+
+        def legal_tokens(self) -> tuple[str, ...]: ...
+
+    def visible_prefix(self, player: int) -> tuple[str, ...]:
+        """The prefix as seat ``player`` sees it: empty while building an answer to a
+        decision private to another side (a hidden placement, a secret chance event)."""
+        pending = self.state.pending
+        if self.prefix and pending:
+            private = pending[-1].private
+            if private is not None and private != self.game.seats[player].side:
+                return ()
+        return self.prefix
+
+    def legal_ids(self) -> tuple[int, ...]:
+        """The ids of :meth:`legal_tokens` (in token order, not sorted): the mask's ones."""
+        return self.game.space.ids(self.legal_tokens())
+
+    def observation_parts(self, player: int) -> tuple[tuple[int, ...], list[int]]:
+        """Seat ``player``'s observation in :meth:`~hexwar.engine.observe.Encoder.encode_parts`'s
+        two parts (the encoder's :attr:`~hexwar.engine.observe.Encoder.static_hot` aside)."""
+        side = self.game.seats[player].side
+        acting = self.current_player()
+        legal = self.legal_ids() if acting == player else ()
+        return self.game.encoder.encode_parts(
+            self.state,
+            side,
+            seat=player,
+            acting=acting if acting >= 0 else None,
+            prefix=self.visible_prefix(player),
+            legal=legal,
+        )
+
+    def observation_hot(self, player: int) -> list[int]:
+        """The indices of the ones of seat ``player``'s observation tensor
+        (:class:`~hexwar.engine.observe.Encoder`)."""
+        planes, rest = self.observation_parts(player)
+        return [*self.game.encoder.static_hot, *planes, *rest]
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
+        out = [0.0] * self.game.encoder.size
+        for i in self.observation_hot(player):
+            out[i] = 1.0
+        return out
+
+    def _acting_name(self) -> str:
+        player = self.current_player()
+        if player == CHANCE_PLAYER:
+            return "chance"
+        if player == TERMINAL_PLAYER:
+            return "terminal"
+        return self.game.seats[player].name
+
+    def observation_string(self, player: int) -> str:
+        """What seat ``player`` sees now, as text (hidden values ``?``; no history)."""
+        seat = self.game.seats[player]
+        prefix = " ".join(self.visible_prefix(player)) or "-"
+        seen = seen_text(self.state, seat.side)
+        return f"seat {seat.name}; to act {self._acting_name()}; prefix {prefix}; {seen}"
+
+    def information_state_string(self, player: int) -> str:
+        """:meth:`observation_string` and the history as seat ``player`` saw it (actions
+        private to another side shown as ``?``): perfect recall."""
+        history = " | ".join(self.seen_history(self.game.seats[player].side))
+        return f"{self.observation_string(player)}; history {history}"
+
+    def seen_history(self, side: str) -> list[str]:
+        """The history as ``side`` saw it (:meth:`~hexwar.engine.state.State.observation`'s
+        ``history``), kept up to date action by action; do not change it."""
+        st = self.state
+        if self._seen is None or self._seen_at != st.version:
+            self._seen, self._seen_at = {}, st.version
+        found = self._seen.get(side)
+        if found is None:
+            found = self._seen[side] = list(st.observation(side)["history"])
+        return found
