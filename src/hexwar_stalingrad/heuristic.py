@@ -53,7 +53,9 @@ Phase by phase:
   Army unit in the pocket only at 6:1 (5:1 on a gap of the ring) in the short game and, in
   the long game, neither attacks, bombards nor bombs it before the last turn; it attacks
   relief units at 3:1 or better, before others. The Wehrmacht attacks an RKKA unit in the
-  city at any odds in the short game, and one holding the ring on its last two turns. On
+  city at any odds in the short game, and one holding the ring on its last two turns;
+  before those two turns the 6th Army holds fire (its units in the area attack nothing but
+  the city: the order of 24 November 1942 was to hold, and no break-out was allowed). On
   the long game's last turn (the relief from its second-last) both sides go for the
   relief–6th Army contact at any odds;
 - decisions: the strongest attacker advances (RKKA: a unit that keeps the ring held; the
@@ -70,8 +72,10 @@ a unit's best moves are kept for the phase, keyed by everything they read. The b
 the engine only for what it reads: the phase's action kinds and the cards, bombardments by
 prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end
 hexes from the movement query behind the ``move`` tokens
-(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list; attack odds
-from each unit's strength read once per position.
+(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list, and not at all
+for a unit that would make no move whatever they are (a 6th Army unit holding, a unit
+with no goal); attack odds from each unit's strength read once per position, the column
+of each pair of strengths once per combat results table.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
@@ -197,6 +201,7 @@ class HeuristicBot:
         self._plan: RingPlan | None = None
         self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
+        self._column_memo: tuple[object, dict[tuple[int, int], str | None]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
         #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
@@ -374,7 +379,11 @@ class HeuristicBot:
         # the engine's movement query (S6, S6.5), the one behind the legal tokens
         # ``move UNIT`` and ``move UNIT HEX``: asked once per decision, unit by unit
         movers = ground.Movers(state, side, state.phase == "exploitation")
+        data = static(state)
+        escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
         for unit, origin in movers.units():
+            if _idle(data, unit, origin, goals.get(unit), ring, hold, escapes):
+                continue  # it makes no move: its end hexes are not asked
             ends = movers.ends(unit, origin, movers.points(unit))
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
@@ -398,7 +407,6 @@ class HeuristicBot:
                 best, top = score, [(unit, t) for t in targets]
             elif score == best:
                 top.extend((unit, t) for t in targets)
-        data = static(state)
         return sorted(data.move_table(u)[t] for u, t in top)
 
     def _choose(self, top: Sequence[Action]) -> Action:
@@ -519,7 +527,7 @@ class HeuristicBot:
         if kind == "attack" and rkka and _short(state) and _last_turn(state):
             return END  # S11.1 is judged at the end of the turn: no risk to the ring
         plan = self._plan if kind == "attack" and rkka else None
-        odds = _Odds(state)
+        odds = _Odds(state, self._columns(data))
         for a in actions:
             if a.kind != kind:
                 continue
@@ -539,6 +547,8 @@ class HeuristicBot:
                 balance = self._balance(data, labels[index], step(state, defender))
                 bonus = _attack_bonus(state, defender, attackers, plan)
                 forced = bonus >= MUST_ATTACK  # a target worth any odds
+                if not rkka and not forced and _holds_fire(state, attackers):
+                    continue  # the 6th Army holds the pocket (S11.1, before its last turns)
                 if index < ATTACK_THRESHOLD and balance <= 0 and not helpless and not forced:
                     continue
                 if bonus == RELIEF_BONUS and index < SCREEN_THRESHOLD:
@@ -551,6 +561,15 @@ class HeuristicBot:
                 continue
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
+
+    def _columns(self, data: Static) -> dict[tuple[int, int], str | None]:
+        """The odds column of each pair of strengths seen so far (S8.2), kept per combat
+        results table (a pure function of the table and the pair)."""
+        crt, memo = self._column_memo
+        if crt is not data.crt:
+            memo = {}
+            self._column_memo = (data.crt, memo)
+        return memo
 
     def _balance(self, data: Static, column: str, defender_step: str) -> float:
         """:func:`_step_balance` at ``column`` against a defender on ``defender_step``,
@@ -640,13 +659,13 @@ class _Odds:
     strength, the column of a pair of strengths (S8.2, S7.3, S7.4); the odds shift of
     cards (S5.4) is asked of each attack, it may name the attackers."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, columns: dict[tuple[int, int], str | None]) -> None:
         self.state = state
         self.crt = static(state).crt
         self.ground = static(state).ground
         self.attack: dict[str, int] = {}
         self.defence: dict[str, int] = {}
-        self.columns: dict[tuple[int, int], str | None] = {}
+        self.columns = columns  # (attack, defence) -> the column on ``crt`` (kept with it)
 
     def __call__(self, defender: str, attackers: Sequence[str]) -> tuple[str | None, int]:
         state = self.state
@@ -672,6 +691,25 @@ class _Odds:
                 return None, 0
         shift = int(state.hook("odds_shift", 0, attacker=tuple(attackers), defender=defender))
         return column, shift
+
+
+def _idle(
+    data: Static,
+    unit: str,
+    origin: str,
+    goal: str | None,
+    ring: _RingMoves | None,
+    hold: frozenset[str],
+    escapes: frozenset[str] | None,
+) -> bool:
+    """Whether :meth:`HeuristicBot._unit_moves` scores no move of ``unit`` worth making
+    whatever its end hexes: a 6th Army unit that holds with no break-out hex to step to
+    (``escapes``: ``None`` before the short game's last turn), or a unit with no goal, no
+    range to find and no ring to block."""
+    artillery = data.ground[unit].arm in ground.ARTILLERY_ARMS
+    if unit in hold and (origin not in data.stalingrad_area or (goal is None and not artillery)):
+        return not escapes
+    return goal is None and not artillery and ring is None
 
 
 def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -736,6 +774,17 @@ def _attack_bonus(
     if plan is None or SIXTH not in groups:
         return 0.0
     return 1.0 if where(state, defender) in plan.gaps else 0.0
+
+
+def _holds_fire(state: State, attackers: Sequence[str]) -> bool:
+    """Short game, before its last two turns: a 6th Army unit in the Stalingrad area does not
+    attack out of the pocket (S11.1; the order of 24 November 1942 was to hold, and the
+    break-out Paulus asked for was refused), save for the city (:data:`CITY_BONUS`)."""
+    limit = state.ruleset.sequence.turn_limit
+    if not _short(state) or limit is None or state.turn >= limit - 1:
+        return False
+    hold = _holding(state, "wehrmacht")
+    return any(u in hold for u in attackers)
 
 
 def _escapes(state: State) -> frozenset[str]:
@@ -1107,7 +1156,8 @@ def _index_cut(
     """:func:`min_vertex_cut` on cell indices: ``graph[v]`` the neighbours of ``v``.
 
     Split-graph nodes: ``2 v`` is ``in(v)``, ``2 v + 1`` is ``out(v)``. ``used[v]``: ``v``
-    carries a path; ``flow[u * n + v]``: net flow ``out(u) -> in(v)``; ``into[v]``: the
+    carries a path; ``flow[u * n + v]``: the flow on the arc ``out(u) -> in(v)`` (each
+    direction its own arc); ``into[v]``: the
     ``u`` with positive flow into ``v``.
     """
     n = len(graph)
@@ -1173,10 +1223,12 @@ def _index_cut(
             a, b = prev >> 1, node >> 1
             if a == b:
                 used[a] = not prev & 1  # in(a) -> out(a) takes the hex; back frees it
-            else:  # out(a) -> in(b), or in(a) -> out(b) cancelling flow b -> a
-                for x, y, d in ((a, b, 1), (b, a, -1)):
-                    f = flow[x * n + y] = flow.get(x * n + y, 0) + d
-                    _set_flow(into, x, y, f > 0)
+            elif prev & 1:  # out(a) -> in(b): flow on that arc
+                f = flow[a * n + b] = flow.get(a * n + b, 0) + 1
+                _set_flow(into, a, b, f > 0)
+            else:  # in(a) -> out(b): cancelling flow on the arc out(b) -> in(a)
+                f = flow[b * n + a] = flow.get(b * n + a, 0) - 1
+                _set_flow(into, b, a, f > 0)
             node, prev = prev, parent[prev]
     return None
 

@@ -27,7 +27,7 @@ from hexwar.engine.loop import play as run
 from hexwar.engine.records import record_of
 from hexwar.engine.state import State
 from hexwar_stalingrad import ground, victory
-from hexwar_stalingrad.board import on_map, where
+from hexwar_stalingrad.board import REDUCED, on_map, where
 from hexwar_stalingrad.cli import make_bot, wilson
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
@@ -278,6 +278,52 @@ def test_min_vertex_cut_matches_networkx_flow_on_random_grids(
         assert dst - cut <= outside
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "closed", "sources", "sinks"),
+    [
+        (
+            9,
+            11,
+            "2 4 7 8 10 12 16 20 21 24 28 33 36 43 47 48 49 51 59 60 66 71 74 87 88 92 94 97",
+            "58 70 92",
+            "14 24 35 55 69 70 78 84",
+        ),
+        (
+            12,
+            10,
+            "0 1 5 8 20 22 26 28 29 30 34 38 40 42 46 50 51 56 57 62 64 66 67 73 76 80 81 87"
+            " 88 91 93 102 104 106 108 113 116 118",
+            "9 25",
+            "18 48 50 53 57 119",
+        ),
+    ],
+)
+def test_min_vertex_cut_is_minimum_where_a_path_reroutes_against_another(
+    width: int, height: int, closed: str, sources: str, sinks: str
+) -> None:
+    # two hex-like grids (six neighbours) where an augmenting path crosses an arc carried
+    # by an earlier path in the other direction: out(a) -> in(b) and out(b) -> in(a) are two
+    # arcs, and pushing along one does not cancel the other (the cut was one hex too big)
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+    nb = {
+        f"v{v}": tuple(
+            sorted(
+                f"v{(v // width + dy) * width + v % width + dx}"
+                for dx, dy in steps
+                if 0 <= v % width + dx < width and 0 <= v // width + dy < height
+            )
+        )
+        for v in range(width * height)
+    }
+    src = {f"v{v}" for v in sources.split()}
+    cells = (set(nb) - {f"v{v}" for v in closed.split()}) | src
+    dst = {f"v{v}" for v in sinks.split()} & cells
+    for near_sources in (False, True):
+        found = min_vertex_cut(nb, cells, src, dst, near_sources=near_sources)
+        assert found is not None
+        assert len(found[0]) == _split_flow_value(nb, cells, src, dst)
+
+
 def test_heuristic_attack_score_uses_the_step_loss_balance() -> None:
     data = SHORT.data
     state = _set_up(SHORT)
@@ -477,6 +523,35 @@ def test_heuristic_wehrmacht_clears_the_city_at_any_odds_in_the_short_game_s11_1
     assert HeuristicBot(0)(situation(LONG, units, stage="wehrmacht")) == END
 
 
+def test_heuristic_6th_army_holds_fire_before_the_short_game_last_two_turns_s11_1() -> None:
+    # 14th/24th Panzer and 3rd Motorized of the 6th Army in the pocket against a reduced
+    # 4th Cavalry Corps: 4:1. In the short game the 6th Army does not attack out of the
+    # pocket before turn 4 (the order to hold); on turns 4-5 it does, and in the long game
+    # it does any time; a formation outside the 6th Army (1st Romanian Armoured) attacks on
+    # turn 3
+    units = {"w-14-24pz": "2216", "w-3mot": "2315", "r-4cc": ("2215", REDUCED)}
+    assert {"2216", "2315"} <= SHORT.data.stalingrad_area
+    quiet = situation(SHORT, units, stage="wehrmacht", turn=3)
+    odds = {
+        ground.attack_odds(quiet, a.args[0], a.args[1:])[0]
+        for a in quiet.legal_actions()
+        if a.kind == "attack"
+    }
+    assert "4:1" in odds
+    assert HeuristicBot(0)(quiet) == END
+    for state in (
+        situation(SHORT, units, stage="wehrmacht", turn=4),
+        situation(LONG, units, stage="wehrmacht", turn=3),
+    ):
+        choice = HeuristicBot(0)(state)
+        assert choice.kind == "attack"
+        assert choice.args[0] == "r-4cc"
+    outside = {"w-rom-1ad": "2315", "r-4cc": ("2215", REDUCED)}
+    choice = HeuristicBot(0)(situation(SHORT, outside, stage="wehrmacht", turn=3))
+    assert choice.kind == "attack"
+    assert choice.args == ("r-4cc", "w-rom-1ad")
+
+
 def test_heuristic_6th_army_breaks_out_on_the_short_game_last_turn_s11_1() -> None:
     # the Wehrmacht moves last and S11.1 is judged at the end of turn 5: while the ring is
     # closed and a hex of the area joins a supply source past RKKA's units and ZOC, a 6th
@@ -545,14 +620,16 @@ def test_heuristic_ring_plan_reused_only_while_exact_s11_1() -> None:
 
 
 def test_heuristic_odds_from_parts_equal_the_rules_attack_odds_s8_2() -> None:
-    # the bot reads a unit's strength once per position (S8.2, S7.3, S7.4); at every
-    # attack decision of a game its odds equal ground.attack_odds for every legal attack
+    # the bot reads a unit's strength once per position and the column of a pair of
+    # strengths once per table (S8.2, S7.3, S7.4); at every attack decision of a game its
+    # odds equal ground.attack_odds for every legal attack (one column memo for the game)
     checked = 0
+    columns: dict[tuple[int, int], str | None] = {}
 
     def rkka(state: State) -> Action:
         nonlocal checked
         if not state.pending and state.phase == "attack":
-            odds = _Odds(state)
+            odds = _Odds(state, columns)
             for a in state.legal_actions():
                 if a.kind == "attack":
                     want = ground.attack_odds(state, a.args[0], a.args[1:])
