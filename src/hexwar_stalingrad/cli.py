@@ -23,7 +23,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Final, TextIO
@@ -38,6 +38,7 @@ from hexwar.engine.state import State
 from hexwar.mechanics.crt import OddsTable
 from hexwar.study import Cell, Plan, run_study, wilson
 from hexwar.study.backends import backend_for
+from hexwar.study.cli import at_least
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, POOL, REDUCED, SIDES, static, step, where
 from hexwar_stalingrad.heuristic import HeuristicBot
@@ -307,22 +308,9 @@ def _fraction(text: str) -> Fraction:
     return value
 
 
-def _at_least(low: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is below {low}")
-        return value
-
-    return parse
-
-
 def _turn(text: str) -> int:
     """A turn of the track (S3.4): 1 to the long game's last turn."""
-    value = _at_least(1)(text)
+    value = at_least(1)(text)
     last = max(GAME_LENGTHS.values())
     if value > last:
         raise argparse.ArgumentTypeError(f"turn {value} is not on the track 1..{last} (S3.4)")
@@ -383,7 +371,7 @@ def parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a seeded heuristic-vs-heuristic game")
-    demo.add_argument("--seed", type=_at_least(0), default=1)
+    demo.add_argument("--seed", type=at_least(0), default=1)
     demo.add_argument(
         "--length", type=_length, default="long", help="short, long or a number of turns"
     )
@@ -405,14 +393,14 @@ def parser() -> argparse.ArgumentParser:
     odds.add_argument("defence", type=_fraction)
     odds.add_argument("--air", action="store_true", help="air combat: nearest column (S10.5)")
     sim = sub.add_parser("simulate", help="win rates of two bots over many games")
-    sim.add_argument("--games", type=_at_least(1), default=20)
+    sim.add_argument("--games", type=at_least(1), default=20)
     sim.add_argument("--bots", default="heuristic,heuristic", help="RKKA,Wehrmacht")
     sim.add_argument(
         "--length", type=_length, default="short", help="short, long or a number of turns"
     )
-    sim.add_argument("--seed", type=_at_least(0), default=0)
+    sim.add_argument("--seed", type=at_least(0), default=0)
     sim.add_argument(
-        "--workers", type=_at_least(0), default=0, help="processes (default: all cores)"
+        "--workers", type=at_least(0), default=0, help="processes (default: all cores)"
     )
     sub.add_parser("study", help="a balance study; study report RESULTS (docs/studies.md)")
     serve = sub.add_parser("serve", help="play in the browser (docs/web.md)")

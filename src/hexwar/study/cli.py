@@ -17,7 +17,7 @@ import itertools
 import json
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,7 +41,9 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def _at_least(low: int) -> Any:
+def at_least(low: int) -> Callable[[str], int]:
+    """An ``argparse`` type: an integer no smaller than ``low`` (shared by the games' CLIs)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -60,8 +62,8 @@ def parser(prog: str, game: str | None, flags: Mapping[str, str]) -> argparse.Ar
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     if game is None:
         p.add_argument("game", help="MODULE:NAME of a StudyGame or a Ruleset class")
-    p.add_argument("--games", type=_at_least(1), default=20, help="games per cell")
-    p.add_argument("--seed", type=_at_least(0), default=0, help="the first seed")
+    p.add_argument("--games", type=at_least(1), default=20, help="games per cell")
+    p.add_argument("--seed", type=at_least(0), default=0, help="the first seed")
     p.add_argument("--bots", action="append", help="one bot per side, A,B (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=V1,V2")
     for name, default in flags.items():
@@ -69,8 +71,8 @@ def parser(prog: str, game: str | None, flags: Mapping[str, str]) -> argparse.Ar
             f"--{name}", default=default, help=f"option {name}: V1,V2 (default {default})"
         )
     p.add_argument("--out", default="study.jsonl", help="the results file (JSON lines)")
-    p.add_argument("--workers", type=_at_least(0), default=0, help="processes (0: all cores)")
-    p.add_argument("--dask-local", type=_at_least(1), default=0, metavar="N",
+    p.add_argument("--workers", type=at_least(0), default=0, help="processes (0: all cores)")
+    p.add_argument("--dask-local", type=at_least(1), default=0, metavar="N",
                    help="start a Dask LocalCluster of N worker processes")  # fmt: skip
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:8786",
                    help="run on the Dask cluster of this scheduler")  # fmt: skip
