@@ -21,7 +21,7 @@ Step(cost=2, stop=False)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, TypeVar, cast
 
 import attrs
@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 C = TypeVar("C", bound=Hashable)
+T = TypeVar("T")
 
 OFFSET_LAYOUTS: Final = tuple(k.value for k in OffsetKind)
 _EMPTY: Final[frozenset[str]] = frozenset()
@@ -94,6 +95,25 @@ class GameMap(Generic[C]):
     #: Answers derived from the map, kept on it; entries keyed ``(COST_CACHE, class,
     #: ...)`` depend on that movement class's costs (:meth:`with_movement_costs`).
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
+
+    def derived(self, key: Any, build: Callable[[], T]) -> T:
+        """A value computed from this (immutable) map once and kept on it under ``key``
+        (``(COST_CACHE, class, ...)`` keys are dropped by :meth:`with_movement_costs` for
+        the classes it changes).
+
+        >>> from hexwar.board.maps import build_map, hexagon
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> m = build_map(chart, dict.fromkeys(hexagon(1), "clear"))
+        >>> m.derived("size", lambda: len(m)), m.derived("size", lambda: 0)
+        (7, 7)
+        """
+        try:
+            return cast(T, self._cache[key])
+        except KeyError:
+            value = self._cache[key] = build()
+            return value
 
     # -- cells -----------------------------------------------------------------------
     def __len__(self) -> int:

@@ -45,10 +45,12 @@ def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledS
 
     Built once per map and movement class and cached on the map.
     """
-    key = (COST_CACHE, movement_class)
-    cached: CompiledSteps | None = game_map._cache.get(key)
-    if cached is not None:
-        return cached
+    return game_map.derived(
+        (COST_CACHE, movement_class), lambda: _compile(game_map, movement_class)
+    )
+
+
+def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
     chart = game_map.chart
     chart.movement_class(movement_class)  # fail early on an unknown class
     cells = game_map.indexed_cells()
@@ -74,9 +76,7 @@ def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledS
                 (stop_steps if must_stop else go_steps).append((index[nb], cost))
         go.append(tuple(sorted(go_steps)))
         stop.append(tuple(sorted(stop_steps)))
-    compiled = CompiledSteps(go, stop, integral)
-    game_map._cache[key] = compiled
-    return compiled
+    return CompiledSteps(go, stop, integral)
 
 
 _MAX_BUCKETS = 4096

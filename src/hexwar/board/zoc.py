@@ -61,9 +61,10 @@ def zoc_projection(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     Computed once per map and cached (ZOC blocking hexsides and ``in_zoc`` terrain are
     static data).
     """
-    cached: list[tuple[int, ...]] | None = game_map._cache.get("zoc")
-    if cached is not None:
-        return cached
+    return game_map.derived("zoc", lambda: _projection(game_map))
+
+
+def _projection(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     cells = game_map.indexed_cells()
     index = game_map.index()
     chart = game_map.chart
@@ -82,7 +83,6 @@ def zoc_projection(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
             if not b and in_zoc[terrain[nb]["terrain"]]:
                 targets.append(index[nb])
         out.append(tuple(sorted(targets)))
-    game_map._cache["zoc"] = out
     return out
 
 
@@ -125,13 +125,12 @@ def zoc_sources(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     to test only the cells it reaches, so its cost follows the cells reached, not the
     number of enemy units.
     """
-    cached: list[tuple[int, ...]] | None = game_map._cache.get("zoc_sources")
-    if cached is not None:
-        return cached
+    return game_map.derived("zoc_sources", lambda: _sources(game_map))
+
+
+def _sources(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     sources: list[list[int]] = [[] for _ in game_map.indexed_cells()]
     for i, targets in enumerate(zoc_projection(game_map)):
         for j in targets:
             sources[j].append(i)
-    out = [tuple(s) for s in sources]
-    game_map._cache["zoc_sources"] = out
-    return out
+    return [tuple(s) for s in sources]
