@@ -8,6 +8,7 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -20,15 +21,18 @@ from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
+from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.crt_values import CombatResult, Distribution
+from hexwar.mechanics.retreat import RetreatRules
+from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
+    ELIMINATED,
     FULL,
     PIECES,
     STEPS,
     enemy,
     on_map,
     place,
-    remove,
     static,
     step,
     strength,
@@ -36,6 +40,7 @@ from hexwar_stalingrad.board import (
     unit_at,
     where,
 )
+from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
@@ -654,78 +659,6 @@ def resolve(state: State, decision: Decision, action: Action) -> None:
 # -- results (S8.4) ------------------------------------------------------------------------------
 
 
-def ask(state: State, decision: Decision) -> None:
-    """Push an out-of-turn decision, or take its only choice at once."""
-    if len(decision.choices) == 1:
-        state.ruleset.decide(state, decision, decision.choices[0])
-    else:
-        state.push(decision)
-
-
-def apply_attack_result(
-    state: State, defender: str, attackers: tuple[str, ...], result: CombatResult
-) -> None:
-    """S8.4: NE, DR, DRL, AL, DE, EX."""
-    code = result.code
-    origin = where(state, defender)
-    if code == "NE":
-        return
-    if code == "DE" or result.eliminated:
-        remove(state, defender)
-        offer_advance(state, origin, attackers)
-        return
-    if code == "AL":
-        live = tuple(a for a in attackers if where(state, a) in static(state).neighbors)
-        choices = tuple(Action("loss", (a,)) for a in live)
-        ask(
-            state,
-            Decision("al_loss", static(state).ground[defender].side, attackers, choices=choices),
-        )
-        return
-    if code == "EX":
-        owed = loss_strength(state, defender)
-        destroyed = take_loss(state, defender)
-        arm = static(state).ground[defender].arm
-        ask_ex_loss(state, origin if destroyed else "", arm, owed, attackers)
-        return
-    # DR / DRL
-    for _ in range(result.defender_steps):
-        if take_loss(state, defender):
-            offer_advance(state, origin, attackers, obligatory=code == "DR")
-            return
-    if result.retreat:
-        retreat(state, defender, attackers, code)
-
-
-def loss_strength(state: State, unit: str) -> int:
-    """Ruling S8.4 (EX): the printed strength one loss takes away from ``unit`` now —
-    full − reduced for a flip, the remaining (reduced) strength for a removal."""
-    printed = static(state).ground[unit].strength
-    return printed.full - printed.reduced if step(state, unit) == FULL else printed.reduced
-
-
-def ask_ex_loss(
-    state: State, vacated: str, arm: str, owed: int, attackers: tuple[str, ...]
-) -> None:
-    """Ruling S8.4 (EX): ask the attacker for its next step loss (``ex_loss``).
-
-    ``owed`` is the strength still to lose (the defender's loss minus what the attacker
-    lost so far). The choices are the surviving attackers of the defender's ``arm`` (same
-    type first), else every surviving attacker; one choice is taken at once. When every
-    attacker is gone the exchange ends; then (defender destroyed) the optional advance.
-    """
-    data = static(state)
-    live = sorted(a for a in attackers if where(state, a) in data.neighbors)
-    if not live:
-        if vacated:
-            offer_advance(state, vacated, attackers)
-        return
-    pool = [a for a in live if data.ground[a].arm == arm] or live
-    side = data.ground[attackers[0]].side
-    choices = tuple(Action("loss", (a,)) for a in pool)
-    ask(state, Decision("ex_loss", side, (vacated, arm, owed, *attackers), choices=choices))
-
-
 def retreat_hexes(state: State, defender: str) -> list[str]:
     """S8.5: adjacent, empty, passable for the unit, not in an enemy ZOC."""
     data = static(state)
@@ -743,93 +676,58 @@ def retreat_hexes(state: State, defender: str) -> list[str]:
     return out
 
 
-def retreat(state: State, defender: str, attackers: tuple[str, ...], code: str = "DR") -> None:
-    """The attacker picks the retreat hex (S8.5); no hex: the defender surrenders (S8.4).
-
-    A card may forbid retreat (``may_retreat`` hook): the defender takes a loss in place.
-    ``code`` (``DR`` or ``DRL``) decides whether the advance is obligatory
-    (:func:`offer_advance`).
-    """
-    origin = where(state, defender)
-    obligatory = code == "DR"
-    if not state.hook("may_retreat", True, unit=defender):
-        if take_loss(state, defender):
-            offer_advance(state, origin, attackers, obligatory=obligatory)
-        return
-    hexes = retreat_hexes(state, defender)
-    if not hexes:
-        remove(state, defender)  # surrender
-        offer_advance(state, origin, attackers, obligatory=obligatory)
-        return
-    side = static(state).ground[attackers[0]].side
-    choices = tuple(Action("retreat", (h,)) for h in hexes)
-    state.push(Decision("retreat", side, (defender, *attackers, code), choices=choices))
-
-
-def advancers(state: State, vacated: str, attackers: tuple[str, ...]) -> list[str]:
-    """The attackers that may legally enter ``vacated`` (S8.4): on the map, adjacent to it,
-    and able to cross into it (its terrain and hexside passable for the unit, S6.6)."""
+def may_advance(state: State, unit: str, vacated: str) -> bool:
+    """S8.4: whether the attacker ``unit`` may enter the vacated hex — empty, adjacent,
+    its terrain and hexside passable for the unit (S6.6)."""
     data = static(state)
+    here = where(state, unit)
     if unit_at(state, vacated) is not None or vacated not in data.passable:
-        return []
+        return False
+    if vacated not in data.neighbors.get(here, ()):
+        return False
     game_map = data.map_with(terrain_overrides(state))
-    target = data.cell(vacated)
-    out = []
-    for a in sorted(attackers):
-        here = where(state, a)
-        if here not in data.neighbors or vacated not in data.neighbors[here]:
-            continue
-        if game_map.cost(data.cell(here), target, data.ground[a].movement_class) is None:
-            continue
-        out.append(a)
-    return out
+    mclass = data.ground[unit].movement_class
+    return game_map.cost(data.cell(here), data.cell(vacated), mclass) is not None
 
 
-def offer_advance(
-    state: State, vacated: str, attackers: tuple[str, ...], *, obligatory: bool = False
+@functools.lru_cache(maxsize=8)
+def _results(data: Static) -> Combat:
+    """S8.4 on the core's result program: DR retreats one hex, chosen by the attacker
+    (S8.5), and without a hex the defender surrenders; a ``may_retreat`` card costs a
+    loss in place; AL is chosen by the defender; EX is paid by the attacker step by step
+    by printed strength, same arm first (ruling S8.4); one attacker advances, obligatory
+    after DR, optional (``advance none``) after DRL, DE and EX."""
+    steps = StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED)
+    forms = ResultForms(
+        kinds={"aloss": "al_loss", "pay": "ex_loss", "retreat": "retreat", "advance": "advance"},
+        lose="loss",
+        stop=("advance", NO_ADVANCE),
+        advance_cell=False,
+        always_ask={"retreat"},
+        attacker_loss_by="defender",
+        exchange_codes={"EX"},
+    )
+    hooks = ResultHooks(
+        retreat_cells=lambda state, _, movers: retreat_hexes(state, movers[0]),
+        may_retreat=lambda state, unit: bool(state.hook("may_retreat", True, unit=unit)),
+        may_advance=may_advance,
+        kind_of=lambda unit: data.ground[unit].arm,
+    )
+    return Combat(
+        PIECES, steps, data.game_map, data.crt, name="ground", forms=forms, hooks=hooks,
+        retreat=RetreatRules(chooser="attacker", cannot="eliminate", forbidden="step"),
+        advance=AdvanceRules(by_result={"DR": "obligatory"}),
+        exchange="stepwise", exchange_lost="strength", exchange_paid="strength",
+    )  # fmt: skip
+
+
+def apply_attack_result(
+    state: State, defender: str, attackers: tuple[str, ...], result: CombatResult
 ) -> None:
-    """One attacker occupies the vacated hex, the attacker choosing which (S8.4).
-
-    Obligatory after a **DR** — a retreat or a surrender, or a loss in place under a
-    no-retreat card: the source's DR text says the vacated hex «тут же занимается одной из
-    фишек атакующего по его выбору»; there is no advance only when no attacker may legally
-    enter (:func:`advancers`), and a single candidate advances at once. After **DRL**,
-    **DE** and an **EX** that destroys the defender the source names no advance; ours is
-    optional there (``advance none``).
-    """
-    live = advancers(state, vacated, attackers)
-    if not live:
-        return
-    side = static(state).ground[live[0]].side
-    moves = tuple(Action("advance", (a,)) for a in live)
-    choices = moves if obligatory else (Action("advance", (NO_ADVANCE,)), *moves)
-    ask(state, Decision("advance", side, (vacated, *attackers), choices=choices))
+    """S8.4: NE, DR, DRL, AL, DE, EX (:func:`_results`)."""
+    _results(static(state)).execute(state, where(state, defender), attackers, result)
 
 
 def decide_combat(state: State, decision: Decision, action: Action) -> None:
     """Answers to ``retreat``, ``advance``, ``al_loss`` and ``ex_loss`` decisions."""
-    kind = decision.kind
-    if kind == "retreat":
-        defender, *rest, code = (str(p) for p in decision.params)
-        origin = where(state, defender)
-        place(state, defender, action.args[0])
-        offer_advance(state, origin, tuple(rest), obligatory=code == "DR")
-    elif kind == "advance":
-        vacated = str(decision.params[0])
-        if action.args[0] != NO_ADVANCE:
-            place(state, action.args[0], vacated)
-    elif kind == "al_loss":
-        take_loss(state, action.args[0])
-    elif kind == "ex_loss":
-        hole, arm, due, *others = decision.params
-        assert isinstance(due, int)
-        unit = action.args[0]
-        due -= loss_strength(state, unit)
-        take_loss(state, unit)
-        attackers = tuple(str(a) for a in others)
-        if due > 0:  # ruling S8.4: not enough yet, another step
-            ask_ex_loss(state, str(hole), str(arm), due, attackers)
-        elif hole:
-            offer_advance(state, str(hole), attackers)
-    else:  # pragma: no cover - the ruleset dispatches only these
-        raise AssertionError(decision)
+    assert _results(static(state)).decide(state, decision, action), decision
