@@ -12,7 +12,6 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from itertools import combinations
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
@@ -22,6 +21,7 @@ from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
+from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
@@ -397,27 +397,27 @@ def _may_attack(state: State, unit: str) -> bool:
     return static(state).ground[unit].arm not in ARTILLERY_ARMS and not state.get("attacked", unit)
 
 
+def _power(state: State, unit: str, role: str) -> int:
+    """The unit's strength as ``role`` (``attack``, ``defend``, ``cover``), after cards."""
+    return int(state.hook("combat_strength", strength(state, unit), unit=unit, role=role))
+
+
 def attack_strength(state: State, attackers: Iterable[str]) -> int:
     """Sum of the attackers' strengths (S8.2), after card effects."""
-    return sum(
-        int(state.hook("combat_strength", strength(state, u), unit=u, role="attack"))
-        for u in attackers
-    )
+    return sum(_power(state, u, "attack") for u in attackers)
 
 
 def defence_strength(state: State, defender: str) -> int:
     """Defender's strength plus covering artillery adjacent to it (S7.3)."""
     data = static(state)
     side = data.ground[defender].side
-    total = int(
-        state.hook("combat_strength", strength(state, defender), unit=defender, role="defend")
-    )
+    total = _power(state, defender, "defend")
     for n in data.neighbors[where(state, defender)]:
         u = unit_at(state, n)
         info = None if u is None or u == defender else data.ground[u]
         if info is not None and info.side == side and info.arm in ARTILLERY_ARMS:
             assert u is not None
-            total += int(state.hook("combat_strength", strength(state, u), unit=u, role="cover"))
+            total += _power(state, u, "cover")
     return total
 
 
@@ -453,73 +453,42 @@ def _attackers(state: State, side: str, label: str) -> list[str]:
     return out
 
 
-class _Group:
-    """The attack on one defender (S8.1, S8.2, S7.4): its eligible attackers (sorted),
-    their strengths and the strength that reaches 1:1 (``need``; ``None`` when any
-    attacker will do: artillery in close combat, S7.4)."""
-
-    def __init__(self, state: State, side: str, defender: str, label: str) -> None:
-        data = static(state)
-        self.attackers = _attackers(state, side, label)
-        self.need: int | None = None
-        self.strength = dict.fromkeys(self.attackers, 0)
-        if self.attackers and data.ground[defender].arm not in ARTILLERY_ARMS:
-            hook = state.hook
-            for u in self.attackers:
-                self.strength[u] = int(
-                    hook("combat_strength", strength(state, u), unit=u, role="attack")
-                )
-            # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
-            self.need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
-        #: per attacker: its strength plus every later attacker's positive strength
-        self.best: dict[str, int] = {}
-        after = 0
-        for u in reversed(self.attackers):
-            self.best[u] = self.strength[u] + after
-            after += max(0, self.strength[u])
-
-    def legal(self, group: tuple[str, ...]) -> bool:
-        """Whether ``group`` (eligible attackers) attacks at 1:1 or better (S8.2)."""
-        return bool(group) and (
-            self.need is None or sum(map(self.strength.__getitem__, group)) >= self.need
-        )
-
-    def feasible(self, group: tuple[str, ...]) -> bool:
-        """Whether some legal group is ``group`` plus later attackers: the strongest such
-        group adds every later attacker of positive strength (monotone)."""
-        if self.need is None:
-            return True
-        strengths = self.strength
-        return sum(map(strengths.__getitem__, group[:-1])) + self.best[group[-1]] >= self.need
+def _need(state: State, side: str, defender: str, label: str) -> GroupNeed:
+    """The attack on one defender (S8.1, S8.2, S7.4): its eligible attackers, their
+    strengths and the strength that reaches 1:1 (none needed against artillery, S7.4)."""
+    data = static(state)
+    near = _attackers(state, side, label)
+    if not near or data.ground[defender].arm in ARTILLERY_ARMS:
+        return GroupNeed(near, {}, None)
+    power = {u: _power(state, u, "attack") for u in near}
+    # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
+    need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
+    return GroupNeed(near, power, need)
 
 
-def _group(state: State, side: str, defender: str) -> _Group | None:
+def _group(state: State, side: str, defender: str) -> GroupNeed | None:
     """The attack on ``defender`` by ``side`` now, or ``None`` if it is not an enemy
     unit on the map (kept for the position: :meth:`hexwar.engine.state.State.derive`)."""
 
-    def build() -> _Group | None:
+    def build() -> GroupNeed | None:
         info = static(state).ground.get(defender)
         if info is None or info.side == side:
             return None
         label = where(state, defender)
         if unit_at(state, label) != defender:
             return None
-        return _Group(state, side, defender, label)
+        return _need(state, side, defender, label)
 
     return state.derive(("stalingrad-attack", side, defender), build)
 
 
 def _open(state: State, side: str, defender: str) -> bool:
     group = _group(state, side, defender)
-    return group is not None and any(group.feasible((u,)) for u in group.attackers)
-
-
-def _targets(state: State, side: str) -> tuple[str, ...]:
-    """The enemy units next to one of the side's units, sorted (memoised on ``stacks``)."""
-    return _TARGETS(state, side)
+    return group is not None and any(group.feasible((u,)) for u in group.candidates)
 
 
 def _find_targets(state: State, side: str) -> tuple[str, ...]:
+    """The enemy units next to one of the side's units, sorted."""
     data = static(state)
     at, neighbors, foes = PIECES.occupied(state), data.neighbors, data.foes(side)
     found = set()
@@ -538,19 +507,19 @@ _TARGETS: Final = StateMemo(reads=(PIECES.stacks,), compute=_find_targets, size=
 def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The enemy units some group of the side's units can attack at 1:1 or better (S8.1,
     S8.2; any adjacent attacker for artillery, S7.4), sorted."""
-    return [d for d in _targets(state, side) if _open(state, side, d)]
+    return [d for d in _TARGETS(state, side) if _open(state, side, d)]
 
 
 def has_attack(state: State, side: str) -> bool:
     """Whether ``side`` has at least one legal ``attack`` (stops at the first, S4)."""
-    return any(_open(state, side, d) for d in _targets(state, side))
+    return any(_open(state, side, d) for d in _TARGETS(state, side))
 
 
 def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
     """The units that may attack the defender ``fixed[0]`` (adjacent, not artillery, not
     yet attacked this turn: S8.1, S7.4), sorted."""
     group = _group(state, side, fixed[0])
-    return [] if group is None else group.attackers
+    return [] if group is None else list(group.candidates)
 
 
 def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
@@ -569,15 +538,11 @@ def attack_feasible(
 
 def attack_actions(state: State, side: str) -> list[Action]:
     """``attack DEFENDER A1 [A2 ...]``: every group of adjacent attackers at 1:1 or better."""
-    out = []
-    for label, defender in on_map(state, enemy(side)):
-        group = _Group(state, side, defender, label)
-        near = group.attackers
-        for k in range(1, len(near) + 1):
-            for attackers in combinations(near, k):
-                if group.legal(attackers):
-                    out.append(Action("attack", (defender, *attackers)))
-    return out
+    return [
+        Action("attack", (defender, *group))
+        for label, defender in on_map(state, enemy(side))
+        for group in _need(state, side, defender, label).groups()
+    ]
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:
@@ -614,14 +579,18 @@ def declare_attack(state: State, action: Action) -> None:
     state.push(Decision.chance("roll", _ROLLS, params=params))
 
 
+def _modifier(state: State, unit: str, combat: str) -> int:
+    """The card die modifiers of the side of ``unit`` (S5.4)."""
+    side = static(state).ground[unit].side
+    return int(state.hook("die_modifier", 0, side=side, combat=combat))
+
+
 def attack_result(
     state: State, defender: str, column: str, shift: int, attackers: tuple[str, ...], roll: int
 ) -> CombatResult:
     """The CRT result for ``roll`` (S8.3), with card die modifiers."""
-    data = static(state)
-    side = data.ground[attackers[0]].side
-    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
-    return data.crt.result_at(column, roll, shift=shift, modifier=modifier)
+    modifier = _modifier(state, attackers[0], "ground")
+    return static(state).crt.result_at(column, roll, shift=shift, modifier=modifier)
 
 
 def attack_distribution(state: State, defender: str, attackers: Sequence[str]) -> Distribution:
@@ -631,29 +600,21 @@ def attack_distribution(state: State, defender: str, attackers: Sequence[str]) -
     column, shift = attack_odds(state, defender, attackers)
     if column is None:
         raise AttackRefused(f"attack on {defender}: odds below 1:1", rule="S8.2")
-    data = static(state)
-    side = data.ground[attackers[0]].side
-    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
-    return data.crt.distribution_at(column, shift=shift, modifier=modifier)
+    modifier = _modifier(state, attackers[0], "ground")
+    return static(state).crt.distribution_at(column, shift=shift, modifier=modifier)
 
 
 def resolve(state: State, decision: Decision, action: Action) -> None:
     """Carry out a die roll for an attack or a bombardment."""
-    kind = decision.params[0]
+    kind, *params = (str(p) for p in decision.params)
     roll = action.int_arg(0)
     if kind == "bombard":
-        _, unit, target = decision.params
-        assert isinstance(unit, str)
-        assert isinstance(target, str)
+        unit, target = params
         apply_bombardment(state, target, bombard_result(state, unit, target, roll))
         return
-    _, defender, column, shift, *rest = decision.params
-    assert isinstance(defender, str)
-    assert isinstance(column, str)
-    assert isinstance(shift, int)
-    attackers = tuple(str(a) for a in rest)
-    result = attack_result(state, defender, column, shift, attackers, roll)
-    apply_attack_result(state, defender, attackers, result)
+    defender, column, shift, *attackers = params
+    result = attack_result(state, defender, column, int(shift), tuple(attackers), roll)
+    _results(static(state)).execute(state, where(state, defender), tuple(attackers), result)
 
 
 # -- results (S8.4) ------------------------------------------------------------------------------
@@ -719,13 +680,6 @@ def _results(data: Static) -> Combat:
         advance=AdvanceRules(by_result={"DR": "obligatory"}),
         exchange="stepwise", exchange_lost="strength", exchange_paid="strength",
     )  # fmt: skip
-
-
-def apply_attack_result(
-    state: State, defender: str, attackers: tuple[str, ...], result: CombatResult
-) -> None:
-    """S8.4: NE, DR, DRL, AL, DE, EX (:func:`_results`)."""
-    _results(static(state)).execute(state, where(state, defender), attackers, result)
 
 
 def decide_combat(state: State, decision: Decision, action: Action) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import combinations
 from typing import Any, Final, Literal
 
 import attrs
@@ -36,6 +37,7 @@ __all__ = [
     "AdvanceRules",
     "Attack",
     "AttackOdds",
+    "GroupNeed",
     "HexsideShift",
     "Odds",
     "OddsRules",
@@ -252,6 +254,57 @@ def place_column(
 
 
 Number = int | Fraction
+
+
+class GroupNeed:
+    """Attacker groups that must reach a summed strength (the odds' lowest column), named
+    in sorted order by a :class:`~hexwar.engine.kinds.Combination`: ``candidates``
+    (sorted), their ``strengths`` (missing: 0) and the ``need`` (``None``: any non-empty
+    group will do). :meth:`legal` is the combination's ``valid``, :meth:`feasible` its
+    monotone pruning (the strongest completion adds every later candidate of positive
+    strength), :meth:`groups` lists the legal groups, smallest first.
+
+    >>> need = GroupNeed(("a", "b", "c"), {"a": 1, "b": 3, "c": 2}, 4)
+    >>> need.legal(("a", "b")), need.feasible(("a", "c")), need.feasible(("a",))
+    (True, False, True)
+    >>> need.groups()
+    [('a', 'b'), ('b', 'c'), ('a', 'b', 'c')]
+    """
+
+    __slots__ = ("best", "candidates", "need", "strengths")
+
+    def __init__(
+        self, candidates: Iterable[str], strengths: Mapping[str, Number], need: Number | None
+    ) -> None:
+        self.candidates = tuple(candidates)
+        self.strengths: dict[str, Number] = {u: strengths.get(u, 0) for u in self.candidates}
+        self.need = need
+        #: per candidate: its strength plus every later candidate's positive strength
+        self.best: dict[str, Number] = {}
+        after: Number = 0
+        for u in reversed(self.candidates):
+            self.best[u] = self.strengths[u] + after
+            after += max(0, self.strengths[u])
+
+    def legal(self, group: Sequence[str]) -> bool:
+        """Whether ``group`` (candidates) reaches the need."""
+        return bool(group) and (
+            self.need is None or sum(map(self.strengths.__getitem__, group)) >= self.need
+        )
+
+    def feasible(self, group: Sequence[str]) -> bool:
+        """Whether some legal group is ``group`` (non-empty) plus later candidates."""
+        if self.need is None:
+            return True
+        before = sum(map(self.strengths.__getitem__, group[:-1]))
+        return before + self.best[group[-1]] >= self.need
+
+    def groups(self) -> list[tuple[str, ...]]:
+        """Every legal group, by size, then in the candidates' order."""
+        out: list[tuple[str, ...]] = []
+        for k in range(1, len(self.candidates) + 1):
+            out.extend(g for g in combinations(self.candidates, k) if self.legal(g))
+        return out
 
 
 class AttackOdds:
