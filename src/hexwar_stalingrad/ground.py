@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
@@ -20,6 +20,7 @@ from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
+from hexwar.mechanics.attacks import PieceAttacks
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
@@ -440,24 +441,10 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     return column, shift
 
 
-def _attackers(state: State, side: str, label: str) -> list[str]:
-    """The side's units next to ``label`` that may attack (S8.1, S7.4), sorted."""
+def _need(state: State, side: str, defender: str, near: list[str]) -> GroupNeed:
+    """The attack on one defender by its eligible attackers ``near`` (S8.1, S8.2, S7.4):
+    their strengths and the strength that reaches 1:1 (none needed against artillery)."""
     data = static(state)
-    ground, at = data.ground, PIECES.occupied(state)
-    out = []
-    for n in data.neighbors[label]:
-        stack = at.get(n)
-        if stack and ground[stack[0]].side == side and _may_attack(state, stack[0]):
-            out.append(stack[0])
-    out.sort()
-    return out
-
-
-def _need(state: State, side: str, defender: str, label: str) -> GroupNeed:
-    """The attack on one defender (S8.1, S8.2, S7.4): its eligible attackers, their
-    strengths and the strength that reaches 1:1 (none needed against artillery, S7.4)."""
-    data = static(state)
-    near = _attackers(state, side, label)
     if not near or data.ground[defender].arm in ARTILLERY_ARMS:
         return GroupNeed(near, {}, None)
     power = {u: _power(state, u, "attack") for u in near}
@@ -466,83 +453,21 @@ def _need(state: State, side: str, defender: str, label: str) -> GroupNeed:
     return GroupNeed(near, power, need)
 
 
-def _group(state: State, side: str, defender: str) -> GroupNeed | None:
-    """The attack on ``defender`` by ``side`` now, or ``None`` if it is not an enemy
-    unit on the map (kept for the position: :meth:`hexwar.engine.state.State.derive`)."""
-
-    def build() -> GroupNeed | None:
-        info = static(state).ground.get(defender)
-        if info is None or info.side == side:
-            return None
-        label = where(state, defender)
-        if unit_at(state, label) != defender:
-            return None
-        return _need(state, side, defender, label)
-
-    return state.derive(("stalingrad-attack", side, defender), build)
+def _neighbors(state: State) -> Mapping[str, Sequence[str]]:
+    return static(state).neighbors
 
 
-def _open(state: State, side: str, defender: str) -> bool:
-    group = _group(state, side, defender)
-    return group is not None and any(group.feasible((u,)) for u in group.candidates)
-
-
-def _find_targets(state: State, side: str) -> tuple[str, ...]:
-    """The enemy units next to one of the side's units, sorted."""
-    data = static(state)
-    at, neighbors, foes = PIECES.occupied(state), data.neighbors, data.foes(side)
-    found = set()
-    for label, _ in on_map(state, side):
-        for n in neighbors[label]:
-            stack = at.get(n)
-            if stack and stack[0] in foes:
-                found.add(stack[0])
-    return tuple(sorted(found))
-
-
-#: Reads only ``stacks`` and the static data; at most 256 entries.
-_TARGETS: Final = StateMemo(reads=(PIECES.stacks,), compute=_find_targets, size=256)
-
-
-def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
-    """The enemy units some group of the side's units can attack at 1:1 or better (S8.1,
-    S8.2; any adjacent attacker for artillery, S7.4), sorted."""
-    return [d for d in _TARGETS(state, side) if _open(state, side, d)]
-
-
-def has_attack(state: State, side: str) -> bool:
-    """Whether ``side`` has at least one legal ``attack`` (stops at the first, S4)."""
-    return any(_open(state, side, d) for d in _TARGETS(state, side))
-
-
-def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
-    """The units that may attack the defender ``fixed[0]`` (adjacent, not artillery, not
-    yet attacked this turn: S8.1, S7.4), sorted."""
-    group = _group(state, side, fixed[0])
-    return [] if group is None else list(group.candidates)
-
-
-def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
-    """Whether ``chosen`` attacks ``fixed[0]`` at 1:1 or better (S8.2)."""
-    group = _group(state, side, fixed[0])
-    return group is not None and group.legal(chosen)
-
-
-def attack_feasible(
-    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
-) -> bool:
-    """Whether ``chosen`` plus later attackers can reach 1:1 (monotone, S8.2)."""
-    group = _group(state, side, fixed[0])
-    return group is not None and group.feasible(chosen)
-
-
-def attack_actions(state: State, side: str) -> list[Action]:
-    """``attack DEFENDER A1 [A2 ...]``: every group of adjacent attackers at 1:1 or better."""
-    return [
-        Action("attack", (defender, *group))
-        for label, defender in on_map(state, enemy(side))
-        for group in _need(state, side, defender, label).groups()
-    ]
+#: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
+#: turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4).
+ATTACKS: Final = PieceAttacks(
+    PIECES, _neighbors, _need, may_attack=_may_attack, name="stalingrad-attack"
+)
+attack_defenders: Final = ATTACKS.defenders
+has_attack: Final = ATTACKS.exists
+attackers: Final = ATTACKS.attackers
+attack_valid: Final = ATTACKS.valid
+attack_feasible: Final = ATTACKS.feasible
+attack_actions: Final = ATTACKS.actions
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:
