@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hexwar.board.pieces import LABELS, Pieces
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
-from hexwar.mechanics.attacks import PieceAttacks
+from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat_rules import GroupNeed
 
 NAMES = ("a", "b", "c", "d", "e")
@@ -81,3 +81,25 @@ def test_piece_attacks_match_brute_force(order: list[str]) -> None:
     assert ATTACKS.defenders(state, "red") == sorted({w.split()[1] for w in want})
     assert ATTACKS.exists(state, "red") is bool(want)
     assert ATTACKS.group(state, "red", "r1") is None  # not an enemy piece
+
+
+def opposite(state: State, label: str) -> list[str]:
+    return [str((int(label) + 3) % 6)]  # the cell across the ring
+
+
+FIRE = PieceFire(REG, opposite, may_fire=lambda state, piece: piece != "r2", kind="bombard")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(("r1", "r2", "r3", "b1", "b2", "b3")))
+def test_piece_fire_matches_brute_force(order: list[str]) -> None:
+    state = Game().new_state()
+    for cell, piece in enumerate(order):
+        REG.place(state, piece, str(cell), "red" if piece[0] == "r" else "blue")
+    across = {p: order[(i + 3) % 6] for i, p in enumerate(order)}
+    want = [(p, across[p]) for p in ("r1", "r3") if across[p][0] == "b"]
+    assert [tuple(a.args) for a in FIRE.actions(state, "red")] == want
+    assert FIRE.firers(state, "red") == [p for p, _ in want]
+    for p in ("r1", "r2", "r3"):
+        assert FIRE.targets(state, "red", (p,)) == [t for q, t in want if q == p]
+    assert FIRE.targets(state, "red", ("b1",)) == []  # not the side's piece

@@ -20,7 +20,7 @@ from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.attacks import PieceAttacks
+from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
@@ -31,13 +31,13 @@ from hexwar_stalingrad.board import (
     FULL,
     PIECES,
     STEPS,
+    counters,
     enemy,
     on_map,
     place,
     static,
     step,
     strength,
-    take_loss,
     unit_at,
     where,
 )
@@ -312,43 +312,20 @@ def bombs(state: State, unit: str) -> Fraction:
     return out
 
 
-def _bombard_targets(state: State, side: str, unit: str, label: str) -> list[str]:
-    data = static(state)
-    if data.ground[unit].arm not in ARTILLERY_ARMS or state.get("fired", unit):
-        return []
-    foes, at = data.foes(side), PIECES.occupied(state)
-    out = []
-    for h in data.ring(label, ARTILLERY_RANGE):
-        stack = at.get(h)
-        if stack and stack[0] in foes:
-            out.append(stack[0])
-    out.sort()
-    return out
+def _may_fire(state: State, unit: str) -> bool:
+    return static(state).ground[unit].arm in ARTILLERY_ARMS and not state.get("fired", unit)
 
 
-def bombard_actions(state: State, side: str) -> list[Action]:
-    """``bombard ART TARGET``: an enemy unit exactly two hexes away, once per turn (S7.1)."""
-    return [
-        Action("bombard", (unit, target))
-        for label, unit in on_map(state, side)
-        for target in _bombard_targets(state, side, unit, label)
-    ]
+def _in_range(state: State, label: str) -> tuple[str, ...]:
+    return static(state).ring(label, ARTILLERY_RANGE)
 
 
-def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
-    """The side's unspent artillery with an enemy unit two hexes away (S7.1), sorted."""
-    return [u for lab, u in on_map(state, side) if _bombard_targets(state, side, u, lab)]
-
-
-def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
-    info = static(state).ground.get(args[0])
-    if info is None or info.side != side:
-        return []
-    label = where(state, args[0])
-    if unit_at(state, label) != args[0]:
-        return []
-    return _bombard_targets(state, side, args[0], label)
+#: ``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away, once
+#: per turn (S7.1).
+FIRE: Final = PieceFire(PIECES, _in_range, may_fire=_may_fire, kind="bombard")
+bombard_actions: Final = FIRE.actions
+bombard_units: Final = FIRE.firers
+bombard_targets: Final = FIRE.targets
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -360,10 +337,8 @@ def declare_bombard(state: State, action: Action) -> None:
 
 def bombard_result(state: State, unit: str, target: str, roll: int) -> CombatResult:
     """The bombardment table's result for ``roll`` (modifiers from cards, S5.4)."""
-    data = static(state)
-    side = data.ground[unit].side
-    modifier = int(state.hook("die_modifier", 0, side=side, combat="bombardment"))
-    return data.bombardment.resolve(bombs(state, unit), roll=roll, modifier=modifier)
+    modifier = _modifier(state, unit, "bombardment")
+    return static(state).bombardment.resolve(bombs(state, unit), roll=roll, modifier=modifier)
 
 
 def apply_bombardment(
@@ -383,12 +358,7 @@ def apply_bombardment(
         return 0
     if result.has("not_tanks") and data.ground[target].arm == "tank":
         return 0
-    losses = 0
-    for _ in range(result.defender_steps):
-        losses += 1
-        if take_loss(state, target):
-            break
-    return losses
+    return counters(state).lose(state, target, result.defender_steps).steps
 
 
 # -- ground attacks (S8) -----------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Attacks declared against a piece: ``attack DEFENDER A1 A2 ...`` (:class:`PieceAttacks`).
+"""Attacks declared against a piece: ``attack DEFENDER A1 A2 ...`` (:class:`PieceAttacks`),
+and fire at a range: ``bombard FIRER TARGET`` (:class:`PieceFire`).
 
 Where :class:`~hexwar.mechanics.combat.Combat` declares an attack on a cell, a game with
 one defender per cell may name the defending piece. Its candidates are the side's pieces
@@ -29,11 +30,21 @@ label to the adjacent ones.
 (['b1'], ['r1', 'r2'])
 >>> [str(a) for a in attacks.actions(state, "red")]     # 3 or 2 alone do not reach 4
 ['attack b1 r1 r2']
+
+A :class:`PieceFire` names a firer and one enemy piece in the cells it reaches
+(``reach(state, label)``, e.g. exactly two hexes away):
+
+>>> fire = PieceFire(reg, lambda state, label: [c for c in line if c != label and
+...                                              label not in line[c]], kind="bombard")
+>>> fire.firers(state, "red"), fire.targets(state, "red", ("r1",))    # b1 is too near
+([], [])
+>>> reg.move(state, "b1", "d"); [str(a) for a in fire.actions(state, "red")]
+['bombard r1 b1']
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -44,7 +55,7 @@ from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
 from hexwar.mechanics.combat_rules import GroupNeed
 
-__all__ = ["PieceAttacks"]
+__all__ = ["PieceAttacks", "PieceFire"]
 
 Args = tuple[str, ...]
 
@@ -148,3 +159,46 @@ class PieceAttacks:
             if group is not None:
                 out.extend(Action(self.kind, (defender, *g)) for g in group.groups())
         return out
+
+
+@attrs.frozen(eq=False)
+class PieceFire:
+    """Fire at a range: ``<kind> FIRER TARGET``, a piece of the side that ``may_fire``
+    (default: every piece) at an enemy piece on a cell of ``reach(state, label)`` (the
+    cells it reaches from ``label``)."""
+
+    pieces: Pieces[Any]
+    reach: Callable[[State, str], Iterable[str]]
+    may_fire: Callable[[State, str], bool] | None = None
+    kind: str = "fire"
+
+    def _targets(self, state: State, side: str, piece: str, label: str) -> list[str]:
+        if self.may_fire is not None and not self.may_fire(state, piece):
+            return []
+        at, entries = self.pieces.occupied(state), self.pieces.entries(state)
+        out = [p for c in self.reach(state, label) for p in at.get(c, ()) if entries[p][1] != side]
+        out.sort()
+        return out
+
+    def _placed(self, state: State, side: str) -> list[tuple[str, str]]:
+        entries = self.pieces.entries(state)
+        return sorted((p, e[0]) for p, e in entries.items() if e[1] == side)
+
+    def firers(self, state: State, side: str, args: Args = ()) -> list[str]:
+        """The side's pieces that may fire at something now, sorted."""
+        return [p for p, lab in self._placed(state, side) if self._targets(state, side, p, lab)]
+
+    def targets(self, state: State, side: str, args: Args) -> list[str]:
+        """The enemy pieces the side's piece ``args[0]`` may fire at, sorted."""
+        entry = self.pieces.entries(state).get(args[0])
+        if entry is None or entry[1] != side:
+            return []
+        return self._targets(state, side, args[0], entry[0])
+
+    def actions(self, state: State, side: str) -> list[Action]:
+        """Every legal fire action, by firer, then by target."""
+        return [
+            Action(self.kind, (p, t))
+            for p, lab in self._placed(state, side)
+            for t in self._targets(state, side, p, lab)
+        ]
