@@ -515,35 +515,28 @@ def resolve(state: State, decision: Decision, action: Action) -> None:
 # -- results (S8.4) ------------------------------------------------------------------------------
 
 
+def _enters(state: State, unit: str, there: str) -> bool:
+    """Whether ``unit`` may step into the adjacent hex ``there``: empty, its terrain and
+    hexside passable for the unit under the card effects in force (S6.2, S6.6)."""
+    data = static(state)
+    if unit_at(state, there) is not None or there not in data.passable:
+        return False
+    game_map = data.map_with(terrain_overrides(state))
+    here, mclass = data.cell(where(state, unit)), data.ground[unit].movement_class
+    return game_map.cost(here, data.cell(there), mclass) is not None
+
+
 def retreat_hexes(state: State, defender: str) -> list[str]:
     """S8.5: adjacent, empty, passable for the unit, not in an enemy ZOC."""
-    data = static(state)
-    here = where(state, defender)
-    info = data.ground[defender]
-    game_map = data.map_with(terrain_overrides(state))
-    zoc = zoc_of_side(state, enemy(info.side))
-    out = []
-    for n in data.neighbors[here]:
-        if n in zoc or unit_at(state, n) is not None or n not in data.passable:
-            continue
-        if game_map.cost(data.cell(here), data.cell(n), info.movement_class) is None:
-            continue
-        out.append(n)
-    return out
+    zoc = zoc_of_side(state, enemy(static(state).ground[defender].side))
+    near = static(state).neighbors[where(state, defender)]
+    return [n for n in near if n not in zoc and _enters(state, defender, n)]
 
 
 def may_advance(state: State, unit: str, vacated: str) -> bool:
-    """S8.4: whether the attacker ``unit`` may enter the vacated hex — empty, adjacent,
-    its terrain and hexside passable for the unit (S6.6)."""
-    data = static(state)
-    here = where(state, unit)
-    if unit_at(state, vacated) is not None or vacated not in data.passable:
-        return False
-    if vacated not in data.neighbors.get(here, ()):
-        return False
-    game_map = data.map_with(terrain_overrides(state))
-    mclass = data.ground[unit].movement_class
-    return game_map.cost(data.cell(here), data.cell(vacated), mclass) is not None
+    """S8.4: whether the attacker ``unit`` may enter the vacated hex (adjacent, S6.6)."""
+    near = static(state).neighbors.get(where(state, unit), ())
+    return vacated in near and _enters(state, unit, vacated)
 
 
 @functools.lru_cache(maxsize=8)
