@@ -91,12 +91,19 @@ class PieceAttacks:
     def _find_contacts(self, state: State, side: str) -> tuple[str, ...]:
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
         near = self.neighbors(state)
-        found: set[str] = set()
+        own: list[str] = []
+        foes: set[str] = set()
         for label, stack in at.items():
-            if entries[stack[0]][1] != side:
-                continue
+            if entries[stack[0]][1] == side:
+                own.append(label)
+            else:
+                foes.update(stack)
+        found: set[str] = set()
+        for label in own:
             for n in near[label]:
-                found.update(p for p in at.get(n, ()) if entries[p][1] != side)
+                there = at.get(n)
+                if there:
+                    found.update(foes.intersection(there))
         return tuple(sorted(found))
 
     def candidates(self, state: State, side: str, label: str) -> list[str]:
@@ -171,18 +178,28 @@ class PieceFire:
     reach: Callable[[State, str], Iterable[str]]
     may_fire: Callable[[State, str], bool] | None = None
     kind: str = "fire"
+    _placed: StateMemo[tuple[tuple[str, str], ...]] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        memo = StateMemo(reads=(self.pieces.table,), compute=self._find_placed, size=256)
+        object.__setattr__(self, "_placed", memo)
+
+    def _find_placed(self, state: State, side: str) -> tuple[tuple[str, str], ...]:
+        """``(piece, label)`` of the side's placed pieces, sorted."""
+        entries = self.pieces.entries(state)
+        return tuple(sorted((p, e[0]) for p, e in entries.items() if e[1] == side))
 
     def _targets(self, state: State, side: str, piece: str, label: str) -> list[str]:
         if self.may_fire is not None and not self.may_fire(state, piece):
             return []
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
-        out = [p for c in self.reach(state, label) for p in at.get(c, ()) if entries[p][1] != side]
+        out = []
+        for c in self.reach(state, label):
+            there = at.get(c)
+            if there:
+                out += [p for p in there if entries[p][1] != side]
         out.sort()
         return out
-
-    def _placed(self, state: State, side: str) -> list[tuple[str, str]]:
-        entries = self.pieces.entries(state)
-        return sorted((p, e[0]) for p, e in entries.items() if e[1] == side)
 
     def firers(self, state: State, side: str, args: Args = ()) -> list[str]:
         """The side's pieces that may fire at something now, sorted."""
