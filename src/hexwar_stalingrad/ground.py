@@ -8,14 +8,15 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import combinations
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
-from hexwar.board.move_search import CompiledSteps
+from hexwar.board.maps import COST_CACHE
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
@@ -36,6 +37,7 @@ from hexwar_stalingrad.board import (
     unit_at,
     where,
 )
+from hexwar_stalingrad.static import Overrides, Static
 from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
@@ -120,10 +122,16 @@ def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
 def allowance_hooked(state: State) -> bool:
     """Whether anything contributes to the ``movement_allowance`` hook now (a static hook
     of the ruleset or an effect in force, e.g. a ``movement_bonus`` card, S5)."""
+    return _hooked(state, "movement_allowance")
+
+
+def _hooked(state: State, point: str) -> bool:
+    """Whether a static hook or an effect in force contributes to hook ``point`` (if
+    not, ``state.hook(point, value)`` is ``value``)."""
     rules = state.ruleset
-    if rules.static_hook("movement_allowance") is not None:
+    if rules.static_hook(point) is not None:
         return True
-    return any("movement_allowance" in rules.effect_rules[e.kind] for e in state.effects)
+    return any(point in rules.effect_rules[e.kind] for e in state.effects)
 
 
 def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
@@ -138,15 +146,63 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
 
 # -- movement (S6) -----------------------------------------------------------------------------
 
+#: One step out of a hex, cheapest first: ``(cost, label)`` per label of the map.
+FirstSteps = Mapping[str, tuple[tuple[float, str], ...]]
+
+
+def first_steps(data: Static, overrides: Overrides, movement_class: str) -> FirstSteps:
+    """The steps out of each hex for ``movement_class`` under ``overrides`` (ordinary and
+    "stop" hexsides alike: S6.3 ends a move in a ZOC hex, S6.4 lets a unit leave one), as
+    ``(cost, label)`` sorted by cost; built once per map variant and class, kept on the map."""
+    overrides = data.for_class(overrides, movement_class)
+
+    def build() -> FirstSteps:
+        steps = data.steps(overrides, movement_class)
+        labels = data.index_labels
+        return {
+            labels[i]: tuple(sorted((cost, labels[j]) for j, cost in (*go, *stop)))
+            for i, (go, stop) in enumerate(zip(steps.go, steps.stop, strict=True))
+        }
+
+    key = (COST_CACHE, movement_class, "stalingrad-first-steps")
+    return data.map_with(overrides).derived(key, build)
+
+
+@functools.lru_cache(maxsize=8)
+def _unit_moves(data: Static) -> Mapping[str, tuple[str, int, int, bool]]:
+    """Each ground unit's movement class, full and reduced movement points (S1.3) and
+    whether its arm exploits (S6.5)."""
+    return {
+        u: (g.movement_class, g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
+        for u, g in data.ground.items()
+    }
+
+
+def _hooked_points(state: State, unit: str, exploitation: bool, reduced: bool) -> int:
+    """``unit``'s movement points on its ``reduced`` or full side this phase through the
+    hooks (S6.1; in exploitation 0 unless the ``may_exploit`` hook lets its arm move,
+    S6.5), whether it has moved or not."""
+    _, full, red, exploits = _unit_moves(static(state))[unit]
+    if exploitation and not (exploits and bool(state.hook("may_exploit", True, unit=unit))):
+        return 0
+    return max(0, int(state.hook("movement_allowance", red if reduced else full, unit=unit)))
+
+
+#: A unit's points while a card is in play: a function of its step (an argument) and the
+#: effects in force (the hooks' card rules read nothing else), so one answer serves
+#: every phase until the effects change.
+_HOOKED_POINTS: Final = StateMemo(reads=("$effects",), compute=_hooked_points)
+
 
 class Movers:
     """One side's movement query in one phase (S6, S6.5 for exploitation): what it reads
-    once (the effects' terrain overrides, whether the allowance hook is in play, the enemy
-    units' hexes) and the per-unit answers built on it.
+    once (the effects' terrain overrides, whether the allowance and exploitation hooks are
+    in play, the enemy units' hexes) and the per-unit answers built on it.
 
     Friendly units are passable and exert no ZOC (S6.2, S2.1), so a unit's end hexes
     are the hexes it reaches against the enemy units alone (:meth:`Static.reach`, memoised
-    on its arguments) minus the occupied ones.
+    on its arguments) minus the occupied ones. "Has the unit a move?" is first asked
+    one step out (:meth:`steps_out`); the search runs only for a unit it does not settle.
     """
 
     def __init__(self, state: State, side: str, exploitation: bool) -> None:
@@ -156,11 +212,16 @@ class Movers:
         self.moved = state.table("moved")
         self.reduced = state.table(STEPS)
         # derived once per position (immutable values: a clone may share them)
-        self.overrides, self.hooked = state.derive(
+        self.overrides, self.hooked, self.exploit_hooked = state.derive(
             "stalingrad-movement-effects",
-            lambda: (terrain_overrides(state), allowance_hooked(state)),
+            lambda: (
+                terrain_overrides(state),
+                _hooked(state, "movement_allowance"),
+                _hooked(state, "may_exploit"),
+            ),
         )
-        self._steps: dict[str, CompiledSteps] = {}
+        self._steps: dict[str, FirstSteps] = {}
+        self._moves = _unit_moves(self.data)
 
     def enemies(self) -> frozenset[str]:
         """The labels holding enemy ground units (one set per position and side)."""
@@ -175,21 +236,50 @@ class Movers:
 
     def units(self) -> list[tuple[str, str]]:
         """``(unit, label)`` of the side's units on the map, sorted by unit."""
-        return [(u, lab) for lab, u in on_map(self.state, self.side)]
+        entries = PIECES.entries(self.state)
+        out = []
+        for unit in self.data.side_ground(self.side):
+            entry = entries.get(unit)
+            if entry is not None:
+                out.append((unit, entry[0]))
+        return out
+
+    def ready(self) -> tuple[tuple[str, str, int], ...]:
+        """``(unit, label, points)`` of the side's units on the map that may move in this
+        phase (points > 0), sorted by unit."""
+        return tuple(self._ready())
+
+    def _ready(self) -> Iterator[tuple[str, str, int]]:
+        # points() inlined: the idle test of every movement position runs this
+        state, side, exploitation = self.state, self.side, self.exploitation
+        entries, moved, reduced, table = PIECES.entries(state), self.moved, self.reduced, self._moves
+        hooked = self.hooked or (exploitation and self.exploit_hooked)
+        for unit in self.data.side_ground(side):
+            entry = entries.get(unit)
+            if entry is None or moved.get(unit):
+                continue
+            if hooked:
+                base = _HOOKED_POINTS(state, unit, exploitation, bool(reduced.get(unit)))
+            else:
+                _, full, red, exploits = table[unit]
+                if exploitation and not exploits:
+                    continue
+                base = red if reduced.get(unit) else full
+            if base > 0:
+                yield unit, entry[0], base
 
     def points(self, unit: str) -> int:
         """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
-        # may_move_now and allowance inlined (the hot path of the movers' listing)
         state = self.state
         if self.moved.get(unit):
             return 0
-        info = self.data.ground[unit]
+        _, full, red, exploits = self._moves[unit]
         if self.exploitation and not (
-            info.arm in EXPLOITING_ARMS[self.side]
-            and bool(state.hook("may_exploit", True, unit=unit))
+            exploits
+            and (not self.exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
         ):
             return 0
-        base = info.movement.reduced if self.reduced.get(unit) else info.movement.full
+        base = red if self.reduced.get(unit) else full
         if not self.hooked:
             return max(0, base)
         return max(0, int(state.hook("movement_allowance", base, unit=unit)))
@@ -197,17 +287,17 @@ class Movers:
     def steps_out(self, unit: str, label: str, points: int) -> bool:
         """The cheap sufficient test: an adjacent empty hex the unit can enter with its
         points (it may always end there: S6.3 stops it in a ZOC hex, S6.4 lets it leave)."""
-        data = self.data
-        mclass = data.ground[unit].movement_class
+        mclass = self._moves[unit][0]
         steps = self._steps.get(mclass)
         if steps is None:
-            steps = self._steps[mclass] = data.steps(self.overrides, mclass)
-        i = data.label_indices[label]
-        at, labels = self.at, data.index_labels
-        for j, cost in steps.go[i]:
-            if cost <= points and labels[j] not in at:
+            steps = self._steps[mclass] = first_steps(self.data, self.overrides, mclass)
+        at = self.at
+        for cost, lab in steps[label]:
+            if cost > points:
+                return False
+            if lab not in at:
                 return True
-        return any(cost <= points and labels[j] not in at for j, cost in steps.stop[i])
+        return False
 
     def ends(self, unit: str, label: str, points: int) -> list[str]:
         """The hexes ``unit`` on ``label`` may end its move in (sorted)."""
@@ -241,14 +331,13 @@ def _exploiting(state: State) -> bool:
 
 def has_move(state: State, side: str) -> bool:
     """Whether ``side`` has at least one ``move`` in this phase (S6, S6.5): the cheap test
-    for every unit first, the search only for the units it does not settle (S4 idle test)."""
+    unit by unit (stopping at the first that steps out), the search only for the units it
+    does not settle (S4 idle test)."""
     movers = Movers(state, side, _exploiting(state))
     later = []
-    for unit, label in movers.units():
-        points = movers.points(unit)
-        if points <= 0:
-            continue
-        if movers.steps_out(unit, label, points):
+    steps_out = movers.steps_out
+    for unit, label, points in movers._ready():
+        if steps_out(unit, label, points):
             return True
         later.append((unit, label, points))
     return any(movers.ends(u, lab, p) for u, lab, p in later)
@@ -257,7 +346,8 @@ def has_move(state: State, side: str) -> bool:
 def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
     movers = Movers(state, side, _exploiting(state))
-    return [u for u, lab in movers.units() if movers.may_move(u, lab)]
+    steps_out, ends = movers.steps_out, movers.ends
+    return [u for u, lab, p in movers._ready() if steps_out(u, lab, p) or ends(u, lab, p)]
 
 
 def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
@@ -275,8 +365,8 @@ def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
     movers = Movers(state, side, exploitation)
     out: list[Action] = []
     table = movers.data.move_table
-    for unit, label in movers.units():
-        ends = movers.ends(unit, label, movers.points(unit))
+    for unit, label, points in movers.ready():
+        ends = movers.ends(unit, label, points)
         if ends:
             out.extend(map(table(unit).__getitem__, ends))
     return out

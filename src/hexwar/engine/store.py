@@ -274,7 +274,8 @@ class Store(Clonable):
             until,
         )
         self._set("_serial", self._serial + 1)
-        self._set("_effects", tuple(sorted((*self._effects, effect))))
+        # (precedence, serial) is the effects' order (serials are unique): no attrs compare
+        self._set("_effects", tuple(sorted((*self._effects, effect), key=_effect_order)))
         return effect
 
     def remove_effect(self, effect: Effect) -> None:
@@ -367,3 +368,7 @@ class Store(Clonable):
                 if effect.kind in kinds:
                     value = rules[effect.kind][name](self, effect, value, **context)
         return value
+
+
+def _effect_order(effect: Effect) -> tuple[int, int]:
+    return effect.precedence, effect.serial
