@@ -346,8 +346,24 @@ def has_move(state: State, side: str) -> bool:
 def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
     movers = Movers(state, side, _exploiting(state))
-    steps_out, ends = movers.steps_out, movers.ends
-    return [u for u, lab, p in movers._ready() if steps_out(u, lab, p) or ends(u, lab, p)]
+    at, moves, tables = movers.at, movers._moves, movers._steps
+    out = []
+    for unit, label, points in movers._ready():
+        # Movers.steps_out inlined: one step out to an empty hex settles most units
+        mclass = moves[unit][0]
+        steps = tables.get(mclass)
+        if steps is None:
+            steps = tables[mclass] = first_steps(movers.data, movers.overrides, mclass)
+        free = False
+        for cost, lab in steps[label]:
+            if cost > points:
+                break
+            if lab not in at:
+                free = True
+                break
+        if free or movers.ends(unit, label, points):
+            out.append(unit)
+    return out
 
 
 def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
