@@ -178,22 +178,6 @@ def _unit_moves(data: Static) -> Mapping[str, tuple[str, int, int, bool]]:
     }
 
 
-def _hooked_points(state: State, unit: str, exploitation: bool, reduced: bool) -> int:
-    """``unit``'s movement points on its ``reduced`` or full side this phase through the
-    hooks (S6.1; in exploitation 0 unless the ``may_exploit`` hook lets its arm move,
-    S6.5), whether it has moved or not."""
-    _, full, red, exploits = _unit_moves(static(state))[unit]
-    if exploitation and not (exploits and bool(state.hook("may_exploit", True, unit=unit))):
-        return 0
-    return max(0, int(state.hook("movement_allowance", red if reduced else full, unit=unit)))
-
-
-#: A unit's points while a card is in play: a function of its step (an argument) and the
-#: effects in force (the hooks' card rules read nothing else), so one answer serves
-#: every phase until the effects change.
-_HOOKED_POINTS: Final = StateMemo(reads=("$effects",), compute=_hooked_points)
-
-
 class Movers:
     """One side's movement query in one phase (S6, S6.5 for exploitation): what it reads
     once (the effects' terrain overrides, whether the allowance and exploitation hooks are
@@ -252,19 +236,21 @@ class Movers:
     def _ready(self) -> Iterator[tuple[str, str, int]]:
         # points() inlined: the idle test of every movement position runs this
         state, side, exploitation = self.state, self.side, self.exploitation
-        entries, moved, reduced, table = PIECES.entries(state), self.moved, self.reduced, self._moves
-        hooked = self.hooked or (exploitation and self.exploit_hooked)
+        entries, moved, reduced = PIECES.entries(state), self.moved, self.reduced
+        table = self._moves
+        hooked, exploit_hooked, hook = self.hooked, self.exploit_hooked, state.hook
         for unit in self.data.side_ground(side):
             entry = entries.get(unit)
             if entry is None or moved.get(unit):
                 continue
+            _, full, red, exploits = table[unit]
+            if exploitation and not (
+                exploits and (not exploit_hooked or bool(hook("may_exploit", True, unit=unit)))
+            ):
+                continue
+            base = red if reduced.get(unit) else full
             if hooked:
-                base = _HOOKED_POINTS(state, unit, exploitation, bool(reduced.get(unit)))
-            else:
-                _, full, red, exploits = table[unit]
-                if exploitation and not exploits:
-                    continue
-                base = red if reduced.get(unit) else full
+                base = int(hook("movement_allowance", base, unit=unit))
             if base > 0:
                 yield unit, entry[0], base
 
