@@ -17,6 +17,7 @@ from typing import Final
 
 from hexwar.base.errors import AttackRefused
 from hexwar.board.maps import COST_CACHE
+from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
@@ -146,23 +147,31 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
 
 # -- movement (S6) -----------------------------------------------------------------------------
 
-#: One step out of a hex, cheapest first: ``(cost, label)`` per label of the map.
-FirstSteps = Mapping[str, tuple[tuple[float, str], ...]]
+
+class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
+    """The steps out of each hex for one movement class on one map variant (ordinary and
+    "stop" hexsides alike: S6.3 ends a move in a ZOC hex, S6.4 lets a unit leave one),
+    label -> ``(cost, label)`` sorted by cost; each label's entry is built on first use
+    (units stand on few of the map's hexes)."""
+
+    def __init__(self, steps: CompiledSteps, labels: Sequence[str], indices: Mapping[str, int]):
+        super().__init__()
+        self._steps, self._labels, self._indices = steps, labels, indices
+
+    def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
+        i, labels, steps = self._indices[label], self._labels, self._steps
+        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
+        self[label] = found
+        return found
 
 
 def first_steps(data: Static, overrides: Overrides, movement_class: str) -> FirstSteps:
-    """The steps out of each hex for ``movement_class`` under ``overrides`` (ordinary and
-    "stop" hexsides alike: S6.3 ends a move in a ZOC hex, S6.4 lets a unit leave one), as
-    ``(cost, label)`` sorted by cost; built once per map variant and class, kept on the map."""
+    """:class:`FirstSteps` of ``movement_class`` under ``overrides``, kept on the map."""
     overrides = data.for_class(overrides, movement_class)
 
     def build() -> FirstSteps:
         steps = data.steps(overrides, movement_class)
-        labels = data.index_labels
-        return {
-            labels[i]: tuple(sorted((cost, labels[j]) for j, cost in (*go, *stop)))
-            for i, (go, stop) in enumerate(zip(steps.go, steps.stop, strict=True))
-        }
+        return FirstSteps(steps, data.index_labels, data.label_indices)
 
     key = (COST_CACHE, movement_class, "stalingrad-first-steps")
     return data.map_with(overrides).derived(key, build)
