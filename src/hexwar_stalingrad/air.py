@@ -176,7 +176,11 @@ def _occupied(state: State) -> set[str]:
 
 def airfield_is_free(state: State, label: str, side: str) -> bool:
     """Ruling S10.7: no air unit on it, no enemy ground unit on it or next to it."""
-    if label in _occupied(state):
+    return _free(state, label, side, _occupied(state))
+
+
+def _free(state: State, label: str, side: str, occupied: set[str]) -> bool:
+    if label in occupied:
         return False
     data = static(state)
     ground = data.ground
@@ -196,8 +200,9 @@ def free_airfields(state: State, side: str) -> list[str]:
         for u, info in data.air.items()
         if info.side == side and air_where(state, u) == POOL
     }
+    occupied = _occupied(state)  # once for every airfield
     return [
-        a for a in airfields(state, side) if a not in reserved and airfield_is_free(state, a, side)
+        a for a in airfields(state, side) if a not in reserved and _free(state, a, side, occupied)
     ]
 
 
