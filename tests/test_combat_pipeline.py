@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
 import pytest
 
-from hexwar.base.errors import NotLegalNow
+from hexwar.base.errors import DataError, NotLegalNow
 from hexwar.board.maps import build_map, hexagon
 from hexwar.board.pieces import HEX_CODEC, Pieces
 from hexwar.board.stacking import max_units
@@ -30,6 +31,8 @@ from hexwar.mechanics.combat import (
     Combat,
     HexsideShift,
     OddsRules,
+    ResultForms,
+    ResultHooks,
 )
 from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_values import CombatResult
@@ -651,3 +654,124 @@ def test_side_conditions_see_the_attack() -> None:
     state = fight(combat, start)
     combat.odds(state, "red", "1,0", ("r1",))
     assert seen[-1] == Attack("red", "1,0", ("r1",))
+
+
+# -- a game's own forms and hooks (ResultForms, ResultHooks) ----------------------------
+
+#: A game spelling its decisions in its own words (as «Сталинград» does, S8.4).
+FORMS = ResultForms(
+    kinds={"aloss": "al_loss", "pay": "ex_loss", "retreat": "retreat", "advance": "advance"},
+    lose="loss",
+    stop=("advance", "none"),
+    advance_cell=False,
+    always_ask={"retreat"},
+    attacker_loss_by="defender",
+)
+DUEL = {"r1": (Hex(0, 0), "red"), "r2": (Hex(1, -1), "red"), "b1": (Hex(1, 0), "blue")}
+
+
+def test_the_game_spells_the_advance_and_its_refusal() -> None:
+    combat = make_combat(forms=FORMS)
+    state = fight(combat, DUEL)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 6")  # 2:1 DE
+    decision = state.pending[-1]
+    assert (decision.kind, decision.params[0]) == ("advance", "1,0")  # the vacated cell
+    assert legal(state) == ["advance none", "advance r1", "advance r2"]
+    state.apply("advance r2")
+    assert REG.where(state, "r2") == Hex(1, 0)
+    assert not combat.in_progress(state)
+
+
+def test_a_part_in_always_ask_is_asked_even_with_one_answer() -> None:
+    def only(state: State, cell: str, movers: tuple[str, ...]) -> list[str]:
+        return ["2,0"] if cell == "1,0" else ["3,-1"]  # the game's one retreat hex
+
+    asked = make_combat(forms=FORMS, hooks=ResultHooks(retreat_cells=only))
+    state = fight(asked, DUEL)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 3")  # 2:1 DR2: the hook offers one cell, asked anyway
+    decision = state.pending[-1]
+    assert (decision.kind, decision.params[0], state.current_player()) == ("retreat", "b1", "blue")
+    assert legal(state) == ["retreat 2,0"]
+    quiet = make_combat(hooks=ResultHooks(retreat_cells=only))
+    state = fight(quiet, DUEL)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 3")
+    assert REG.where(state, "b1") == Hex(3, -1)  # both cells taken at once, no decision
+    assert legal(state) == ["advance r1 1,0", "advance r2 1,0", "stop"]
+
+
+def test_the_defender_may_choose_the_attacker_that_loses() -> None:
+    start = DUEL | {"b2": (Hex(1, 0), "blue")}
+    combat = make_combat(forms=FORMS)
+    state = fight(combat, start)
+    state.apply("attack 1,0 r1 r2")  # 8:8 1:1
+    state.apply("roll 1")  # AL
+    assert (state.pending[-1].kind, state.current_player()) == ("al_loss", "blue")
+    assert legal(state) == ["loss r1", "loss r2"]
+    state.apply("loss r2")
+    assert (step_of(state, "r1"), step_of(state, "r2")) == (0, 1)
+
+
+def test_a_stepwise_exchange_is_paid_a_step_at_a_time_same_kind_first() -> None:
+    # b1 (rifles) loses both steps: 4 printed defence; r1, r2 are rifles, r3 tanks
+    start = DUEL | {"r3": (Hex(0, 1), "red")}
+
+    def kind_of(piece: str) -> str:
+        return "tank" if piece in ("r3", "b3") else "rifle"
+
+    combat = make_combat(
+        forms=attrs.evolve(FORMS, exchange_codes={"XX"}),
+        hooks=ResultHooks(kind_of=kind_of),
+        exchange="stepwise",
+        exchange_paid="defence",
+    )
+    state = fight(combat, start)
+    exchange = CombatResult("XX", defender_steps=2, attacker_steps=1)  # no flag: by its code
+    combat.execute(state, "1,0", ("r1", "r2", "r3"), exchange)
+    assert COUNTERS.is_eliminated(state, "b1")
+    assert (state.pending[-1].kind, legal(state)) == ("ex_loss", ["loss r1", "loss r2"])
+    state.apply("loss r1")  # 2 of 4 paid: asked again
+    assert legal(state) == ["loss r1", "loss r2"]
+    state.apply("loss r1")  # 4 of 4: paid, no further attacker loss (the exchange is it)
+    assert COUNTERS.is_eliminated(state, "r1")
+    assert (step_of(state, "r2"), step_of(state, "r3")) == (0, 0)
+    assert legal(state) == ["advance none", "advance r2", "advance r3"]
+    # no attacker of the defender's kind (tanks): any attacker pays
+    tanks = {"r1": DUEL["r1"], "r2": DUEL["r2"], "b3": (Hex(1, 0), "blue")}
+    state = fight(combat, tanks)
+    combat.execute(state, "1,0", ("r1", "r2"), CombatResult("XX", eliminated=True))
+    assert legal(state) == ["loss r1", "loss r2"]
+
+
+def test_a_forbidden_retreat_costs_a_step_or_the_stack() -> None:
+    never = ResultHooks(may_retreat=lambda state, piece: piece != "b1")
+    for forbidden, eliminated in (("step", False), ("eliminate", True)):
+        combat = make_combat(hooks=never, retreat=RetreatRules(forbidden=forbidden))
+        state = fight(combat, DUEL)
+        state.apply("attack 1,0 r1 r2")
+        state.apply("roll 3")  # 2:1 DR2, but b1 may not retreat
+        assert COUNTERS.is_eliminated(state, "b1") is eliminated
+        if not eliminated:
+            assert (REG.where(state, "b1"), step_of(state, "b1")) == (Hex(1, 0), 1)
+            assert not combat.in_progress(state)  # it held: no advance
+
+
+def test_the_game_decides_who_may_advance() -> None:
+    only_r2 = ResultHooks(may_advance=lambda state, piece, cell: piece == "r2" and cell == "1,0")
+    combat = make_combat(hooks=only_r2, advance=AdvanceRules(mode="obligatory"))
+    state = fight(combat, DUEL)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 6")  # DE: one candidate, obligatory: it advances at once
+    assert REG.where(state, "r2") == Hex(1, 0)
+    assert not state.pending
+
+
+def test_result_forms_refuse_unknown_parts() -> None:
+    with pytest.raises(DataError, match="result part 'defender'"):
+        ResultForms(kinds={"defender": "x"})
+    with pytest.raises(DataError, match="attacker_loss_by"):
+        ResultForms(attacker_loss_by="nobody")  # type: ignore[arg-type]
+    with pytest.raises(DataError, match="forbidden"):
+        RetreatRules(forbidden="ignore")  # type: ignore[arg-type]

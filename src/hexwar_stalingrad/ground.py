@@ -12,7 +12,6 @@ import functools
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from itertools import combinations
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
@@ -22,19 +21,24 @@ from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
+from hexwar.mechanics.attacks import PieceAttacks, PieceFire
+from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
+from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
+from hexwar.mechanics.retreat import RetreatRules
+from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
+    ELIMINATED,
     FULL,
     PIECES,
     STEPS,
+    counters,
     enemy,
     on_map,
     place,
-    remove,
     static,
     step,
     strength,
-    take_loss,
     unit_at,
     where,
 )
@@ -407,43 +411,20 @@ def bombs(state: State, unit: str) -> Fraction:
     return out
 
 
-def _bombard_targets(state: State, side: str, unit: str, label: str) -> list[str]:
-    data = static(state)
-    if data.ground[unit].arm not in ARTILLERY_ARMS or state.get("fired", unit):
-        return []
-    foes, at = data.foes(side), PIECES.occupied(state)
-    out = []
-    for h in data.ring(label, ARTILLERY_RANGE):
-        stack = at.get(h)
-        if stack and stack[0] in foes:
-            out.append(stack[0])
-    out.sort()
-    return out
+def _may_fire(state: State, unit: str) -> bool:
+    return static(state).ground[unit].arm in ARTILLERY_ARMS and not state.get("fired", unit)
 
 
-def bombard_actions(state: State, side: str) -> list[Action]:
-    """``bombard ART TARGET``: an enemy unit exactly two hexes away, once per turn (S7.1)."""
-    return [
-        Action("bombard", (unit, target))
-        for label, unit in on_map(state, side)
-        for target in _bombard_targets(state, side, unit, label)
-    ]
+def _in_range(state: State, label: str) -> tuple[str, ...]:
+    return static(state).ring(label, ARTILLERY_RANGE)
 
 
-def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
-    """The side's unspent artillery with an enemy unit two hexes away (S7.1), sorted."""
-    return [u for lab, u in on_map(state, side) if _bombard_targets(state, side, u, lab)]
-
-
-def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
-    info = static(state).ground.get(args[0])
-    if info is None or info.side != side:
-        return []
-    label = where(state, args[0])
-    if unit_at(state, label) != args[0]:
-        return []
-    return _bombard_targets(state, side, args[0], label)
+#: ``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away, once
+#: per turn (S7.1).
+FIRE: Final = PieceFire(PIECES, _in_range, may_fire=_may_fire, kind="bombard")
+bombard_actions: Final = FIRE.actions
+bombard_units: Final = FIRE.firers
+bombard_targets: Final = FIRE.targets
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -455,10 +436,8 @@ def declare_bombard(state: State, action: Action) -> None:
 
 def bombard_result(state: State, unit: str, target: str, roll: int) -> CombatResult:
     """The bombardment table's result for ``roll`` (modifiers from cards, S5.4)."""
-    data = static(state)
-    side = data.ground[unit].side
-    modifier = int(state.hook("die_modifier", 0, side=side, combat="bombardment"))
-    return data.bombardment.resolve(bombs(state, unit), roll=roll, modifier=modifier)
+    modifier = _modifier(state, unit, "bombardment")
+    return static(state).bombardment.resolve(bombs(state, unit), roll=roll, modifier=modifier)
 
 
 def apply_bombardment(
@@ -478,12 +457,7 @@ def apply_bombardment(
         return 0
     if result.has("not_tanks") and data.ground[target].arm == "tank":
         return 0
-    losses = 0
-    for _ in range(result.defender_steps):
-        losses += 1
-        if take_loss(state, target):
-            break
-    return losses
+    return counters(state).lose(state, target, result.defender_steps).steps
 
 
 # -- ground attacks (S8) -----------------------------------------------------------------------
@@ -493,27 +467,27 @@ def _may_attack(state: State, unit: str) -> bool:
     return static(state).ground[unit].arm not in ARTILLERY_ARMS and not state.get("attacked", unit)
 
 
+def _power(state: State, unit: str, role: str) -> int:
+    """The unit's strength as ``role`` (``attack``, ``defend``, ``cover``), after cards."""
+    return int(state.hook("combat_strength", strength(state, unit), unit=unit, role=role))
+
+
 def attack_strength(state: State, attackers: Iterable[str]) -> int:
     """Sum of the attackers' strengths (S8.2), after card effects."""
-    return sum(
-        int(state.hook("combat_strength", strength(state, u), unit=u, role="attack"))
-        for u in attackers
-    )
+    return sum(_power(state, u, "attack") for u in attackers)
 
 
 def defence_strength(state: State, defender: str) -> int:
     """Defender's strength plus covering artillery adjacent to it (S7.3)."""
     data = static(state)
     side = data.ground[defender].side
-    total = int(
-        state.hook("combat_strength", strength(state, defender), unit=defender, role="defend")
-    )
+    total = _power(state, defender, "defend")
     for n in data.neighbors[where(state, defender)]:
         u = unit_at(state, n)
         info = None if u is None or u == defender else data.ground[u]
         if info is not None and info.side == side and info.arm in ARTILLERY_ARMS:
             assert u is not None
-            total += int(state.hook("combat_strength", strength(state, u), unit=u, role="cover"))
+            total += _power(state, u, "cover")
     return total
 
 
@@ -536,144 +510,33 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     return column, shift
 
 
-def _attackers(state: State, side: str, label: str) -> list[str]:
-    """The side's units next to ``label`` that may attack (S8.1, S7.4), sorted."""
+def _need(state: State, side: str, defender: str, near: list[str]) -> GroupNeed:
+    """The attack on one defender by its eligible attackers ``near`` (S8.1, S8.2, S7.4):
+    their strengths and the strength that reaches 1:1 (none needed against artillery)."""
     data = static(state)
-    ground, at = data.ground, PIECES.occupied(state)
-    out = []
-    for n in data.neighbors[label]:
-        stack = at.get(n)
-        if stack and ground[stack[0]].side == side and _may_attack(state, stack[0]):
-            out.append(stack[0])
-    out.sort()
-    return out
+    if not near or data.ground[defender].arm in ARTILLERY_ARMS:
+        return GroupNeed(near, {}, None)
+    power = {u: _power(state, u, "attack") for u in near}
+    # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
+    need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
+    return GroupNeed(near, power, need)
 
 
-class _Group:
-    """The attack on one defender (S8.1, S8.2, S7.4): its eligible attackers (sorted),
-    their strengths and the strength that reaches 1:1 (``need``; ``None`` when any
-    attacker will do: artillery in close combat, S7.4)."""
-
-    def __init__(self, state: State, side: str, defender: str, label: str) -> None:
-        data = static(state)
-        self.attackers = _attackers(state, side, label)
-        self.need: int | None = None
-        self.strength = dict.fromkeys(self.attackers, 0)
-        if self.attackers and data.ground[defender].arm not in ARTILLERY_ARMS:
-            hook = state.hook
-            for u in self.attackers:
-                self.strength[u] = int(
-                    hook("combat_strength", strength(state, u), unit=u, role="attack")
-                )
-            # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
-            self.need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
-        #: per attacker: its strength plus every later attacker's positive strength
-        self.best: dict[str, int] = {}
-        after = 0
-        for u in reversed(self.attackers):
-            self.best[u] = self.strength[u] + after
-            after += max(0, self.strength[u])
-
-    def legal(self, group: tuple[str, ...]) -> bool:
-        """Whether ``group`` (eligible attackers) attacks at 1:1 or better (S8.2)."""
-        return bool(group) and (
-            self.need is None or sum(map(self.strength.__getitem__, group)) >= self.need
-        )
-
-    def feasible(self, group: tuple[str, ...]) -> bool:
-        """Whether some legal group is ``group`` plus later attackers: the strongest such
-        group adds every later attacker of positive strength (monotone)."""
-        if self.need is None:
-            return True
-        strengths = self.strength
-        return sum(map(strengths.__getitem__, group[:-1])) + self.best[group[-1]] >= self.need
+def _neighbors(state: State) -> Mapping[str, Sequence[str]]:
+    return static(state).neighbors
 
 
-def _group(state: State, side: str, defender: str) -> _Group | None:
-    """The attack on ``defender`` by ``side`` now, or ``None`` if it is not an enemy
-    unit on the map (kept for the position: :meth:`hexwar.engine.state.State.derive`)."""
-
-    def build() -> _Group | None:
-        info = static(state).ground.get(defender)
-        if info is None or info.side == side:
-            return None
-        label = where(state, defender)
-        if unit_at(state, label) != defender:
-            return None
-        return _Group(state, side, defender, label)
-
-    return state.derive(("stalingrad-attack", side, defender), build)
-
-
-def _open(state: State, side: str, defender: str) -> bool:
-    group = _group(state, side, defender)
-    return group is not None and any(group.feasible((u,)) for u in group.attackers)
-
-
-def _targets(state: State, side: str) -> tuple[str, ...]:
-    """The enemy units next to one of the side's units, sorted (memoised on ``stacks``)."""
-    return _TARGETS(state, side)
-
-
-def _find_targets(state: State, side: str) -> tuple[str, ...]:
-    data = static(state)
-    at, neighbors, foes = PIECES.occupied(state), data.neighbors, data.foes(side)
-    found = set()
-    for label, _ in on_map(state, side):
-        for n in neighbors[label]:
-            stack = at.get(n)
-            if stack and stack[0] in foes:
-                found.add(stack[0])
-    return tuple(sorted(found))
-
-
-#: Reads only ``stacks`` and the static data; at most 256 entries.
-_TARGETS: Final = StateMemo(reads=(PIECES.stacks,), compute=_find_targets, size=256)
-
-
-def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
-    """The enemy units some group of the side's units can attack at 1:1 or better (S8.1,
-    S8.2; any adjacent attacker for artillery, S7.4), sorted."""
-    return [d for d in _targets(state, side) if _open(state, side, d)]
-
-
-def has_attack(state: State, side: str) -> bool:
-    """Whether ``side`` has at least one legal ``attack`` (stops at the first, S4)."""
-    return any(_open(state, side, d) for d in _targets(state, side))
-
-
-def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
-    """The units that may attack the defender ``fixed[0]`` (adjacent, not artillery, not
-    yet attacked this turn: S8.1, S7.4), sorted."""
-    group = _group(state, side, fixed[0])
-    return [] if group is None else group.attackers
-
-
-def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
-    """Whether ``chosen`` attacks ``fixed[0]`` at 1:1 or better (S8.2)."""
-    group = _group(state, side, fixed[0])
-    return group is not None and group.legal(chosen)
-
-
-def attack_feasible(
-    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
-) -> bool:
-    """Whether ``chosen`` plus later attackers can reach 1:1 (monotone, S8.2)."""
-    group = _group(state, side, fixed[0])
-    return group is not None and group.feasible(chosen)
-
-
-def attack_actions(state: State, side: str) -> list[Action]:
-    """``attack DEFENDER A1 [A2 ...]``: every group of adjacent attackers at 1:1 or better."""
-    out = []
-    for label, defender in on_map(state, enemy(side)):
-        group = _Group(state, side, defender, label)
-        near = group.attackers
-        for k in range(1, len(near) + 1):
-            for attackers in combinations(near, k):
-                if group.legal(attackers):
-                    out.append(Action("attack", (defender, *attackers)))
-    return out
+#: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
+#: turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4).
+ATTACKS: Final = PieceAttacks(
+    PIECES, _neighbors, _need, may_attack=_may_attack, name="stalingrad-attack"
+)
+attack_defenders: Final = ATTACKS.defenders
+has_attack: Final = ATTACKS.exists
+attackers: Final = ATTACKS.attackers
+attack_valid: Final = ATTACKS.valid
+attack_feasible: Final = ATTACKS.feasible
+attack_actions: Final = ATTACKS.actions
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:
@@ -710,14 +573,18 @@ def declare_attack(state: State, action: Action) -> None:
     state.push(Decision.chance("roll", _ROLLS, params=params))
 
 
+def _modifier(state: State, unit: str, combat: str) -> int:
+    """The card die modifiers of the side of ``unit`` (S5.4)."""
+    side = static(state).ground[unit].side
+    return int(state.hook("die_modifier", 0, side=side, combat=combat))
+
+
 def attack_result(
     state: State, defender: str, column: str, shift: int, attackers: tuple[str, ...], roll: int
 ) -> CombatResult:
     """The CRT result for ``roll`` (S8.3), with card die modifiers."""
-    data = static(state)
-    side = data.ground[attackers[0]].side
-    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
-    return data.crt.result_at(column, roll, shift=shift, modifier=modifier)
+    modifier = _modifier(state, attackers[0], "ground")
+    return static(state).crt.result_at(column, roll, shift=shift, modifier=modifier)
 
 
 def attack_distribution(state: State, defender: str, attackers: Sequence[str]) -> Distribution:
@@ -727,210 +594,81 @@ def attack_distribution(state: State, defender: str, attackers: Sequence[str]) -
     column, shift = attack_odds(state, defender, attackers)
     if column is None:
         raise AttackRefused(f"attack on {defender}: odds below 1:1", rule="S8.2")
-    data = static(state)
-    side = data.ground[attackers[0]].side
-    modifier = int(state.hook("die_modifier", 0, side=side, combat="ground"))
-    return data.crt.distribution_at(column, shift=shift, modifier=modifier)
+    modifier = _modifier(state, attackers[0], "ground")
+    return static(state).crt.distribution_at(column, shift=shift, modifier=modifier)
 
 
 def resolve(state: State, decision: Decision, action: Action) -> None:
     """Carry out a die roll for an attack or a bombardment."""
-    kind = decision.params[0]
+    kind, *params = (str(p) for p in decision.params)
     roll = action.int_arg(0)
     if kind == "bombard":
-        _, unit, target = decision.params
-        assert isinstance(unit, str)
-        assert isinstance(target, str)
+        unit, target = params
         apply_bombardment(state, target, bombard_result(state, unit, target, roll))
         return
-    _, defender, column, shift, *rest = decision.params
-    assert isinstance(defender, str)
-    assert isinstance(column, str)
-    assert isinstance(shift, int)
-    attackers = tuple(str(a) for a in rest)
-    result = attack_result(state, defender, column, shift, attackers, roll)
-    apply_attack_result(state, defender, attackers, result)
+    defender, column, shift, *attackers = params
+    result = attack_result(state, defender, column, int(shift), tuple(attackers), roll)
+    _results(static(state)).execute(state, where(state, defender), tuple(attackers), result)
 
 
 # -- results (S8.4) ------------------------------------------------------------------------------
 
 
-def ask(state: State, decision: Decision) -> None:
-    """Push an out-of-turn decision, or take its only choice at once."""
-    if len(decision.choices) == 1:
-        state.ruleset.decide(state, decision, decision.choices[0])
-    else:
-        state.push(decision)
-
-
-def apply_attack_result(
-    state: State, defender: str, attackers: tuple[str, ...], result: CombatResult
-) -> None:
-    """S8.4: NE, DR, DRL, AL, DE, EX."""
-    code = result.code
-    origin = where(state, defender)
-    if code == "NE":
-        return
-    if code == "DE" or result.eliminated:
-        remove(state, defender)
-        offer_advance(state, origin, attackers)
-        return
-    if code == "AL":
-        live = tuple(a for a in attackers if where(state, a) in static(state).neighbors)
-        choices = tuple(Action("loss", (a,)) for a in live)
-        ask(
-            state,
-            Decision("al_loss", static(state).ground[defender].side, attackers, choices=choices),
-        )
-        return
-    if code == "EX":
-        owed = loss_strength(state, defender)
-        destroyed = take_loss(state, defender)
-        arm = static(state).ground[defender].arm
-        ask_ex_loss(state, origin if destroyed else "", arm, owed, attackers)
-        return
-    # DR / DRL
-    for _ in range(result.defender_steps):
-        if take_loss(state, defender):
-            offer_advance(state, origin, attackers, obligatory=code == "DR")
-            return
-    if result.retreat:
-        retreat(state, defender, attackers, code)
-
-
-def loss_strength(state: State, unit: str) -> int:
-    """Ruling S8.4 (EX): the printed strength one loss takes away from ``unit`` now —
-    full − reduced for a flip, the remaining (reduced) strength for a removal."""
-    printed = static(state).ground[unit].strength
-    return printed.full - printed.reduced if step(state, unit) == FULL else printed.reduced
-
-
-def ask_ex_loss(
-    state: State, vacated: str, arm: str, owed: int, attackers: tuple[str, ...]
-) -> None:
-    """Ruling S8.4 (EX): ask the attacker for its next step loss (``ex_loss``).
-
-    ``owed`` is the strength still to lose (the defender's loss minus what the attacker
-    lost so far). The choices are the surviving attackers of the defender's ``arm`` (same
-    type first), else every surviving attacker; one choice is taken at once. When every
-    attacker is gone the exchange ends; then (defender destroyed) the optional advance.
-    """
+def _enters(state: State, unit: str, there: str) -> bool:
+    """Whether ``unit`` may step into the adjacent hex ``there``: empty, its terrain and
+    hexside passable for the unit under the card effects in force (S6.2, S6.6)."""
     data = static(state)
-    live = sorted(a for a in attackers if where(state, a) in data.neighbors)
-    if not live:
-        if vacated:
-            offer_advance(state, vacated, attackers)
-        return
-    pool = [a for a in live if data.ground[a].arm == arm] or live
-    side = data.ground[attackers[0]].side
-    choices = tuple(Action("loss", (a,)) for a in pool)
-    ask(state, Decision("ex_loss", side, (vacated, arm, owed, *attackers), choices=choices))
+    if unit_at(state, there) is not None or there not in data.passable:
+        return False
+    game_map = data.map_with(terrain_overrides(state))
+    here, mclass = data.cell(where(state, unit)), data.ground[unit].movement_class
+    return game_map.cost(here, data.cell(there), mclass) is not None
 
 
 def retreat_hexes(state: State, defender: str) -> list[str]:
     """S8.5: adjacent, empty, passable for the unit, not in an enemy ZOC."""
-    data = static(state)
-    here = where(state, defender)
-    info = data.ground[defender]
-    game_map = data.map_with(terrain_overrides(state))
-    zoc = zoc_of_side(state, enemy(info.side))
-    out = []
-    for n in data.neighbors[here]:
-        if n in zoc or unit_at(state, n) is not None or n not in data.passable:
-            continue
-        if game_map.cost(data.cell(here), data.cell(n), info.movement_class) is None:
-            continue
-        out.append(n)
-    return out
+    zoc = zoc_of_side(state, enemy(static(state).ground[defender].side))
+    near = static(state).neighbors[where(state, defender)]
+    return [n for n in near if n not in zoc and _enters(state, defender, n)]
 
 
-def retreat(state: State, defender: str, attackers: tuple[str, ...], code: str = "DR") -> None:
-    """The attacker picks the retreat hex (S8.5); no hex: the defender surrenders (S8.4).
-
-    A card may forbid retreat (``may_retreat`` hook): the defender takes a loss in place.
-    ``code`` (``DR`` or ``DRL``) decides whether the advance is obligatory
-    (:func:`offer_advance`).
-    """
-    origin = where(state, defender)
-    obligatory = code == "DR"
-    if not state.hook("may_retreat", True, unit=defender):
-        if take_loss(state, defender):
-            offer_advance(state, origin, attackers, obligatory=obligatory)
-        return
-    hexes = retreat_hexes(state, defender)
-    if not hexes:
-        remove(state, defender)  # surrender
-        offer_advance(state, origin, attackers, obligatory=obligatory)
-        return
-    side = static(state).ground[attackers[0]].side
-    choices = tuple(Action("retreat", (h,)) for h in hexes)
-    state.push(Decision("retreat", side, (defender, *attackers, code), choices=choices))
+def may_advance(state: State, unit: str, vacated: str) -> bool:
+    """S8.4: whether the attacker ``unit`` may enter the vacated hex (adjacent, S6.6)."""
+    near = static(state).neighbors.get(where(state, unit), ())
+    return vacated in near and _enters(state, unit, vacated)
 
 
-def advancers(state: State, vacated: str, attackers: tuple[str, ...]) -> list[str]:
-    """The attackers that may legally enter ``vacated`` (S8.4): on the map, adjacent to it,
-    and able to cross into it (its terrain and hexside passable for the unit, S6.6)."""
-    data = static(state)
-    if unit_at(state, vacated) is not None or vacated not in data.passable:
-        return []
-    game_map = data.map_with(terrain_overrides(state))
-    target = data.cell(vacated)
-    out = []
-    for a in sorted(attackers):
-        here = where(state, a)
-        if here not in data.neighbors or vacated not in data.neighbors[here]:
-            continue
-        if game_map.cost(data.cell(here), target, data.ground[a].movement_class) is None:
-            continue
-        out.append(a)
-    return out
-
-
-def offer_advance(
-    state: State, vacated: str, attackers: tuple[str, ...], *, obligatory: bool = False
-) -> None:
-    """One attacker occupies the vacated hex, the attacker choosing which (S8.4).
-
-    Obligatory after a **DR** — a retreat or a surrender, or a loss in place under a
-    no-retreat card: the source's DR text says the vacated hex «тут же занимается одной из
-    фишек атакующего по его выбору»; there is no advance only when no attacker may legally
-    enter (:func:`advancers`), and a single candidate advances at once. After **DRL**,
-    **DE** and an **EX** that destroys the defender the source names no advance; ours is
-    optional there (``advance none``).
-    """
-    live = advancers(state, vacated, attackers)
-    if not live:
-        return
-    side = static(state).ground[live[0]].side
-    moves = tuple(Action("advance", (a,)) for a in live)
-    choices = moves if obligatory else (Action("advance", (NO_ADVANCE,)), *moves)
-    ask(state, Decision("advance", side, (vacated, *attackers), choices=choices))
+@functools.lru_cache(maxsize=8)
+def _results(data: Static) -> Combat:
+    """S8.4 on the core's result program: DR retreats one hex, chosen by the attacker
+    (S8.5), and without a hex the defender surrenders; a ``may_retreat`` card costs a
+    loss in place; AL is chosen by the defender; EX is paid by the attacker step by step
+    by printed strength, same arm first (ruling S8.4); one attacker advances, obligatory
+    after DR, optional (``advance none``) after DRL, DE and EX."""
+    steps = StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED)
+    forms = ResultForms(
+        kinds={"aloss": "al_loss", "pay": "ex_loss", "retreat": "retreat", "advance": "advance"},
+        lose="loss",
+        stop=("advance", NO_ADVANCE),
+        advance_cell=False,
+        always_ask={"retreat"},
+        attacker_loss_by="defender",
+        exchange_codes={"EX"},
+    )
+    hooks = ResultHooks(
+        retreat_cells=lambda state, _, movers: retreat_hexes(state, movers[0]),
+        may_retreat=lambda state, unit: bool(state.hook("may_retreat", True, unit=unit)),
+        may_advance=may_advance,
+        kind_of=lambda unit: data.ground[unit].arm,
+    )
+    return Combat(
+        PIECES, steps, data.game_map, data.crt, name="ground", forms=forms, hooks=hooks,
+        retreat=RetreatRules(chooser="attacker", cannot="eliminate", forbidden="step"),
+        advance=AdvanceRules(by_result={"DR": "obligatory"}),
+        exchange="stepwise", exchange_lost="strength", exchange_paid="strength",
+    )  # fmt: skip
 
 
 def decide_combat(state: State, decision: Decision, action: Action) -> None:
     """Answers to ``retreat``, ``advance``, ``al_loss`` and ``ex_loss`` decisions."""
-    kind = decision.kind
-    if kind == "retreat":
-        defender, *rest, code = (str(p) for p in decision.params)
-        origin = where(state, defender)
-        place(state, defender, action.args[0])
-        offer_advance(state, origin, tuple(rest), obligatory=code == "DR")
-    elif kind == "advance":
-        vacated = str(decision.params[0])
-        if action.args[0] != NO_ADVANCE:
-            place(state, action.args[0], vacated)
-    elif kind == "al_loss":
-        take_loss(state, action.args[0])
-    elif kind == "ex_loss":
-        hole, arm, due, *others = decision.params
-        assert isinstance(due, int)
-        unit = action.args[0]
-        due -= loss_strength(state, unit)
-        take_loss(state, unit)
-        attackers = tuple(str(a) for a in others)
-        if due > 0:  # ruling S8.4: not enough yet, another step
-            ask_ex_loss(state, str(hole), str(arm), due, attackers)
-        elif hole:
-            offer_advance(state, str(hole), attackers)
-    else:  # pragma: no cover - the ruleset dispatches only these
-        raise AssertionError(decision)
+    assert _results(static(state)).decide(state, decision, action), decision

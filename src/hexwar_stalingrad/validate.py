@@ -42,7 +42,7 @@ __all__ = ["validate_position"]
 #: The tables of the game (``docs/stalingrad/rules.md``, ``air.md``); any other is refused.
 TABLES: Final = frozenset(
     {PIECES.table, PIECES.stacks, STEPS, ELIMINATED}
-    | {"air", "moved", "fired", "attacked", "cards", "game", "sky"}
+    | {"air", "moved", "fired", "attacked", "cards", "game", "sky", "ground"}
     | {"air_plan", "air_spent"}
 )
 _ENGINE_TABLES: Final = frozenset({"$hidden", "$hidden_keys", "$expires"})

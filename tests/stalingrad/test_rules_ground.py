@@ -5,7 +5,7 @@ from __future__ import annotations
 from hexwar.engine.actions import Action
 from hexwar.engine.state import State
 from hexwar_stalingrad import ground
-from hexwar_stalingrad.board import static, step, unit_at, where
+from hexwar_stalingrad.board import counters, static, step, unit_at, where
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.situations import situation
 
@@ -231,7 +231,7 @@ def test_s8_4_dr_no_advance_when_no_attacker_may_enter() -> None:
     assert data.game_map.terrain(data.cell(TRENCH)) == "steppe"
     params = {"terrain": "steppe", "cost": "impassable", "movement_class": "motorized"}
     state.add_effect("terrain_cost", params, source="test")
-    assert ground.advancers(state, TRENCH, ("r-26tc",)) == []
+    assert not ground.may_advance(state, "r-26tc", TRENCH)
     state.apply("attack w-li-n r-26tc")
     state.apply(f"roll {die_for(state, '3:1', 'DR')}")
     state.apply(state.legal_actions()[0])  # the (foot) defender retreats
@@ -298,7 +298,7 @@ def test_s8_4_ex_a_6_to_3_loss_is_not_paid_by_one_step_of_a_2_1_unit() -> None:
     units = {"r-62a-n": RING[0], "r-87rd": RING[1], "r-4cc": RING[2], "w-xi-ak": TRENCH}
     state = _ex(RULES, units, "attack w-xi-ak r-4cc r-62a-n r-87rd")  # 7:6 → 1:1
     assert step(state, "w-xi-ak") == "reduced"
-    assert ground.loss_strength(state, "r-62a-n") == 1
+    assert counters(state).loss(state, "r-62a-n").printed("strength") == 1
     assert _choices(state) == ["loss r-62a-n", "loss r-87rd"]  # the cavalry is no choice
     state.apply("loss r-62a-n")  # lost 1 of 3
     assert _choices(state) == ["loss r-62a-n", "loss r-87rd"]

@@ -19,17 +19,13 @@ callables, usable by any game alone (:class:`Combat`):
    an automatic result, above the highest it is fought there or gets an automatic
    result — all by data.
 3. **The roll** is a chance event (``roll N``), with the ``die_modifier`` hook.
-4. **The result** (:class:`~hexwar.mechanics.crt_values.CombatResult`) runs as a small program kept
-   in a state table — eliminate, defender step losses, the exchange, attacker step
-   losses, the retreat, the advance — each part asking its owner when there is a
+4. **The result** (:class:`~hexwar.mechanics.crt_values.CombatResult`) runs as a small
+   program kept in a state table (:mod:`hexwar.mechanics.combat_result`: losses through
+   :class:`~hexwar.mechanics.steps.StepCounters`, the exchange by steps or printed
+   points, N-cell retreats under :class:`~hexwar.mechanics.retreat.RetreatRules`, the
+   advance under :class:`AdvanceRules`), each part asking its owner when there is a
    choice (a chained :class:`~hexwar.engine.actions.Decision`; a single choice is taken
-   at once). The program is plain data, so save, load and undo work between any two
-   decisions. Step losses go through :class:`~hexwar.mechanics.steps.StepCounters`; an
-   exchange is paid by steps or by printed points
-   (:func:`~hexwar.mechanics.steps.cheapest_cover`, the attacker choosing among the
-   minimal covers); a retreat of N cells follows
-   :class:`~hexwar.mechanics.retreat.RetreatRules`, one cell per decision; the advance
-   after combat follows :class:`AdvanceRules`.
+   at once); save, load and undo work between any two decisions.
 
 >>> from hexwar.board.maps import build_map, hexagon
 >>> from hexwar.board.pieces import HEX_CODEC, Pieces
@@ -108,12 +104,15 @@ from hexwar.mechanics.combat_result import ResultProgram
 from hexwar.mechanics.combat_rules import (
     ABOVE,
     BELOW,
+    PARTS,
     AdvanceRules,
     Attack,
     AttackOdds,
     HexsideShift,
     Odds,
     OddsRules,
+    ResultForms,
+    ResultHooks,
 )
 from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.retreat import RetreatRules
@@ -128,11 +127,14 @@ __all__ = [
     "HexsideShift",
     "Odds",
     "OddsRules",
+    "ResultForms",
+    "ResultHooks",
 ]
 
 Number = int | Fraction
 #: The answers' action kinds (besides the declaration's ``attack`` / ``resolve``).
 ANSWER_KINDS: Final = ("roll", "lose", "pay", "retreat", "advance", "stop")
+EXCHANGES: Final = ("steps", "points", "stepwise")
 
 
 @attrs.frozen(eq=False)
@@ -144,8 +146,10 @@ class Combat(ResultProgram, AttackOdds):
     strengths); ``game_map``; ``table``: the CRT. Data: ``odds_rules``, ``retreat``,
     ``advance``, ``exchange`` (``"steps"``: the attacker loses as many steps as the
     defender did; ``"points"``: at least the printed ``exchange_lost`` value the defender
-    lost, in printed ``exchange_paid`` — default the defence and attack values), the
-    result flag ``exchange_flag`` that calls for it, and ``resolution``.
+    lost, in printed ``exchange_paid`` — default the defence and attack values —, the
+    attacker choosing a minimal cover; ``"stepwise"``: the same, one step at a time), the
+    result flag ``exchange_flag`` that calls for it, ``resolution``, and how results ask
+    and answer (``forms``: :class:`ResultForms`, ``hooks``: :class:`ResultHooks`).
 
     Callables (all optional): ``strength(state, piece, role)`` (role ``"attack"`` or
     ``"defend"``; default: the printed value through the ``combat_strength`` hook),
@@ -168,7 +172,7 @@ class Combat(ResultProgram, AttackOdds):
     advance: AdvanceRules = attrs.field(factory=AdvanceRules)
     attack_value: str = "attack"
     defence_value: str = "defence"
-    exchange: Literal["steps", "points"] = "steps"
+    exchange: Literal["steps", "points", "stepwise"] = "steps"
     exchange_lost: str | None = None
     exchange_paid: str | None = None
     exchange_flag: str = "exchange"
@@ -181,20 +185,16 @@ class Combat(ResultProgram, AttackOdds):
     unit: Callable[[str], Any] | None = None
     exerts_zoc: Callable[[Any], bool] | None = None
     name: str = "combat"
+    forms: ResultForms = attrs.field(factory=ResultForms)
+    hooks: ResultHooks = attrs.field(factory=ResultHooks)
     attack_kind: str = "attack"
     resolve_kind: str = "resolve"
     _kinds: Kinds[str] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        rules = self.odds_rules
-        for edge, value, named in (("below", rules.below, BELOW), ("above", rules.above, ABOVE)):
-            if value not in named and value not in self.table.results:
-                raise DataError(
-                    f"odds {edge} {value!r}: neither one of {named} nor a result code of "
-                    f"{self.table.name!r} ({sorted(self.table.results)})"
-                )
-        if self.exchange not in ("steps", "points"):
-            raise DataError(f"exchange {self.exchange!r}: expected 'steps' or 'points'")
+        self.odds_rules.check(self.table)
+        if self.exchange not in EXCHANGES:
+            raise DataError(f"exchange {self.exchange!r}: expected one of {EXCHANGES}")
         if self.resolution not in ("at_once", "chosen"):
             raise DataError(f"resolution {self.resolution!r}: expected 'at_once' or 'chosen'")
         object.__setattr__(self, "_kinds", self._build_kinds())
@@ -278,13 +278,12 @@ class Combat(ResultProgram, AttackOdds):
         ``False`` when ``decision`` is not one of them."""
         if decision.kind == self.decision_kind("roll"):
             cell, column, modifier = decision.params
-            assert isinstance(cell, str)
-            assert isinstance(column, str)
             assert isinstance(modifier, int)
-            result = self.table.result_at(column, decision.rolled(action), modifier=modifier)
-            self._start(state, cell, result)
+            result = self.table.result_at(str(column), decision.rolled(action), modifier=modifier)
+            entry = state.get(self.defenders_table, str(cell))
+            self.execute(state, str(cell), tuple(str(a) for a in entry[1:]), result)  # type: ignore[index]
             return True
-        if decision.kind in {self.decision_kind(k) for k in ("loss", "pay", "retreat", "advance")}:
+        if decision.kind in {self.decision_kind(k) for k in PARTS}:
             self._apply(state, self._program(state)[0], action)
             self._run(state)
             return True
@@ -392,7 +391,7 @@ class Combat(ResultProgram, AttackOdds):
         if odds.refused:
             return
         if odds.automatic is not None:
-            self._start(state, cell, self.table.results[odds.automatic])
+            self.execute(state, cell, attackers, self.table.results[odds.automatic])
             return
         assert odds.column is not None
         modifier = int(state.hook("die_modifier", 0, side=side, table=self.table.name))

@@ -3,11 +3,19 @@
 A :class:`~hexwar.mechanics.crt_values.CombatResult` runs as a list of parts kept in the state
 table ``<name>`` (``program``: ``(part, n)`` pairs, plain data): ``elim`` (the defending
 stack is eliminated), ``dloss`` / ``aloss`` (N defender / attacker steps, one at a time,
-the owner choosing the unit), ``xch`` (the exchange: by steps, or by printed points with
-:func:`~hexwar.mechanics.steps.cheapest_cover`), ``retreat`` (N cells, one decision per
-cell, a ZOC penalty inserting a ``dloss``), ``advance``. Each part that needs a choice
-pushes a decision with fixed answers and waits; its answer carries the part out and the
-program goes on. :class:`ResultProgram` is the base of
+the owner choosing the unit — or the defender, ``ResultForms.attacker_loss_by``), ``xch``
+(the exchange: by steps; by printed points with
+:func:`~hexwar.mechanics.steps.cheapest_cover`; or ``"stepwise"``, one step at a time by
+printed points until the defender's loss is covered, a defender's kind first), ``retreat``
+(N cells, one decision per cell, a ZOC penalty inserting a ``dloss``; a forbidden or
+impossible retreat costs the data's penalty), ``advance``. Each part that needs a choice
+pushes a decision with fixed answers and waits (``params``: what it is about — the
+fought-over cell, the retreating stack's top piece, the vacated cell — then the part and
+its count); its answer carries the part out and the program goes on. The decisions' and
+answers' spellings are data (:class:`~hexwar.mechanics.combat_rules.ResultForms`), the
+game's own legality questions hooks
+(:class:`~hexwar.mechanics.combat_rules.ResultHooks`). :meth:`ResultProgram.execute` runs
+a result for a game that declares its attacks itself. :class:`ResultProgram` is the base of
 :class:`~hexwar.mechanics.combat.Combat`, which holds the data it reads.
 """
 
@@ -22,7 +30,7 @@ from hexwar.board.stacking import StackingLimit
 from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
 from hexwar.engine.actions import Action, Decision, Value, action_key
 from hexwar.engine.state import State
-from hexwar.mechanics.combat_rules import AdvanceRules
+from hexwar.mechanics.combat_rules import AdvanceRules, ResultForms, ResultHooks
 from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.retreat import RetreatRules, retreat_options
@@ -45,7 +53,7 @@ class ResultProgram:
     advance: AdvanceRules
     attack_value: str
     defence_value: str
-    exchange: Literal["steps", "points"]
+    exchange: Literal["steps", "points", "stepwise"]
     exchange_lost: str | None
     exchange_paid: str | None
     exchange_flag: str
@@ -53,6 +61,8 @@ class ResultProgram:
     unit: Callable[[str], Any] | None
     exerts_zoc: Callable[[Any], bool] | None
     name: str
+    forms: ResultForms
+    hooks: ResultHooks
 
     @property
     def attackers_table(self) -> str:
@@ -70,9 +80,13 @@ class ResultProgram:
         return (self.attackers_table, self.defenders_table)
 
     def decision_kind(self, part: str) -> str:
-        """The kind of the decisions of ``part`` (``roll``, ``loss``, ``pay``, ``retreat``,
-        ``advance``)."""
-        return f"{self.name}_{part}"
+        """The kind of the decisions of ``part`` (``roll``, ``dloss``, ``aloss``, ``pay``,
+        ``retreat``, ``advance``): the game's spelling, else ``<name>_<part>`` (both step
+        losses ``<name>_loss``)."""
+        found = self.forms.kinds.get(part)
+        if found is not None:
+            return found
+        return f"{self.name}_{'loss' if part in ('dloss', 'aloss') else part}"
 
     def _cell(self, label: str) -> Any:
         return self.pieces.codec.cell_at(label)
@@ -95,20 +109,21 @@ class ResultProgram:
     def _set_program(self, state: State, *ops: Op) -> None:
         state.put(self.name, "program", tuple(ops))
 
-    def _start(self, state: State, cell: str, result: CombatResult) -> None:
-        entry = state.get(self.defenders_table, cell)
-        assert isinstance(entry, tuple)
-        attackers = tuple(str(a) for a in entry[1:])
-        where = self._cell(cell)
-        defenders = self.pieces.occupants(state, where)
+    def execute(
+        self, state: State, cell: str, attackers: tuple[str, ...], result: CombatResult
+    ) -> None:
+        """Carry out ``result`` of the attack of ``attackers`` on the stack in ``cell`` (a
+        label): as far as it goes without a choice, then the first decision is pushed."""
+        defenders = self.pieces.occupants(state, self._cell(cell))
+        exchange = result.has(self.exchange_flag) or result.code in self.forms.exchange_codes
         ops: list[Op] = []
         if result.eliminated:
             ops.append(("elim", 0))
         if result.defender_steps:
             ops.append(("dloss", result.defender_steps))
-        if result.has(self.exchange_flag):
+        if exchange:
             ops.append(("xch", 0))
-        if result.attacker_steps:
+        elif result.attacker_steps:
             ops.append(("aloss", result.attacker_steps))
         if result.retreat:
             ops.append(("retreat", result.retreat))
@@ -123,6 +138,7 @@ class ResultProgram:
             "sources": tuple(self._label(self.pieces.where(state, a)) for a in attackers),
             "defenders": defenders,
             "lost": 0,
+            "paid": 0,
             "dsteps": 0,
             "path": (),
             "advanced": (),
@@ -161,12 +177,20 @@ class ResultProgram:
             if asked is None:
                 continue
             side, part, choices = asked
-            if len(choices) == 1:
+            if len(choices) == 1 and part not in self.forms.always_ask:
                 self._apply(state, op, choices[0])
                 continue
             ordered = tuple(sorted(choices, key=action_key))
-            state.push(Decision(self.decision_kind(part), side, (op[0], op[1]), choices=ordered))
+            params = (self._subject(state, part), op[0], op[1])
+            state.push(Decision(self.decision_kind(part), side, params, choices=ordered))
             return
+
+    def _subject(self, state: State, part: str) -> str:
+        """What a decision is about: the retreating stack's top piece, the vacated cell,
+        else the cell fought over."""
+        if part == "retreat":
+            return self._stack(state)[0]
+        return str(self._get(state, "cell" if part == "advance" else "at"))
 
     def _pop(self, state: State, *instead: Op) -> None:
         self._set_program(state, *instead, *self._program(state)[1:])
@@ -186,7 +210,8 @@ class ResultProgram:
             if n <= 0 or not live:
                 self._pop(state)
                 return None
-            return (foe if kind == "dloss" else side), "loss", [Action("lose", (p,)) for p in live]
+            by_foe = kind == "dloss" or self.forms.attacker_loss_by == "defender"
+            return (foe if by_foe else side), kind, [Action(self.forms.lose, (p,)) for p in live]
         if kind == "xch":
             return self._ask_exchange(state, side)
         if kind == "retreat":
@@ -203,16 +228,25 @@ class ResultProgram:
             lost = self.exchange_lost or self.defence_value
             state.put(self.name, "lost", self._get(state, "lost") + loss.printed(lost))
             state.put(self.name, "dsteps", self._get(state, "dsteps") + loss.steps)
+        else:
+            paid = self.exchange_paid or self.attack_value
+            state.put(self.name, "paid", self._get(state, "paid") + loss.printed(paid))
 
     def _ask_exchange(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
         live = self._live(state, "attackers")
         if self.exchange == "steps":
             self._pop(state, *((("aloss", self._get(state, "dsteps")),) * bool(live)))
             return None
-        owed = self._get(state, "lost")
+        owed = self._get(state, "lost") - self._get(state, "paid")
         if owed <= 0 or not live:
             self._pop(state)
             return None
+        if self.exchange == "stepwise":
+            kind_of = self.hooks.kind_of
+            if kind_of is not None:
+                kinds = {kind_of(p) for p in self._get(state, "defenders")}
+                live = [p for p in live if kind_of(p) in kinds] or live
+            return side, "pay", [Action(self.forms.lose, (p,)) for p in live]
         paid = self.exchange_paid or self.attack_value
         covers = cheapest_cover(self.counters, state, live, owed, paid)
         return side, "pay", [Action("pay", way) for way in covers]
@@ -246,12 +280,18 @@ class ResultProgram:
         if n <= 0 or not self._live(state, "defenders"):
             self._pop(state)
             return None
-        paths = self._retreat_paths(state, n)
-        if not paths:
+        stack, hooks = self._stack(state), self.hooks
+        if hooks.may_retreat is not None and not all(hooks.may_retreat(state, p) for p in stack):
+            self._pop(state, ("elim", 0) if self.retreat.forbidden == "eliminate" else ("dloss", 1))
+            return None
+        if hooks.retreat_cells is not None:
+            firsts = sorted(hooks.retreat_cells(state, self._get(state, "at"), tuple(stack)))
+        else:
+            firsts = sorted({self._label(p.cells[0]) for p in self._retreat_paths(state, n)})
+        if not firsts:
             penalty: Op = ("elim", 0) if self.retreat.cannot == "eliminate" else ("dloss", 1)
             self._pop(state, penalty)
             return None
-        firsts = sorted({self._label(p.cells[0]) for p in paths})
         chooser = foe if self.retreat.chooser == "owner" else side
         return chooser, "retreat", [Action("retreat", (c,)) for c in firsts]
 
@@ -279,20 +319,25 @@ class ResultProgram:
             here = self.pieces.where(state, piece)
             for depth, cell in enumerate(route):
                 before = here if depth == 0 else route[depth - 1]
-                if cell not in self.game_map.neighbors(before):
-                    break
-                if (
-                    rules.movement_class
-                    and self.game_map.cost(before, cell, rules.movement_class) is None
-                ):
+                if not self._may_step(state, piece, before, cell):
                     break
                 there = self.pieces.occupants(state, cell)
                 if self.limit is not None:
                     units = [p if self.unit is None else self.unit(p) for p in (*there, piece)]
                     if self.limit(units) is not None:
                         continue
-                out.append(Action("advance", (piece, self._label(cell))))
+                args = (piece, self._label(cell)) if self.forms.advance_cell else (piece,)
+                out.append(Action("advance", args))
         return out
+
+    def _may_step(self, state: State, piece: str, before: Any, cell: Any) -> bool:
+        """Whether an advancing ``piece`` may go from ``before`` into ``cell``."""
+        if self.hooks.may_advance is not None:
+            return self.hooks.may_advance(state, piece, self._label(cell))
+        if cell not in self.game_map.neighbors(before):
+            return False
+        mclass = self.advance.movement_class
+        return not mclass or self.game_map.cost(before, cell, mclass) is not None
 
     def _ask_advance(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
         rules = self.advance
@@ -304,8 +349,12 @@ class ResultProgram:
             self._pop(state)
             return None
         if mode == "optional" or done:
-            moves.append(Action("stop"))
+            moves.append(self._stop)
         return side, "advance", moves
+
+    @property
+    def _stop(self) -> Action:
+        return Action(self.forms.stop[0], self.forms.stop[1:])
 
     def _apply(self, state: State, op: Op, action: Action) -> None:
         """Carry out the answer ``action`` to the choice ``op`` asked for."""
@@ -317,7 +366,8 @@ class ResultProgram:
             for piece in action.args:
                 if self.pieces.is_placed(state, piece):
                     self._lose(state, piece, 1, defender=False)
-            self._pop(state)
+            if self.exchange != "stepwise":  # stepwise: asked again until it is paid
+                self._pop(state)
         elif kind == "retreat":
             to = self._cell(action.args[0])
             foe = self._get(state, "foe")
@@ -335,10 +385,11 @@ class ResultProgram:
                 rest.append(("retreat", n - 1))
             self._pop(state, *rest)
         elif kind == "advance":
-            if action.kind == "stop":
+            if action == self._stop:
                 self._pop(state)
                 return
-            piece, label = action.args
+            piece = action.args[0]
+            label = action.args[1] if self.forms.advance_cell else self._get(state, "cell")
             self.pieces.move(state, piece, self._cell(label))
             state.put(self.name, "advanced", (*self._get(state, "advanced"), piece))
         else:  # pragma: no cover - only these ask

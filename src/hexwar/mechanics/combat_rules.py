@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import combinations
 from typing import Any, Final, Literal
 
 import attrs
@@ -31,13 +32,17 @@ __all__ = [
     "ABOVE",
     "ADVANCE_MODES",
     "BELOW",
+    "PARTS",
     "AdvanceMode",
     "AdvanceRules",
     "Attack",
     "AttackOdds",
+    "GroupNeed",
     "HexsideShift",
     "Odds",
     "OddsRules",
+    "ResultForms",
+    "ResultHooks",
     "hexside_shift",
     "place_column",
 ]
@@ -69,6 +74,18 @@ def _shifts(value: Mapping[str, int]) -> Mapping[str, int]:
     return dict(value)
 
 
+def _modes(value: Mapping[str, AdvanceMode]) -> Mapping[str, AdvanceMode]:
+    return dict(value)
+
+
+def _spelling(value: Mapping[str, str]) -> Mapping[str, str]:
+    return dict(value)
+
+
+def _names(value: Iterable[str]) -> frozenset[str]:
+    return frozenset(value)
+
+
 def _hexside_shifts(value: Iterable[HexsideShift]) -> tuple[HexsideShift, ...]:
     return tuple(value)
 
@@ -85,6 +102,15 @@ class OddsRules:
     above: str = "highest"
     rule: str | None = None
 
+    def check(self, table: OddsTable) -> None:
+        """:class:`DataError` unless ``below`` and ``above`` are edges or ``table``'s codes."""
+        for edge, value, named in (("below", self.below, BELOW), ("above", self.above, ABOVE)):
+            if value not in named and value not in table.results:
+                raise DataError(
+                    f"odds {edge} {value!r}: neither one of {named} nor a result code of "
+                    f"{table.name!r} ({sorted(table.results)})"
+                )
+
 
 @attrs.frozen
 class AdvanceRules:
@@ -98,7 +124,7 @@ class AdvanceRules:
     """
 
     mode: AdvanceMode = "optional"
-    by_result: Mapping[str, AdvanceMode] = attrs.field(factory=dict, converter=dict)
+    by_result: Mapping[str, AdvanceMode] = attrs.field(factory=dict, converter=_modes)
     units: int | None = 1
     along_path: bool = False
     movement_class: str | None = None
@@ -111,6 +137,61 @@ class AdvanceRules:
     def mode_after(self, code: str) -> AdvanceMode:
         """The advance after result ``code``."""
         return self.by_result.get(code, self.mode)
+
+
+#: The parts of a result that may ask for a choice (their decision kinds default to
+#: ``<name>_loss`` for both step losses, ``<name>_pay``, ``<name>_retreat``, ``<name>_advance``).
+PARTS: Final = ("dloss", "aloss", "pay", "retreat", "advance")
+
+
+@attrs.frozen
+class ResultForms:
+    """How a game's combat results ask and answer, as data.
+
+    ``kinds``: part (:data:`PARTS`) -> the decision kind a game's records and bots know;
+    ``lose``: the answer kind of a step loss (``lose PIECE``; a step-by-step exchange too);
+    ``stop``: the answer that declines an advance (kind and arguments, e.g.
+    ``("advance", "none")``); ``advance_cell``: ``advance PIECE CELL``, or ``advance
+    PIECE`` when only the vacated cell may be entered; ``always_ask``: the parts asked even
+    with a single answer (the record shows the choice); ``attacker_loss_by``: who picks the
+    attacker's step losses; ``exchange_codes``: result codes that call for the exchange
+    besides the exchange flag (an exchange result's attacker steps are the exchange).
+    """
+
+    kinds: Mapping[str, str] = attrs.field(factory=dict, converter=_spelling)
+    lose: str = "lose"
+    stop: tuple[str, ...] = ("stop",)
+    advance_cell: bool = True
+    always_ask: frozenset[str] = attrs.field(default=frozenset(), converter=_names)
+    attacker_loss_by: Literal["attacker", "defender"] = "attacker"
+    exchange_codes: frozenset[str] = attrs.field(default=frozenset(), converter=_names)
+
+    def __attrs_post_init__(self) -> None:
+        for part in (*self.kinds, *self.always_ask):
+            if part not in PARTS:
+                raise DataError(f"result part {part!r}: expected one of {PARTS}")
+        if self.attacker_loss_by not in ("attacker", "defender"):
+            raise DataError(f"attacker_loss_by {self.attacker_loss_by!r}: not attacker/defender")
+
+
+@attrs.frozen
+class ResultHooks:
+    """A game's own answers to the result program's questions (all optional).
+
+    ``retreat_cells(state, cell, movers)``: the labels the stack ``movers`` in ``cell``
+    may retreat into next (instead of the map search of
+    :func:`~hexwar.mechanics.retreat.retreat_options`); ``may_retreat(state, piece)``:
+    ``False`` forbids the stack's retreat (a card; the penalty is
+    :attr:`~hexwar.mechanics.retreat.RetreatRules.forbidden`); ``may_advance(state,
+    piece, cell)``: whether an attacker may enter the vacated cell (instead of adjacency
+    and ``AdvanceRules.movement_class``); ``kind_of(piece)``: a step-by-step exchange is
+    paid by attackers of a defender's kind first ("same arm first").
+    """
+
+    retreat_cells: Callable[[State, str, tuple[str, ...]], Iterable[str]] | None = None
+    may_retreat: Callable[[State, str], bool] | None = None
+    may_advance: Callable[[State, str, str], bool] | None = None
+    kind_of: Callable[[str], object] | None = None
 
 
 @attrs.frozen
@@ -173,6 +254,57 @@ def place_column(
 
 
 Number = int | Fraction
+
+
+class GroupNeed:
+    """Attacker groups that must reach a summed strength (the odds' lowest column), named
+    in sorted order by a :class:`~hexwar.engine.kinds.Combination`: ``candidates``
+    (sorted), their ``strengths`` (missing: 0) and the ``need`` (``None``: any non-empty
+    group will do). :meth:`legal` is the combination's ``valid``, :meth:`feasible` its
+    monotone pruning (the strongest completion adds every later candidate of positive
+    strength), :meth:`groups` lists the legal groups, smallest first.
+
+    >>> need = GroupNeed(("a", "b", "c"), {"a": 1, "b": 3, "c": 2}, 4)
+    >>> need.legal(("a", "b")), need.feasible(("a", "c")), need.feasible(("a",))
+    (True, False, True)
+    >>> need.groups()
+    [('a', 'b'), ('b', 'c'), ('a', 'b', 'c')]
+    """
+
+    __slots__ = ("best", "candidates", "need", "strengths")
+
+    def __init__(
+        self, candidates: Iterable[str], strengths: Mapping[str, Number], need: Number | None
+    ) -> None:
+        self.candidates = tuple(candidates)
+        self.strengths: dict[str, Number] = {u: strengths.get(u, 0) for u in self.candidates}
+        self.need = need
+        #: per candidate: its strength plus every later candidate's positive strength
+        self.best: dict[str, Number] = {}
+        after: Number = 0
+        for u in reversed(self.candidates):
+            self.best[u] = self.strengths[u] + after
+            after += max(0, self.strengths[u])
+
+    def legal(self, group: Sequence[str]) -> bool:
+        """Whether ``group`` (candidates) reaches the need."""
+        return bool(group) and (
+            self.need is None or sum(map(self.strengths.__getitem__, group)) >= self.need
+        )
+
+    def feasible(self, group: Sequence[str]) -> bool:
+        """Whether some legal group is ``group`` (non-empty) plus later candidates."""
+        if self.need is None:
+            return True
+        before = sum(map(self.strengths.__getitem__, group[:-1]))
+        return before + self.best[group[-1]] >= self.need
+
+    def groups(self) -> list[tuple[str, ...]]:
+        """Every legal group, by size, then in the candidates' order."""
+        out: list[tuple[str, ...]] = []
+        for k in range(1, len(self.candidates) + 1):
+            out.extend(g for g in combinations(self.candidates, k) if self.legal(g))
+        return out
 
 
 class AttackOdds:

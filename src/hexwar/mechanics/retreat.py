@@ -123,9 +123,10 @@ class RetreatRules:
       and hexsides of the terrain chart); ``impassable`` (terrains) and ``uncrossable``
       (hexside features, after a bridge's negation) close cells and hexsides to a
       retreat whatever the movement chart says;
-    - ``chooser`` (``"owner"`` or ``"attacker"``) and ``cannot`` (``"eliminate"`` or
-      ``"step"``: the penalty when no retreat exists) are read by
-      :mod:`hexwar.mechanics.combat`.
+    - ``chooser`` (``"owner"`` or ``"attacker"``), ``cannot`` (``"eliminate"`` or
+      ``"step"``: the penalty when no retreat exists; "surrender") and ``forbidden``
+      (the penalty when the game forbids the retreat, ``ResultHooks.may_retreat``) are
+      read by :mod:`hexwar.mechanics.combat`.
     """
 
     away: Away = "start"
@@ -137,6 +138,7 @@ class RetreatRules:
     uncrossable: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
     chooser: Literal["owner", "attacker"] = "owner"
     cannot: Literal["eliminate", "step"] = "eliminate"
+    forbidden: Literal["eliminate", "step"] = "step"
 
     def __attrs_post_init__(self) -> None:
         for name, value, allowed in (
@@ -144,6 +146,7 @@ class RetreatRules:
             ("enemy_zoc", self.enemy_zoc, ZOC_RULES),
             ("chooser", self.chooser, ("owner", "attacker")),
             ("cannot", self.cannot, ("eliminate", "step")),
+            ("forbidden", self.forbidden, ("eliminate", "step")),
         ):
             if value not in allowed:
                 raise DataError(f"retreat {name} {value!r}: expected one of {allowed}")
