@@ -1,7 +1,7 @@
 """Benchmark of «Сталинград»: random games, the token step, clone, exact attack odds, memory.
 
 Run: ``python benchmarks/bench_stalingrad.py [--games N] [--repeats R] [--old PATH]
-[--old PATH2 ...] [--profile]``. Prints figures (CPU time, this process's
+[--old PATH2 ...] [--profile] [--parts]``. Prints figures (CPU time, this process's
 ``time.process_time``); it is not a timed test. Each figure comes from a fresh worker
 process (``python -c``) run against a
 source tree; with ``--old PATH`` (a checkout of an earlier commit, e.g. ``git worktree add
@@ -23,6 +23,11 @@ Figures:
 - ``odds``: the exact result distribution of an attack
   (:func:`hexwar_stalingrad.ground.attack_distribution`), median µs (target <= 100);
 - ``rss``: the process's peak resident memory after 50 random games, MB (target <= 64).
+
+``--parts`` prints instead the Python bytecodes executed per action of ``--games``
+token-wise games in this process, by part (the game's legality by phase and prefix
+length, the rules, the core's settle, tokens, player, journal): a count that the
+machine's load does not blur.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -166,10 +172,18 @@ def main() -> None:
         help="a checkout of an earlier commit (repeatable: old, old2, ...)",
     )
     p.add_argument("--profile", action="store_true", help="cProfile token games, top functions")
+    p.add_argument(
+        "--parts",
+        action="store_true",
+        help="bytecodes per action by part of the engine and the rules (deterministic)",
+    )
     p.add_argument("--only", default="list,token,heuristic,micro,clone,rss")
     args = p.parse_args()
     if args.profile:
         _profile(args.games)
+        return
+    if args.parts:
+        _parts(args.games)
         return
     olds = [(f"old{i + 1}" if i else "old", tree.resolve()) for i, tree in enumerate(args.old)]
     trees = [("new", HERE), *olds]
@@ -219,6 +233,88 @@ def _profile(games: int) -> None:
         play(rules.new_state(), players, SeededDriver(seed))
     profiler.disable()
     pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+
+
+def _parts(games: int) -> None:
+    """Python bytecodes executed per action in token-wise random long games (seeds
+    ``0 .. games-1``, static data warmed by one game first), by the innermost enclosing
+    part: the game's legality by phase and prefix length, the rules carrying out
+    actions, the core's settle, legal tokens, random player, ``_apply``, chance picks.
+    ``sys.settrace`` counts them (slow, but the same count on any machine load)."""
+    import collections
+
+    import hexwar.engine.dice as dice
+    import hexwar.engine.legality as legality
+    import hexwar.engine.loop as loop
+    import hexwar.engine.sequencer as sequencer
+    import hexwar.engine.state as state_mod
+    import hexwar_stalingrad.rules as srules
+    from hexwar.engine.dice import SeededDriver
+    from hexwar.engine.loop import RandomPlayer, play
+    from hexwar_stalingrad.rules import StalingradRules
+
+    parts = {
+        (srules.__file__, "phase_tokens"): "legality",
+        (srules.__file__, "decision_tokens"): "legality",
+        (srules.__file__, "play"): "rules: play",
+        (srules.__file__, "decide"): "rules: decide",
+        (sequencer.__file__, "settle"): "core: settle, idle test, steps (+ on_enter)",
+        (legality.__file__, "legal_tokens"): "core: legal_tokens",
+        (legality.__file__, "_after"): "core: legal_tokens",
+        (loop.__file__, "sample_action"): "core: random player",
+        (state_mod.__file__, "_apply"): "core: _apply",
+        (dice.__file__, "pick"): "chance picks",
+        (loop.__file__, "play"): "core: game loop",
+    }
+    rules = StalingradRules(length="long")
+    play(rules.new_state(), {s: RandomPlayer(1) for s in rules.sides}, SeededDriver(10_000))
+    counts: collections.Counter[str] = collections.Counter()
+    stack = ["other"]
+
+    def part_of(frame: Any) -> str | None:
+        code = frame.f_code
+        part = parts.get((code.co_filename, code.co_name))
+        if part == "legality":
+            local, prefix = frame.f_locals, frame.f_locals.get("prefix", ())
+            if code.co_name == "decision_tokens":
+                return f"legality: decision {local['decision'].kind}, prefix {len(prefix)}"
+            return f"legality: {local['state'].phase}, prefix {len(prefix)}"
+        return part
+
+    def inner(part: str) -> Any:
+        def trace(frame: Any, event: str, arg: Any) -> Any:
+            if event == "opcode":
+                counts[part] += 1
+            elif event == "return":
+                stack.pop()
+            return trace
+
+        return trace
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        if event == "call":
+            frame.f_trace_opcodes = True
+            part = part_of(frame)
+            if part is not None:
+                stack.append(part)
+                return inner(part)
+            return trace
+        if event == "opcode":
+            counts[stack[-1]] += 1
+        return trace
+
+    actions = 0
+    sys.settrace(trace)
+    try:
+        for seed in range(games):
+            players = {s: RandomPlayer(seed * 7919 + i) for i, s in enumerate(rules.sides)}
+            actions += len(play(rules.new_state(), players, SeededDriver(seed)).history)
+    finally:
+        sys.settrace(None)
+    total = sum(counts.values())
+    print(f"{games} games, {actions} actions, {total / actions:.0f} bytecodes per action")
+    for part, n in counts.most_common():
+        print(f"{n / actions:8.0f}  {100 * n / total:5.1f} %  {part}")
 
 
 if __name__ == "__main__":

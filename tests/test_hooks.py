@@ -101,6 +101,34 @@ def test_expiry_phase_turn_game() -> None:
     assert state.turn == 2
 
 
+def test_a_hook_follows_the_effects_after_each_change_undo_and_clone() -> None:
+    """``State.hook`` keeps the effects that fold into a point per tuple of effects in
+    force: every change (add, remove, undo) and a clone's own changes are followed."""
+    state = started()
+    assert state.hook("movement_allowance", 2, unit="red") == 2
+    state.add_effect("plus", {"n": 3})
+    assert state.hook("movement_allowance", 2, unit="red") == 5
+    state.add_effect("plus", {"n": 1})
+    assert state.hook("movement_allowance", 2, unit="red") == 6
+    state.remove_effect(state.effects[1])
+    assert state.hook("movement_allowance", 2, unit="red") == 5
+    twin = state.clone()
+    twin.add_effect("double", precedence=20)
+    assert twin.hook("movement_allowance", 2, unit="red") == 10
+    assert state.hook("movement_allowance", 2, unit="red") == 5  # the original unchanged
+    state.remove_effect(state.effects[0])
+    assert state.hook("movement_allowance", 2, unit="red") == 2
+    assert twin.hook("movement_allowance", 2, unit="red") == 10
+    before = twin.clone()
+    twin.apply("end")  # a phase ends: nothing lapses (turn effects), then undo
+    twin.undo()
+    assert (
+        twin.hook("movement_allowance", 2, unit="red")
+        == 10
+        == before.hook("movement_allowance", 2, unit="red")
+    )
+
+
 def test_unknown_effect_kind_is_refused() -> None:
     with pytest.raises(HexwarError, match="unknown effect kind"):
         started().add_effect("teleport")

@@ -176,7 +176,11 @@ def _occupied(state: State) -> set[str]:
 
 def airfield_is_free(state: State, label: str, side: str) -> bool:
     """Ruling S10.7: no air unit on it, no enemy ground unit on it or next to it."""
-    if label in _occupied(state):
+    return _free(state, label, side, _occupied(state))
+
+
+def _free(state: State, label: str, side: str, occupied: set[str]) -> bool:
+    if label in occupied:
         return False
     data = static(state)
     ground = data.ground
@@ -196,8 +200,9 @@ def free_airfields(state: State, side: str) -> list[str]:
         for u, info in data.air.items()
         if info.side == side and air_where(state, u) == POOL
     }
+    occupied = _occupied(state)  # once for every airfield
     return [
-        a for a in airfields(state, side) if a not in reserved and airfield_is_free(state, a, side)
+        a for a in airfields(state, side) if a not in reserved and _free(state, a, side, occupied)
     ]
 
 
@@ -275,12 +280,21 @@ def placement_actions(state: State, side: str, role: str) -> list[Action]:
     return [made("fly", u, h) for u in units for h in hexes]
 
 
-def _placement_units_and_hexes(state: State, side: str, role: str) -> tuple[list[str], list[str]]:
+def _placement_units_and_hexes(
+    state: State, side: str, role: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The units ``side`` may still place for ``role`` and the hexes open to them (both
+    empty when either is), once per position."""
+    key = ("stalingrad-placement", side, role)
+    return state.derive(key, lambda: _units_and_hexes(state, side, role))
+
+
+def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     plan = _plan(state, side, role)
     placed = {u for u, _, _ in plan}
     units = [u for u in based(state, side, role) if u not in placed]
     if not units:
-        return [], []
+        return (), ()
     taken = {h for _, h, _ in plan}
     data = static(state)
     if role == BOMBER:
@@ -292,19 +306,19 @@ def _placement_units_and_hexes(state: State, side: str, role: str) -> tuple[list
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
         hexes = sorted(near - bomber_hexes - taken)
-    return (units, hexes) if hexes else ([], [])
+    return (tuple(units), tuple(hexes)) if hexes else ((), ())
 
 
 def fly_units(state: State, decision: Decision, args: tuple[str, ...] = ()) -> list[str]:
     """The units an ``air_place`` decision may still place (S10.2, S10.3), sorted; none
     when there is no hex to place them on."""
-    return _placement_units_and_hexes(state, decision.side, str(decision.params[0]))[0]
+    return list(_placement_units_and_hexes(state, decision.side, str(decision.params[0]))[0])
 
 
 def fly_hexes(state: State, decision: Decision, args: tuple[str, ...]) -> list[str]:
     """The hexes the unit ``args[0]`` may be placed on (S10.2, S10.3), sorted."""
     units, hexes = _placement_units_and_hexes(state, decision.side, str(decision.params[0]))
-    return hexes if args[0] in units else []
+    return list(hexes) if args[0] in units else []
 
 
 def _ask_placement(state: State, side: str, role: str) -> None:
@@ -312,7 +326,7 @@ def _ask_placement(state: State, side: str, role: str) -> None:
     if state.get("air_plan", key) is None:
         state.put("air_plan", key, ())
         state.hide("air_plan", key, side)
-    if placement_actions(state, side, role):
+    if _placement_units_and_hexes(state, side, role)[0]:  # some fly action (S10.2, S10.3)
         state.push(Decision("air_place", side, (role,), private=side))
     else:
         _placement_done(state, side, role)

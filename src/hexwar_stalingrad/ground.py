@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
+from hexwar.board.maps import COST_CACHE
 from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
@@ -41,7 +42,7 @@ from hexwar_stalingrad.board import (
     unit_at,
     where,
 )
-from hexwar_stalingrad.static import Static
+from hexwar_stalingrad.static import Overrides, Static
 from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
@@ -126,10 +127,16 @@ def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
 def allowance_hooked(state: State) -> bool:
     """Whether anything contributes to the ``movement_allowance`` hook now (a static hook
     of the ruleset or an effect in force, e.g. a ``movement_bonus`` card, S5)."""
+    return _hooked(state, "movement_allowance")
+
+
+def _hooked(state: State, point: str) -> bool:
+    """Whether a static hook or an effect in force contributes to hook ``point`` (if
+    not, ``state.hook(point, value)`` is ``value``)."""
     rules = state.ruleset
-    if rules.static_hook("movement_allowance") is not None:
+    if rules.static_hook(point) is not None:
         return True
-    return any("movement_allowance" in rules.effect_rules[e.kind] for e in state.effects)
+    return any(point in rules.effect_rules[e.kind] for e in state.effects)
 
 
 def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
@@ -145,14 +152,54 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
 # -- movement (S6) -----------------------------------------------------------------------------
 
 
+class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
+    """The steps out of each hex for one movement class on one map variant (ordinary and
+    "stop" hexsides alike: S6.3 ends a move in a ZOC hex, S6.4 lets a unit leave one),
+    label -> ``(cost, label)`` sorted by cost; each label's entry is built on first use
+    (units stand on few of the map's hexes)."""
+
+    def __init__(self, steps: CompiledSteps, labels: Sequence[str], indices: Mapping[str, int]):
+        super().__init__()
+        self._steps, self._labels, self._indices = steps, labels, indices
+
+    def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
+        i, labels, steps = self._indices[label], self._labels, self._steps
+        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
+        self[label] = found
+        return found
+
+
+def first_steps(data: Static, overrides: Overrides, movement_class: str) -> FirstSteps:
+    """:class:`FirstSteps` of ``movement_class`` under ``overrides``, kept on the map."""
+    overrides = data.for_class(overrides, movement_class)
+
+    def build() -> FirstSteps:
+        steps = data.steps(overrides, movement_class)
+        return FirstSteps(steps, data.index_labels, data.label_indices)
+
+    key = (COST_CACHE, movement_class, "stalingrad-first-steps")
+    return data.map_with(overrides).derived(key, build)
+
+
+@functools.lru_cache(maxsize=8)
+def _unit_moves(data: Static) -> Mapping[str, tuple[str, int, int, bool]]:
+    """Each ground unit's movement class, full and reduced movement points (S1.3) and
+    whether its arm exploits (S6.5)."""
+    return {
+        u: (g.movement_class, g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
+        for u, g in data.ground.items()
+    }
+
+
 class Movers:
     """One side's movement query in one phase (S6, S6.5 for exploitation): what it reads
-    once (the effects' terrain overrides, whether the allowance hook is in play, the enemy
-    units' hexes) and the per-unit answers built on it.
+    once (the effects' terrain overrides, whether the allowance and exploitation hooks are
+    in play, the enemy units' hexes) and the per-unit answers built on it.
 
     Friendly units are passable and exert no ZOC (S6.2, S2.1), so a unit's end hexes
     are the hexes it reaches against the enemy units alone (:meth:`Static.reach`, memoised
-    on its arguments) minus the occupied ones.
+    on its arguments) minus the occupied ones. "Has the unit a move?" is first asked
+    one step out (:meth:`steps_out`); the search runs only for a unit it does not settle.
     """
 
     def __init__(self, state: State, side: str, exploitation: bool) -> None:
@@ -162,11 +209,16 @@ class Movers:
         self.moved = state.table("moved")
         self.reduced = state.table(STEPS)
         # derived once per position (immutable values: a clone may share them)
-        self.overrides, self.hooked = state.derive(
+        self.overrides, self.hooked, self.exploit_hooked = state.derive(
             "stalingrad-movement-effects",
-            lambda: (terrain_overrides(state), allowance_hooked(state)),
+            lambda: (
+                terrain_overrides(state),
+                _hooked(state, "movement_allowance"),
+                _hooked(state, "may_exploit"),
+            ),
         )
-        self._steps: dict[str, CompiledSteps] = {}
+        self._steps: dict[str, FirstSteps] = {}
+        self._moves = _unit_moves(self.data)
 
     def enemies(self) -> frozenset[str]:
         """The labels holding enemy ground units (one set per position and side)."""
@@ -181,21 +233,52 @@ class Movers:
 
     def units(self) -> list[tuple[str, str]]:
         """``(unit, label)`` of the side's units on the map, sorted by unit."""
-        return [(u, lab) for lab, u in on_map(self.state, self.side)]
+        entries = PIECES.entries(self.state)
+        out = []
+        for unit in self.data.side_ground(self.side):
+            entry = entries.get(unit)
+            if entry is not None:
+                out.append((unit, entry[0]))
+        return out
+
+    def ready(self) -> tuple[tuple[str, str, int], ...]:
+        """``(unit, label, points)`` of the side's units on the map that may move in this
+        phase (points > 0), sorted by unit."""
+        return tuple(self._ready())
+
+    def _ready(self) -> Iterator[tuple[str, str, int]]:
+        # points() inlined: the idle test of every movement position runs this
+        state, side, exploitation = self.state, self.side, self.exploitation
+        entries, moved, reduced = PIECES.entries(state), self.moved, self.reduced
+        table = self._moves
+        hooked, exploit_hooked, hook = self.hooked, self.exploit_hooked, state.hook
+        for unit in self.data.side_ground(side):
+            entry = entries.get(unit)
+            if entry is None or moved.get(unit):
+                continue
+            _, full, red, exploits = table[unit]
+            if exploitation and not (
+                exploits and (not exploit_hooked or bool(hook("may_exploit", True, unit=unit)))
+            ):
+                continue
+            base = red if reduced.get(unit) else full
+            if hooked:
+                base = int(hook("movement_allowance", base, unit=unit))
+            if base > 0:
+                yield unit, entry[0], base
 
     def points(self, unit: str) -> int:
         """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
-        # may_move_now and allowance inlined (the hot path of the movers' listing)
         state = self.state
         if self.moved.get(unit):
             return 0
-        info = self.data.ground[unit]
+        _, full, red, exploits = self._moves[unit]
         if self.exploitation and not (
-            info.arm in EXPLOITING_ARMS[self.side]
-            and bool(state.hook("may_exploit", True, unit=unit))
+            exploits
+            and (not self.exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
         ):
             return 0
-        base = info.movement.reduced if self.reduced.get(unit) else info.movement.full
+        base = red if self.reduced.get(unit) else full
         if not self.hooked:
             return max(0, base)
         return max(0, int(state.hook("movement_allowance", base, unit=unit)))
@@ -203,17 +286,17 @@ class Movers:
     def steps_out(self, unit: str, label: str, points: int) -> bool:
         """The cheap sufficient test: an adjacent empty hex the unit can enter with its
         points (it may always end there: S6.3 stops it in a ZOC hex, S6.4 lets it leave)."""
-        data = self.data
-        mclass = data.ground[unit].movement_class
+        mclass = self._moves[unit][0]
         steps = self._steps.get(mclass)
         if steps is None:
-            steps = self._steps[mclass] = data.steps(self.overrides, mclass)
-        i = data.label_indices[label]
-        at, labels = self.at, data.index_labels
-        for j, cost in steps.go[i]:
-            if cost <= points and labels[j] not in at:
+            steps = self._steps[mclass] = first_steps(self.data, self.overrides, mclass)
+        at = self.at
+        for cost, lab in steps[label]:
+            if cost > points:
+                return False
+            if lab not in at:
                 return True
-        return any(cost <= points and labels[j] not in at for j, cost in steps.stop[i])
+        return False
 
     def ends(self, unit: str, label: str, points: int) -> list[str]:
         """The hexes ``unit`` on ``label`` may end its move in (sorted)."""
@@ -247,14 +330,13 @@ def _exploiting(state: State) -> bool:
 
 def has_move(state: State, side: str) -> bool:
     """Whether ``side`` has at least one ``move`` in this phase (S6, S6.5): the cheap test
-    for every unit first, the search only for the units it does not settle (S4 idle test)."""
+    unit by unit (stopping at the first that steps out), the search only for the units it
+    does not settle (S4 idle test)."""
     movers = Movers(state, side, _exploiting(state))
     later = []
-    for unit, label in movers.units():
-        points = movers.points(unit)
-        if points <= 0:
-            continue
-        if movers.steps_out(unit, label, points):
+    steps_out = movers.steps_out
+    for unit, label, points in movers._ready():
+        if steps_out(unit, label, points):
             return True
         later.append((unit, label, points))
     return any(movers.ends(u, lab, p) for u, lab, p in later)
@@ -263,7 +345,24 @@ def has_move(state: State, side: str) -> bool:
 def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
     movers = Movers(state, side, _exploiting(state))
-    return [u for u, lab in movers.units() if movers.may_move(u, lab)]
+    at, moves, tables = movers.at, movers._moves, movers._steps
+    out = []
+    for unit, label, points in movers._ready():
+        # Movers.steps_out inlined: one step out to an empty hex settles most units
+        mclass = moves[unit][0]
+        steps = tables.get(mclass)
+        if steps is None:
+            steps = tables[mclass] = first_steps(movers.data, movers.overrides, mclass)
+        free = False
+        for cost, lab in steps[label]:
+            if cost > points:
+                break
+            if lab not in at:
+                free = True
+                break
+        if free or movers.ends(unit, label, points):
+            out.append(unit)
+    return out
 
 
 def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
@@ -281,8 +380,8 @@ def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
     movers = Movers(state, side, exploitation)
     out: list[Action] = []
     table = movers.data.move_table
-    for unit, label in movers.units():
-        ends = movers.ends(unit, label, movers.points(unit))
+    for unit, label, points in movers.ready():
+        ends = movers.ends(unit, label, points)
         if ends:
             out.extend(map(table(unit).__getitem__, ends))
     return out

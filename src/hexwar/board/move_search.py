@@ -88,19 +88,18 @@ def search(
     allowance: float,
     target: int,
     blocked: set[int],
-    exerting: set[int],
-    sources: list[tuple[int, ...]] | None,
-    stop_cells: set[int],
+    halt: set[int],
 ) -> Found:
     """Every arrival from cell ``s`` within ``allowance`` (see the comment below);
-    ``target`` >= 0: stop once that cell is settled."""
+    ``target`` >= 0: stop once that cell is settled. ``halt``: the cells a mover stops
+    in on entering (in enemy ZOC, or friendly cells it may end in but not pass)."""
     if s in blocked:
         blocked = blocked - {s}
     go: dict[int, float] = {s: 0}
     go_prev: dict[int, int] = {s: -1}
     stop: dict[int, float] = {}
     stop_prev: dict[int, int] = {}
-    args = (compiled, s, blocked, exerting, sources, stop_cells, go, go_prev, stop, stop_prev)
+    args = (compiled, s, blocked, halt, go, go_prev, stop, stop_prev)
     if compiled.integral and allowance < _MAX_BUCKETS:
         _dial(*args, int(allowance), target)
     else:
@@ -108,10 +107,12 @@ def search(
     return go, go_prev, stop, stop_prev
 
 
-# The two searches below are Dijkstra over states (cell, stopped?). A cell in enemy ZOC
-# (a neighbour of an ``exerting`` cell, through ``sources``) or in ``stop_cells`` stops
-# every unit entering it, so its arrival is kept in ``go`` but never expanded (tested
-# when popped: the ZOC test costs one set operation per cell reached, not per enemy);
+# The two searches below are Dijkstra over states (cell, stopped?). A cell in ``halt``
+# (enemy ZOC, or a friendly cell the mover may end in but not pass) stops every unit
+# entering it, so its arrival is kept in ``go`` but never expanded (tested when popped:
+# one set look-up per cell reached; ``halt`` is built once per prepared search, from the
+# ZOC projection of the exerting cells: Dec 2026, the ZOC had been tested per cell
+# through its sources);
 # an arrival over a "stop" hexside is kept in ``stop`` and never expanded. The start
 # cell is always expanded (S6.4). ``target`` >= 0: stop once the target is settled.
 # Their relaxation loops are alike but kept apart on purpose: shared as one function
@@ -123,9 +124,7 @@ def _dial(
     compiled: CompiledSteps,
     s: int,
     blocked: Collection[int],
-    exerting: set[int],
-    sources: list[tuple[int, ...]] | None,
-    stop_cells: set[int],
+    halt: set[int],
     go: dict[int, float],
     go_prev: dict[int, int],
     stop: dict[int, float],
@@ -140,7 +139,6 @@ def _dial(
     buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
     buckets[0].append(s)
     go_get, stop_get = go.get, stop.get
-    disjoint = exerting.isdisjoint
     big = allowance + 1
     best_t = big
     for d in range(allowance + 1):
@@ -152,7 +150,7 @@ def _dial(
             if i == target:
                 best_t = d
                 break
-            if i != s and ((sources is not None and not disjoint(sources[i])) or i in stop_cells):
+            if i in halt and i != s:
                 continue
             for j, c in adj_go[i]:
                 nd = d + c
@@ -173,9 +171,7 @@ def _dijkstra(
     compiled: CompiledSteps,
     s: int,
     blocked: Collection[int],
-    exerting: set[int],
-    sources: list[tuple[int, ...]] | None,
-    stop_cells: set[int],
+    halt: set[int],
     go: dict[int, float],
     go_prev: dict[int, int],
     stop: dict[int, float],
@@ -189,7 +185,6 @@ def _dijkstra(
     heap: list[tuple[float, int]] = [(0, s)]
     pop, push = heapq.heappop, heapq.heappush
     go_get, stop_get = go.get, stop.get
-    disjoint = exerting.isdisjoint
     best_t = inf
     while heap:
         d, i = pop(heap)
@@ -200,7 +195,7 @@ def _dijkstra(
         if i == target:
             best_t = d
             break
-        if i != s and ((sources is not None and not disjoint(sources[i])) or i in stop_cells):
+        if i in halt and i != s:
             continue
         for j, c in adj_go[i]:
             nd = d + c

@@ -44,7 +44,7 @@ from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
 from hexwar.board.move_rules import DEFAULT_RULES, MoveRules, Units, resolve_rules
 from hexwar.board.move_search import Found, compiled_adjacency, search
-from hexwar.board.zoc import zoc_sources
+from hexwar.board.zoc import zoc_projection
 from hexwar.grid.geometry import Hex
 
 __all__ = ["MoveSearch", "Path", "Reach", "find_path", "reachable"]
@@ -155,7 +155,13 @@ class MoveSearch(Generic[C]):
         self._stop_cells = resolved.stop_cells
         self._end_ok = resolved.end_ok
         self._end_ok_empty = resolved.end_ok_empty
-        self._sources = zoc_sources(game_map) if resolved.exerting else None
+        # the cells that stop a mover entering them: enemy ZOC (S6.3) and stop cells
+        halt = set(resolved.stop_cells)
+        if resolved.exerting:
+            proj = zoc_projection(game_map)
+            for e in resolved.exerting:
+                halt.update(proj[e])
+        self._halt = halt
 
     def reachable(self, start: C, allowance: float) -> Reach[C]:
         """Every cell a unit at ``start`` can end its move in (as :func:`reachable`)."""
@@ -211,9 +217,7 @@ class MoveSearch(Generic[C]):
             allowance,
             target,
             self._blocked,
-            self._exerting,
-            self._sources,
-            self._stop_cells,
+            self._halt,
         )
 
     def _finish(

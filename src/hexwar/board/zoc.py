@@ -121,9 +121,9 @@ def zoc_cells(
 def zoc_sources(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     """Per cell index ``j``: the indices of the cells from which a unit controls ``j``.
 
-    The inverse of :func:`zoc_projection`, cached on the map; the movement search uses it
-    to test only the cells it reaches, so its cost follows the cells reached, not the
-    number of enemy units.
+    The inverse of :func:`zoc_projection`, cached on the map: "is cell ``j`` in the ZOC
+    of these units?" for one cell at a time (the movement search builds its set of ZOC
+    cells from :func:`zoc_projection` instead, once per prepared search).
     """
     return game_map.derived("zoc_sources", lambda: _sources(game_map))
 

@@ -53,6 +53,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import repeat
 from typing import Any, Final, Generic, TypeVar
 
 import attrs
@@ -240,8 +241,8 @@ class StateMemo(Generic[T]):
         return getattr(self.compute, "__qualname__", repr(self.compute))
 
     def __call__(self, state: State, *args: Hashable) -> T:
-        tv, base = state._tv, state._base
-        key = (args, *[tv.get(t, base) for t in self.reads])
+        # the versions through map (no comprehension frame: this runs on every call)
+        key = (args, *map(state._tv.get, self.reads, repeat(state._base)))
         if _CHECKING:
             return self._checked(state, args, key)
         store = self._store

@@ -351,6 +351,7 @@ class State(Views):
         new._memo_version = self._memo_version
         new._pc = self._pc
         new._pp = self._pp
+        new._hfx, new._hfc = None, {}
         new._tokenized = self._tokenized
         return new
 

@@ -60,6 +60,8 @@ class Store(Clonable):
         "_cursor",
         "_effects",
         "_frame",
+        "_hfc",
+        "_hfx",
         "_log",
         "_lt",
         "_memo",
@@ -96,6 +98,8 @@ class Store(Clonable):
         self._memo: dict[Any, Any] = {}
         self._lt: dict[Prefix, tuple[str, ...]] = {}
         self._memo_version = -1
+        self._hfx: tuple[Effect, ...] | None = None  # the effects _hfc is for (hook)
+        self._hfc: dict[str, tuple[tuple[Effect, Any], ...]] = {}
         self._pc: Cursor | None = None  # the cursor whose phase _pp is (_phase)
         self._pp: sequencer.Phase | None = None
         self._tokenized = ruleset._tokenized
@@ -274,7 +278,8 @@ class Store(Clonable):
             until,
         )
         self._set("_serial", self._serial + 1)
-        self._set("_effects", tuple(sorted((*self._effects, effect))))
+        # (precedence, serial) is the effects' order (serials are unique): no attrs compare
+        self._set("_effects", tuple(sorted((*self._effects, effect), key=_effect_order)))
         return effect
 
     def remove_effect(self, effect: Effect) -> None:
@@ -356,14 +361,26 @@ class Store(Clonable):
 
         The effect kinds contributing to each hook point are found once per ruleset
         (:attr:`Ruleset.effect_rules` is fixed), so a hook nothing contributes to costs
-        a dictionary look-up."""
+        a dictionary look-up; the effects in force that fold into it, once per tuple of
+        effects (kept until the effects change)."""
         ruleset = self.ruleset
         static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
         if static is not None:
             value = static(self, value, **context)
-        if kinds and self._effects:
-            rules = self.ruleset.effect_rules
-            for effect in self._effects:
-                if effect.kind in kinds:
-                    value = rules[effect.kind][name](self, effect, value, **context)
+        effects = self._effects
+        if kinds and effects:
+            if self._hfx is not effects:  # the effects changed: pick the folds again
+                self._hfx, self._hfc = effects, {}
+            folds = self._hfc.get(name)
+            if folds is None:
+                rules = self.ruleset.effect_rules
+                folds = self._hfc[name] = tuple(
+                    (e, rules[e.kind][name]) for e in effects if e.kind in kinds
+                )
+            for effect, rule in folds:
+                value = rule(self, effect, value, **context)
         return value
+
+
+def _effect_order(effect: Effect) -> tuple[int, int]:
+    return effect.precedence, effect.serial
