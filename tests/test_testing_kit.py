@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import attrs
 import pytest
 from hypothesis import settings
@@ -18,13 +16,10 @@ from toy_game import Duel
 
 
 def test_200_random_games_of_the_toy_ruleset_pass_every_check() -> None:
-    start = time.perf_counter()
     report = check_random_games(lambda: Duel().new_state(), games=200, seed=2024)
-    elapsed = time.perf_counter() - start
     assert report.ok, report.violations[:3]
     assert (report.games, report.terminal) == (200, 200)
     assert report.steps > 1000
-    assert elapsed < 30  # about 1.5 s on the dev machine
 
 
 def test_ruleset_invariants_are_checked() -> None:
