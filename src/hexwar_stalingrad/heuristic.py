@@ -97,7 +97,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 
@@ -202,6 +202,9 @@ class HeuristicBot:
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
         self._column_memo: tuple[object, dict[tuple[int, int], str | None]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
+        self._ends = _Ends()
+        #: The last ring queries' flow paths, to start the next ones from (speed only).
+        self._flows: dict[str, list[list[int]]] = {}
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
         #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
         self.ruled_out = 0
@@ -304,7 +307,7 @@ class HeuristicBot:
             return None
         last = self._plan
         if last is None or not last.holds(state, inputs):
-            last = self._plan = ring_plan(state, inputs)
+            last = self._plan = ring_plan(state, inputs, self._flows)
         return last
 
     def _advance_in_ring(self, state: State, actions: Sequence[Action], plan: RingPlan) -> Action:
@@ -338,6 +341,7 @@ class HeuristicBot:
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
         if self._scores[0] != phase:
             self._scores = (phase, {})
+            self._ends = _Ends()
         vetoed = self._vetoes(phase)
         while True:
             top = self._top_moves(state, side, goals, here, ring, hold, vetoed)
@@ -380,10 +384,13 @@ class HeuristicBot:
         movers = ground.Movers(state, side, state.phase == "exploitation")
         data = static(state)
         escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
+        query = self._ends
+        query.position(state, movers)
+        open_gaps = None if ring is None else query.same(ring.open_gaps)
         for unit, origin in movers.units():
             if _idle(data, unit, origin, goals.get(unit), ring, hold, escapes):
                 continue  # it makes no move: its end hexes are not asked
-            ends = movers.ends(unit, origin, movers.points(unit))
+            ends = query.ends(unit, origin, movers.points(unit))
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
             if not ends:
@@ -393,7 +400,7 @@ class HeuristicBot:
                 ends,
                 goals.get(unit),
                 origin,
-                None if ring is None else (ring.open_gaps, held, unit == ring.last_in_city),
+                None if ring is None else (open_gaps, held, unit == ring.last_in_city),
             )
             found = memo.get(unit)
             if found is None or found[0] != key:
@@ -650,6 +657,74 @@ class HeuristicBot:
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+class _Ends:
+    """:meth:`hexwar_stalingrad.ground.Movers.ends` of a phase's units, kept between its
+    decisions: a unit's end hexes are its reach (:meth:`Static.reach`, a pure function of
+    the movement class, terrain overrides, enemy hexes, start hex and points) minus the
+    occupied hexes, so they are the last answer while the reach is the same object and no
+    hex of it changed occupancy (the stacks table's version, then the set of occupied
+    hexes against the one the answer was read with)."""
+
+    def __init__(self) -> None:
+        self.movers: ground.Movers | None = None
+        self.version = -1
+        self.occupied: frozenset[str] = frozenset()
+        self.before: frozenset[str] | None = None
+        self.changed: frozenset[str] = frozenset()
+        self.enemies: frozenset[str] | None = None
+        self.kept: dict[str, tuple[tuple[str, ...], frozenset[str], frozenset[str], list[str]]] = {}
+        self.values: dict[type, Any] = {}
+
+    def position(self, state: State, movers: ground.Movers) -> None:
+        """Read the occupied hexes and enemy hexes of the decision's position."""
+        self.movers = movers
+        version = state.table_version(PIECES.stacks)
+        if version != self.version:
+            self.version, self.before = version, self.occupied
+            self.occupied = frozenset(movers.at)
+            self.changed = self.occupied ^ self.before
+        enemies = movers.enemies()
+        if enemies != self.enemies:
+            self.enemies = enemies
+        # else the last decision's (equal) set: its hash and identity are the memo's keys
+
+    def same(self, value: _T) -> _T:
+        """``value``, or the equal value kept from the last decision (so that keys holding
+        it compare by identity)."""
+        last = self.values.get(type(value))
+        if last is not None and last == value:
+            return cast(_T, last)
+        self.values[type(value)] = value
+        return value
+
+    def ends(self, unit: str, origin: str, points: int) -> list[str]:
+        """The hexes ``unit`` on ``origin`` with ``points`` may end its move in (sorted)."""
+        if points <= 0:
+            return []
+        movers = self.movers
+        assert movers is not None
+        assert self.enemies is not None
+        data = movers.data
+        mclass = data.ground[unit].movement_class
+        reach = data.reach(movers.overrides, mclass, self.enemies, origin, points)
+        kept = self.kept.get(unit)
+        occupied = self.occupied
+        if kept is not None and kept[0] is reach:
+            if kept[2] is occupied:
+                return kept[3]
+            changed = self.changed if kept[2] is self.before else kept[2] ^ occupied
+            if changed.isdisjoint(kept[1]):
+                self.kept[unit] = (reach, kept[1], occupied, kept[3])
+                return kept[3]
+            where = kept[1]
+        else:
+            where = frozenset(reach)
+        at = movers.at
+        ends = [lab for lab in reach if lab not in at]
+        self.kept[unit] = (reach, where, occupied, ends)
+        return ends
 
 
 class _Odds:
@@ -981,9 +1056,15 @@ class RingPlan:
         return self.wall <= _blocked(state)
 
 
-def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None:
+def ring_plan(
+    state: State,
+    inputs: PlanInputs | None = None,
+    flows: dict[str, list[list[int]]] | None = None,
+) -> RingPlan | None:
     """The :class:`RingPlan` of the position, or ``None`` if no 6th Army unit is in the
-    Stalingrad area.
+    Stalingrad area. ``flows``: the paths of earlier queries' maximum flows to start
+    from, updated (:func:`~hexwar_stalingrad.heuristic_flow.index_cut`: the same plan,
+    sooner).
 
     The graph is :func:`hexwar_stalingrad.victory.encircled`'s: passable hexes minus RKKA
     units and RKKA ZOC, plus the 6th Army's own hexes (sources, never cut).
@@ -998,7 +1079,9 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
     free = data.passable - blocked
     open_cells = free | sixth
     sinks = (set(data.tagged(SUPPLY)) | set(inputs.relief)) & open_cells
-    found = _map_cut(data, open_cells, sixth, sinks, near_sources=RING_NEAR_POCKET)
+    flows = {} if flows is None else flows
+    ring = flows.setdefault("ring", [])
+    found = _map_cut(data, open_cells, sixth, sinks, ring, near_sources=RING_NEAR_POCKET)
     if found is None:
         return None
     gaps, outside = found
@@ -1007,14 +1090,15 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         frozenset(n for lab in pocket for n in data.neighbors[lab] if n not in open_cells)
         & data.passable
     )
-    screen, fence = _screen(state, free, pocket, inputs)
+    screen, fence = _screen(state, free, pocket, inputs, flows.setdefault("screen", []))
     open_ring = bool(gaps)
     if not gaps:
         # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
         # there trace a path out; such a hex next to an open outside hex is a thin spot.
         # The cut with those hexes as sources gives the hexes that thicken the ring.
         band = wall - manned
-        found = _map_cut(data, open_cells | band, sixth | band, sinks - band)
+        thick = flows.setdefault("band", [])
+        found = _map_cut(data, open_cells | band, sixth | band, sinks - band, thick)
         if found is not None and found[0]:
             gaps, outside = found
             deep = frozenset(open_cells - outside - gaps)
@@ -1045,7 +1129,11 @@ def ring_risk(state: State) -> tuple[int, int]:
 
 
 def _screen(
-    state: State, free: AbstractSet[str], pocket: AbstractSet[str], inputs: PlanInputs
+    state: State,
+    free: AbstractSet[str],
+    pocket: AbstractSet[str],
+    inputs: PlanInputs,
+    paths: list[list[int]] | None = None,
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Long game (S11.2): the hexes to block so that Manstein's relief group cannot move
     (stopping only on entering RKKA ZOC, S6.3) next to a 6th Army unit or the pocket, and
@@ -1063,7 +1151,7 @@ def _screen(
     near |= {n for h in sorted(near) for n in data.neighbors[h]}
     cells = set(free) | relief
     targets = {n for h in sorted(near) for n in data.neighbors[h]} & cells
-    found = _map_cut(data, cells, relief, targets - relief, near_sources=True)
+    found = _map_cut(data, cells, relief, targets - relief, paths, near_sources=True)
     if found is None:
         return frozenset(), frozenset()
     cut, outside = found
@@ -1077,10 +1165,12 @@ def _map_cut(
     open_cells: AbstractSet[str],
     sources: AbstractSet[str],
     sinks: AbstractSet[str],
+    paths: list[list[int]] | None = None,
     *,
     near_sources: bool = False,
 ) -> tuple[set[str], set[str]] | None:
-    """:func:`min_vertex_cut` on the map's own cell-index graph (no relabelling)."""
+    """:func:`min_vertex_cut` on the map's own cell-index graph (no relabelling), started
+    from ``paths`` (:func:`~hexwar_stalingrad.heuristic_flow.index_cut`)."""
     index, labels = data.label_indices, data.index_labels
     is_open = [False] * len(labels)
     for lab in open_cells:
@@ -1095,6 +1185,7 @@ def _map_cut(
         is_sink,
         FLOW_LIMIT,
         near_sources,
+        paths,
     )
     if found is None:
         return None

@@ -71,9 +71,16 @@ def index_cut(
     is_sink: list[bool],
     limit: int,
     near_sources: bool,
+    paths: list[list[int]] | None = None,
 ) -> tuple[list[int], list[int]] | None:
     """:func:`min_vertex_cut` on cell indices: ``graph[v]`` the neighbours of ``v``
     (``is_open`` gains the sources).
+
+    ``paths``: disjoint source-to-sink paths (cell indices) to start from, those of
+    them that are still paths of this graph (an earlier query's, whose graph differs by a
+    few blocked hexes); replaced by the paths of the maximum flow found. They change how
+    much searching is left, never the answer (the cuts nearest the sources and the sinks
+    are those of every maximum flow).
 
     Split-graph nodes: ``2 v`` is ``in(v)``, ``2 v + 1`` is ``out(v)``. ``used[v]``: ``v``
     carries a path; ``flow[u * n + v]``: the flow on the arc ``out(u) -> in(v)`` (each
@@ -90,7 +97,8 @@ def index_cut(
     used = [False] * n
     flow: dict[int, int] = {}
     into: dict[int, list[int]] = {}  # sorted
-    for _ in range(limit):
+    kept = _start(paths or (), graph, is_open, is_source, is_sink, used, flow, into)
+    for _ in range(limit - kept):
         parent = [-2] * (2 * n)
         queue: deque[int] = deque()
         for s in sources:
@@ -124,6 +132,8 @@ def index_cut(
                             parent[k] = node
                             push(k)
         if found < 0:
+            if paths is not None:
+                paths[:] = _paths(sources, is_sink, is_source, flow, n)
             if near_sources:
                 return _source_side(is_open, sources, parent)
             return _sink_side(graph, is_open, is_source, is_sink, used, flow)
@@ -140,6 +150,65 @@ def index_cut(
                 _set_flow(into, b, a, f > 0)
             node, prev = prev, parent[prev]
     return None
+
+
+def _start(
+    paths: Sequence[Sequence[int]],
+    graph: Sequence[Sequence[int]],
+    is_open: list[bool],
+    is_source: list[bool],
+    is_sink: list[bool],
+    used: list[bool],
+    flow: dict[int, int],
+    into: dict[int, list[int]],
+) -> int:
+    """Put one unit of flow on each of ``paths`` that is, from its last source to the
+    first sink after it, a path of this graph (through open hexes that are neither
+    sources nor sinks, disjoint from the paths taken before it); how many were taken."""
+    n = len(used)
+    taken = 0
+    for whole in paths:
+        # from its last source to the first sink after it (the units may have moved)
+        first = max((i for i, v in enumerate(whole) if is_source[v]), default=-1)
+        last = next((j for j in range(first + 1, len(whole)) if is_sink[whole[j]]), len(whole))
+        path = whole[first : last + 1] if first >= 0 and last < len(whole) else ()
+        inner = path[1:]
+        if (
+            not inner
+            or any(used[v] or not is_open[v] or is_source[v] for v in inner)
+            or any(b not in graph[a] for a, b in zip(path, inner, strict=False))
+        ):
+            continue
+        for a, b in zip(path, inner, strict=False):
+            flow[a * n + b] = 1
+            _set_flow(into, a, b, True)
+        for v in inner:
+            used[v] = True
+        taken += 1
+    return taken
+
+
+def _paths(
+    sources: Sequence[int], is_sink: list[bool], is_source: list[bool], flow: dict[int, int], n: int
+) -> list[list[int]]:
+    """The source-to-sink paths of a flow (cell indices; a cycle of flow is left out)."""
+    succ: dict[int, list[int]] = {}
+    for arc, f in sorted(flow.items()):
+        if f > 0:
+            succ.setdefault(arc // n, []).append(arc % n)
+    out = []
+    for s in sources:
+        for first in succ.get(s, ()):
+            path, v = [s, first], first
+            while not (is_sink[v] and not is_source[v]) and len(path) <= n:
+                after = succ.get(v)
+                if not after:
+                    break
+                v = after[0]  # a hex carrying a path passes it on to one hex
+                path.append(v)
+            if is_sink[v] and not is_source[v]:
+                out.append(path)
+    return out
 
 
 def _source_side(
