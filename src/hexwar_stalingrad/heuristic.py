@@ -97,7 +97,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -336,11 +336,12 @@ class HeuristicBot:
         ring = _RingMoves(state, plan, mine) if plan is not None else None
         hold = _holding(state, side)
         # a unit's best moves are kept for the phase, keyed by all they read: its end
-        # hexes (asked of the engine unit by unit), its goal and hex, and the ring's open
-        # gaps, its held hexes and the city rule
+        # hexes (asked of the engine unit by unit), its goal and hex, and of the ring (the
+        # plan may change in the phase) the open gaps its moves can block, its held hexes,
+        # whether it mans the wall and the city rule
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
-        if self._scores[0] != phase:
-            self._scores = (phase, {})
+        if self._scores[0] != phase[:5]:
+            self._scores = (phase[:5], {})
             self._ends = _Ends()
         vetoed = self._vetoes(phase)
         while True:
@@ -386,7 +387,6 @@ class HeuristicBot:
         escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
         query = self._ends
         query.position(state, movers)
-        open_gaps = None if ring is None else query.same(ring.open_gaps)
         for unit, origin in movers.units():
             if _idle(data, unit, origin, goals.get(unit), ring, hold, escapes):
                 continue  # it makes no move: its end hexes are not asked
@@ -395,13 +395,17 @@ class HeuristicBot:
                 ends = [t for t in ends if (unit, t) not in vetoed]
             if not ends:
                 continue
-            held = ring.held(origin) if ring is not None else frozenset()
-            key = (
-                ends,
-                goals.get(unit),
-                origin,
-                None if ring is None else (open_gaps, held, unit == ring.last_in_city),
-            )
+            held: frozenset[str] = frozenset()
+            ringside: tuple[object, ...] | None = None
+            if ring is not None:
+                held = ring.held(origin)
+                ringside = (
+                    ring.open_gaps & query.zone(unit, ends, data.zoc_disks),
+                    held,
+                    origin in ring.manned,
+                    unit == ring.last_in_city,
+                )
+            key = (ends, goals.get(unit), origin, ringside)
             found = memo.get(unit)
             if found is None or found[0] != key:
                 found = memo[unit] = (
@@ -674,8 +678,11 @@ class _Ends:
         self.before: frozenset[str] | None = None
         self.changed: frozenset[str] = frozenset()
         self.enemies: frozenset[str] | None = None
-        self.kept: dict[str, tuple[tuple[str, ...], frozenset[str], frozenset[str], list[str]]] = {}
-        self.values: dict[type, Any] = {}
+        #: unit -> (reach arguments, reach, its hexes, the occupied hexes read, end hexes)
+        self.kept: dict[
+            str, tuple[Any, tuple[str, ...], frozenset[str], frozenset[str], list[str]]
+        ] = {}
+        self.zones: dict[str, tuple[list[str], frozenset[str]]] = {}
 
     def position(self, state: State, movers: ground.Movers) -> None:
         """Read the occupied hexes and enemy hexes of the decision's position."""
@@ -690,14 +697,16 @@ class _Ends:
             self.enemies = enemies
         # else the last decision's (equal) set: its hash and identity are the memo's keys
 
-    def same(self, value: _T) -> _T:
-        """``value``, or the equal value kept from the last decision (so that keys holding
-        it compare by identity)."""
-        last = self.values.get(type(value))
-        if last is not None and last == value:
-            return cast(_T, last)
-        self.values[type(value)] = value
-        return value
+    def zone(
+        self, unit: str, ends: list[str], disks: Mapping[str, frozenset[str]]
+    ) -> frozenset[str]:
+        """The hexes ``unit``'s moves to ``ends`` would block (hex and ZOC, S2.1)."""
+        last = self.zones.get(unit)
+        if last is not None and last[0] is ends:
+            return last[1]
+        zone = frozenset().union(*(disks[t] for t in ends))
+        self.zones[unit] = (ends, zone)
+        return zone
 
     def ends(self, unit: str, origin: str, points: int) -> list[str]:
         """The hexes ``unit`` on ``origin`` with ``points`` may end its move in (sorted)."""
@@ -707,23 +716,27 @@ class _Ends:
         assert movers is not None
         assert self.enemies is not None
         data = movers.data
-        mclass = data.ground[unit].movement_class
-        reach = data.reach(movers.overrides, mclass, self.enemies, origin, points)
         kept = self.kept.get(unit)
+        args = (movers.overrides, self.enemies, origin, points)
+        if kept is not None and kept[0] == args:
+            reach = kept[1]  # Static.reach of the same arguments
+        else:
+            mclass = data.ground[unit].movement_class
+            reach = data.reach(movers.overrides, mclass, self.enemies, origin, points)
         occupied = self.occupied
-        if kept is not None and kept[0] is reach:
-            if kept[2] is occupied:
-                return kept[3]
-            changed = self.changed if kept[2] is self.before else kept[2] ^ occupied
-            if changed.isdisjoint(kept[1]):
-                self.kept[unit] = (reach, kept[1], occupied, kept[3])
-                return kept[3]
-            where = kept[1]
+        if kept is not None and kept[1] is reach:
+            if kept[3] is occupied:
+                return kept[4]
+            changed = self.changed if kept[3] is self.before else kept[3] ^ occupied
+            if changed.isdisjoint(kept[2]):
+                self.kept[unit] = (args, reach, kept[2], occupied, kept[4])
+                return kept[4]
+            where = kept[2]
         else:
             where = frozenset(reach)
         at = movers.at
         ends = [lab for lab in reach if lab not in at]
-        self.kept[unit] = (reach, where, occupied, ends)
+        self.kept[unit] = (args, reach, where, occupied, ends)
         return ends
 
 
