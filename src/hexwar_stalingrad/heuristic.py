@@ -538,13 +538,27 @@ class HeuristicBot:
             return END  # S11.1 is judged at the end of the turn: no risk to the ring
         plan = self._plan if kind == "attack" and rkka else None
         odds = _Odds(state, self._columns(data))
+        crt_labels = data.crt.labels
+        # RKKA's bonus for a target depends on the target alone (read once per target):
+        # with it below CONTACT_BONUS, a spared unit of the pocket is never attacked
+        targets: dict[str, tuple[float, bool]] = {}
         for a in actions:
             if a.kind != kind:
                 continue
             defender, *attackers = a.args
             if kind == "attack":
+                if rkka:
+                    target = targets.get(defender)
+                    if target is None:
+                        b = _attack_bonus(state, defender, attackers, plan)
+                        target = targets[defender] = (
+                            b,
+                            b < CONTACT_BONUS and _spared(state, defender),
+                        )
+                    if target[1]:
+                        continue  # RKKA rings the 6th Army in; it does not storm the pocket
                 column, shift = odds(defender, attackers)
-                labels = data.crt.labels
+                labels = crt_labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
                 column = air.air_odds(state, defender, attackers)[2]
@@ -555,7 +569,11 @@ class HeuristicBot:
             balance = bonus = reduced_bonus = 0.0
             if kind == "attack":
                 balance = self._balance(data, labels[index], step(state, defender))
-                bonus = _attack_bonus(state, defender, attackers, plan)
+                bonus = (
+                    targets[defender][0]
+                    if rkka
+                    else _attack_bonus(state, defender, attackers, plan)
+                )
                 forced = bonus >= MUST_ATTACK  # a target worth any odds
                 if not rkka and not forced and _holds_fire(state, attackers):
                     continue  # the 6th Army holds the pocket (S11.1, before its last turns)
