@@ -101,7 +101,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from hexwar.engine.actions import END, Action
+from hexwar.engine.actions import END, Action, action_key
 from hexwar.engine.state import State
 from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
@@ -213,7 +213,7 @@ class HeuristicBot:
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
-        top = sorted(a for s, a in scored if s == best)
+        top = sorted((a for s, a in scored if s == best), key=action_key)
         return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def __call__(self, state: State) -> Action:
@@ -387,8 +387,10 @@ class HeuristicBot:
         escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
         query = self._ends
         query.position(state, movers)
+        disks = data.zoc_disks
         for unit, origin in movers.units():
-            if _idle(data, unit, origin, goals.get(unit), ring, hold, escapes):
+            goal = goals.get(unit)
+            if _idle(data, unit, origin, goal, ring, hold, escapes):
                 continue  # it makes no move: its end hexes are not asked
             ends = query.ends(unit, origin, movers.points(unit))
             if vetoed:
@@ -400,12 +402,12 @@ class HeuristicBot:
             if ring is not None:
                 held = ring.held(origin)
                 ringside = (
-                    ring.open_gaps & query.zone(unit, ends, data.zoc_disks),
+                    ring.open_gaps & query.zone(unit, ends, disks),
                     held,
                     origin in ring.manned,
                     unit == ring.last_in_city,
                 )
-            key = (ends, goals.get(unit), origin, ringside)
+            key = (ends, goal, origin, ringside)
             found = memo.get(unit)
             if found is None or found[0] != key:
                 found = memo[unit] = (
@@ -417,7 +419,8 @@ class HeuristicBot:
                 best, top = score, [(unit, t) for t in targets]
             elif score == best:
                 top.extend((unit, t) for t in targets)
-        return sorted(data.move_table(u)[t] for u, t in top)
+        top.sort()  # (unit, hex): the order of the actions ``move UNIT HEX``
+        return [data.move_table(u)[t] for u, t in top]
 
     def _choose(self, top: Sequence[Action]) -> Action:
         """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
