@@ -181,8 +181,16 @@ class Static:
     @functools.cached_property
     def stalingrad_area(self) -> frozenset[str]:
         """Labels within ``victory.area_radius`` of a city hex (ruling S11.1)."""
-        radius = self.victory.area_radius
-        return frozenset(lab for c in sorted(self.city) for lab in self.disk(c, radius))
+        radius, axial = self.victory.area_radius, self.axial
+        centres = [axial[c] for c in sorted(self.city)]
+        return frozenset(
+            lab
+            for lab, (q, r) in axial.items()
+            if any(
+                (abs(q - cq) + abs(r - cr) + abs(q + r - cq - cr)) // 2 <= radius
+                for cq, cr in centres
+            )
+        )
 
     @functools.cached_property
     def _tags(self) -> Mapping[str, tuple[str, ...]]:
