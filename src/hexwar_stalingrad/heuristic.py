@@ -461,10 +461,11 @@ class HeuristicBot:
         # unit that steps next to the open country breaks the ring (the break-out)
         best = -math.inf
         top: list[str] = []
+        holds, (q0, r0) = unit in hold, near
         for target in ends:
-            if unit in hold and target not in area:
+            if holds and target not in area:
                 continue
-            if target in escapes:
+            if escapes and target in escapes:
                 score = BREAKOUT_WEIGHT
             else:
                 if artillery:
@@ -481,7 +482,8 @@ class HeuristicBot:
                         gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
                 if gain <= 0:
                     continue
-                score = gain - 0.01 * _hex(near, axial[target])
+                q, r = axial[target]  # _hex(near, axial[target]), inlined
+                score = gain - 0.01 * ((abs(q0 - q) + abs(r0 - r) + abs(q0 - q + r0 - r)) // 2)
             if score > best:
                 best, top = score, [target]
             elif score == best:
