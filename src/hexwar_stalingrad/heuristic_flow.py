@@ -251,24 +251,36 @@ def _sink_side(
 ) -> tuple[list[int], list[int]]:
     """After a maximum flow: the nodes that still reach a sink in the residual graph."""
     n = len(graph)
+    ahead: dict[int, list[int]] = {}  # v -> the u with positive flow v -> u
+    for arc, f in flow.items():
+        if f > 0:
+            ahead.setdefault(arc // n, []).append(arc % n)
     reach = [False] * (2 * n)
-    queue = deque(2 * v + 1 for v in range(n) if is_sink[v] and is_open[v] and not is_source[v])
+    queue = [2 * v + 1 for v in range(n) if is_sink[v] and is_open[v] and not is_source[v]]
     for k in queue:
         reach[k] = True
-    while queue:
-        node = queue.popleft()
+    for node in queue:  # grows while it is read: a breadth-first search
         v = node >> 1
         if node & 1:  # arcs into out(v): in(v) -> out(v); in(u) -> out(v) if flow v -> u
-            prev = [2 * v] if is_source[v] or not used[v] else []
-            prev.extend(2 * u for u in graph[v] if flow.get(v * n + u, 0) > 0)
+            k = node - 1
+            if (is_source[v] or not used[v]) and not reach[k]:
+                reach[k] = True
+                queue.append(k)
+            for u in ahead.get(v, ()):
+                k = 2 * u
+                if not reach[k]:
+                    reach[k] = True
+                    queue.append(k)
         else:  # arcs into in(v): out(u) -> in(v); out(v) -> in(v) if v carries a path
-            prev = [2 * u + 1 for u in graph[v] if is_open[u]]
-            if used[v] and not is_source[v]:
-                prev.append(2 * v + 1)
-        for k in prev:
-            if not reach[k]:
+            for u in graph[v]:
+                k = 2 * u + 1
+                if not reach[k] and is_open[u]:
+                    reach[k] = True
+                    queue.append(k)
+            k = node + 1
+            if used[v] and not is_source[v] and not reach[k]:
                 reach[k] = True
                 queue.append(k)
     cut = [v for v in range(n) if reach[2 * v + 1] and not reach[2 * v]]
-    outside = [v for v in range(n) if (reach[2 * v] or reach[2 * v + 1]) and v not in cut]
+    outside = [v for v in range(n) if reach[2 * v]]  # reached, and not a cut hex
     return cut, outside
