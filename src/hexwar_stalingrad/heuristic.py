@@ -67,15 +67,24 @@ Phase by phase:
 Speed: distances come from data kept with the map (:attr:`Static.axial`,
 :meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
 relief positions, every hex of its wall still blocked and every manned one still manned:
-blocking more hexes only shrinks the gaps left, which the move scoring counts afresh);
-a unit's best moves are kept for the phase, keyed by everything they read. The bot asks
-the engine only for what it reads: the phase's action kinds and the cards, bombardments by
-prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end
-hexes from the movement query behind the ``move`` tokens
-(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list, and not at all
-for a unit that would make no move whatever they are (a 6th Army unit holding, a unit
-with no goal); attack odds from each unit's strength read once per position, the column
-of each pair of strengths once per combat results table.
+blocking more hexes only shrinks the gaps left, which the move scoring counts afresh); a
+new plan's max-flow queries start from the last ones' flow paths where they still run
+(:mod:`hexwar_stalingrad.heuristic_flow`: the cuts are those of every maximum flow, so the
+start changes only the work). A unit's best moves are kept for the phase, keyed by
+everything they read (its end hexes, goal and hex, and of the ring the open gaps its moves
+can block, its held hexes, whether it mans the wall, the city rule), so a new plan within
+the phase does not score them again. The bot asks the engine only for what it reads: the
+phase's action kinds and the cards, bombardments by prefix
+(:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end hexes from
+the movement query behind the ``move`` tokens (:meth:`Static.reach` minus the occupied
+hexes, as :class:`hexwar_stalingrad.ground.Movers` answers them), kept between the phase's
+decisions while the reach and the occupancy of its hexes are the same, never the phase's
+whole list, and not at all for a unit that would make no move whatever they are (a 6th
+Army unit holding, a unit with no goal); attack odds from each unit's strength read once
+per position, the column of each pair of strengths once per combat results table, and
+RKKA's bonus for a target once per target (a spared pocket unit is passed over before its
+odds). Asking the attack phase by prefix (defenders, then each one's attackers) was tried:
+the token tree costs more than the engine's list, even with the spared defenders skipped.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
