@@ -410,8 +410,9 @@ class HeuristicBot:
             ringside: tuple[object, ...] | None = None
             if ring is not None:
                 held = ring.held(origin)
+                gaps = ring.open_gaps
                 ringside = (
-                    ring.open_gaps & query.zone(unit, ends, disks),
+                    gaps & query.zone(unit, ends, disks) if gaps else gaps,
                     held,
                     origin in ring.manned,
                     unit == ring.last_in_city,
