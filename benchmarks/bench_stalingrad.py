@@ -16,7 +16,10 @@ Figures:
   games: the same games in both trees), games and actions per CPU second;
 - ``token``: random long games of the core's token-wise :class:`hexwar.engine.loop.RandomPlayer`
   (this tree only): games and actions per CPU second; targets >= 20 and >= 25 000;
-- ``heuristic``: one heuristic-bot long game (both bots), CPU seconds;
+- ``heuristic``: one heuristic-bot long game (both bots), CPU seconds: ``cold_s`` the
+  first game of the process (with the map data built on first use, a one-time cost),
+  ``warm_s`` the same game played again (a game as a study plays it; the issue's figure,
+  over many seeds: ``benchmarks/bench_heuristic.py``);
 - ``step``: an agent's token step (:class:`hexwar.engine.loop.TokenStepper`: the legal-token mask,
   then one token applied) along random games, median µs (target <= 50);
 - ``clone``: ``clone()`` of a turn-5 state (of a ``list`` game), median µs (target <= 50);
@@ -89,10 +92,12 @@ elif mode == "token":
     out = games_rate(token_players)
 elif mode == "heuristic":
     from hexwar_stalingrad.heuristic import HeuristicBot
-    bots = {s: HeuristicBot(seed * 2 + i) for i, s in enumerate(rules.sides)}
-    cpu = time.process_time()
-    state = run(rules.new_state(), bots, SeededDriver(seed))
-    out = {"cpu_s": time.process_time() - cpu, "actions": len(state.history)}
+    for name in ("cold_s", "warm_s"):  # the first game of the process, then the same again
+        bots = {s: HeuristicBot(seed * 2 + i) for i, s in enumerate(rules.sides)}
+        cpu = time.process_time()
+        state = run(rules.new_state(), bots, SeededDriver(seed))
+        out[name] = time.process_time() - cpu
+    out["actions"] = len(state.history)
 elif mode == "rss":
     make = token_players if games > 0 else list_players
     for i in range(abs(games)):

@@ -67,15 +67,24 @@ Phase by phase:
 Speed: distances come from data kept with the map (:attr:`Static.axial`,
 :meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
 relief positions, every hex of its wall still blocked and every manned one still manned:
-blocking more hexes only shrinks the gaps left, which the move scoring counts afresh);
-a unit's best moves are kept for the phase, keyed by everything they read. The bot asks
-the engine only for what it reads: the phase's action kinds and the cards, bombardments by
-prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end
-hexes from the movement query behind the ``move`` tokens
-(:class:`hexwar_stalingrad.ground.Movers`), never the phase's whole list, and not at all
-for a unit that would make no move whatever they are (a 6th Army unit holding, a unit
-with no goal); attack odds from each unit's strength read once per position, the column
-of each pair of strengths once per combat results table.
+blocking more hexes only shrinks the gaps left, which the move scoring counts afresh); a
+new plan's max-flow queries start from the last ones' flow paths where they still run
+(:mod:`hexwar_stalingrad.heuristic_flow`: the cuts are those of every maximum flow, so the
+start changes only the work). A unit's best moves are kept for the phase, keyed by
+everything they read (its end hexes, goal and hex, and of the ring the open gaps its moves
+can block, its held hexes, whether it mans the wall, the city rule), so a new plan within
+the phase does not score them again. The bot asks the engine only for what it reads: the
+phase's action kinds and the cards, bombardments by prefix
+(:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end hexes from
+the movement query behind the ``move`` tokens (:meth:`Static.reach` minus the occupied
+hexes, as :class:`hexwar_stalingrad.ground.Movers` answers them), kept between the phase's
+decisions while the reach and the occupancy of its hexes are the same, never the phase's
+whole list, and not at all for a unit that would make no move whatever they are (a 6th
+Army unit holding, a unit with no goal); attack odds from each unit's strength read once
+per position, the column of each pair of strengths once per combat results table, and
+RKKA's bonus for a target once per target (a spared pocket unit is passed over before its
+odds). Asking the attack phase by prefix (defenders, then each one's attackers) was tried:
+the token tree costs more than the engine's list, even with the spared defenders skipped.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
@@ -101,7 +110,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from hexwar.engine.actions import END, Action
+from hexwar.engine.actions import END, Action, action_key
 from hexwar.engine.state import State
 from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
@@ -118,6 +127,7 @@ from hexwar_stalingrad.board import (
     unit_at,
     where,
 )
+from hexwar_stalingrad.heuristic_flow import FLOW_LIMIT, index_cut, min_vertex_cut
 from hexwar_stalingrad.reinforce import RESERVE_TURN
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.victory import RELIEF, SIXTH_ARMY, SUPPLY_TAG
@@ -173,8 +183,6 @@ RING_BREAK_BONUS: Final = 1.0
 #: Move score of a 6th Army unit's step, on the short game's last turn, to a hex joined to a
 #: supply source past RKKA's units and ZOC (the ring is then open at the end, S11.1).
 BREAKOUT_WEIGHT: Final = 1000.0
-#: Most disjoint escape paths the ring query follows before giving up (it never nears it).
-FLOW_LIMIT: Final = 400
 #: Steps beyond any reach: the distance of a hex no passable path joins.
 FAR: Final = 10_000
 #: Where a card's effect kind counts (S5.4): the phase to play it in (else its card phase).
@@ -203,6 +211,9 @@ class HeuristicBot:
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
         self._column_memo: tuple[object, dict[tuple[int, int], str | None]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
+        self._ends = _Ends()
+        #: The last ring queries' flow paths, to start the next ones from (speed only).
+        self._flows: dict[str, list[list[int]]] = {}
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
         #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
         self.ruled_out = 0
@@ -211,7 +222,7 @@ class HeuristicBot:
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
-        top = sorted(a for s, a in scored if s == best)
+        top = sorted((a for s, a in scored if s == best), key=action_key)
         return top[0] if len(top) == 1 else self._rng.choice(top)
 
     def __call__(self, state: State) -> Action:
@@ -305,7 +316,7 @@ class HeuristicBot:
             return None
         last = self._plan
         if last is None or not last.holds(state, inputs):
-            last = self._plan = ring_plan(state, inputs)
+            last = self._plan = ring_plan(state, inputs, self._flows)
         return last
 
     def _advance_in_ring(self, state: State, actions: Sequence[Action], plan: RingPlan) -> Action:
@@ -334,11 +345,13 @@ class HeuristicBot:
         ring = _RingMoves(state, plan, mine) if plan is not None else None
         hold = _holding(state, side)
         # a unit's best moves are kept for the phase, keyed by all they read: its end
-        # hexes (asked of the engine unit by unit), its goal and hex, and the ring's open
-        # gaps, its held hexes and the city rule
+        # hexes (asked of the engine unit by unit), its goal and hex, and of the ring (the
+        # plan may change in the phase) the open gaps its moves can block, its held hexes,
+        # whether it mans the wall and the city rule
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
-        if self._scores[0] != phase:
-            self._scores = (phase, {})
+        if self._scores[0] != phase[:5]:
+            self._scores = (phase[:5], {})
+            self._ends = _Ends()
         vetoed = self._vetoes(phase)
         while True:
             top = self._top_moves(state, side, goals, here, ring, hold, vetoed)
@@ -381,21 +394,30 @@ class HeuristicBot:
         movers = ground.Movers(state, side, state.phase == "exploitation")
         data = static(state)
         escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
+        query = self._ends
+        query.position(state, movers)
+        disks = data.zoc_disks
         for unit, origin in movers.units():
-            if _idle(data, unit, origin, goals.get(unit), ring, hold, escapes):
+            goal = goals.get(unit)
+            if _idle(data, unit, origin, goal, ring, hold, escapes):
                 continue  # it makes no move: its end hexes are not asked
-            ends = movers.ends(unit, origin, movers.points(unit))
+            ends = query.ends(unit, origin, movers.points(unit))
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
             if not ends:
                 continue
-            held = ring.held(origin) if ring is not None else frozenset()
-            key = (
-                ends,
-                goals.get(unit),
-                origin,
-                None if ring is None else (ring.open_gaps, held, unit == ring.last_in_city),
-            )
+            held: frozenset[str] = frozenset()
+            ringside: tuple[object, ...] | None = None
+            if ring is not None:
+                held = ring.held(origin)
+                gaps = ring.open_gaps
+                ringside = (
+                    gaps & query.zone(unit, ends, disks) if gaps else gaps,
+                    held,
+                    origin in ring.manned,
+                    unit == ring.last_in_city,
+                )
+            key = (ends, goal, origin, ringside)
             found = memo.get(unit)
             if found is None or found[0] != key:
                 found = memo[unit] = (
@@ -407,7 +429,8 @@ class HeuristicBot:
                 best, top = score, [(unit, t) for t in targets]
             elif score == best:
                 top.extend((unit, t) for t in targets)
-        return sorted(data.move_table(u)[t] for u, t in top)
+        top.sort()  # (unit, hex): the order of the actions ``move UNIT HEX``
+        return [data.move_table(u)[t] for u, t in top]
 
     def _choose(self, top: Sequence[Action]) -> Action:
         """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
@@ -448,10 +471,11 @@ class HeuristicBot:
         # unit that steps next to the open country breaks the ring (the break-out)
         best = -math.inf
         top: list[str] = []
+        holds, (q0, r0) = unit in hold, near
         for target in ends:
-            if unit in hold and target not in area:
+            if holds and target not in area:
                 continue
-            if target in escapes:
+            if escapes and target in escapes:
                 score = BREAKOUT_WEIGHT
             else:
                 if artillery:
@@ -468,7 +492,8 @@ class HeuristicBot:
                         gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
                 if gain <= 0:
                     continue
-                score = gain - 0.01 * _hex(near, axial[target])
+                q, r = axial[target]  # _hex(near, axial[target]), inlined
+                score = gain - 0.01 * ((abs(q0 - q) + abs(r0 - r) + abs(q0 - q + r0 - r)) // 2)
             if score > best:
                 best, top = score, [target]
             elif score == best:
@@ -528,13 +553,27 @@ class HeuristicBot:
             return END  # S11.1 is judged at the end of the turn: no risk to the ring
         plan = self._plan if kind == "attack" and rkka else None
         odds = _Odds(state, self._columns(data))
+        crt_labels = data.crt.labels
+        # RKKA's bonus for a target depends on the target alone (read once per target):
+        # with it below CONTACT_BONUS, a spared unit of the pocket is never attacked
+        targets: dict[str, tuple[float, bool]] = {}
         for a in actions:
             if a.kind != kind:
                 continue
             defender, *attackers = a.args
             if kind == "attack":
+                if rkka:
+                    target = targets.get(defender)
+                    if target is None:
+                        b = _attack_bonus(state, defender, attackers, plan)
+                        target = targets[defender] = (
+                            b,
+                            b < CONTACT_BONUS and _spared(state, defender),
+                        )
+                    if target[1]:
+                        continue  # RKKA rings the 6th Army in; it does not storm the pocket
                 column, shift = odds(defender, attackers)
-                labels = data.crt.labels
+                labels = crt_labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
                 column = air.air_odds(state, defender, attackers)[2]
@@ -545,7 +584,11 @@ class HeuristicBot:
             balance = bonus = reduced_bonus = 0.0
             if kind == "attack":
                 balance = self._balance(data, labels[index], step(state, defender))
-                bonus = _attack_bonus(state, defender, attackers, plan)
+                bonus = (
+                    targets[defender][0]
+                    if rkka
+                    else _attack_bonus(state, defender, attackers, plan)
+                )
                 forced = bonus >= MUST_ATTACK  # a target worth any odds
                 if not rkka and not forced and _holds_fire(state, attackers):
                     continue  # the 6th Army holds the pocket (S11.1, before its last turns)
@@ -651,6 +694,83 @@ class HeuristicBot:
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
+
+
+class _Ends:
+    """:meth:`hexwar_stalingrad.ground.Movers.ends` of a phase's units, kept between its
+    decisions: a unit's end hexes are its reach (:meth:`Static.reach`, a pure function of
+    the movement class, terrain overrides, enemy hexes, start hex and points) minus the
+    occupied hexes, so they are the last answer while the reach is the same object and no
+    hex of it changed occupancy (the stacks table's version, then the set of occupied
+    hexes against the one the answer was read with)."""
+
+    def __init__(self) -> None:
+        self.movers: ground.Movers | None = None
+        self.version = -1
+        self.occupied: frozenset[str] = frozenset()
+        self.before: frozenset[str] | None = None
+        self.changed: frozenset[str] = frozenset()
+        self.enemies: frozenset[str] | None = None
+        #: unit -> (reach arguments, reach, its hexes, the occupied hexes read, end hexes)
+        self.kept: dict[
+            str, tuple[Any, tuple[str, ...], frozenset[str], frozenset[str], list[str]]
+        ] = {}
+        self.zones: dict[str, tuple[list[str], frozenset[str]]] = {}
+
+    def position(self, state: State, movers: ground.Movers) -> None:
+        """Read the occupied hexes and enemy hexes of the decision's position."""
+        self.movers = movers
+        version = state.table_version(PIECES.stacks)
+        if version != self.version:
+            self.version, self.before = version, self.occupied
+            self.occupied = frozenset(movers.at)
+            self.changed = self.occupied ^ self.before
+        enemies = movers.enemies()
+        if enemies != self.enemies:
+            self.enemies = enemies
+        # else the last decision's (equal) set: its hash and identity are the memo's keys
+
+    def zone(
+        self, unit: str, ends: list[str], disks: Mapping[str, frozenset[str]]
+    ) -> frozenset[str]:
+        """The hexes ``unit``'s moves to ``ends`` would block (hex and ZOC, S2.1)."""
+        last = self.zones.get(unit)
+        if last is not None and last[0] is ends:
+            return last[1]
+        zone = frozenset().union(*(disks[t] for t in ends))
+        self.zones[unit] = (ends, zone)
+        return zone
+
+    def ends(self, unit: str, origin: str, points: int) -> list[str]:
+        """The hexes ``unit`` on ``origin`` with ``points`` may end its move in (sorted)."""
+        if points <= 0:
+            return []
+        movers = self.movers
+        assert movers is not None
+        assert self.enemies is not None
+        data = movers.data
+        kept = self.kept.get(unit)
+        args = (movers.overrides, self.enemies, origin, points)
+        if kept is not None and kept[0] == args:
+            reach = kept[1]  # Static.reach of the same arguments
+        else:
+            mclass = data.ground[unit].movement_class
+            reach = data.reach(movers.overrides, mclass, self.enemies, origin, points)
+        occupied = self.occupied
+        if kept is not None and kept[1] is reach:
+            if kept[3] is occupied:
+                return kept[4]
+            changed = self.changed if kept[3] is self.before else kept[3] ^ occupied
+            if changed.isdisjoint(kept[2]):
+                self.kept[unit] = (args, reach, kept[2], occupied, kept[4])
+                return kept[4]
+            where = kept[2]
+        else:
+            where = frozenset(reach)
+        at = movers.at
+        ends = [lab for lab in reach if lab not in at]
+        self.kept[unit] = (args, reach, where, occupied, ends)
+        return ends
 
 
 class _Odds:
@@ -982,9 +1102,15 @@ class RingPlan:
         return self.wall <= _blocked(state)
 
 
-def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None:
+def ring_plan(
+    state: State,
+    inputs: PlanInputs | None = None,
+    flows: dict[str, list[list[int]]] | None = None,
+) -> RingPlan | None:
     """The :class:`RingPlan` of the position, or ``None`` if no 6th Army unit is in the
-    Stalingrad area.
+    Stalingrad area. ``flows``: the paths of earlier queries' maximum flows to start
+    from, updated (:func:`~hexwar_stalingrad.heuristic_flow.index_cut`: the same plan,
+    sooner).
 
     The graph is :func:`hexwar_stalingrad.victory.encircled`'s: passable hexes minus RKKA
     units and RKKA ZOC, plus the 6th Army's own hexes (sources, never cut).
@@ -999,7 +1125,9 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
     free = data.passable - blocked
     open_cells = free | sixth
     sinks = (set(data.tagged(SUPPLY)) | set(inputs.relief)) & open_cells
-    found = _map_cut(data, open_cells, sixth, sinks, near_sources=RING_NEAR_POCKET)
+    flows = {} if flows is None else flows
+    ring = flows.setdefault("ring", [])
+    found = _map_cut(data, open_cells, sixth, sinks, ring, near_sources=RING_NEAR_POCKET)
     if found is None:
         return None
     gaps, outside = found
@@ -1008,14 +1136,15 @@ def ring_plan(state: State, inputs: PlanInputs | None = None) -> RingPlan | None
         frozenset(n for lab in pocket for n in data.neighbors[lab] if n not in open_cells)
         & data.passable
     )
-    screen, fence = _screen(state, free, pocket, inputs)
+    screen, fence = _screen(state, free, pocket, inputs, flows.setdefault("screen", []))
     open_ring = bool(gaps)
     if not gaps:
         # Closed: a 6th Army unit may still step into a ZOC hex of the wall (S6.3) and from
         # there trace a path out; such a hex next to an open outside hex is a thin spot.
         # The cut with those hexes as sources gives the hexes that thicken the ring.
         band = wall - manned
-        found = _map_cut(data, open_cells | band, sixth | band, sinks - band)
+        thick = flows.setdefault("band", [])
+        found = _map_cut(data, open_cells | band, sixth | band, sinks - band, thick)
         if found is not None and found[0]:
             gaps, outside = found
             deep = frozenset(open_cells - outside - gaps)
@@ -1046,7 +1175,11 @@ def ring_risk(state: State) -> tuple[int, int]:
 
 
 def _screen(
-    state: State, free: AbstractSet[str], pocket: AbstractSet[str], inputs: PlanInputs
+    state: State,
+    free: AbstractSet[str],
+    pocket: AbstractSet[str],
+    inputs: PlanInputs,
+    paths: list[list[int]] | None = None,
 ) -> tuple[frozenset[str], frozenset[str]]:
     """Long game (S11.2): the hexes to block so that Manstein's relief group cannot move
     (stopping only on entering RKKA ZOC, S6.3) next to a 6th Army unit or the pocket, and
@@ -1064,7 +1197,7 @@ def _screen(
     near |= {n for h in sorted(near) for n in data.neighbors[h]}
     cells = set(free) | relief
     targets = {n for h in sorted(near) for n in data.neighbors[h]} & cells
-    found = _map_cut(data, cells, relief, targets - relief, near_sources=True)
+    found = _map_cut(data, cells, relief, targets - relief, paths, near_sources=True)
     if found is None:
         return frozenset(), frozenset()
     cut, outside = found
@@ -1073,58 +1206,17 @@ def _screen(
     return frozenset(cut), fence & data.passable
 
 
-def min_vertex_cut(
-    neighbors: Mapping[str, Sequence[str]],
-    open_cells: AbstractSet[str],
-    sources: AbstractSet[str],
-    sinks: AbstractSet[str],
-    limit: int = FLOW_LIMIT,
-    *,
-    near_sources: bool = False,
-) -> tuple[set[str], set[str]] | None:
-    """A minimum set of hexes whose removal separates ``sources`` from ``sinks``.
-
-    Unit vertex capacities (sources uncuttable) on the graph induced by ``open_cells``;
-    augmenting paths on the split graph (each hex an ``in`` and an ``out`` node), then the
-    cut nearest the sinks (``near_sources``: nearest the sources). Returns ``(cut,
-    outside)`` — ``outside``: the open hexes beyond the cut, on the sinks' side — or
-    ``None`` past ``limit`` disjoint paths.
-
-    >>> nb = {"a": ("b",), "b": ("a", "c", "d"), "c": ("b",), "d": ("b",)}
-    >>> cut, outside = min_vertex_cut(nb, {"a", "b", "c", "d"}, {"a"}, {"c", "d"})
-    >>> sorted(cut), sorted(outside)
-    (['b'], ['c', 'd'])
-    >>> line = {"a": ("b",), "b": ("a", "c"), "c": ("b", "d"), "d": ("c",)}
-    >>> [sorted(min_vertex_cut(line, set(line), {"a"}, {"d"}, near_sources=n)[0])
-    ...  for n in (False, True)]
-    [['d'], ['b']]
-    """
-    labels = sorted(neighbors)
-    index = {lab: i for i, lab in enumerate(labels)}
-    graph = tuple(tuple(index[n] for n in neighbors[lab] if n in index) for lab in labels)
-    found = _index_cut(
-        graph,
-        [lab in open_cells for lab in labels],
-        sorted(index[s] for s in sources if s in index),
-        [lab in sinks for lab in labels],
-        limit,
-        near_sources,
-    )
-    if found is None:
-        return None
-    cut, outside = found
-    return {labels[i] for i in cut}, {labels[i] for i in outside}
-
-
 def _map_cut(
     data: Static,
     open_cells: AbstractSet[str],
     sources: AbstractSet[str],
     sinks: AbstractSet[str],
+    paths: list[list[int]] | None = None,
     *,
     near_sources: bool = False,
 ) -> tuple[set[str], set[str]] | None:
-    """:func:`min_vertex_cut` on the map's own cell-index graph (no relabelling)."""
+    """:func:`min_vertex_cut` on the map's own cell-index graph (no relabelling), started
+    from ``paths`` (:func:`~hexwar_stalingrad.heuristic_flow.index_cut`)."""
     index, labels = data.label_indices, data.index_labels
     is_open = [False] * len(labels)
     for lab in open_cells:
@@ -1132,177 +1224,18 @@ def _map_cut(
     is_sink = [False] * len(labels)
     for lab in sinks:
         is_sink[index[lab]] = True
-    found = _index_cut(
+    found = index_cut(
         data.neighbor_indices,
         is_open,
         sorted(index[s] for s in sources),
         is_sink,
         FLOW_LIMIT,
         near_sources,
+        paths,
     )
     if found is None:
         return None
     return {labels[i] for i in found[0]}, {labels[i] for i in found[1]}
-
-
-def _index_cut(
-    graph: Sequence[Sequence[int]],
-    is_open: list[bool],
-    sources: Sequence[int],
-    is_sink: list[bool],
-    limit: int,
-    near_sources: bool,
-) -> tuple[list[int], list[int]] | None:
-    """:func:`min_vertex_cut` on cell indices: ``graph[v]`` the neighbours of ``v``.
-
-    Split-graph nodes: ``2 v`` is ``in(v)``, ``2 v + 1`` is ``out(v)``. ``used[v]``: ``v``
-    carries a path; ``flow[u * n + v]``: the flow on the arc ``out(u) -> in(v)`` (each
-    direction its own arc); ``into[v]``: the
-    ``u`` with positive flow into ``v``.
-    """
-    n = len(graph)
-    is_source = [False] * n
-    for s in sources:
-        is_source[s] = True
-        is_open[s] = True
-    used = [False] * n
-    flow: dict[int, int] = {}
-    into: dict[int, list[int]] = {}  # sorted
-
-    def residual_from(node: int) -> list[int]:
-        v = node >> 1
-        if node & 1:  # out(v) -> in(w); out(v) -> in(v) back along a used hex
-            out = [2 * w for w in graph[v] if is_open[w]]
-            if used[v] and not is_source[v]:
-                out.append(2 * v)
-            return out
-        # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
-        out = [2 * v + 1] if is_source[v] or not used[v] else []
-        out.extend(2 * u + 1 for u in into.get(v, ()))
-        return out
-
-    for _ in range(limit):
-        parent = [-2] * (2 * n)
-        queue: deque[int] = deque()
-        for s in sources:
-            parent[2 * s + 1] = -1
-            queue.append(2 * s + 1)
-        found = -1
-        pop, push = queue.popleft, queue.append
-        while queue:
-            node = pop()
-            v = node >> 1
-            if node & 1:  # out(v) -> in(w); out(v) -> in(v) back along a used hex
-                if is_sink[v] and not is_source[v]:
-                    found = node
-                    break
-                for w in graph[v]:
-                    k = 2 * w
-                    if is_open[w] and parent[k] == -2:
-                        parent[k] = node
-                        push(k)
-                if used[v] and not is_source[v] and parent[node - 1] == -2:
-                    parent[node - 1] = node
-                    push(node - 1)
-            else:  # in(v) -> out(v) if free; in(v) -> out(u) back along flow u -> v
-                if (is_source[v] or not used[v]) and parent[node + 1] == -2:
-                    parent[node + 1] = node
-                    push(node + 1)
-                if v in into:
-                    for u in into[v]:
-                        k = 2 * u + 1
-                        if parent[k] == -2:
-                            parent[k] = node
-                            push(k)
-        if found < 0:
-            if near_sources:
-                return _index_source_side(graph, is_open, sources, residual_from)
-            return _index_sink_side(graph, is_open, is_source, is_sink, used, flow)
-        node, prev = found, parent[found]
-        while prev >= 0:
-            a, b = prev >> 1, node >> 1
-            if a == b:
-                used[a] = not prev & 1  # in(a) -> out(a) takes the hex; back frees it
-            elif prev & 1:  # out(a) -> in(b): flow on that arc
-                f = flow[a * n + b] = flow.get(a * n + b, 0) + 1
-                _set_flow(into, a, b, f > 0)
-            else:  # in(a) -> out(b): cancelling flow on the arc out(b) -> in(a)
-                f = flow[b * n + a] = flow.get(b * n + a, 0) - 1
-                _set_flow(into, b, a, f > 0)
-            node, prev = prev, parent[prev]
-    return None
-
-
-def _set_flow(into: dict[int, list[int]], x: int, y: int, positive: bool) -> None:
-    """Record whether the flow ``x -> y`` is positive in ``into[y]`` (kept sorted)."""
-    found = into.get(y)
-    if positive:
-        if found is None:
-            into[y] = [x]
-        elif x not in found:
-            found.append(x)
-            found.sort()
-    elif found is not None and x in found:
-        found.remove(x)
-        if not found:
-            del into[y]
-
-
-def _index_source_side(
-    graph: Sequence[Sequence[int]],
-    is_open: list[bool],
-    sources: Sequence[int],
-    residual_from: Callable[[int], list[int]],
-) -> tuple[list[int], list[int]]:
-    """After a maximum flow: the cut nearest the sources (the nodes the sources still reach
-    in the residual graph end just before it); ``outside``: every open hex beyond it."""
-    reach = [False] * (2 * len(graph))
-    queue = deque(2 * s for s in sources)
-    for k in queue:
-        reach[k] = True
-    while queue:
-        for k in residual_from(queue.popleft()):
-            if not reach[k]:
-                reach[k] = True
-                queue.append(k)
-    cut = [v for v in range(len(graph)) if reach[2 * v] and not reach[2 * v + 1]]
-    outside = [
-        v for v in range(len(graph)) if is_open[v] and not reach[2 * v] and not reach[2 * v + 1]
-    ]
-    return cut, outside
-
-
-def _index_sink_side(
-    graph: Sequence[Sequence[int]],
-    is_open: list[bool],
-    is_source: list[bool],
-    is_sink: list[bool],
-    used: list[bool],
-    flow: dict[int, int],
-) -> tuple[list[int], list[int]]:
-    """After a maximum flow: the nodes that still reach a sink in the residual graph."""
-    n = len(graph)
-    reach = [False] * (2 * n)
-    queue = deque(2 * v + 1 for v in range(n) if is_sink[v] and is_open[v] and not is_source[v])
-    for k in queue:
-        reach[k] = True
-    while queue:
-        node = queue.popleft()
-        v = node >> 1
-        if node & 1:  # arcs into out(v): in(v) -> out(v); in(u) -> out(v) if flow v -> u
-            prev = [2 * v] if is_source[v] or not used[v] else []
-            prev.extend(2 * u for u in graph[v] if flow.get(v * n + u, 0) > 0)
-        else:  # arcs into in(v): out(u) -> in(v); out(v) -> in(v) if v carries a path
-            prev = [2 * u + 1 for u in graph[v] if is_open[u]]
-            if used[v] and not is_source[v]:
-                prev.append(2 * v + 1)
-        for k in prev:
-            if not reach[k]:
-                reach[k] = True
-                queue.append(k)
-    cut = [v for v in range(n) if reach[2 * v + 1] and not reach[2 * v]]
-    outside = [v for v in range(n) if (reach[2 * v] or reach[2 * v + 1]) and v not in cut]
-    return cut, outside
 
 
 class _RingMoves:

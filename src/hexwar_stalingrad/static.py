@@ -116,8 +116,8 @@ class Static:
     @functools.cached_property
     def neighbors(self) -> Mapping[str, tuple[str, ...]]:
         """Adjacent labels of every label, sorted."""
-        m = self.game_map
-        return {self.label(c): tuple(sorted(self.label(n) for n in m.neighbors(c))) for c in m}
+        labels, adj = self.labels, self.game_map.graph.adj  # sorted by label, not by cell
+        return {labels[c]: tuple(sorted([labels[n] for n in adj[c]])) for c in self.game_map}
 
     @functools.cached_property
     def index_labels(self) -> tuple[str, ...]:
@@ -133,8 +133,8 @@ class Static:
     def neighbor_indices(self) -> tuple[tuple[int, ...], ...]:
         """The cell indices adjacent to each cell index."""
         m = self.game_map
-        index = m.index()
-        return tuple(tuple(sorted(index[n] for n in m.neighbors(c))) for c in m.indexed_cells())
+        index, adj = m.index(), m.graph.adj  # sorted by index (int), not by cell
+        return tuple(tuple(sorted([index[n] for n in adj[c]])) for c in m.indexed_cells())
 
     @functools.cached_property
     def passable(self) -> frozenset[str]:
@@ -181,8 +181,16 @@ class Static:
     @functools.cached_property
     def stalingrad_area(self) -> frozenset[str]:
         """Labels within ``victory.area_radius`` of a city hex (ruling S11.1)."""
-        radius = self.victory.area_radius
-        return frozenset(lab for c in sorted(self.city) for lab in self.disk(c, radius))
+        radius, axial = self.victory.area_radius, self.axial
+        centres = [axial[c] for c in sorted(self.city)]
+        return frozenset(
+            lab
+            for lab, (q, r) in axial.items()
+            if any(
+                (abs(q - cq) + abs(r - cr) + abs(q + r - cq - cr)) // 2 <= radius
+                for cq, cr in centres
+            )
+        )
 
     @functools.cached_property
     def _tags(self) -> Mapping[str, tuple[str, ...]]:

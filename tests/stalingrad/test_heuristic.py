@@ -32,6 +32,7 @@ from hexwar_stalingrad.cli import make_bot, wilson
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
     HeuristicBot,
+    _Ends,
     _escapes,
     _Odds,
     _screen,
@@ -43,6 +44,7 @@ from hexwar_stalingrad.heuristic import (
     ring_risk,
     ring_targets,
 )
+from hexwar_stalingrad.heuristic_flow import index_cut
 from hexwar_stalingrad.rules import StalingradRules
 from hexwar_stalingrad.situations import situation
 
@@ -617,6 +619,68 @@ def test_heuristic_ring_plan_reused_only_while_exact_s11_1() -> None:
 
     play(SHORT, {"rkka": rkka, "wehrmacht": HeuristicBot(4)}, seed=3)
     assert checked > 10
+
+
+def test_heuristic_kept_end_hexes_equal_the_engine_movement_query_s6() -> None:
+    # the bot keeps a unit's end hexes between a phase's decisions (its reach and the
+    # occupancy of it unchanged); at every movement decision of a long game, for every
+    # unit of its first three turns, they equal the engine's own query (S6, S6.5:
+    # Movers.ends)
+    kept: dict[object, _Ends] = {}
+    checked = 0
+
+    def watch(state: State, action: Action) -> None:
+        nonlocal checked
+        if state.turn > 3 or state.pending or state.phase not in ("movement", "exploitation"):
+            return
+        side = state.current_player()
+        movers = ground.Movers(state, side, state.phase == "exploitation")
+        phase = (state.turn, str(state.stage), str(state.phase), side)
+        query = kept.setdefault(phase, _Ends())
+        query.position(state, movers)
+        for unit, origin in movers.units():
+            points = movers.points(unit)
+            assert query.ends(unit, origin, points) == movers.ends(unit, origin, points)
+            checked += 1
+
+    play(SHORT, _bots(6), seed=6, on_step=watch)
+    assert checked > 1000
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 10), st.integers(3, 10), st.data())
+def test_ring_query_started_from_earlier_paths_gives_the_same_cut(
+    width: int, height: int, data: st.DataObject
+) -> None:
+    # index_cut started from the flow paths of an earlier query on a graph a few hexes
+    # apart (the bot's ring plans, S11.1) gives the cuts it gives from nothing, nearest
+    # the sources and nearest the sinks: those of every maximum flow
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+    n = width * height
+    graph = tuple(
+        tuple(
+            sorted(
+                (v // width + dy) * width + v % width + dx
+                for dx, dy in steps
+                if 0 <= v % width + dx < width and 0 <= v // width + dy < height
+            )
+        )
+        for v in range(n)
+    )
+    cells = st.integers(0, n - 1)
+    is_open = [not b for b in data.draw(st.lists(st.booleans(), min_size=n, max_size=n))]
+    sources = sorted(set(data.draw(st.lists(cells, min_size=1, max_size=4))))
+    sinks = [False] * n
+    for t in data.draw(st.lists(cells, min_size=1, max_size=6)):
+        sinks[t] = True
+    paths: list[list[int]] = []
+    for _ in range(4):
+        for near in (False, True):
+            fresh = index_cut(graph, list(is_open), sources, list(sinks), 400, near)
+            assert index_cut(graph, list(is_open), sources, list(sinks), 400, near, paths) == fresh
+        for v in data.draw(st.lists(cells, min_size=1, max_size=4)):
+            is_open[v] = not is_open[v]
+        sources = sorted(set(sources) | set(data.draw(st.lists(cells, max_size=1))))
 
 
 def test_heuristic_odds_from_parts_equal_the_rules_attack_odds_s8_2() -> None:
