@@ -84,8 +84,7 @@ class Board:
     observer sees on the board (``status`` among ``statuses``: a step state, a facing...);
     ``depth``: how many pieces of one side and status per cell the planes count (``>= 1``,
     ``>= 2``, ...); ``zoc(view, side)``: the labels of the cells in ``side``'s zone of
-    control (``None``: no ZOC planes). :func:`hexwar.board.planes.board_of_map` builds one
-    from a :class:`~hexwar.board.maps.GameMap`.
+    control (``None``: no ZOC planes). :class:`hexwar.engine.planes.BoardPlanes` encodes it.
 
     Planes, in order: one per terrain name (sorted), one per (side, status, count level),
     one ZOC plane per side, and ``selected`` (cells named by the prefix, or holding a piece
@@ -119,11 +118,18 @@ class Board:
 @attrs.frozen
 class Feature:
     """A game-specific section of ``size`` bits: ``hot(view)`` gives the indices (0 ..
-    size - 1) that are one for the observer (``view.side``)."""
+    size - 1) that are one for the observer (``view.side``).
+
+    ``reads``: the tables ``hot`` reads (as for :class:`~hexwar.engine.memo.StateMemo`,
+    pseudo-tables such as ``$cursor`` and ``$effects`` included; read checking covers
+    them). When every feature declares them, the features and the generic sections are
+    kept while those tables are unchanged; ``None``: computed anew for every position.
+    """
 
     name: str
     size: int
     hot: Callable[[Observed], Iterable[int]]
+    reads: tuple[str, ...] | None = None
 
 
 @attrs.frozen
