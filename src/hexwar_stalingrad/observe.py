@@ -69,10 +69,11 @@ def _pieces(rules: StalingradRules) -> object:
             for unit in stack
             if unit in ground
         ]
+        flying = view.table("sky")
         for unit, value in view.table("air").items():
             if isinstance(value, tuple) and unit in air:
                 where, step = value
-                sky = view.get("sky", unit)
+                sky = flying.get(unit)
                 if isinstance(sky, tuple):
                     where = sky[0]
                 status = air_status.get(step) if isinstance(step, str) else None

@@ -132,6 +132,9 @@ class Encoder:
         self.static_hot: tuple[int, ...] = () if self._board is None else self._board.static_hot
         self._fixed = self._fixed_memo()
         self._chosen: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._position: dict[
+            tuple[Any, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+        ] = {}
         self._legal_base = offsets["legal"][0]
 
     def _fixed_memo(self) -> Callable[[State, str, int | None, int | None], tuple[int, ...]]:
@@ -187,10 +190,19 @@ class Encoder:
         from the state's side to act, its first seat), ``prefix`` the tokens of the action
         being built *that the observer may see*, ``legal`` the legal next token ids (pass
         them only to the acting seat)."""
-        planes, rest = self.encode_parts(
-            state, side, seat=seat, acting=acting, prefix=prefix, legal=legal
+        planes, fixed, chosen = self.encode_parts(
+            state, side, seat=seat, acting=acting, prefix=prefix
         )
-        return [*self.static_hot, *planes, *rest]
+        base = self.legal_base
+        out = [*self.static_hot]
+        for part in planes:
+            out += part
+        return [*out, *fixed, *chosen, *(base + i for i in legal)]
+
+    @property
+    def legal_base(self) -> int:
+        """The index of the ``legal`` section's first bit (token id 0)."""
+        return self._legal_base
 
     def encode_parts(
         self,
@@ -200,11 +212,13 @@ class Encoder:
         seat: int | None = None,
         acting: int | None = None,
         prefix: Sequence[str] = (),
-        legal: Sequence[int] = (),
-    ) -> tuple[tuple[int, ...], list[int]]:
-        """:meth:`encode` but :attr:`static_hot`, in two parts: the pieces and ZOC planes
-        (ascending; the *same* tuple object while they are unchanged, so a consumer may
-        key a dense copy of them on its identity) and the rest (a new list).
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+        """:meth:`encode` but :attr:`static_hot` and ``legal`` (whose bits are
+        :attr:`legal_base` plus the legal ids), in three parts: the board's planes (a
+        tuple: the pieces planes' indices, then each side's ZOC plane's, ascending;
+        empty without a board), the generic sections and the features, the prefix's
+        sections. Each part (and each tuple of the planes) is the *same* object while
+        it is unchanged, so a consumer may key a dense copy of it on its identity.
 
         The generic sections and the features are kept on the tables they read (or per
         position) and observer, the prefix's per position, observer and prefix, the
@@ -212,19 +226,22 @@ class Encoder:
         pieces read the position, never the history."""
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
-        fixed = self._fixed(state, side, seat, acting)
-        key = (state.version, side, prefix)
+        version = state.version
+        key: tuple[Any, ...] = (version, side, seat, acting)
+        found = self._position.get(key)  # the same position again (another prefix)
+        if found is None:
+            board = self._board
+            planes = () if board is None else board.hot(state, side)
+            if len(self._position) >= _CACHE_LIMIT:
+                self._position.clear()
+            found = self._position[key] = (planes, self._fixed(state, side, seat, acting))
+        key = (version, side, prefix)
         chosen = self._chosen.get(key)
         if chosen is None:
             if len(self._chosen) >= _CACHE_LIMIT:
                 self._chosen.clear()
             chosen = self._chosen[key] = self._prefix_now(state, side, prefix)
-        out = [*fixed, *chosen]
-        if legal:
-            base = self._legal_base
-            out += [base + i for i in legal]
-        board = self._board
-        return () if board is None else board.hot(state, side), out
+        return found[0], found[1], chosen
 
     def _fixed_now(
         self, state: State, side: str, seat: int | None, acting: int | None
@@ -265,7 +282,7 @@ class Encoder:
         acting: int | None,
     ) -> list[int]:
         """The generic sections but ``legal`` and the prefix's: seats, turn, phase,
-        decision."""
+        decision (they read :data:`_GENERIC_READS`)."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
         sec = self.sections

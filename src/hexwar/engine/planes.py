@@ -6,8 +6,7 @@ The terrain planes are the same in every observation (:attr:`BoardPlanes.static_
 listed once); the pieces and ZOC planes are memoised on the tables the board declares it
 reads (:attr:`~hexwar.engine.observed.Board.reads`, through
 :class:`~hexwar.engine.memo.StateMemo`, so read checking covers them), else per position.
-A piece costs two dict lookups: its ``(side, status)`` plane's first index is looked up
-once per piece and its cell's index added.
+A piece costs one dict lookup (its ``(cell, side, status)`` index, kept once seen).
 """
 
 from __future__ import annotations
@@ -59,15 +58,18 @@ class BoardPlanes:
         zoc_base = first_piece + len(sides) * n_status * depth * n
         self._zoc_at = tuple((side, zoc_base + s * n) for s, side in enumerate(sides))
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+        #: (label, side, status) -> its index in the first count level's plane
+        self._index: dict[tuple[str, str, str], int] = {}
+        self._index_limit = n * len(self._plane_at)
         self.selected_base = base + (self.planes - 1) * n
         self.hot = self._memo()
 
-    def _memo(self) -> Callable[[State, str], tuple[int, ...]]:
+    def _memo(self) -> Callable[[State, str], tuple[tuple[int, ...], ...]]:
         """The pieces and ZOC planes of ``(state, side)``, memoised (see the module text)."""
         if self.board.reads is None:
-            cache: dict[tuple[int, str], tuple[int, ...]] = {}
+            cache: dict[tuple[int, str], tuple[tuple[int, ...], ...]] = {}
 
-            def per_position(state: State, side: str) -> tuple[int, ...]:
+            def per_position(state: State, side: str) -> tuple[tuple[int, ...], ...]:
                 key = (state.version, side)
                 found = cache.get(key)
                 if found is None:
@@ -83,32 +85,42 @@ class BoardPlanes:
         reads = (*self.board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
         return StateMemo(reads, self._now, _CACHE_LIMIT)
 
-    def _now(self, state: State, side: str) -> tuple[int, ...]:
-        """The ones of the pieces and ZOC planes, ascending (computed)."""
+    def _now(self, state: State, side: str) -> tuple[tuple[int, ...], ...]:
+        """The ones of the pieces planes, then of each side's ZOC plane (computed)."""
         board = self.board
         view = Observed(state, side)
-        cells, plane_at, n = self.cell_index, self._plane_at, self.cells
-        counts: dict[int, int] = {}  # plane index of (side, status) + cell -> pieces
-        for label, owner, status in board.pieces(view):
-            i = cells.get(label)
-            if i is None:
-                continue  # off the board (a pool, a box)
-            at = plane_at.get((owner, status))
-            if at is None:
-                raise HexwarError(
-                    f"board: piece of side {owner!r} with status {status!r} is not declared"
-                )
-            counts[at + i] = counts.get(at + i, 0) + 1
-        depth = board.depth
-        if depth == 1:
-            hot = list(counts)
+        index, index_of = self._index, self._index_of
+        depth, n = board.depth, self.cells
+        if depth == 1:  # a set of indices; -1: off the board (a pool, a box)
+            ones = {index[p] if p in index else index_of(p) for p in board.pieces(view)}
+            ones.discard(-1)
+            hot = sorted(ones)
         else:
-            hot = [at + level * n for at, c in counts.items() for level in range(min(c, depth))]
-        if board.zoc is not None:
-            for name, base in self._zoc_at:
-                hot.extend(self._zoc_plane(base, board.zoc(view, name)))
-        hot.sort()
-        return tuple(hot)
+            counts: dict[int, int] = {}  # (side, status) plane's index + cell -> pieces
+            for piece in board.pieces(view):
+                at = index[piece] if piece in index else index_of(piece)
+                if at >= 0:
+                    counts[at] = counts.get(at, 0) + 1
+            hot = sorted(at + k * n for at, c in counts.items() for k in range(min(c, depth)))
+        if board.zoc is None:
+            return (tuple(hot),)
+        zoc = board.zoc
+        return (tuple(hot), *[self._zoc_plane(base, zoc(view, s)) for s, base in self._zoc_at])
+
+    def _index_of(self, piece: tuple[str, str, str]) -> int:
+        """The index of a ``(label, side, status)`` piece in its plane's first count
+        level (kept), ``-1`` off the board."""
+        label, owner, status = piece
+        i = self.cell_index.get(label)
+        at = self._plane_at.get((owner, status))
+        if at is None and i is not None:
+            raise HexwarError(
+                f"board: piece of side {owner!r} with status {status!r} is not declared"
+            )
+        found = -1 if i is None or at is None else at + i
+        if len(self._index) < self._index_limit:
+            self._index[piece] = found
+        return found
 
     def _zoc_plane(self, base: int, labels: Iterable[str]) -> tuple[int, ...]:
         """The ones of a ZOC plane starting at ``base`` (kept per frozenset of labels)."""
@@ -116,7 +128,7 @@ class BoardPlanes:
         found = None if key is None else self._zoc_cache.get(key)
         if found is None:
             cells = self.cell_index
-            found = tuple(base + cells[lab] for lab in labels if lab in cells)
+            found = tuple(sorted([base + cells[lab] for lab in labels if lab in cells]))
             if key is not None:
                 if len(self._zoc_cache) >= _CACHE_LIMIT:
                     self._zoc_cache.clear()
