@@ -224,6 +224,32 @@ def test_board_planes_memo_reads_what_it_declares() -> None:
     assert len(steps) == 150
 
 
+@pytest.mark.parametrize("name", ["duel", "crossing", "triumph_and_glory"])
+def test_observation_memos_read_what_they_declare_in_other_games(name: str) -> None:
+    """Under read checking the observation's memos (features, planes) recompute every
+    call and fail on an undeclared read: the generic sections are kept per position,
+    since the player to act may read a game's tables (Triumph & Glory's ``act``).
+    («Бой отрядов» declares no memo of its own: its engine memos make this slow.)"""
+    from hexwar.engine.memo import read_checking
+
+    game = TokenGame.from_name(name)
+    rng = random.Random(1)
+    ts = game.new_initial_state()
+    steps = 0
+    with read_checking():
+        while not ts.is_terminal() and steps < 20:
+            if ts.is_chance_node():
+                ids, ps = zip(*ts.chance_outcomes(), strict=True)
+                ts.apply(rng.choices(ids, ps)[0])
+                continue
+            for p in range(game.num_players):
+                ts.observation_hot(p)
+            legal = ts.legal_actions()
+            ts.apply(legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 5
+
+
 def test_history_kept_action_by_action_is_the_engines() -> None:
     """The information-state history the token state keeps (S10.2 placements private to
     a side shown as ``?``) equals the engine's observation, through clones too."""

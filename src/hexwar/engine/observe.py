@@ -67,8 +67,6 @@ _TURN_BITS: Final = 16
 _PREFIX_LENGTHS: Final = 8
 #: Encodings of the generic sections, features and prefix kept per encoder.
 _CACHE_LIMIT: Final = 512
-#: What the generic sections read (seats to act, turn, phase, decision).
-_GENERIC_READS: Final = ("$cursor", "$pending", "$outcome")
 #: ``to_act`` slots after the seats.
 CHANCE_SLOT: Final = 0
 TERMINAL_SLOT: Final = 1
@@ -130,40 +128,27 @@ class Encoder:
         self.size = at
         #: the ones every observation has (the terrain planes), ascending
         self.static_hot: tuple[int, ...] = () if self._board is None else self._board.static_hot
-        self._fixed = self._fixed_memo()
+        self._features = self._features_memo()
         self._chosen: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._position: dict[
             tuple[Any, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
         ] = {}
         self._legal_base = offsets["legal"][0]
 
-    def _fixed_memo(self) -> Callable[[State, str, int | None, int | None], tuple[int, ...]]:
-        """The generic sections but the prefix's and ``legal``, and the features: memoised
-        on the tables the features declare they read (:attr:`Feature.reads`) and the
-        sequencer's (cursor, pending decisions, outcome), else per position."""
+    def _features_memo(self) -> Callable[[State, str], tuple[int, ...]]:
+        """The features' indices: memoised on the tables they declare they read
+        (:attr:`Feature.reads`, with the hidden-entry tables ``Observed`` reads) when
+        every feature declares them, else computed (the caller keeps them per position)."""
         features = self.view.features
         if any(f.reads is None for f in features):
-            cache: dict[tuple[Any, ...], tuple[int, ...]] = {}
-
-            def per_position(
-                state: State, side: str, seat: int | None, acting: int | None
-            ) -> tuple[int, ...]:
-                key = (state.version, side, seat, acting)
-                found = cache.get(key)
-                if found is None:
-                    if len(cache) >= _CACHE_LIMIT:
-                        cache.clear()
-                    found = cache[key] = self._fixed_now(state, side, seat, acting)
-                return found
-
-            return per_position
+            return self._features_now
         from hexwar.engine.memo import StateMemo
         from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
-        reads = dict.fromkeys((*_GENERIC_READS, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE))
+        reads = dict.fromkeys((_HIDDEN_TABLE, _HIDDEN_KEYS_TABLE))
         for f in features:
             reads.update(dict.fromkeys(f.reads or ()))
-        return StateMemo(tuple(reads), self._fixed_now, _CACHE_LIMIT)
+        return StateMemo(tuple(reads), self._features_now, _CACHE_LIMIT)
 
     def section(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of section ``name``."""
@@ -220,10 +205,10 @@ class Encoder:
         sections. Each part (and each tuple of the planes) is the *same* object while
         it is unchanged, so a consumer may key a dense copy of it on its identity.
 
-        The generic sections and the features are kept on the tables they read (or per
-        position) and observer, the prefix's per position, observer and prefix, the
-        planes on the tables the board reads (or per position): a game's features and
-        pieces read the position, never the history."""
+        The generic sections are kept per position and observer, the features and the
+        planes on the tables they read (or per position), the prefix's per position,
+        observer and prefix: a game's features and pieces read the position, never the
+        history."""
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
         version = state.version
@@ -232,9 +217,10 @@ class Encoder:
         if found is None:
             board = self._board
             planes = () if board is None else board.hot(state, side)
+            fixed = (*self._generic(state, side, seat, acting), *self._features(state, side))
             if len(self._position) >= _CACHE_LIMIT:
                 self._position.clear()
-            found = self._position[key] = (planes, self._fixed(state, side, seat, acting))
+            found = self._position[key] = (planes, fixed)
         key = (version, side, prefix)
         chosen = self._chosen.get(key)
         if chosen is None:
@@ -243,11 +229,9 @@ class Encoder:
             chosen = self._chosen[key] = self._prefix_now(state, side, prefix)
         return found[0], found[1], chosen
 
-    def _fixed_now(
-        self, state: State, side: str, seat: int | None, acting: int | None
-    ) -> tuple[int, ...]:
-        """The generic sections but the prefix's and ``legal``, and the features."""
-        out = self._generic(state, side, seat, acting)
+    def _features_now(self, state: State, side: str) -> tuple[int, ...]:
+        """The features' indices in the observation (computed)."""
+        out: list[int] = []
         if self.view.features:
             sec = self.sections
             view = Observed(state, side)
@@ -282,7 +266,8 @@ class Encoder:
         acting: int | None,
     ) -> list[int]:
         """The generic sections but ``legal`` and the prefix's: seats, turn, phase,
-        decision (they read :data:`_GENERIC_READS`)."""
+        decision (computed once per position: the player to act may read a game's
+        tables)."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
         sec = self.sections

@@ -128,9 +128,9 @@ class Feature:
 
     ``reads``: the tables ``hot`` reads (as for :class:`~hexwar.engine.memo.StateMemo`,
     pseudo-tables such as ``$cursor`` and ``$effects`` included; read checking covers
-    them). When every feature declares them, the features and the generic sections are
-    kept while the union of those tables (and the sequencer's) is unchanged, and read
-    checking checks that union; ``None``: computed anew for every position.
+    them). When every feature declares them, the features are kept while the union of
+    those tables is unchanged, and read checking checks that union; ``None``: computed
+    anew for every position.
     """
 
     name: str
