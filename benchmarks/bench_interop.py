@@ -5,7 +5,9 @@ One agent step is ``env.last()`` (the observation tensor and the action mask) an
 after it), for random legal tokens. CPU time (``time.process_time_ns``) per step over
 random-token games: the median over all steps (and the minimum of the per-game medians),
 the medians of the steps that applied an action and of those that only extended the
-prefix, and the two halves (``last``, ``step``) apart.
+prefix, and the two halves (``last``, ``step``) apart; ``last()`` by kind of position (the
+same as the step before's, a new one whose pieces tables and hidden entries are
+unchanged, or one where they changed: what the observation's memos keep or recompute).
 
     python benchmarks/bench_interop.py [--games 3] [--length short]
     python benchmarks/bench_interop.py --repeats 5 --old /tmp/main-tree
@@ -30,27 +32,46 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve()
+#: The steps by what changed since the step before (``last()`` medians apart).
+KINDS = (
+    "applied",
+    "prefix_only",
+    "last(), same position",
+    "last(), new position, same pieces",
+    "last(), pieces or hidden entries changed",
+)
 
 
 def bench(name: str, games: int, seed: int) -> dict[str, list[float]]:
     """Per-step CPU times (µs) of ``games`` random-token games of ``name``."""
+    from hexwar.engine import state as core_state
     from hexwar.interop.pettingzoo import HexwarAEC
 
     env = HexwarAEC(name)
     rng = random.Random(seed)
-    out: dict[str, list[float]] = {
-        k: [] for k in ("all", "game_medians", "applied", "prefix_only", "last", "step")
-    }
+    out: dict[str, list[float]] = {k: [] for k in (*KINDS, "all", "game_medians", "last", "step")}
+    board = env.game.encoder.view.board
+    hidden = (core_state._HIDDEN_TABLE, core_state._HIDDEN_KEYS_TABLE)
+    reads = (*(board.reads or ()), *hidden) if board is not None else hidden
     clock = time.process_time_ns
     for game in range(games):
         env.reset(seed=seed + game)
         mine: list[float] = []
+        seen: tuple[int, tuple[int, ...]] | None = None
         while not all(env.terminations.values()):
+            st = env.ts.state  # the kind of position (not timed)
+            before, tables = st.version, tuple(st.table_version(t) for t in reads)
+            if seen is not None and seen[0] == before:
+                kind = "last(), same position"
+            elif seen is not None and seen[1] == tables:
+                kind = "last(), new position, same pieces"
+            else:
+                kind = "last(), pieces or hidden entries changed"
+            seen = (before, tables)
             t0 = clock()
             obs, _, _, _, _ = env.last()  # the observation tensor and the action mask
             legal = np.flatnonzero(obs["action_mask"])
             action = int(legal[rng.randrange(len(legal))])
-            before = len(env.ts.state.history)
             t1 = clock()
             env.step(action)  # one token (the action when it is complete), then chance
             t2 = clock()
@@ -58,7 +79,8 @@ def bench(name: str, games: int, seed: int) -> dict[str, list[float]]:
             mine.append(took)
             out["last"].append((t1 - t0) / 1000)
             out["step"].append((t2 - t1) / 1000)
-            out["applied" if len(env.ts.state.history) != before else "prefix_only"].append(took)
+            out[kind].append((t1 - t0) / 1000)
+            out["applied" if env.ts.state.version != before else "prefix_only"].append(took)
         out["all"] += mine
         out["game_medians"].append(statistics.median(mine))
     return out
@@ -101,6 +123,8 @@ def figures(times: dict[str, list[float]]) -> dict[str, float]:
         "prefix-only median": med(times["prefix_only"]) if times["prefix_only"] else float("nan"),
         "last() median": med(times["last"]),
         "step() median": med(times["step"]),
+        **{f"{k}: median": med(times[k]) for k in KINDS[2:] if times[k]},
+        **{f"{k}: % of steps": 100 * len(times[k]) / len(times["all"]) for k in KINDS[2:]},
     }
 
 

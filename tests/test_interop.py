@@ -224,6 +224,32 @@ def test_board_planes_memo_reads_what_it_declares() -> None:
     assert len(steps) == 150
 
 
+@pytest.mark.parametrize("name", ["duel", "crossing", "triumph_and_glory"])
+def test_observation_memos_read_what_they_declare_in_other_games(name: str) -> None:
+    """Under read checking the observation's memos (features, planes) recompute every
+    call and fail on an undeclared read: the generic sections are kept per position,
+    since the player to act may read a game's tables (Triumph & Glory's ``act``).
+    («Бой отрядов» declares no memo of its own: its engine memos make this slow.)"""
+    from hexwar.engine.memo import read_checking
+
+    game = TokenGame.from_name(name)
+    rng = random.Random(1)
+    ts = game.new_initial_state()
+    steps = 0
+    with read_checking():
+        while not ts.is_terminal() and steps < 20:
+            if ts.is_chance_node():
+                ids, ps = zip(*ts.chance_outcomes(), strict=True)
+                ts.apply(rng.choices(ids, ps)[0])
+                continue
+            for p in range(game.num_players):
+                ts.observation_hot(p)
+            legal = ts.legal_actions()
+            ts.apply(legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 5
+
+
 def test_history_kept_action_by_action_is_the_engines() -> None:
     """The information-state history the token state keeps (S10.2 placements private to
     a side shown as ``?``) equals the engine's observation, through clones too."""
@@ -278,8 +304,10 @@ def test_memoised_planes_equal_planes_computed_anew() -> None:
     view = rules.observation_view()
     assert view.board is not None
     assert view.board.reads is not None
+    assert all(f.reads is not None for f in view.features)
     per_position = attrs.evolve(view.board, reads=None)
-    anew = Encoder(rules, ObservationView(board=per_position, features=view.features))
+    features = tuple(attrs.evolve(f, reads=None) for f in view.features)
+    anew = Encoder(rules, ObservationView(board=per_position, features=features))
     dense = Dense(game)
     seen = 0
 
@@ -295,6 +323,7 @@ def test_memoised_planes_equal_planes_computed_anew() -> None:
             assert sorted(hot) == sorted(again)
             arr = dense.observation(ts, p)
             assert np.flatnonzero(arr).tolist() == sorted(set(hot))
+            assert np.flatnonzero(ts.observation_tensor(p)).tolist() == sorted(set(hot))
             arr[:] = 0  # a fresh array: the next call is not affected
             assert np.flatnonzero(dense.observation(ts, p)).tolist() == sorted(set(hot))
             mask = dense.mask(ts, p)
@@ -303,6 +332,79 @@ def test_memoised_planes_equal_planes_computed_anew() -> None:
 
     random_game(game, 2, check)
     assert seen > 100
+
+
+def _reference_planes(encoder: Any, state: State, side: str) -> set[int]:
+    """The board section's ones, written out from the documented layout (one plane per
+    terrain name sorted, per (side, status, count level), per side's ZOC), piece by piece
+    with no memo: what the encoder's planes must equal."""
+    from hexwar.engine.observe import Observed
+
+    board = encoder.view.board
+    base, n = encoder.section("board")[0], len(board.cells)
+    cells = {c: i for i, c in enumerate(board.cells)}
+    terrains = sorted(set(board.terrain))
+    sides = list(encoder.ruleset.sides)
+    out = {base + terrains.index(t) * n + i for i, t in enumerate(board.terrain)}
+    first = base + len(terrains) * n
+    view = Observed(state, side)
+    count: dict[tuple[int, int, int], int] = {}
+    for label, owner, status in board.pieces(view):
+        if label in cells:
+            key = (sides.index(owner), board.statuses.index(status), cells[label])
+            count[key] = count.get(key, 0) + 1
+    for (s, k, i), c in count.items():
+        plane = (s * len(board.statuses) + k) * board.depth
+        out |= {first + (plane + level) * n + i for level in range(min(c, board.depth))}
+    zoc = first + len(sides) * len(board.statuses) * board.depth * n
+    for s, name in enumerate(sides):
+        out |= {zoc + s * n + cells[lab] for lab in board.zoc(view, name) if lab in cells}
+    return out
+
+
+def test_board_planes_equal_a_reference_encoding() -> None:
+    """The kept, per-piece-indexed planes (S1.3 steps, S10 aircraft, S6.3 ZOC) equal
+    the layout written out piece by piece, for both seats along random games; the
+    encoder's pieces and ZOC parts are ascending."""
+    game = TokenGame(StalingradRules("short"))
+    encoder = game.encoder
+    base, size = encoder.section("board")
+    seen = 0
+
+    def check(ts: TokenState) -> None:
+        nonlocal seen
+        for p, seat in enumerate(game.seats):
+            planes, _, _ = ts.observation_parts(p)
+            assert all(list(part) == sorted(part) for part in planes)
+            board = {i for i in ts.observation_hot(p) if base <= i < base + size}
+            selected = encoder.board_shape[0] - 1  # the prefix's plane: not the board's own
+            board = {i for i in board if (i - base) // encoder.board_shape[1] != selected}
+            assert board == _reference_planes(encoder, ts.state, seat.side)
+        seen += 1
+
+    random_game(game, 3, check)
+    assert seen > 100
+
+
+def test_feature_memo_catches_a_missing_read() -> None:
+    """Features declaring fewer tables than they read fail under read checking (the
+    memo keeps the generic sections and features on the union of their reads: the hand,
+    S5.2, reads ``cards``, which nothing else declares)."""
+    import attrs
+
+    from hexwar.base.errors import UndeclaredRead
+    from hexwar.engine.memo import read_checking
+    from hexwar.engine.observe import Encoder, ObservationView
+
+    rules = StalingradRules("short")
+    view = rules.observation_view()
+    features = tuple(
+        attrs.evolve(f, reads=("$effects",)) if f.name == "hand" else f for f in view.features
+    )
+    encoder = Encoder(rules, ObservationView(board=view.board, features=features))
+    state = TokenGame(rules).new_initial_state().state
+    with read_checking(), pytest.raises(UndeclaredRead, match="but declares only"):
+        encoder.encode(state, "rkka")
 
 
 # -- the frameworks' own checks ---------------------------------------------------------------

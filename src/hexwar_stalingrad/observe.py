@@ -56,31 +56,45 @@ CARD_TOKENS: Final = 12
 
 def _pieces(rules: StalingradRules) -> object:
     data = rules.data
+    ground = {unit: info.side for unit, info in data.ground.items()}
+    air = {unit: info.side for unit, info in data.air.items()}
+    air_status = {step: f"air-{step}" for step in (FULL, REDUCED)}
 
-    def pieces(view: Observed) -> Iterable[tuple[str, str, str]]:
+    def pieces(view: Observed) -> list[tuple[str, str, str]]:
         reduced = view.table(STEPS)  # S1.3: a reduced unit's entry
-        for label, stack in view.table(PIECES.stacks).items():
-            for unit in stack if isinstance(stack, tuple) else ():
-                info = data.ground.get(str(unit))
-                if info is not None:
-                    yield label, info.side, REDUCED if reduced.get(str(unit)) else FULL
+        out = [
+            (label, ground[unit], REDUCED if reduced.get(unit) else FULL)
+            for label, stack in view.table(PIECES.stacks).items()
+            if isinstance(stack, tuple)
+            for unit in stack
+            if unit in ground
+        ]
+        flying = view.table("sky")
         for unit, value in view.table("air").items():
-            if isinstance(value, tuple) and unit in data.air:
+            if isinstance(value, tuple) and unit in air:
                 where, step = value
-                sky = view.get("sky", unit)
+                sky = flying.get(unit)
                 if isinstance(sky, tuple):
                     where = sky[0]
-                yield str(where), data.air[unit].side, f"air-{step}"
+                status = air_status.get(step) if isinstance(step, str) else None
+                out.append((str(where), air[unit], status or f"air-{step}"))
+        return out
 
     return pieces
+
+
+def _terrain(rules: StalingradRules) -> tuple[str, ...]:
+    """Each hex's terrain in plane order (kept on the map)."""
+    game_map = rules.data.game_map
+    return game_map.derived(
+        ("observe-terrain",), lambda: tuple(game_map.terrain(c) for c in game_map.indexed_cells())
+    )
 
 
 def observation_view(rules: StalingradRules) -> ObservationView:
     """The board (hexes, terrain, units, ZOC) and the card and weather features."""
     data = rules.data
-    game_map = data.game_map
     cells = data.index_labels
-    terrain = tuple(game_map.terrain(c) for c in game_map.indexed_cells())
     pieces = _pieces(rules)
 
     def zoc(view: Observed, side: str) -> Iterable[str]:
@@ -97,7 +111,7 @@ def observation_view(rules: StalingradRules) -> ObservationView:
 
     board = Board(
         cells=cells,
-        terrain=terrain,
+        terrain=_terrain(rules),
         pieces=pieces,  # type: ignore[arg-type]
         statuses=STATUSES,
         zoc=zoc,
@@ -107,9 +121,10 @@ def observation_view(rules: StalingradRules) -> ObservationView:
     card_ids = tuple(sorted(data.cards))
     card_index = {c: i for i, c in enumerate(card_ids)}
     weathers = tuple(sorted({t.weather for t in data.turns} | {"fair"}))
+    hands = {side: f"hand:{side}" for side in rules.sides}
 
     def hand(view: Observed) -> Iterable[int]:
-        held = view.get("cards", f"hand:{view.side}")
+        held = view.get("cards", hands.get(view.side) or f"hand:{view.side}")
         return sorted(card_index[str(c)] for c in held) if isinstance(held, tuple) else []
 
     def in_force(view: Observed) -> Iterable[int]:
@@ -123,10 +138,10 @@ def observation_view(rules: StalingradRules) -> ObservationView:
 
     return ObservationView(
         board=board,
-        features=(
-            Feature("hand", len(card_ids), hand),
-            Feature("cards_in_force", len(card_ids), in_force),
-            Feature("weather", len(weathers), weather),
+        features=(  # what each reads, so they are kept while those are unchanged
+            Feature("hand", len(card_ids), hand, reads=("cards",)),
+            Feature("cards_in_force", len(card_ids), in_force, reads=("$effects",)),
+            Feature("weather", len(weathers), weather, reads=("$cursor", "$effects")),
         ),
     )
 

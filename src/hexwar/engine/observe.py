@@ -15,10 +15,11 @@ game gets the generic sections from its ruleset alone:
 A game adds its board and extras by declaring an :class:`ObservationView`
 (:meth:`hexwar.engine.state.Ruleset.observation_view`): a :class:`Board` (cells, their
 terrain, where each side's pieces stand and in what state, zones of control) gives
-per-cell planes ``board``; each :class:`Feature` a section of its own (a hand of cards, the
-weather). Board and features read the state only through an :class:`Observed` view,
-which masks what the observer may not see (:meth:`hexwar.engine.state.State.hide`), so a
-declared view cannot leak a hidden value by mistake.
+per-cell planes ``board`` (:mod:`hexwar.engine.planes`); each :class:`Feature` a section
+of its own (a hand of cards, the weather). Board and features read the state only
+through an :class:`Observed` view, which masks what the observer may not see
+(:meth:`hexwar.engine.state.State.hide`), so a declared view cannot leak a hidden value
+by mistake.
 
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.space import ActionSpace
@@ -48,11 +49,12 @@ declared view cannot leak a hidden value by mistake.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine.observed import Board, Feature, ObservationView, Observed
+from hexwar.engine.planes import BoardPlanes
 
 if TYPE_CHECKING:
     from hexwar.engine.state import Ruleset, State
@@ -63,7 +65,7 @@ __all__ = ["Board", "Encoder", "Feature", "ObservationView", "Observed"]
 _TURN_BITS: Final = 16
 #: Prefix lengths the ``prefix_length`` section tells apart (longer ones share the last).
 _PREFIX_LENGTHS: Final = 8
-#: Board encodings kept per encoder (by position version and observer).
+#: Encodings of the generic sections, features and prefix kept per encoder.
 _CACHE_LIMIT: Final = 512
 #: ``to_act`` slots after the seats.
 CHANCE_SLOT: Final = 0
@@ -89,6 +91,7 @@ class Encoder:
         self._ids = space._ids
         n = space.size
         self.seats = tuple(s.name for s in ruleset.seats())
+        self._seat_sides = tuple(s.side for s in ruleset.seats())
         self._sides = tuple(ruleset.sides)
         limit = ruleset.sequence.turn_limit
         self._turns = None if limit is None else limit + 1
@@ -106,20 +109,10 @@ class Encoder:
             ("legal", n),
         ]
         board = self.view.board
-        self._board_shape: tuple[int, int] | None = None
-        if board is not None:
-            self._terrains = tuple(sorted(set(board.terrain)))
-            self._cell_index = {c: i for i, c in enumerate(board.cells)}
-            self._status_index = {s: i for i, s in enumerate(board.statuses)}
-            self._side_index = {s: i for i, s in enumerate(self._sides)}
-            planes = (
-                len(self._terrains)
-                + len(self._sides) * len(board.statuses) * board.depth
-                + (len(self._sides) if board.zoc is not None else 0)
-                + 1
-            )
-            self._board_shape = (planes, len(board.cells))
-            sections.append(("board", planes * len(board.cells)))
+        at = sum(size for _, size in sections)
+        self._board = None if board is None else BoardPlanes(board, self._sides, at)
+        if self._board is not None:
+            sections.append(("board", self._board.size))
         names = {name for name, _ in sections}
         for f in self.view.features:
             if f.name in names or f.size < 0:
@@ -134,36 +127,28 @@ class Encoder:
         self.sections: Mapping[str, tuple[int, int]] = offsets
         self.size = at
         #: the ones every observation has (the terrain planes), ascending
-        self.static_hot: tuple[int, ...] = ()
-        self._planes = self._planes_memo(board)
-        self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
-        self._fixed: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        if board is not None:
-            base, c = offsets["board"][0], len(board.cells)
-            t_index = {t: i for i, t in enumerate(self._terrains)}
-            self.static_hot = tuple(base + t_index[t] * c + i for i, t in enumerate(board.terrain))
+        self.static_hot: tuple[int, ...] = () if self._board is None else self._board.static_hot
+        self._features = self._features_memo()
+        self._chosen: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._position: dict[
+            tuple[Any, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+        ] = {}
+        self._legal_base = offsets["legal"][0]
 
-    def _planes_memo(self, board: Board | None) -> Callable[[State, str], tuple[int, ...]]:
-        """The pieces and ZOC planes, memoised on the tables ``board.reads`` names (and
-        the hidden-entry tables ``Observed`` reads), or else on the position."""
-        if board is None or board.reads is None:
-            cache: dict[tuple[int, str], tuple[int, ...]] = {}
-
-            def per_position(state: State, side: str) -> tuple[int, ...]:
-                key = (state.version, side)
-                found = cache.get(key)
-                if found is None:
-                    if len(cache) >= _CACHE_LIMIT:
-                        cache.clear()
-                    found = cache[key] = self._board_now(state, side)
-                return found
-
-            return per_position
+    def _features_memo(self) -> Callable[[State, str], tuple[int, ...]]:
+        """The features' indices: memoised on the tables they declare they read
+        (:attr:`Feature.reads`, with the hidden-entry tables ``Observed`` reads) when
+        every feature declares them, else computed (the caller keeps them per position)."""
+        features = self.view.features
+        if any(f.reads is None for f in features):
+            return self._features_now
         from hexwar.engine.memo import StateMemo
         from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
-        reads = (*board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
-        return StateMemo(reads, self._board_now, _CACHE_LIMIT)
+        reads = dict.fromkeys((_HIDDEN_TABLE, _HIDDEN_KEYS_TABLE))
+        for f in features:
+            reads.update(dict.fromkeys(f.reads or ()))
+        return StateMemo(tuple(reads), self._features_now, _CACHE_LIMIT)
 
     def section(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of section ``name``."""
@@ -172,7 +157,8 @@ class Encoder:
     @property
     def board_shape(self) -> tuple[int, int] | None:
         """``(planes, cells)`` of the ``board`` section, or ``None``."""
-        return self._board_shape
+        b = self._board
+        return None if b is None else (b.planes, b.cells)
 
     def encode(
         self,
@@ -189,10 +175,19 @@ class Encoder:
         from the state's side to act, its first seat), ``prefix`` the tokens of the action
         being built *that the observer may see*, ``legal`` the legal next token ids (pass
         them only to the acting seat)."""
-        planes, rest = self.encode_parts(
-            state, side, seat=seat, acting=acting, prefix=prefix, legal=legal
+        planes, fixed, chosen = self.encode_parts(
+            state, side, seat=seat, acting=acting, prefix=prefix
         )
-        return [*self.static_hot, *planes, *rest]
+        base = self.legal_base
+        out = [*self.static_hot]
+        for part in planes:
+            out += part
+        return [*out, *fixed, *chosen, *(base + i for i in legal)]
+
+    @property
+    def legal_base(self) -> int:
+        """The index of the ``legal`` section's first bit (token id 0)."""
+        return self._legal_base
 
     def encode_parts(
         self,
@@ -202,40 +197,41 @@ class Encoder:
         seat: int | None = None,
         acting: int | None = None,
         prefix: Sequence[str] = (),
-        legal: Sequence[int] = (),
-    ) -> tuple[tuple[int, ...], list[int]]:
-        """:meth:`encode` but :attr:`static_hot`, in two parts: the pieces and ZOC planes
-        (ascending; the *same* tuple object while they are unchanged, so a consumer may
-        key a dense copy of them on its identity) and the rest (a new list).
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+        """:meth:`encode` but :attr:`static_hot` and ``legal`` (whose bits are
+        :attr:`legal_base` plus the legal ids), in three parts: the board's planes (a
+        tuple: the pieces planes' indices, then each side's ZOC plane's, ascending;
+        empty without a board), the generic sections and the features, the prefix's
+        sections. Each part (and each tuple of the planes) is the *same* object while
+        it is unchanged, so a consumer may key a dense copy of it on its identity.
 
-        The sections that depend on the position are kept per position (its version)
-        and observer, the prefix's per position, observer and prefix: a game's features
-        and pieces read the position, never the history."""
+        The generic sections are kept per position and observer, the features and the
+        planes on the tables they read (or per position), the prefix's per position,
+        observer and prefix: a game's features and pieces read the position, never the
+        history."""
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
         version = state.version
         key: tuple[Any, ...] = (version, side, seat, acting)
-        fixed = self._fixed.get(key)
-        if fixed is None:
-            if len(self._fixed) >= _CACHE_LIMIT:
-                self._fixed.clear()
-            fixed = self._fixed[key] = self._fixed_now(state, side, seat, acting)
+        found = self._position.get(key)  # the same position again (another prefix)
+        if found is None:
+            board = self._board
+            planes = () if board is None else board.hot(state, side)
+            fixed = (*self._generic(state, side, seat, acting), *self._features(state, side))
+            if len(self._position) >= _CACHE_LIMIT:
+                self._position.clear()
+            found = self._position[key] = (planes, fixed)
         key = (version, side, prefix)
-        chosen = self._fixed.get(key)
+        chosen = self._chosen.get(key)
         if chosen is None:
-            chosen = self._fixed[key] = self._prefix_now(state, side, prefix)
-        out = [*fixed, *chosen]
-        if legal:
-            base = self.sections["legal"][0]
-            out.extend([base + i for i in legal])
-        planes = () if self.view.board is None else self._planes(state, side)
-        return planes, out
+            if len(self._chosen) >= _CACHE_LIMIT:
+                self._chosen.clear()
+            chosen = self._chosen[key] = self._prefix_now(state, side, prefix)
+        return found[0], found[1], chosen
 
-    def _fixed_now(
-        self, state: State, side: str, seat: int | None, acting: int | None
-    ) -> tuple[int, ...]:
-        """The generic sections but the prefix's and ``legal``, and the features."""
-        out = self._generic(state, side, seat, acting)
+    def _features_now(self, state: State, side: str) -> tuple[int, ...]:
+        """The features' indices in the observation (computed)."""
+        out: list[int] = []
         if self.view.features:
             sec = self.sections
             view = Observed(state, side)
@@ -258,8 +254,8 @@ class Encoder:
                 rest = sec["prefix_rest"][0]
                 out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
         out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
-        if self.view.board is not None and prefix:
-            out.extend(self._selected(state, side, prefix))
+        if self._board is not None and prefix:
+            out.extend(self._board.selected(state, side, prefix))
         return tuple(out)
 
     def _generic(
@@ -270,14 +266,15 @@ class Encoder:
         acting: int | None,
     ) -> list[int]:
         """The generic sections but ``legal`` and the prefix's: seats, turn, phase,
-        decision."""
+        decision (computed once per position: the player to act may read a game's
+        tables)."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
         sec = self.sections
         out: list[int] = []
-        seats = self.ruleset.seats()
+        sides = self._seat_sides
         if seat is None:
-            seat = next(i for i, s in enumerate(seats) if s.side == side)
+            seat = sides.index(side)
         out.append(sec["observer"][0] + seat)
         player = state.current_player()
         to_act, n_seats = sec["to_act"][0], len(self.seats)
@@ -287,7 +284,7 @@ class Encoder:
             out.append(to_act + n_seats + TERMINAL_SLOT)
         else:
             if acting is None:
-                acting = next(i for i, s in enumerate(seats) if s.side == player)
+                acting = sides.index(player)
             out.append(to_act + acting)
         turn = state.turn
         if self._turns is None:
@@ -304,67 +301,6 @@ class Encoder:
             if pending[-1].side == side:
                 out.append(sec["decision"][0] + 1)
         return out
-
-    def _selected(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:
-        """The ``selected`` plane: cells the prefix names or where a piece it names is."""
-        board = self.view.board
-        assert board is not None
-        cells = self._cell_index
-        marked = {cells[t] for t in prefix[1:] if t in cells}
-        if board.pieces_named is not None:
-            view = Observed(state, side)
-            for t in prefix[1:]:
-                where = board.pieces_named(view, t)
-                if where is not None and where in cells:
-                    marked.add(cells[where])
-        if not marked:
-            return []
-        planes, n = self._board_shape  # type: ignore[misc]
-        base = self.sections["board"][0] + (planes - 1) * n
-        return [base + i for i in sorted(marked)]
-
-    def _board_now(self, state: State, side: str) -> tuple[int, ...]:
-        board = self.view.board
-        assert board is not None
-        view = Observed(state, side)
-        n = len(board.cells)
-        first_piece = self.sections["board"][0] + len(self._terrains) * n
-        cells, statuses, sides = self._cell_index, self._status_index, self._side_index
-        n_status, depth = len(board.statuses), board.depth
-        counts: dict[int, int] = {}  # first plane index of (side, status) + cell -> pieces
-        for label, owner, status in board.pieces(view):
-            i = cells.get(label)
-            if i is None:
-                continue  # off the board (a pool, a box)
-            try:
-                at = first_piece + (sides[owner] * n_status + statuses[status]) * depth * n + i
-            except KeyError:
-                raise HexwarError(
-                    f"board: piece of side {owner!r} with status {status!r} is not declared"
-                ) from None
-            counts[at] = counts.get(at, 0) + 1
-        if depth == 1:
-            hot = list(counts)
-        else:
-            hot = [at + level * n for at, c in counts.items() for level in range(min(c, depth))]
-        if board.zoc is not None:
-            zoc_base = first_piece + len(sides) * n_status * depth * n
-            for s, name in enumerate(self._sides):
-                hot.extend(self._zoc_plane(zoc_base + s * n, board.zoc(view, name)))
-        return tuple(sorted(hot))
-
-    def _zoc_plane(self, base: int, labels: Iterable[str]) -> tuple[int, ...]:
-        """The ones of a ZOC plane starting at ``base`` (kept per frozenset of labels)."""
-        key = (base, labels) if isinstance(labels, frozenset) else None
-        found = None if key is None else self._zoc_cache.get(key)
-        if found is None:
-            cells = self._cell_index
-            found = tuple(base + cells[lab] for lab in labels if lab in cells)
-            if key is not None:
-                if len(self._zoc_cache) >= _CACHE_LIMIT:
-                    self._zoc_cache.clear()
-                self._zoc_cache[key] = found
-        return found
 
     def tensor(self, state: State, side: str, **kwargs: Any) -> list[float]:
         """:meth:`encode` as a dense list of floats (no numpy needed)."""

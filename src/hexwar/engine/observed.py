@@ -24,7 +24,7 @@ class Observed:
     """Read-only reads of ``state`` as ``side`` sees it: a value hidden from ``side``
     reads as :data:`hexwar.engine.state.HIDDEN`, an entry whose key is secret is absent."""
 
-    __slots__ = ("_hidden", "_keys", "_masked", "side", "state")
+    __slots__ = ("_hidden", "_keys", "_masked", "_others", "side", "state")
 
     def __init__(self, state: State, side: str) -> None:
         from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
@@ -34,6 +34,7 @@ class Observed:
         self._hidden = state.table(_HIDDEN_TABLE)
         self._keys = state.table(_HIDDEN_KEYS_TABLE)
         self._masked: dict[str, bool] = {}
+        self._others: list[str] | None = None
 
     def get(self, table: str, key: str, default: Value = None) -> Value:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
@@ -51,12 +52,17 @@ class Observed:
         """Whether anything of table ``name`` is hidden from the observer."""
         found = self._masked.get(name)
         if found is None:
-            start, side = f"{name}/", self.side
-            found = self._masked[name] = any(
-                ref.startswith(start) and owner != side
-                for hidden in (self._hidden, self._keys)
-                for ref, owner in hidden.items()
-            )
+            others = self._others
+            if others is None:  # the refs hidden from the observer, listed once
+                side = self.side
+                others = self._others = [
+                    ref
+                    for hidden in (self._hidden, self._keys)
+                    for ref, owner in hidden.items()
+                    if owner != side
+                ]
+            start = f"{name}/"
+            found = self._masked[name] = any(ref.startswith(start) for ref in others)
         return found
 
     def table(self, name: str) -> Mapping[str, Value]:
@@ -84,8 +90,7 @@ class Board:
     observer sees on the board (``status`` among ``statuses``: a step state, a facing...);
     ``depth``: how many pieces of one side and status per cell the planes count (``>= 1``,
     ``>= 2``, ...); ``zoc(view, side)``: the labels of the cells in ``side``'s zone of
-    control (``None``: no ZOC planes). :func:`hexwar.board.planes.board_of_map` builds one
-    from a :class:`~hexwar.board.maps.GameMap`.
+    control (``None``: no ZOC planes). :class:`hexwar.engine.planes.BoardPlanes` encodes it.
 
     Planes, in order: one per terrain name (sorted), one per (side, status, count level),
     one ZOC plane per side, and ``selected`` (cells named by the prefix, or holding a piece
@@ -119,11 +124,19 @@ class Board:
 @attrs.frozen
 class Feature:
     """A game-specific section of ``size`` bits: ``hot(view)`` gives the indices (0 ..
-    size - 1) that are one for the observer (``view.side``)."""
+    size - 1) that are one for the observer (``view.side``).
+
+    ``reads``: the tables ``hot`` reads (as for :class:`~hexwar.engine.memo.StateMemo`,
+    pseudo-tables such as ``$cursor`` and ``$effects`` included; read checking covers
+    them). When every feature declares them, the features are kept while the union of
+    those tables is unchanged, and read checking checks that union; ``None``: computed
+    anew for every position.
+    """
 
     name: str
     size: int
     hot: Callable[[Observed], Iterable[int]]
+    reads: tuple[str, ...] | None = None
 
 
 @attrs.frozen

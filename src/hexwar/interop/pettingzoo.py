@@ -119,11 +119,10 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
         self.ts.apply(int(action))  # type: ignore[arg-type]
         self._settle()
-        self._accumulate_rewards()
+        if self.ts.is_terminal():  # rewards are zero until the end (the seats' returns)
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 

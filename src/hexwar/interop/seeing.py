@@ -49,26 +49,36 @@ class Seeing:
         """The ids of :meth:`legal_tokens` (in token order, not sorted): the mask's ones."""
         return self.game.space.ids(self.legal_tokens())
 
-    def observation_parts(self, player: int) -> tuple[tuple[int, ...], list[int]]:
+    def observation_parts(
+        self, player: int
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
         """Seat ``player``'s observation in :meth:`~hexwar.engine.observe.Encoder.encode_parts`'s
-        two parts (the encoder's :attr:`~hexwar.engine.observe.Encoder.static_hot` aside)."""
-        side = self.game.seats[player].side
+        parts: all but the encoder's :attr:`~hexwar.engine.observe.Encoder.static_hot` and
+        the ``legal`` section (the acting seat's :meth:`legal_ids` from
+        :attr:`~hexwar.engine.observe.Encoder.legal_base`)."""
         acting = self.current_player()
-        legal = self.legal_ids() if acting == player else ()
         return self.game.encoder.encode_parts(
             self.state,
-            side,
+            self.game.seats[player].side,
             seat=player,
             acting=acting if acting >= 0 else None,
             prefix=self.visible_prefix(player),
-            legal=legal,
         )
 
     def observation_hot(self, player: int) -> list[int]:
         """The indices of the ones of seat ``player``'s observation tensor
         (:class:`~hexwar.engine.observe.Encoder`)."""
-        planes, rest = self.observation_parts(player)
-        return [*self.game.encoder.static_hot, *planes, *rest]
+        encoder = self.game.encoder
+        planes, fixed, chosen = self.observation_parts(player)
+        out = [*encoder.static_hot]
+        for part in planes:
+            out += part
+        out += fixed
+        out += chosen
+        if self.current_player() == player:
+            base = encoder.legal_base
+            out += [base + i for i in self.legal_ids()]
+        return out
 
     def observation_tensor(self, player: int) -> list[float]:
         """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
