@@ -30,12 +30,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
-import os
 import pstats
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -73,15 +73,7 @@ else:
 
 def worker(tree: Path, *args: object) -> str:
     """Run the worker against ``tree/src``; its standard output."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONHASHSEED": "0"}
-    run = subprocess.run(
-        [sys.executable, "-c", _WORKER, *map(str, args)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return run.stdout
+    return run_in_tree(tree, _WORKER, *args)
 
 
 def _figures(runs: list[dict[str, object]]) -> str:

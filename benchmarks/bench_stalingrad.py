@@ -37,12 +37,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -146,15 +147,8 @@ print(json.dumps(out))
 
 def worker(tree: Path, mode: str, games: int, seed: int) -> dict[str, float]:
     """Run one worker against ``tree/src`` and return its figures."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONHASHSEED": "0"}
-    run = subprocess.run(
-        [sys.executable, "-c", _COMMON, mode, str(games), str(seed)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result: dict[str, float] = json.loads(run.stdout.strip().splitlines()[-1])
+    out = run_in_tree(tree, _COMMON, mode, games, seed)
+    result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
     return result
 
 

@@ -17,10 +17,9 @@ process (``python -c``) against ``src/`` of this tree and of ``PATH``:
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -87,15 +86,7 @@ elif mode == "clone":
 
 def worker(tree: Path, mode: str, games: int, heuristic: int) -> str:
     """Run one worker against ``tree/src``; its output."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONHASHSEED": "0"}
-    run = subprocess.run(
-        [sys.executable, "-c", _WORKER, mode, str(games), str(heuristic)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return run.stdout
+    return run_in_tree(tree, _WORKER, mode, games, heuristic)
 
 
 def main() -> None:
