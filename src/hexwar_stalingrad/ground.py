@@ -247,25 +247,11 @@ class Movers:
         return tuple(self._ready())
 
     def _ready(self) -> Iterator[tuple[str, str, int]]:
-        # points() inlined: the idle test of every movement position runs this
-        state, side, exploitation = self.state, self.side, self.exploitation
-        entries, moved, reduced = PIECES.entries(state), self.moved, self.reduced
-        table = self._moves
-        hooked, exploit_hooked, hook = self.hooked, self.exploit_hooked, state.hook
-        for unit in self.data.side_ground(side):
+        entries, points = PIECES.entries(self.state), self.points
+        for unit in self.data.side_ground(self.side):
             entry = entries.get(unit)
-            if entry is None or moved.get(unit):
-                continue
-            _, full, red, exploits = table[unit]
-            if exploitation and not (
-                exploits and (not exploit_hooked or bool(hook("may_exploit", True, unit=unit)))
-            ):
-                continue
-            base = red if reduced.get(unit) else full
-            if hooked:
-                base = int(hook("movement_allowance", base, unit=unit))
-            if base > 0:
-                yield unit, entry[0], base
+            if entry is not None and (p := points(unit)) > 0:
+                yield unit, entry[0], p
 
     def points(self, unit: str) -> int:
         """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
