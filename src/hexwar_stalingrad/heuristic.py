@@ -120,7 +120,6 @@ from hexwar_stalingrad.board import (
     POOL,
     REDUCED,
     enemy,
-    on_map,
     static,
     step,
     strength,
@@ -914,7 +913,7 @@ def _escapes(state: State) -> frozenset[str]:
 
     def compute() -> frozenset[str]:
         data = static(state)
-        blocked = {lab for lab, _ in _on_map(state, "rkka")} | _rkka_zoc(state)
+        blocked = _rkka_hexes(state) | _rkka_zoc(state)
         passable, neighbors = data.passable, data.neighbors
         reached = {s for s in data.tagged(SUPPLY) if s in passable and s not in blocked}
         queue = deque(sorted(reached))
@@ -1003,8 +1002,19 @@ def _seen(state: State, key: str, compute: Callable[[], _T]) -> _T:
 
 
 def _on_map(state: State, side: str) -> list[tuple[str, str]]:
-    """:func:`on_map` of ``side``, read once per position."""
-    return _seen(state, "on_map:" + side, lambda: on_map(state, side))
+    """:func:`on_map` of ``side`` (``(label, unit)`` sorted by unit), read once per
+    position: the side's units in their sorted order looked up in the pieces table."""
+
+    def build() -> list[tuple[str, str]]:
+        entries = PIECES.entries(state)
+        return [(e[0], u) for u in static(state).side_ground(side) if (e := entries.get(u))]
+
+    return _seen(state, "on_map:" + side, build)
+
+
+def _rkka_hexes(state: State) -> frozenset[str]:
+    """The hexes of RKKA's ground units, read once per position."""
+    return _seen(state, "rkka_hexes", lambda: frozenset(lab for lab, _ in _on_map(state, "rkka")))
 
 
 def _rkka_zoc(state: State) -> frozenset[str]:
@@ -1064,11 +1074,6 @@ def plan_inputs(state: State) -> PlanInputs | None:
     return PlanInputs(sixth, relief, screen)
 
 
-def _blocked(state: State) -> set[str]:
-    """Hexes RKKA blocks for the ring (S11.1): its ground units' hexes and ZOC."""
-    return {lab for lab, _ in _on_map(state, "rkka")} | _rkka_zoc(state)
-
-
 @attrs.frozen
 class RingPlan:
     """Where the ring around the 6th Army is open (S11.1), from one max-flow query.
@@ -1099,7 +1104,8 @@ class RingPlan:
         at = PIECES.occupied(state)
         if any(h not in at for h in self.manned):
             return False
-        return self.wall <= _blocked(state)
+        sources, held = static(state).zoc_sources, _rkka_hexes(state)
+        return all(not held.isdisjoint(sources[h]) for h in self.wall)
 
 
 def ring_plan(
@@ -1120,7 +1126,7 @@ def ring_plan(
         return None
     data = static(state)
     sixth = set(inputs.sixth)
-    manned = {lab for lab, _ in _on_map(state, "rkka")}
+    manned = _rkka_hexes(state)
     blocked = manned | _rkka_zoc(state)
     free = data.passable - blocked
     open_cells = free | sixth
@@ -1279,11 +1285,29 @@ class _RingMoves:
         return new, lost
 
 
-def _nearest(data: Static, label: str, targets: Sequence[str]) -> str | None:
-    """The target fewest passable steps from ``label`` (ties: the first label)."""
-    if not targets:
-        return None
-    return min(targets, key=lambda t: (data.path_steps((t,)).get(label, FAR), t))
+class _Nearest:
+    """``near(label, targets)``: the target fewest passable steps from ``label`` (ties:
+    the first label), ``None`` without targets; each target list's distance maps
+    (:meth:`Static.path_steps`) fetched once."""
+
+    def __init__(self, data: Static) -> None:
+        self.data = data
+        self.maps: dict[int, tuple[Sequence[str], list[tuple[str, Mapping[str, int]]]]] = {}
+
+    def __call__(self, label: str, targets: Sequence[str]) -> str | None:
+        if not targets:
+            return None
+        found = self.maps.get(id(targets))
+        if found is None or found[0] is not targets:
+            path_steps = self.data.path_steps
+            pairs = [(t, path_steps((t,))) for t in sorted(targets)]
+            found = self.maps[id(targets)] = (targets, pairs)
+        best, choice = FAR + 1, ""
+        for t, steps in found[1]:  # by label: the first of the nearest is the least
+            d = steps.get(label, FAR)
+            if d < best:
+                best, choice = d, t
+        return choice
 
 
 def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str, str]:
@@ -1330,6 +1354,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
 def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[str, str]:
     """The hex each of ``side``'s ground units heads for (see the module docstring)."""
     data = static(state)
+    near = _Nearest(data)
     ground_units = data.ground
     mine = _on_map(state, side)
     foes = _on_map(state, enemy(side))
@@ -1352,17 +1377,17 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
         for label, unit in mine:
             arm = ground_units[unit].arm
             if unit == city_goer:
-                goals[unit] = _nearest(data, label, city)
+                goals[unit] = near(label, city)
             elif unit in assigned:
                 goals[unit] = assigned[unit]
             elif relief and not _short(state) and ground_units[unit].arrives == RESERVE_TURN:
                 # long game (S11.2): the turn-6 reserves (2nd Guards Army, 5th Shock Army)
                 # go for the relief, as on the Myshkova; the armies of the ring hold it
-                goals[unit] = _nearest(data, label, relief)
+                goals[unit] = near(label, relief)
             elif arm in _MOBILE or plan is not None:  # close up on the ring
-                goals[unit] = _nearest(data, label, gaps or sixth or enemy_hexes)
+                goals[unit] = near(label, gaps or sixth or enemy_hexes)
             else:
-                goals[unit] = _nearest(data, label, enemy_hexes)
+                goals[unit] = near(label, enemy_hexes)
     else:
         pocket = [lab for lab in sixth if lab in data.stalingrad_area] or sixth
         city = sorted(data.city)
@@ -1372,7 +1397,7 @@ def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[st
                 # the 6th Army holds the pocket and the city; the corps west of it (the
                 # small Don bend) fall back into it, as XI Corps did on 23-26 November
                 if to_city.get(label, FAR) > POCKET_RADIUS:
-                    goals[unit] = _nearest(data, label, city)
+                    goals[unit] = near(label, city)
                 continue
-            goals[unit] = _nearest(data, label, pocket)
+            goals[unit] = near(label, pocket)
     return {u: g for u, g in goals.items() if g is not None}

@@ -87,7 +87,9 @@ def index_cut(
     direction its own arc); ``into[v]``: the ``u`` with positive flow into ``v``. One
     breadth-first augmenting path at a time (the paths of a ring differ in length, so a
     level graph holds about one each); the search that finds none marks what the sources
-    still reach, which is the side of the cut nearest them.
+    still reach, which is the side of the cut nearest them. A hex carrying no path has
+    no flow into it, so its ``in`` node leads only to its ``out`` node: the search takes
+    both at once.
     """
     n = len(graph)
     is_source = [False] * n
@@ -117,7 +119,11 @@ def index_cut(
                     k = 2 * w
                     if parent[k] == -2 and is_open[w]:
                         parent[k] = node
-                        push(k)
+                        if used[w] or is_source[w]:
+                            push(k)
+                        elif parent[k + 1] == -2:  # in(w) leads only to out(w): go on
+                            parent[k + 1] = k
+                            push(k + 1)
                 if used[v] and not is_source[v] and parent[node - 1] == -2:
                     parent[node - 1] = node
                     push(node - 1)

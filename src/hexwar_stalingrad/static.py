@@ -308,6 +308,16 @@ class Static:
         """Every label → itself and the hexes a ground unit on it controls (S2.1), one mapping."""
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
+    @functools.cached_property
+    def zoc_sources(self) -> Mapping[str, frozenset[str]]:
+        """Every label → the labels whose :attr:`zoc_disks` hold it: a hex is blocked by a
+        side's units (on it or in their ZOC, S2.1) iff one of them stands on one of these."""
+        out: dict[str, set[str]] = {lab: set() for lab in self.zoc_disks}
+        for lab, disk in self.zoc_disks.items():
+            for h in disk:
+                out[h].add(lab)
+        return {lab: frozenset(found) for lab, found in out.items()}
+
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
         """The labels within ``radius`` of ``label`` (sorted; cached)."""
         key = ("disk", label, radius)
