@@ -102,10 +102,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
+from itertools import chain
 from typing import Any, Final, TypeVar
 
 import attrs
@@ -396,19 +397,31 @@ class HeuristicBot:
         query = self._ends
         query.position(state, movers)
         disks = data.zoc_disks
+        enemies = self._scores[0][4] if self._scores[0] else ()
         for unit, origin in movers.units():
             goal = goals.get(unit)
             if _idle(data, unit, origin, goal, ring, hold, escapes):
                 continue  # it makes no move: its end hexes are not asked
-            ends = query.ends(unit, origin, movers.points(unit))
+            # units no move of which can score: their end hexes are not asked
+            if data.ground[unit].arm in ground.ARTILLERY_ARMS:
+                if escapes is None and (not enemies or not self._badness(data, origin, enemies)):
+                    continue  # in range already (S7.1)
+            elif ring is None and not (escapes and unit in hold):
+                if _no_progress(data, origin, goal, movers.at):
+                    continue  # no end hex is nearer its goal
+            points = movers.points(unit)
+            held: frozenset[str] = frozenset()
+            if ring is not None:
+                held = ring.held(origin)
+                if ring.stays(unit, origin, held, goal, movers, points):
+                    continue  # no gap to block, no ring hex to keep
+            ends = query.ends(unit, origin, points)
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
             if not ends:
                 continue
-            held: frozenset[str] = frozenset()
             ringside: tuple[object, ...] | None = None
             if ring is not None:
-                held = ring.held(origin)
                 gaps = ring.open_gaps
                 ringside = (
                     gaps & query.zone(unit, ends, disks) if gaps else gaps,
@@ -519,22 +532,23 @@ class HeuristicBot:
         """Artillery: get to exactly two hexes from an enemy (S7.1), never next to one."""
         if not enemies:
             return 0.0
+        return self._badness(data, here, enemies) - self._badness(data, there, enemies)
+
+    def _badness(self, data: Static, label: str, enemies: tuple[str, ...]) -> int:
+        """How far artillery on ``label`` is from range 2 of the nearest of ``enemies``
+        (S7.1; 10 next to one), kept while the enemies' hexes are the same."""
         key, memo = self._nearest
         if key != enemies:
             memo = {}
             self._nearest = (enemies, memo)
-
-        def badness(label: str) -> int:
-            found = memo.get(label)
-            if found is None:
-                q, r = data.axial[label]
-                found = memo[label] = min(
-                    (abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2
-                    for eq, er in self._enemy_axial(data, enemies)
-                )
-            return 10 if found <= 1 else abs(found - 2)
-
-        return badness(here) - badness(there)
+        found = memo.get(label)
+        if found is None:
+            q, r = data.axial[label]
+            found = memo[label] = min(
+                (abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2
+                for eq, er in self._enemy_axial(data, enemies)
+            )
+        return 10 if found <= 1 else abs(found - 2)
 
     def _enemy_axial(self, data: Static, enemies: tuple[str, ...]) -> list[tuple[int, int]]:
         """The axial coordinates of the hexes ``enemies`` (kept while they are the same)."""
@@ -831,6 +845,19 @@ def _idle(
     return goal is None and not artillery and ring is None
 
 
+def _no_progress(data: Static, origin: str, goal: str | None, occupied: AbstractSet[str]) -> bool:
+    """Whether no end hex of a unit on ``origin`` is fewer steps from ``goal`` (none, or
+    unreachable: no progress counts; ``origin`` the goal; or next to it, and the goal is
+    occupied: only the goal itself is nearer)."""
+    if goal is None:
+        return True
+    steps = data.path_steps((goal,))
+    if not steps:
+        return True
+    start = steps.get(origin, FAR)
+    return start == 0 or (start == 1 and goal in occupied)
+
+
 def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Hex distance between two axial coordinates."""
     dq, dr = a[0] - b[0], a[1] - b[1]
@@ -1094,6 +1121,12 @@ class RingPlan:
     manned: frozenset[str] = frozenset()
     inputs: PlanInputs | None = None
     closed: bool = False
+    #: The hexes a move may block or give up: ``gaps | wall``.
+    important: frozenset[str] = attrs.field(init=False, eq=False, repr=False)
+
+    @important.default
+    def _important(self) -> frozenset[str]:
+        return self.gaps | self.wall
 
     def holds(self, state: State, inputs: PlanInputs) -> bool:
         """Whether the plan is still exact for ``state``: the same inputs, every wall hex
@@ -1250,23 +1283,82 @@ class _RingMoves:
     def __init__(self, state: State, plan: RingPlan, mine: Sequence[tuple[str, str]]) -> None:
         self.data = data = static(state)
         self.disks = disks = data.zoc_disks
-        count: dict[str, int] = {}
-        for label, _ in mine:
-            for h in disks[label]:
-                count[h] = count.get(h, 0) + 1
+        count: Counter[str] = Counter()
+        count.update(chain.from_iterable([disks[label] for label, _ in mine]))
         self.count = count
-        self.open_gaps = frozenset(g for g in plan.gaps if not count.get(g))
-        self.important = plan.gaps | plan.wall
+        self.open_gaps = frozenset([g for g in plan.gaps if g not in count])
+        self.important = plan.important
         self.manned = plan.manned
         self.fresh: dict[str, int] = {}  # target hex -> open gaps it blocks
+        self._blocks: Counter[str] | None = None
         in_city = [u for lab, u in mine if lab in data.city]
         self.last_in_city = in_city[0] if len(in_city) == 1 else None
+
+    def stays(
+        self,
+        unit: str,
+        origin: str,
+        held: frozenset[str],
+        goal: str | None,
+        movers: ground.Movers,
+        points: int,
+    ) -> bool:
+        """Whether no move of ``unit`` (on ``origin``, the only unit blocking the ring
+        hexes ``held``) scores above 0 in :meth:`HeuristicBot._unit_moves`, whatever its
+        end hexes (artillery and the last unit in the city: never said). Holding nothing,
+        it scores only by blocking an open gap or by getting nearer ``goal``: it stays if
+        it cannot get nearer (:func:`_no_progress`) and no hex within ``points`` moves (at
+        the cheapest step, :meth:`Static.least_step`) blocks a gap. Holding some, a move
+        that keeps every held hex (its hex is next to or on each) must block no open gap
+        and get no nearer ``goal``; any other move (any move at all from a manned hex)
+        gives up a ring hex, so it scores only by blocking two open gaps or more, and no
+        hex within reach may block two."""
+        data = self.data
+        info = data.ground[unit]
+        if info.arm in ground.ARTILLERY_ARMS or unit == self.last_in_city:
+            return False
+        blocks = self.blocks()
+        if not held:
+            if not _no_progress(data, origin, goal, movers.at):
+                return False
+            least = 1  # one open gap blocked scores
+        else:
+            if origin not in self.manned:  # leaving a manned hex always gives it up
+                steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
+                start = steps.get(origin, FAR)
+                sources = data.zoc_sources
+                for t in frozenset.intersection(*[sources[h] for h in held]):
+                    if t != origin and (blocks.get(t) or (steps and steps.get(t, FAR) < start)):
+                        return False
+            least = 2
+        step = data.least_step(movers.overrides, info.movement_class)
+        if step <= 0:
+            return False
+        radius = points // step
+        q0, r0 = data.axial[origin]
+        axial = data.axial
+        for t, n in blocks.items():
+            if n >= least and t != origin:
+                q, r = axial[t]
+                if (abs(q0 - q) + abs(r0 - r) + abs(q0 - q + r0 - r)) // 2 <= radius:
+                    return False
+        return True
+
+    def blocks(self) -> Mapping[str, int]:
+        """Each hex -> the open gaps a unit on it would block (hex and ZOC), those > 0."""
+        if self._blocks is None:
+            sources = self.data.zoc_sources
+            self._blocks = Counter(chain.from_iterable([sources[g] for g in self.open_gaps]))
+        return self._blocks
 
     def held(self, origin: str) -> frozenset[str]:
         """Ring hexes only the unit on ``origin`` blocks, and ``origin`` itself if it is a
         manned hex of a closed ring (left, a 6th Army unit could step in, S6.3)."""
-        mine = frozenset(h for h in self.disks[origin] & self.important if self.count.get(h) == 1)
-        return mine | {origin} if origin in self.manned else mine
+        near = self.disks[origin] & self.important
+        if near:
+            count = self.count
+            near = frozenset([h for h in near if count[h] == 1])
+        return near | {origin} if origin in self.manned else near
 
     def change(
         self, unit: str, origin: str, target: str, held: frozenset[str] | None = None

@@ -380,6 +380,18 @@ class Static:
             self.map_with(self.for_class(overrides, movement_class)), movement_class
         )
 
+    def least_step(self, overrides: Overrides, movement_class: str) -> float:
+        """The cheapest step of ``movement_class`` under ``overrides``: a move of ``p``
+        points ends at most ``p // least_step`` hexes away (every step is to a neighbour
+        and costs at least this much; ``0``: no such bound)."""
+        key = ("least_step", self.for_class(overrides, movement_class), movement_class)
+        found: float | None = self._cache.get(key)
+        if found is None:
+            steps = self.steps(overrides, movement_class)
+            rows = (*steps.go, *steps.stop)
+            found = self._cache[key] = min((c for row in rows for _, c in row), default=0)
+        return found
+
     def move_search(
         self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
     ) -> MoveSearch[Any]:
