@@ -189,6 +189,7 @@ FAR: Final = 10_000
 _T = TypeVar("_T")
 _NO_STEPS: Final[Mapping[str, int]] = {}
 _NOTHING: Final[tuple[float, tuple[str, ...]]] = (-math.inf, ())
+_NO_HEXES: Final[frozenset[str]] = frozenset()
 _CARD_PHASE: Final = {
     "movement_bonus": "movement",
     "odds_shift": "attack",
@@ -218,6 +219,8 @@ class HeuristicBot:
         #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
         self.ruled_out = 0
         self._axial: tuple[tuple[str, ...], list[tuple[int, int]]] = ((), [])
+        #: the last open gaps' :meth:`_RingMoves.blocks` (speed only)
+        self._gap_blocks: dict[frozenset[str], Any] = {}
         self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
@@ -342,7 +345,7 @@ class HeuristicBot:
         goals = self._goals(state, side, plan, enemies)
         mine = _on_map(state, side)
         here = {u: lab for lab, u in mine}
-        ring = _RingMoves(state, plan, mine) if plan is not None else None
+        ring = _RingMoves(state, plan, mine, self._gap_blocks) if plan is not None else None
         hold = _holding(state, side)
         # a unit's best moves are kept for the phase, keyed by all they read: its end
         # hexes (asked of the engine unit by unit), its goal and hex, and of the ring (the
@@ -402,19 +405,17 @@ class HeuristicBot:
             goal = goals.get(unit)
             if _idle(data, unit, origin, goal, ring, hold, escapes):
                 continue  # it makes no move: its end hexes are not asked
-            # units no move of which can score: their end hexes are not asked
-            if data.ground[unit].arm in ground.ARTILLERY_ARMS:
-                if escapes is None and (not enemies or not self._badness(data, origin, enemies)):
-                    continue  # in range already (S7.1)
-            elif ring is None and not (escapes and unit in hold):
-                if _no_progress(data, origin, goal, movers.at):
-                    continue  # no end hex is nearer its goal
             points = movers.points(unit)
-            held: frozenset[str] = frozenset()
-            if ring is not None:
-                held = ring.held(origin)
-                if ring.stays(unit, origin, held, goal, movers, points):
-                    continue  # no gap to block, no ring hex to keep
+            if points <= 0:
+                continue  # it may not move (S6.1, S6.5)
+            held = ring.held(origin) if ring is not None else _NO_HEXES
+            # a unit no move of which can score: its end hexes are not asked, nor scored
+            stays = (unit, origin, goal, ring, held, hold, escapes, enemies, movers, points)
+            still = None
+            if not query.knows(unit, origin, points):
+                still = self._stays(data, *stays)
+                if still:
+                    continue
             ends = query.ends(unit, origin, points)
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
@@ -434,7 +435,9 @@ class HeuristicBot:
             if found is None or found[0] != key:
                 found = memo[unit] = (
                     key,
-                    self._unit_moves(state, unit, origin, ends, goals, ring, held, hold),
+                    _NOTHING
+                    if (self._stays(data, *stays) if still is None else still)
+                    else self._unit_moves(state, unit, origin, ends, goals, ring, held, hold),
                 )
             score, targets = found[1]
             if score > best:
@@ -443,6 +446,30 @@ class HeuristicBot:
                 top.extend((unit, t) for t in targets)
         top.sort()  # (unit, hex): the order of the actions ``move UNIT HEX``
         return [data.move_table(u)[t] for u, t in top]
+
+    def _stays(
+        self,
+        data: Static,
+        unit: str,
+        origin: str,
+        goal: str | None,
+        ring: _RingMoves | None,
+        held: frozenset[str],
+        hold: frozenset[str],
+        escapes: frozenset[str] | None,
+        enemies: tuple[str, ...],
+        movers: ground.Movers,
+        points: int,
+    ) -> bool:
+        """Whether :meth:`_unit_moves` scores no move of ``unit`` above 0 whatever its end
+        hexes: artillery in range already (S7.1, or no enemy), a unit with no ring to block
+        and no end hex nearer its goal (:func:`_no_progress`), or one of the ring's
+        (:meth:`_RingMoves.stays`); never a 6th Army unit that may break out."""
+        if data.ground[unit].arm in ground.ARTILLERY_ARMS:
+            return escapes is None and (not enemies or not self._badness(data, origin, enemies))
+        if ring is None:
+            return not (escapes and unit in hold) and _no_progress(data, origin, goal, movers.at)
+        return ring.stays(unit, origin, held, goal, movers, points)
 
     def _choose(self, top: Sequence[Action]) -> Action:
         """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
@@ -754,6 +781,13 @@ class _Ends:
         self.zones[unit] = (ends, zone)
         return zone
 
+    def knows(self, unit: str, origin: str, points: int) -> bool:
+        """Whether :meth:`ends` of these arguments reuses the reach it kept (no search)."""
+        kept = self.kept.get(unit)
+        movers = self.movers
+        assert movers is not None
+        return kept is not None and kept[0] == (movers.overrides, self.enemies, origin, points)
+
     def ends(self, unit: str, origin: str, points: int) -> list[str]:
         """The hexes ``unit`` on ``origin`` with ``points`` may end its move in (sorted)."""
         if points <= 0:
@@ -843,6 +877,15 @@ def _idle(
     if unit in hold and (origin not in data.stalingrad_area or (goal is None and not artillery)):
         return not escapes
     return goal is None and not artillery and ring is None
+
+
+def _gap_blocks(
+    data: Static, gaps: frozenset[str]
+) -> tuple[Counter[str], frozenset[str], frozenset[str]]:
+    """:meth:`_RingMoves.blocks` of open ``gaps``, the hexes blocking one, and two or more."""
+    sources = data.zoc_sources
+    count = Counter(chain.from_iterable([sources[g] for g in gaps]))
+    return count, frozenset(count), frozenset([t for t, n in count.items() if n >= 2])
 
 
 def _no_progress(data: Static, origin: str, goal: str | None, occupied: AbstractSet[str]) -> bool:
@@ -1280,8 +1323,15 @@ def _map_cut(
 class _RingMoves:
     """RKKA moves scored against a :class:`RingPlan`: gaps newly blocked, ring hexes lost."""
 
-    def __init__(self, state: State, plan: RingPlan, mine: Sequence[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        state: State,
+        plan: RingPlan,
+        mine: Sequence[tuple[str, str]],
+        last: dict[frozenset[str], Any] | None = None,
+    ) -> None:
         self.data = data = static(state)
+        self.last = {} if last is None else last
         self.disks = disks = data.zoc_disks
         count: Counter[str] = Counter()
         count.update(chain.from_iterable([disks[label] for label, _ in mine]))
@@ -1291,6 +1341,9 @@ class _RingMoves:
         self.manned = plan.manned
         self.fresh: dict[str, int] = {}  # target hex -> open gaps it blocks
         self._blocks: Counter[str] | None = None
+        #: (with :meth:`blocks`) the hexes that block an open gap, and two or more
+        self.singles: frozenset[str] = frozenset()
+        self.pairs: frozenset[str] = frozenset()
         in_city = [u for lab, u in mine if lab in data.city]
         self.last_in_city = in_city[0] if len(in_city) == 1 else None
 
@@ -1321,7 +1374,7 @@ class _RingMoves:
         if not held:
             if not _no_progress(data, origin, goal, movers.at):
                 return False
-            least = 1  # one open gap blocked scores
+            scoring = self.singles  # one open gap blocked scores
         else:
             if origin not in self.manned:  # leaving a manned hex always gives it up
                 steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
@@ -1330,25 +1383,22 @@ class _RingMoves:
                 for t in frozenset.intersection(*[sources[h] for h in held]):
                     if t != origin and (blocks.get(t) or (steps and steps.get(t, FAR) < start)):
                         return False
-            least = 2
+            scoring = self.pairs
+        if not scoring:
+            return True
         step = data.least_step(movers.overrides, info.movement_class)
-        if step <= 0:
-            return False
-        radius = points // step
-        q0, r0 = data.axial[origin]
-        axial = data.axial
-        for t, n in blocks.items():
-            if n >= least and t != origin:
-                q, r = axial[t]
-                if (abs(q0 - q) + abs(r0 - r) + abs(q0 - q + r0 - r)) // 2 <= radius:
-                    return False
-        return True
+        return step > 0 and scoring.isdisjoint(data.around(origin, int(points // step)))
 
     def blocks(self) -> Mapping[str, int]:
-        """Each hex -> the open gaps a unit on it would block (hex and ZOC), those > 0."""
+        """Each hex -> the open gaps a unit on it would block (hex and ZOC), those > 0
+        (the last answer in ``last`` while the open gaps are the same)."""
         if self._blocks is None:
-            sources = self.data.zoc_sources
-            self._blocks = Counter(chain.from_iterable([sources[g] for g in self.open_gaps]))
+            gaps, last = self.open_gaps, self.last
+            found = last.get(gaps)
+            if found is None:
+                last.clear()
+                found = last[gaps] = _gap_blocks(self.data, gaps)
+            self._blocks, self.singles, self.pairs = found
         return self._blocks
 
     def held(self, origin: str) -> frozenset[str]:

@@ -329,6 +329,20 @@ class Static:
             self._cache[key] = found
         return found
 
+    def around(self, label: str, radius: int) -> frozenset[str]:
+        """The labels at most ``radius`` steps from ``label`` on the map graph, without it
+        (every cell adjacent, whatever its terrain: a move goes no farther; cached)."""
+        key = ("around", label, radius)
+        found: frozenset[str] | None = self._cache.get(key)
+        if found is None:
+            neighbors = self.neighbors
+            seen, frontier = {label}, [label]
+            for _ in range(radius):
+                frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
+                seen.update(frontier)
+            found = self._cache[key] = frozenset(seen - {label})
+        return found
+
     def move_action(self, unit: str, label: str) -> Action:
         """The (interned) action ``move UNIT HEX``."""
         return self.interned("move", unit, label)
@@ -384,7 +398,7 @@ class Static:
         """The cheapest step of ``movement_class`` under ``overrides``: a move of ``p``
         points ends at most ``p // least_step`` hexes away (every step is to a neighbour
         and costs at least this much; ``0``: no such bound)."""
-        key = ("least_step", self.for_class(overrides, movement_class), movement_class)
+        key = ("least_step", overrides, movement_class)
         found: float | None = self._cache.get(key)
         if found is None:
             steps = self.steps(overrides, movement_class)
