@@ -1481,12 +1481,17 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
         if u in here and data.ground[u].arm not in ground.ARTILLERY_ARMS and not moves.held(here[u])
     ]
 
-    def turns(unit: str, anchor: str) -> tuple[int, int, str, str]:
-        d = data.path_steps((anchor,)).get(here[unit], FAR)
-        return -(-d // max(ground.allowance(state, unit, hooked=False), 1)), d, unit, anchor
-
+    speed = {u: max(ground.allowance(state, u, hooked=False), 1) for u in free}
+    steps = {a: data.path_steps((a,)) for a in anchors}
+    turns = []  # (turns to arrive, steps, unit, anchor)
+    for u in free:
+        at, pace = here[u], speed[u]
+        for a in anchors:
+            d = steps[a].get(at, FAR)
+            turns.append((-(-d // pace), d, u, a))
+    turns.sort()
     out: dict[str, str] = {}
-    for t in sorted(turns(u, a) for u in free for a in anchors):
+    for t in turns:
         unit, anchor = t[2], t[3]
         if unit not in out and anchor not in out.values():
             out[unit] = anchor

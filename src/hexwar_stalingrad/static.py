@@ -287,21 +287,29 @@ class Static:
         key = ("path_steps", sources)
         found: dict[str, int] | None = self._cache.get(key)
         if found is None:
-            passable, neighbors = self.passable, self.neighbors
-            found = dict.fromkeys(sorted(set(sources) & passable), 0)
-            frontier = list(found)
-            depth = 0
+            labels, graph = self.index_labels, self.neighbor_indices
+            index = self.label_indices
+            depth = [-1 if ok else -2 for ok in self._passable_indices]  # -2: impassable
+            frontier = [index[s] for s in sorted(set(sources) & self.passable)]
+            for i in frontier:
+                depth[i] = 0
+            d = 0
             while frontier:
-                depth += 1
+                d += 1
                 nxt = []
-                for lab in frontier:
-                    for n in neighbors[lab]:
-                        if n not in found and n in passable:
-                            found[n] = depth
-                            nxt.append(n)
+                for i in frontier:
+                    for j in graph[i]:
+                        if depth[j] == -1:
+                            depth[j] = d
+                            nxt.append(j)
                 frontier = nxt
-            self._cache[key] = found
+            found = self._cache[key] = {labels[i]: d for i, d in enumerate(depth) if d >= 0}
         return found
+
+    @functools.cached_property
+    def _passable_indices(self) -> tuple[bool, ...]:
+        """Whether each cell index is passable (:attr:`passable`)."""
+        return tuple(lab in self.passable for lab in self.index_labels)
 
     @functools.cached_property
     def zoc_disks(self) -> Mapping[str, frozenset[str]]:
