@@ -1332,9 +1332,10 @@ class _RingMoves:
     ) -> None:
         self.data = data = static(state)
         self.last = {} if last is None else last
-        self.disks = disks = data.zoc_disks
-        count: Counter[str] = Counter()
-        count.update(chain.from_iterable([disks[label] for label, _ in mine]))
+        self.disks = data.zoc_disks
+        # how many of the units block each ring hex (only those hexes are ever asked)
+        hexes, sources = frozenset([label for label, _ in mine]), data.zoc_sources
+        count = {h: n for h in plan.important if (n := len(sources[h] & hexes))}
         self.count = count
         self.open_gaps = frozenset([g for g in plan.gaps if g not in count])
         self.important = plan.important
@@ -1407,7 +1408,7 @@ class _RingMoves:
         near = self.disks[origin] & self.important
         if near:
             count = self.count
-            near = frozenset([h for h in near if count[h] == 1])
+            near = frozenset([h for h in near if count.get(h) == 1])
         return near | {origin} if origin in self.manned else near
 
     def change(
