@@ -100,6 +100,7 @@ The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties wi
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter, deque
@@ -912,12 +913,15 @@ def _holding(state: State, side: str) -> frozenset[str]:
     city as ordered (S11: they stay in the area); none for RKKA."""
     if side != "wehrmacht":
         return frozenset()
-    data = static(state)
-    return frozenset(
-        u
-        for lab, u in _on_map(state, "wehrmacht")
-        if lab in data.stalingrad_area and SIXTH in data.ground[u].groups
-    )
+
+    def build() -> frozenset[str]:
+        data, entries = static(state), PIECES.entries(state)
+        area = data.stalingrad_area
+        return frozenset(
+            [u for u in _members(data, SIXTH) if (e := entries.get(u)) and e[0] in area]
+        )
+
+    return _seen(state, "holding", build)
 
 
 def _attack_bonus(
@@ -1094,13 +1098,19 @@ def _rkka_zoc(state: State) -> frozenset[str]:
 
 def _group(state: State, group: str) -> list[str]:
     """Sorted labels of the Wehrmacht ground units of ``group`` on the map."""
-    ground_units = static(state).ground
-    return _seen(
-        state,
-        "group:" + group,
-        lambda: sorted(
-            lab for lab, u in _on_map(state, "wehrmacht") if group in ground_units[u].groups
-        ),
+
+    def build() -> list[str]:
+        entries = PIECES.entries(state)
+        return sorted([e[0] for u in _members(static(state), group) if (e := entries.get(u))])
+
+    return _seen(state, "group:" + group, build)
+
+
+@functools.lru_cache(maxsize=16)
+def _members(data: Static, group: str) -> tuple[str, ...]:
+    """The Wehrmacht ground units of ``group`` (S11: the 6th Army, the relief)."""
+    return tuple(
+        u for u in data.side_ground("wehrmacht") if group in data.ground[u].groups
     )
 
 
