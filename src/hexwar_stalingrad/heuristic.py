@@ -1285,10 +1285,11 @@ def _screen(
     if not relief:
         return frozenset(), frozenset()
     data = static(state)
+    neighbors = data.neighbors
     near = set(inputs.sixth) | set(pocket)
-    near |= {n for h in sorted(near) for n in data.neighbors[h]}
+    near.update(chain.from_iterable([neighbors[h] for h in near]))
     cells = set(free) | relief
-    targets = {n for h in sorted(near) for n in data.neighbors[h]} & cells
+    targets = set(chain.from_iterable([neighbors[h] for h in near])) & cells
     found = _map_cut(data, cells, relief, targets - relief, paths, near_sources=True)
     if found is None:
         return frozenset(), frozenset()
