@@ -889,7 +889,9 @@ def _gap_blocks(
     return count, frozenset(count), frozenset([t for t, n in count.items() if n >= 2])
 
 
-def _no_progress(data: Static, origin: str, goal: str | None, occupied: AbstractSet[str]) -> bool:
+def _no_progress(
+    data: Static, origin: str, goal: str | None, occupied: Mapping[str, object]
+) -> bool:
     """Whether no end hex of a unit on ``origin`` is fewer steps from ``goal`` (none, or
     unreachable: no progress counts; ``origin`` the goal; or next to it, and the goal is
     occupied: only the goal itself is nearer)."""
@@ -1109,9 +1111,7 @@ def _group(state: State, group: str) -> list[str]:
 @functools.lru_cache(maxsize=16)
 def _members(data: Static, group: str) -> tuple[str, ...]:
     """The Wehrmacht ground units of ``group`` (S11: the 6th Army, the relief)."""
-    return tuple(
-        u for u in data.side_ground("wehrmacht") if group in data.ground[u].groups
-    )
+    return tuple(u for u in data.side_ground("wehrmacht") if group in data.ground[u].groups)
 
 
 @attrs.frozen
