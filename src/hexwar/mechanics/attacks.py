@@ -86,7 +86,8 @@ class PieceAttacks:
     _contacts: StateMemo[tuple[str, ...]] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        if (self.need is None) == (self.strength is None or self.threshold is None):
+        by_sum = (self.strength is not None, self.threshold is not None)
+        if by_sum not in ((False, False), (True, True)) or (self.need is None) != all(by_sum):
             raise ValueError("PieceAttacks needs either need= or strength= and threshold=")
         reads = (self.pieces.stacks, self.pieces.table)
         memo = StateMemo(reads=reads, compute=self._find_contacts, size=256)
