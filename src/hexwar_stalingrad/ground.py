@@ -507,15 +507,11 @@ def _need(state: State, side: str, defender: str) -> int | None:
     return -(-ratio.numerator * max(defence_strength(state, defender), 1) // ratio.denominator)
 
 
-def _neighbors(state: State) -> Mapping[str, Sequence[str]]:
-    return static(state).neighbors
-
-
 #: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
 #: turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4).
 ATTACKS: Final = PieceAttacks(
-    PIECES, _neighbors, may_attack=_may_attack, name="stalingrad-attack", strength=_power,
-    threshold=_need,
+    PIECES, lambda state: static(state).neighbors, may_attack=_may_attack,
+    name="stalingrad-attack", strength=_power, threshold=_need,
 )  # fmt: skip
 attack_defenders: Final = ATTACKS.defenders
 has_attack: Final = ATTACKS.exists
