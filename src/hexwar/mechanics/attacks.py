@@ -45,6 +45,8 @@ A :class:`PieceFire` names a firer and one enemy piece in the cells it reaches
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -58,6 +60,7 @@ from hexwar.mechanics.combat_rules import GroupNeed, Number
 __all__ = ["PieceAttacks", "PieceFire"]
 
 Args = tuple[str, ...]
+_TOP, _SIDE = itemgetter(0), itemgetter(1)
 
 
 @attrs.frozen(eq=False)
@@ -99,15 +102,13 @@ class PieceAttacks:
 
     def _find_contacts(self, state: State, side: str) -> tuple[str, ...]:
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
-        near = self.neighbors(state)
-        foes: set[str] = set()
-        touched: set[str] = set()
-        for label, stack in at.items():  # a cell is the side's when its top piece is
-            if entries[stack[0]][1] == side:
-                touched.update(near[label])
-            else:
-                foes.add(label)
-        return tuple(sorted([p for label in foes.intersection(touched) for p in at[label]]))
+        # a cell is the side's when its top piece is; the scan runs in C (map, compress)
+        tops = map(_SIDE, map(entries.__getitem__, map(_TOP, at.values())))
+        own = set(compress(at, map(side.__eq__, tops)))
+        touched = set().union(*map(self.neighbors(state).__getitem__, own))
+        return tuple(
+            sorted([p for label in touched.intersection(at.keys() - own) for p in at[label]])
+        )
 
     def candidates(self, state: State, side: str, label: str) -> list[str]:
         """The side's pieces next to ``label`` that may attack, sorted."""
