@@ -8,7 +8,7 @@ that group's units may use, negative = that group may use that many fewer).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from hexwar.engine.actions import Action, Decision
@@ -108,16 +108,20 @@ def _controllers(data: Static) -> Mapping[str, tuple[str, ...]]:
     return {there: tuple(labels) for there, labels in out.items()}
 
 
-def _in_enemy_zoc(state: State, side: str, label: str) -> bool:
-    """Whether ``label`` is in the ZOC of a ground unit of ``side``'s enemy (S2.1; the
-    same answer as ``label in zoc_of_side(state, enemy(side))``)."""
+def _outside_enemy_zoc(state: State, side: str, labels: Iterable[str]) -> list[str]:
+    """The ``labels`` (in order) in the ZOC of no ground unit of ``side``'s enemy (S2.1;
+    the same answer as ``label not in zoc_of_side(state, enemy(side))``)."""
     data, at = static(state), PIECES.occupied(state)
-    ground, foe = data.ground, enemy(side)
-    for source in _controllers(data).get(label, ()):
-        stack = at.get(source)
-        if stack and ground[stack[0]].side == foe:
-            return True
-    return False
+    ground, foe, controllers = data.ground, enemy(side), _controllers(data)
+    out = []
+    for label in labels:
+        for source in controllers.get(label, ()):
+            stack = at.get(source)
+            if stack and ground[stack[0]].side == foe:
+                break
+        else:
+            out.append(label)
+    return out
 
 
 def _restorable(state: State, side: str) -> list[str]:
@@ -132,16 +136,19 @@ def _restorable(state: State, side: str) -> list[str]:
         and data.ground[unit].side == side
         and _available(state, side, unit) >= cost
     ]
-    return [unit for unit, label in found if not _in_enemy_zoc(state, side, label)]
+    free = set(_outside_enemy_zoc(state, side, [label for _, label in found]))
+    return [unit for unit, label in found if label in free]
 
 
-def _trucks(state: State, side: str) -> list[str]:
-    """The side's free truck hexes not in enemy ZOC (S4.1, S2.2)."""
-    return [
-        t
-        for t in static(state).tagged(f"truck:{side}")
-        if unit_at(state, t) is None and not _in_enemy_zoc(state, side, t)
-    ]
+def _trucks(state: State, side: str) -> tuple[str, ...]:
+    """The side's free truck hexes not in enemy ZOC (S4.1, S2.2), once per position."""
+
+    def build() -> tuple[str, ...]:
+        at = PIECES.occupied(state)
+        free = [t for t in static(state).tagged(f"truck:{side}") if not at.get(t)]
+        return tuple(_outside_enemy_zoc(state, side, free))
+
+    return state.derive(("stalingrad-trucks", side), build)
 
 
 def _dead(state: State, side: str) -> list[str]:
@@ -171,7 +178,7 @@ def replacement_actions(state: State, side: str) -> list[Action]:
         return []
     out: list[Action] = []
     dead = _dead(state, side)
-    trucks = _trucks(state, side) if dead else []
+    trucks = _trucks(state, side) if dead else ()
     for unit in dead if trucks else ():
         for level in _levels(state, side, unit):
             out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
@@ -199,7 +206,7 @@ def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` may be rebuilt on."""
     if args[0] not in rebuild_units(state, side):
         return []
-    return _trucks(state, side)
+    return list(_trucks(state, side))
 
 
 def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
@@ -246,14 +253,22 @@ def reserve_hexes(state: State, unit: str) -> list[str]:
     return []
 
 
+@functools.lru_cache(maxsize=8)
+def _arrivals(data: Static) -> Mapping[str, tuple[str, ...]]:
+    """The units that arrive during play, sorted: the turn-6 ground reserves (S4.2) and
+    every air unit (S3.2, S10.1; each waits in the pool until its turn)."""
+    reserves = tuple(u for u in sorted(data.ground) if data.ground[u].arrives == RESERVE_TURN)
+    return {"ground": reserves, "air": tuple(sorted(data.air))}
+
+
 def place_reserves(state: State) -> None:
     """S4.2: place every turn-6 reserve still in the pool; ties become decisions."""
-    data = static(state)
     if state.turn < RESERVE_TURN:
         return
-    for unit in sorted(data.ground):
+    data = static(state)
+    for unit in _arrivals(data)["ground"]:
         info = data.ground[unit]
-        if info.arrives != RESERVE_TURN or where(state, unit) != POOL:
+        if where(state, unit) != POOL:
             continue
         hexes = reserve_hexes(state, unit)
         if len(hexes) == 1:
@@ -277,10 +292,12 @@ def decide_reserve(state: State, action: Action) -> None:
 def air_arrival(state: State) -> None:
     """Air units whose turn has come go to their base airfields (``air`` table)."""
     data = static(state)
-    for unit in sorted(data.air):
+    for unit in _arrivals(data)["air"]:
         info = data.air[unit]
+        if info.arrives > state.turn:
+            continue
         value = state.get("air", unit)
-        if info.arrives > state.turn or not isinstance(value, tuple) or value[0] != POOL:
+        if not isinstance(value, tuple) or value[0] != POOL:
             continue
         base = data.place(info.base) or POOL
         state.put("air", unit, (base, value[1]))

@@ -97,9 +97,9 @@ def _check(state: State, seen: dict[str, int]) -> None:
         rebuilt = sorted({a.args[0] for a in want if a.kind == "rebuild"})
         assert reinforce.rebuild_units(state, side) == rebuilt
         zoc = ground.zoc_of_side(state, enemy(side))
-        assert [
-            lab for lab in static(state).cells if reinforce._in_enemy_zoc(state, side, lab)
-        ] == [lab for lab in static(state).cells if lab in zoc]
+        cells = sorted(static(state).cells)
+        outside = reinforce._outside_enemy_zoc(state, side, cells)
+        assert outside == [lab for lab in cells if lab not in zoc]
         seen["restore"] += any(a.kind == "restore" for a in want)
         seen["rebuild"] += bool(rebuilt)
 
