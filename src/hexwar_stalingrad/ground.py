@@ -472,8 +472,8 @@ def defence_strength(state: State, defender: str) -> int:
     data, at = static(state), PIECES.occupied(state)
     cover = _artillery(data)[data.ground[defender].side]
     total = _power(state, defender, "defend")
-    for n in data.neighbors[where(state, defender)]:
-        if (u := at.get(n, ("",))[0]) in cover:
+    for n in at.keys() & data.neighbors[where(state, defender)]:
+        if (u := at[n][0]) in cover:
             total += _power(state, u, "cover")
     return total
 

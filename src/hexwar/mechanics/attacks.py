@@ -116,8 +116,8 @@ class PieceAttacks:
         may = self.may_attack
         out = [
             p
-            for n in self.neighbors(state)[label]
-            for p in at.get(n, ())
+            for n in at.keys() & self.neighbors(state)[label]  # the occupied neighbours
+            for p in at[n]
             if entries[p][1] == side and (may is None or may(state, p))
         ]
         out.sort()
@@ -243,10 +243,8 @@ class PieceFire:
             return []
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
         out = []
-        for c in self.reach(state, label):
-            there = at.get(c)
-            if there:
-                out += [p for p in there if entries[p][1] != side]
+        for c in at.keys() & self.reach(state, label):  # the occupied cells in reach
+            out += [p for p in at[c] if entries[p][1] != side]
         out.sort()
         return out
 
@@ -255,8 +253,8 @@ class PieceFire:
         if self.may_fire is not None and not self.may_fire(state, piece):
             return False
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
-        for c in self.reach(state, label):
-            for p in at.get(c, ()):
+        for c in at.keys() & self.reach(state, label):  # the occupied cells in reach
+            for p in at[c]:
                 if entries[p][1] != side:
                     return True
         return False
