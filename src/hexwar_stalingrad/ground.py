@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
-from hexwar.board.maps import COST_CACHE
-from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
 from hexwar.engine.memo import StateMemo
@@ -25,6 +23,7 @@ from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
+from hexwar.mechanics.moves import MoveQuery, Overrides, PieceMoves, effect_costs
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
@@ -35,14 +34,13 @@ from hexwar_stalingrad.board import (
     counters,
     enemy,
     on_map,
-    place,
     static,
     step,
     strength,
     unit_at,
     where,
 )
-from hexwar_stalingrad.static import Overrides, Static
+from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
@@ -72,7 +70,7 @@ _ROLLS: Final = ROLL_OUTCOMES
 NO_ADVANCE: Final = "none"
 
 
-# -- helpers ---------------------------------------------------------------------------------
+# -- movement (S6) -----------------------------------------------------------------------------
 
 
 def zoc_of_side(state: State, side: str) -> frozenset[str]:
@@ -92,42 +90,21 @@ def _zoc_of_side(state: State, side: str) -> frozenset[str]:
 _ZOC_OF_SIDE: Final = StateMemo(reads=(PIECES.stacks,), compute=_zoc_of_side, size=256)
 
 
-def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]:
-    """``terrain_cost`` effects in force, as ``(class, terrain, cost)`` (card effects)."""
+def terrain_overrides(state: State) -> Overrides:
+    """``terrain_cost`` card effects in force, as ``(class, terrain, cost)`` (S6.6)."""
     if not state.effects:
         return ()
-    classes = sorted(static(state).game_map.chart.movement_classes)
-    out: dict[tuple[str, str], float | None] = {}
-    for e in state.effects:
-        if e.kind != "terrain_cost":
-            continue
-        terrain, cost, mclass = e.param("terrain"), e.param("cost"), e.param("movement_class")
-        assert isinstance(terrain, str)
-        value = None if cost == "impassable" else cost
-        for c in classes if mclass is None else [mclass]:
-            assert isinstance(c, str)
-            assert value is None or isinstance(value, int | float)
-            out[c, terrain] = value
-    return tuple((c, t, v) for (c, t), v in sorted(out.items()))
+    return effect_costs(state, static(state).game_map.chart.movement_classes)
 
 
 def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
-    """Movement points this phase (S6.1), after card effects.
-
-    ``hooked=False`` (see :func:`allowance_hooked`) skips the ``movement_allowance`` hook
-    when nothing would change the printed value.
-    """
+    """Movement points this phase (S6.1), after card effects (``hooked=False``: the
+    printed value, when nothing contributes to the ``movement_allowance`` hook)."""
     info = static(state).ground[unit]
     base = info.movement.full if step(state, unit) == FULL else info.movement.reduced
     if not hooked:
         return max(0, base)
     return max(0, int(state.hook("movement_allowance", base, unit=unit)))
-
-
-def allowance_hooked(state: State) -> bool:
-    """Whether anything contributes to the ``movement_allowance`` hook now (a static hook
-    of the ruleset or an effect in force, e.g. a ``movement_bonus`` card, S5)."""
-    return _hooked(state, "movement_allowance")
 
 
 def _hooked(state: State, point: str) -> bool:
@@ -149,213 +126,69 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
     return arm in EXPLOITING_ARMS[side] and bool(state.hook("may_exploit", True, unit=unit))
 
 
-# -- movement (S6) -----------------------------------------------------------------------------
-
-
-class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
-    """The steps out of each hex for one movement class on one map variant (ordinary and
-    "stop" hexsides alike: S6.3 ends a move in a ZOC hex, S6.4 lets a unit leave one),
-    label -> ``(cost, label)`` sorted by cost; each label's entry is built on first use
-    (units stand on few of the map's hexes)."""
-
-    def __init__(self, steps: CompiledSteps, labels: Sequence[str], indices: Mapping[str, int]):
-        super().__init__()
-        self._steps, self._labels, self._indices = steps, labels, indices
-
-    def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
-        i, labels, steps = self._indices[label], self._labels, self._steps
-        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
-        self[label] = found
-        return found
-
-
-def first_steps(data: Static, overrides: Overrides, movement_class: str) -> FirstSteps:
-    """:class:`FirstSteps` of ``movement_class`` under ``overrides``, kept on the map."""
-    overrides = data.for_class(overrides, movement_class)
-
-    def build() -> FirstSteps:
-        steps = data.steps(overrides, movement_class)
-        return FirstSteps(steps, data.index_labels, data.label_indices)
-
-    key = (COST_CACHE, movement_class, "stalingrad-first-steps")
-    return data.map_with(overrides).derived(key, build)
-
-
 @functools.lru_cache(maxsize=8)
-def _unit_moves(data: Static) -> Mapping[str, tuple[str, int, int, bool]]:
-    """Each ground unit's movement class, full and reduced movement points (S1.3) and
+def _unit_moves(data: Static) -> tuple[Mapping[str, str], Mapping[str, tuple[int, int, bool]]]:
+    """Each ground unit's movement class; its full and reduced movement points (S1.3) and
     whether its arm exploits (S6.5)."""
-    return {
-        u: (g.movement_class, g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
-        for u, g in data.ground.items()
+    units = data.ground.items()
+    return {u: g.movement_class for u, g in units}, {
+        u: (g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side]) for u, g in units
     }
 
 
-class Movers:
-    """One side's movement query in one phase (S6, S6.5 for exploitation): what it reads
-    once (the effects' terrain overrides, whether the allowance and exploitation hooks are
-    in play, the enemy units' hexes) and the per-unit answers built on it.
+def _points(state: State, side: str, exploitation: bool | None = None) -> Callable[[str], int]:
+    """The movement points of a unit that has not moved (S6.1; in the exploitation phase,
+    S6.5, only the exploiting arms a card does not stop), after card effects."""
+    exploits_now = _exploiting(state) if exploitation is None else exploitation
+    moves, reduced, hook = _unit_moves(static(state))[1], state.table(STEPS), state.hook
+    hooked, exploit_hooked = state.derive(
+        "stalingrad-movement-hooks",
+        lambda: (_hooked(state, "movement_allowance"), _hooked(state, "may_exploit")),
+    )
 
-    Friendly units are passable and exert no ZOC (S6.2, S2.1), so a unit's end hexes
-    are the hexes it reaches against the enemy units alone (:meth:`Static.reach`, memoised
-    on its arguments) minus the occupied ones. "Has the unit a move?" is first asked
-    one step out (:meth:`steps_out`); the search runs only for a unit it does not settle.
-    """
-
-    def __init__(self, state: State, side: str, exploitation: bool) -> None:
-        self.state, self.side, self.exploitation = state, side, exploitation
-        self.data = static(state)
-        self.at = PIECES.occupied(state)
-        self.moved = state.table("moved")
-        self.reduced = state.table(STEPS)
-        # derived once per position (immutable values: a clone may share them)
-        self.overrides, self.hooked, self.exploit_hooked = state.derive(
-            "stalingrad-movement-effects",
-            lambda: (
-                terrain_overrides(state),
-                _hooked(state, "movement_allowance"),
-                _hooked(state, "may_exploit"),
-            ),
-        )
-        self._steps: dict[str, FirstSteps] = {}
-        self._moves = _unit_moves(self.data)
-
-    def enemies(self) -> frozenset[str]:
-        """The labels holding enemy ground units (one set per position and side)."""
-        state, side = self.state, self.side
-
-        def build() -> frozenset[str]:
-            foes = self.data.foes(side)
-            occupied = PIECES.occupied(state).items()
-            return frozenset([lab for lab, s in occupied if s[0] in foes])
-
-        return state.derive(("stalingrad-enemy-hexes", side), build)
-
-    def units(self) -> list[tuple[str, str]]:
-        """``(unit, label)`` of the side's units on the map, sorted by unit."""
-        entries = PIECES.entries(self.state)
-        out = []
-        for unit in self.data.side_ground(self.side):
-            entry = entries.get(unit)
-            if entry is not None:
-                out.append((unit, entry[0]))
-        return out
-
-    def ready(self) -> tuple[tuple[str, str, int], ...]:
-        """``(unit, label, points)`` of the side's units on the map that may move in this
-        phase (points > 0), sorted by unit."""
-        return tuple(self._ready())
-
-    def _ready(self) -> Iterator[tuple[str, str, int]]:
-        entries, points = PIECES.entries(self.state), self.points
-        for unit in self.data.side_ground(self.side):
-            entry = entries.get(unit)
-            if entry is not None and (p := points(unit)) > 0:
-                yield unit, entry[0], p
-
-    def points(self, unit: str) -> int:
-        """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
-        state = self.state
-        if self.moved.get(unit):
-            return 0
-        _, full, red, exploits = self._moves[unit]
-        if self.exploitation and not (
-            exploits
-            and (not self.exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
+    def points(unit: str) -> int:
+        full, red, exploits = moves[unit]
+        if exploits_now and not (
+            exploits and (not exploit_hooked or bool(hook("may_exploit", True, unit=unit)))
         ):
             return 0
-        base = red if self.reduced.get(unit) else full
-        if not self.hooked:
+        base = red if reduced.get(unit) else full
+        if not hooked:
             return max(0, base)
-        return max(0, int(state.hook("movement_allowance", base, unit=unit)))
+        return max(0, int(hook("movement_allowance", base, unit=unit)))
 
-    def steps_out(self, unit: str, label: str, points: int) -> bool:
-        """The cheap sufficient test: an adjacent empty hex the unit can enter with its
-        points (it may always end there: S6.3 stops it in a ZOC hex, S6.4 lets it leave)."""
-        mclass = self._moves[unit][0]
-        steps = self._steps.get(mclass)
-        if steps is None:
-            steps = self._steps[mclass] = first_steps(self.data, self.overrides, mclass)
-        at = self.at
-        for cost, lab in steps[label]:
-            if cost > points:
-                return False
-            if lab not in at:
-                return True
-        return False
-
-    def ends(self, unit: str, label: str, points: int) -> list[str]:
-        """The hexes ``unit`` on ``label`` may end its move in (sorted)."""
-        if points <= 0:
-            return []
-        data = self.data
-        reach = data.reach(
-            self.overrides, data.ground[unit].movement_class, self.enemies(), label, points
-        )
-        at = self.at
-        return [lab for lab in reach if lab not in at]
-
-    def may_move(self, unit: str, label: str) -> bool:
-        """Whether ``unit`` has at least one hex to move to."""
-        points = self.points(unit)
-        if points <= 0:
-            return False
-        return self.steps_out(unit, label, points) or bool(self.ends(unit, label, points))
-
-    def place_of(self, unit: str) -> str | None:
-        """The label of one of the side's units on the map, or ``None``."""
-        info = self.data.ground.get(unit)
-        if info is None or info.side != self.side:
-            return None
-        return PIECES.label_of(self.state, unit)
+    return points
 
 
 def _exploiting(state: State) -> bool:
     return state.phase == "exploitation"
 
 
-def has_move(state: State, side: str) -> bool:
-    """Whether ``side`` has at least one ``move`` in this phase (S6, S6.5): the cheap test
-    unit by unit (stopping at the first that steps out), the search only for the units it
-    does not settle (S4 idle test)."""
-    movers = Movers(state, side, _exploiting(state))
-    later = []
-    steps_out = movers.steps_out
-    for unit, label, points in movers._ready():
-        if steps_out(unit, label, points):
-            return True
-        later.append((unit, label, points))
-    return any(movers.ends(u, lab, p) for u, lab, p in later)
+#: ``move UNIT HEX`` on the core's movement query (S6): friendly units pass and exert no
+#: ZOC (S6.2, S2.1), enemy units block, entering their ZOC stops (S6.3), a unit may leave
+#: it (S6.4), one unit ends per hex (S6.2); the terrain costs under cards (S6.6).
+MOVES: Final = PieceMoves(
+    PIECES,
+    lambda state: static(state).game_map,
+    classes=lambda state: _unit_moves(static(state))[0],
+    points=_points,
+    order=lambda state, side: static(state).side_ground(side),
+    overrides=terrain_overrides,
+    name="stalingrad-moves",
+)
+has_move: Final = MOVES.exists
+move_units: Final = MOVES.movers
+move_ends: Final = MOVES.ends
+play_move: Final = MOVES.play
 
 
-def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
-    """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
-    movers = Movers(state, side, _exploiting(state))
-    at, moves, tables = movers.at, movers._moves, movers._steps
-    out = []
-    for unit, label, points in movers._ready():
-        # Movers.steps_out inlined: one step out to an empty hex settles most units
-        mclass = moves[unit][0]
-        steps = tables.get(mclass)
-        if steps is None:
-            steps = tables[mclass] = first_steps(movers.data, movers.overrides, mclass)
-        free = False
-        for cost, lab in steps[label]:
-            if cost > points:
-                break
-            if lab not in at:
-                free = True
-                break
-        if free or movers.ends(unit, label, points):
-            out.append(unit)
-    return out
+class Movers(MoveQuery):
+    """One side's movement query in one phase (S6, S6.5 for exploitation): :data:`MOVES`'
+    :class:`~hexwar.mechanics.moves.MoveQuery`, with the scenario data (``data``)."""
 
-
-def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The hexes the unit ``args[0]`` may end its move in (S6.2-S6.4), sorted."""
-    movers = Movers(state, side, _exploiting(state))
-    label = movers.place_of(args[0])
-    return [] if label is None else movers.ends(args[0], label, movers.points(args[0]))
+    def __init__(self, state: State, side: str, exploitation: bool) -> None:
+        super().__init__(MOVES, state, side, _points(state, side, exploitation))
+        self.data, self.exploitation = static(state), exploitation
 
 
 def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
@@ -363,21 +196,7 @@ def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
 
     Sorted by unit, then hex.
     """
-    movers = Movers(state, side, exploitation)
-    out: list[Action] = []
-    table = movers.data.move_table
-    for unit, label, points in movers.ready():
-        ends = movers.ends(unit, label, points)
-        if ends:
-            out.extend(map(table(unit).__getitem__, ends))
-    return out
-
-
-def play_move(state: State, action: Action) -> None:
-    """Carry out ``move UNIT HEX``."""
-    unit, label = action.args
-    place(state, unit, label)
-    state.put("moved", unit, True)
+    return Movers(state, side, exploitation).actions()
 
 
 # -- artillery (S7) ----------------------------------------------------------------------------
