@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
-from hexwar.engine.memo import StateMemo
-from hexwar.engine.state import State
+from hexwar.engine.state import Ruleset, State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
-from hexwar.mechanics.moves import MoveQuery, Overrides, PieceMoves, effect_costs
+from hexwar.mechanics.move_memo import Overrides, effect_costs
+from hexwar.mechanics.moves import MoveQuery, PieceMoves, Points, SideZoc
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
@@ -33,7 +33,6 @@ from hexwar_stalingrad.board import (
     STEPS,
     counters,
     enemy,
-    on_map,
     static,
     step,
     strength,
@@ -73,78 +72,51 @@ NO_ADVANCE: Final = "none"
 # -- movement (S6) -----------------------------------------------------------------------------
 
 
-def zoc_of_side(state: State, side: str) -> frozenset[str]:
-    """Labels in the ZOC of ``side``'s ground units (S2.1); memoised on ``stacks``."""
-    return _ZOC_OF_SIDE(state, side)
-
-
-def _zoc_of_side(state: State, side: str) -> frozenset[str]:
-    zoc_of = static(state).zoc_of
-    out: set[str] = set()
-    for label, _ in on_map(state, side):
-        out.update(zoc_of[label])
-    return frozenset(out)
-
-
-#: Reads only ``stacks`` (the units' hexes) and the static data; at most 256 entries.
-_ZOC_OF_SIDE: Final = StateMemo(reads=(PIECES.stacks,), compute=_zoc_of_side, size=256)
+#: ``zoc_of_side(state, side)``: the labels in the ZOC of ``side``'s ground units (S2.1).
+zoc_of_side: Final = SideZoc(PIECES, lambda state: static(state).zoc_of)
 
 
 def terrain_overrides(state: State) -> Overrides:
     """``terrain_cost`` card effects in force, as ``(class, terrain, cost)`` (S6.6)."""
+    return _effects(state)[0]
+
+
+def _effects(state: State) -> tuple[Overrides, bool, bool]:
+    """What the card effects in force change in movement (once per position): the terrain
+    costs (S6.6) and whether a hook changes the points (S6.1) or exploitation (S6.5)."""
     if not state.effects:
-        return ()
-    return effect_costs(state, static(state).game_map.chart.movement_classes)
+        return ((), *_hooks(state.ruleset, ()))
+    return state.derive("stalingrad-movement-effects", functools.partial(_find_effects, state))
+
+
+def _find_effects(state: State) -> tuple[Overrides, bool, bool]:
+    costs = effect_costs(state, static(state).game_map.chart.movement_classes)
+    return (costs, *_hooks(state.ruleset, tuple(sorted({e.kind for e in state.effects}))))
+
+
+@functools.lru_cache(maxsize=64)
+def _hooks(rules: Ruleset, kinds: tuple[str, ...]) -> tuple[bool, bool]:
+    """Whether static hooks or effects of ``kinds`` change points (S6.1), exploitation (S6.5)."""
+    points, exploit = (
+        rules.static_hook(p) is not None or any(p in rules.effect_rules[k] for k in kinds)
+        for p in ("movement_allowance", "may_exploit")
+    )
+    return points, exploit
 
 
 def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
-    """Movement points this phase (S6.1), after card effects (``hooked=False``: the
-    printed value, when nothing contributes to the ``movement_allowance`` hook)."""
-    info = static(state).ground[unit]
-    base = info.movement.full if step(state, unit) == FULL else info.movement.reduced
-    if not hooked:
-        return max(0, base)
-    return max(0, int(state.hook("movement_allowance", base, unit=unit)))
+    """Movement points this phase (S6.1), after card effects unless ``hooked=False``."""
+    full, reduced, _ = _unit_moves(static(state))[unit]
+    base = full if step(state, unit) == FULL else reduced
+    return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
 
 
-def _hooked(state: State, point: str) -> bool:
-    """Whether a static hook or an effect in force contributes to hook ``point`` (if
-    not, ``state.hook(point, value)`` is ``value``)."""
-    rules = state.ruleset
-    if rules.static_hook(point) is not None:
-        return True
-    return any(point in rules.effect_rules[e.kind] for e in state.effects)
-
-
-def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
-    """Whether ``unit`` may move in this phase (S6.5 for exploitation)."""
-    if state.get("moved", unit):
-        return False
-    if not exploitation:
-        return True
-    arm = static(state).ground[unit].arm
-    return arm in EXPLOITING_ARMS[side] and bool(state.hook("may_exploit", True, unit=unit))
-
-
-@functools.lru_cache(maxsize=8)
-def _unit_moves(data: Static) -> tuple[Mapping[str, str], Mapping[str, tuple[int, int, bool]]]:
-    """Each ground unit's movement class; its full and reduced movement points (S1.3) and
-    whether its arm exploits (S6.5)."""
-    units = data.ground.items()
-    return {u: g.movement_class for u, g in units}, {
-        u: (g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side]) for u, g in units
-    }
-
-
-def _points(state: State, side: str, exploitation: bool | None = None) -> Callable[[str], int]:
+def _points(data: Static, state: State, side: str, exploitation: bool | None = None) -> Points:
     """The movement points of a unit that has not moved (S6.1; in the exploitation phase,
     S6.5, only the exploiting arms a card does not stop), after card effects."""
-    exploits_now = _exploiting(state) if exploitation is None else exploitation
-    moves, reduced, hook = _unit_moves(static(state))[1], state.table(STEPS), state.hook
-    hooked, exploit_hooked = state.derive(
-        "stalingrad-movement-hooks",
-        lambda: (_hooked(state, "movement_allowance"), _hooked(state, "may_exploit")),
-    )
+    exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
+    moves, reduced, hook = _unit_moves(data), state.table(STEPS), state.hook
+    _, hooked, exploit_hooked = _effects(state)
 
     def points(unit: str) -> int:
         full, red, exploits = moves[unit]
@@ -153,49 +125,67 @@ def _points(state: State, side: str, exploitation: bool | None = None) -> Callab
         ):
             return 0
         base = red if reduced.get(unit) else full
-        if not hooked:
-            return max(0, base)
-        return max(0, int(hook("movement_allowance", base, unit=unit)))
+        return max(0, int(hook("movement_allowance", base, unit=unit)) if hooked else base)
 
     return points
 
 
-def _exploiting(state: State) -> bool:
-    return state.phase == "exploitation"
+@functools.lru_cache(maxsize=8)
+def _unit_moves(data: Static) -> Mapping[str, tuple[int, int, bool]]:
+    """Each ground unit's full and reduced movement points (S1.3), whether it exploits (S6.5)."""
+    return {
+        u: (g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
+        for u, g in data.ground.items()
+    }
 
 
-#: ``move UNIT HEX`` on the core's movement query (S6): friendly units pass and exert no
-#: ZOC (S6.2, S2.1), enemy units block, entering their ZOC stops (S6.3), a unit may leave
-#: it (S6.4), one unit ends per hex (S6.2); the terrain costs under cards (S6.6).
-MOVES: Final = PieceMoves(
-    PIECES,
-    lambda state: static(state).game_map,
-    classes=lambda state: _unit_moves(static(state))[0],
-    points=_points,
-    order=lambda state, side: static(state).side_ground(side),
-    overrides=terrain_overrides,
-    name="stalingrad-moves",
-)
-has_move: Final = MOVES.exists
-move_units: Final = MOVES.movers
-move_ends: Final = MOVES.ends
-play_move: Final = MOVES.play
+@functools.lru_cache(maxsize=8)
+def moves(data: Static) -> PieceMoves:
+    """``move UNIT HEX`` (S6): friendly units pass, exert no ZOC (S6.2, S2.1); enemy units
+    block, their ZOC stops (S6.3, S6.4); one unit per hex (S6.2); cards' costs (S6.6)."""
+    classes = {u: g.movement_class for u, g in data.ground.items()}
+    orders = {g.side: data.side_ground(g.side) for g in data.ground.values()}
+    return PieceMoves(
+        PIECES,
+        lambda state: data.game_map,
+        classes=lambda state: classes,
+        points=functools.partial(_points, data),
+        order=lambda state, side: orders.get(side, ()),
+        overrides=terrain_overrides,
+    )
+
+
+def has_move(state: State, side: str) -> bool:
+    """Whether ``side`` has a ``move`` in this phase (S6, S6.5; the S4 idle test)."""
+    return moves(static(state)).exists(state, side)
+
+
+def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
+    return moves(static(state)).movers(state, side)
+
+
+def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The hexes the unit ``args[0]`` may end its move in (S6.2-S6.4), sorted."""
+    return moves(static(state)).ends(state, side, args)
+
+
+def play_move(state: State, action: Action) -> None:
+    """Carry out ``move UNIT HEX`` (S6)."""
+    moves(static(state)).play(state, action)
 
 
 class Movers(MoveQuery):
-    """One side's movement query in one phase (S6, S6.5 for exploitation): :data:`MOVES`'
-    :class:`~hexwar.mechanics.moves.MoveQuery`, with the scenario data (``data``)."""
+    """One side's movement query in one phase (S6, S6.5 for exploitation) on the core's
+    :class:`~hexwar.mechanics.moves.MoveQuery` (:func:`moves`), with the scenario ``data``."""
 
     def __init__(self, state: State, side: str, exploitation: bool) -> None:
-        super().__init__(MOVES, state, side, _points(state, side, exploitation))
-        self.data, self.exploitation = static(state), exploitation
+        data = self.data = static(state)
+        super().__init__(moves(data), state, side, _points(data, state, side, exploitation))
 
 
 def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
-    """``move UNIT HEX`` for every unit that may move and every hex it may end in (S6).
-
-    Sorted by unit, then hex.
-    """
+    """Every ``move UNIT HEX`` (S6), sorted by unit, then hex."""
     return Movers(state, side, exploitation).actions()
 
 

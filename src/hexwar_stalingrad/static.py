@@ -28,7 +28,13 @@ from hexwar.board.movement import MoveSearch
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.moves import Overrides, class_map, map_variant, prepared_search, reach_labels
+from hexwar.mechanics.move_memo import (
+    Overrides,
+    class_map,
+    map_variant,
+    prepared_search,
+    reach_labels,
+)
 from hexwar.mechanics.steps import StepTrack
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card
@@ -335,7 +341,7 @@ class Static:
         """The map with terrain costs overridden: ``(movement class, terrain, cost)``.
 
         ``cost`` ``None`` is impassable. Used by the ``terrain_cost`` card effect; each
-        variant has its own compiled movement cache (:func:`hexwar.mechanics.moves.map_variant`).
+        variant has its own compiled movement cache (``hexwar.mechanics.move_memo.map_variant``).
         """
         return map_variant(self.game_map, overrides)
 
@@ -347,7 +353,7 @@ class Static:
             return overrides
         return tuple(o for o in overrides if o[0] == movement_class)
 
-    # -- movement (S6): the core's memoised searches (hexwar.mechanics.moves) ---------------
+    # -- movement (S6): the core's memoised searches (hexwar.mechanics.move_memo) ---------------
 
     def steps(self, overrides: Overrides, movement_class: str) -> CompiledSteps:
         """The priced steps of ``movement_class`` on the map under ``overrides``."""
@@ -360,7 +366,7 @@ class Static:
     ) -> MoveSearch[Any]:
         """One :class:`~hexwar.board.movement.MoveSearch` against enemy units on the labels
         ``enemies`` (S6.2-S6.4; friendly units pass and exert no ZOC, so they are not
-        part of it): :func:`hexwar.mechanics.moves.prepared_search`, memoised."""
+        part of it): :func:`hexwar.mechanics.move_memo.prepared_search`, memoised."""
         game_map = class_map(self.game_map, overrides, movement_class)
         return prepared_search(game_map, movement_class, enemies)
 
@@ -374,7 +380,7 @@ class Static:
     ) -> tuple[str, ...]:
         """The labels a unit of ``movement_class`` on ``label`` with ``points`` may end its
         move in, ignoring friendly units (sorted, without ``label``): a pure function of
-        the arguments, memoised (:func:`hexwar.mechanics.moves.reach_labels`, the memo the
+        the arguments, memoised (:func:`hexwar.mechanics.move_memo.reach_labels`, the memo the
         movement phase's legal actions read)."""
         game_map = class_map(self.game_map, overrides, movement_class)
         return reach_labels(game_map, movement_class, enemies, label, points)

@@ -38,168 +38,29 @@ test does not settle; the idle test stops at the first piece that moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 import attrs
 
-from hexwar.board.maps import COST_CACHE, GameMap
-from hexwar.board.move_search import CompiledSteps, compiled_adjacency
-from hexwar.board.movement import MoveSearch
-from hexwar.board.pieces import CellCodec, Pieces
+from hexwar.board.maps import GameMap
+from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
+from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
+from hexwar.mechanics.move_memo import (
+    SEARCH_MEMO_SIZE,
+    Codec,
+    FirstSteps,
+    Overrides,
+    SearchMemo,
+    class_map,
+    search_memo,
+)
 
-__all__ = [
-    "REACH_MEMO_SIZE",
-    "SEARCH_MEMO_SIZE",
-    "FirstSteps",
-    "MoveQuery",
-    "Overrides",
-    "PieceMoves",
-    "class_map",
-    "effect_costs",
-    "first_steps",
-    "map_variant",
-    "prepared_search",
-    "reach_labels",
-]
+__all__ = ["MoveQuery", "PieceMoves", "Points", "SideZoc"]
 
-#: Terrain-cost overrides: ``(movement class, terrain, cost)``, cost ``None`` impassable.
-Overrides = tuple[tuple[str, str, float | None], ...]
-#: Bounds of the memos kept per map and movement class: end cells per (enemy cells,
-#: start, points) and prepared searches per enemy cells; a memo is emptied when full.
-REACH_MEMO_SIZE: Final = 8192
-Codec = CellCodec[Any]
-SEARCH_MEMO_SIZE: Final = 64
-
-
-# -- the map in force and its memoised searches ---------------------------------------------
-
-
-def effect_costs(state: State, classes: Iterable[str], kind: str = "terrain_cost") -> Overrides:
-    """The terrain costs that effects of ``kind`` in force set, sorted: params ``terrain``,
-    ``cost`` (a number or ``"impassable"``) and ``movement_class`` (absent: every one of
-    ``classes``); a later effect overrides an earlier one."""
-    every, out = sorted(classes), dict[tuple[str, str], float | None]()
-    for e in state.effects:
-        if e.kind != kind:
-            continue
-        terrain, cost, mclass = e.param("terrain"), e.param("cost"), e.param("movement_class")
-        assert isinstance(terrain, str)
-        value = None if cost == "impassable" else cost
-        assert value is None or isinstance(value, int | float)
-        for c in every if mclass is None else [mclass]:
-            assert isinstance(c, str)
-            out[c, terrain] = value
-    return tuple((c, t, v) for (c, t), v in sorted(out.items()))
-
-
-def map_variant(game_map: GameMap[Any], overrides: Overrides) -> GameMap[Any]:
-    """``game_map`` with ``overrides`` (:meth:`GameMap.with_movement_costs`), kept on it."""
-    if not overrides:
-        return game_map
-    variant = game_map.with_movement_costs
-    return game_map.derived(("cost-variant", overrides), lambda: variant(overrides))
-
-
-def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str) -> GameMap[Any]:
-    """The map a piece of ``movement_class`` moves on: only its own overrides apply (the
-    other classes' variants are the same map, one memo fewer)."""
-    if overrides:
-        overrides = tuple(o for o in overrides if o[0] == movement_class)
-    return map_variant(game_map, overrides)
-
-
-class _Memo:
-    """The memoised searches of one map and movement class, cells named by ``codec``."""
-
-    def __init__(self, game_map: GameMap[Any], movement_class: str, codec: Codec) -> None:
-        self.game_map, self.movement_class, self.codec = game_map, movement_class, codec
-        self.labels: tuple[str, ...] = tuple(map(codec.label, game_map.indexed_cells()))
-        self.indices = {lab: i for i, lab in enumerate(self.labels)}
-        self.searches: dict[frozenset[str], MoveSearch[Any]] = {}
-        self.reach: dict[tuple[frozenset[str], str, int], tuple[str, ...]] = {}
-        self.steps: FirstSteps | None = None
-
-    def search(self, enemies: frozenset[str]) -> MoveSearch[Any]:
-        found = self.searches.get(enemies)
-        if found is None:
-            if len(self.searches) >= SEARCH_MEMO_SIZE:
-                self.searches.clear()
-            cells = [self.codec.cell_at(lab) for lab in sorted(enemies)]
-            found = MoveSearch(self.game_map, self.movement_class, enemies=cells)
-            self.searches[enemies] = found
-        return found
-
-    def ends(self, enemies: frozenset[str], label: str, points: int) -> tuple[str, ...]:
-        key = (enemies, label, points)
-        found = self.reach.get(key)
-        if found is None:
-            if len(self.reach) >= REACH_MEMO_SIZE:
-                self.reach.clear()
-            search = self.search(enemies)
-            ends = search.end_indices(self.codec.cell_at(label), points)
-            at, start = self.labels, self.indices[label]
-            found = self.reach[key] = tuple(sorted([at[i] for i in ends if i != start]))
-        return found
-
-
-def _memo(game_map: GameMap[Any], movement_class: str, codec: Codec | None = None) -> _Memo:
-    key = (COST_CACHE, movement_class, "piece-moves", codec)
-    return game_map.derived(key, lambda: _Memo(game_map, movement_class, codec or game_map))
-
-
-def prepared_search(
-    game_map: GameMap[Any],
-    movement_class: str,
-    enemies: frozenset[str],
-    codec: Codec | None = None,
-) -> MoveSearch[Any]:
-    """The :class:`MoveSearch` against enemy pieces on the labels ``enemies`` (friendly
-    pieces pass and exert no ZOC, so they are not part of it), memoised on the map.
-    ``codec``: how the labels name the map's cells (default: the map's own labels)."""
-    return _memo(game_map, movement_class, codec).search(enemies)
-
-
-def reach_labels(
-    game_map: GameMap[Any],
-    movement_class: str,
-    enemies: frozenset[str],
-    label: str,
-    points: int,
-    codec: Codec | None = None,
-) -> tuple[str, ...]:
-    """The labels a piece of ``movement_class`` on ``label`` with ``points`` may end its
-    move in against enemy pieces on ``enemies``, friendly pieces ignored (sorted, without
-    ``label``): a pure function of the arguments, memoised on the map."""
-    return _memo(game_map, movement_class, codec).ends(enemies, label, points)
-
-
-class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
-    """The steps out of each cell for one movement class on one map (ordinary and "stop"
-    hexsides alike: a piece may end its move in any cell it can enter), label ->
-    ``(cost, label)`` sorted by cost; each label's entry is built on first use."""
-
-    def __init__(self, steps: CompiledSteps, labels: Sequence[str], indices: Mapping[str, int]):
-        super().__init__()
-        self._steps, self._labels, self._indices = steps, labels, indices
-
-    def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
-        i, labels, steps = self._indices[label], self._labels, self._steps
-        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
-        self[label] = found
-        return found
-
-
-def first_steps(
-    game_map: GameMap[Any], movement_class: str, codec: Codec | None = None
-) -> FirstSteps:
-    """:class:`FirstSteps` of ``movement_class`` on ``game_map``, kept on the map."""
-    memo = _memo(game_map, movement_class, codec)
-    if memo.steps is None:
-        steps = compiled_adjacency(game_map, movement_class)
-        memo.steps = FirstSteps(steps, memo.labels, memo.indices)
-    return memo.steps
+#: A piece's movement points in one query (0 or less: it may not move).
+Points = Callable[[str], int]
 
 
 # -- the query ----------------------------------------------------------------------------
@@ -215,8 +76,9 @@ class PieceMoves:
     a piece of the side that has not moved yet (0 or less: it may not move), built once
     per query; ``order(state, side)``: the side's pieces in the order of the answers
     (default: sorted); ``overrides(state)``: the terrain costs in force (default: none),
-    read once per position; ``moved``: the table marking a piece that moved; ``kind``:
-    the action kind; ``name``: the key of the derived values.
+    asked once per query (keep it per position with :meth:`State.derive` if it is
+    dear); ``moved``: the table marking a piece that moved; ``kind``: the action kind;
+    ``name``: the key of the derived values; ``codec``: see ``game_map``.
     """
 
     pieces: Pieces[Any]
@@ -230,6 +92,19 @@ class PieceMoves:
     name: str = "piece-moves"
     codec: Codec | None = None
     _actions: dict[str, dict[str, Action]] = attrs.field(factory=dict, init=False, repr=False)
+    _memos: dict[Any, SearchMemo] = attrs.field(factory=dict, init=False, repr=False)
+
+    def memo(self, state: State, overrides: Overrides, movement_class: str) -> SearchMemo:
+        """The searches of ``movement_class`` on the map in force (kept by map and costs)."""
+        base = self.game_map(state)
+        key = (base, overrides, movement_class)
+        found = self._memos.get(key)
+        if found is None:
+            if len(self._memos) >= SEARCH_MEMO_SIZE:
+                self._memos.clear()
+            game_map = class_map(base, overrides, movement_class)
+            found = self._memos[key] = search_memo(game_map, movement_class, self.codec)
+        return found
 
     def query(self, state: State, side: str) -> MoveQuery:
         """The side's movement query in this position."""
@@ -237,21 +112,21 @@ class PieceMoves:
 
     def exists(self, state: State, side: str) -> bool:
         """Whether ``side`` has at least one move (stops at the first)."""
-        return self.query(state, side).exists()
+        return MoveQuery(self, state, side).exists()
 
     def movers(self, state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
         """The side's pieces that may move and have a cell to end in, in order."""
-        return self.query(state, side).movers()
+        return MoveQuery(self, state, side).movers()
 
     def ends(self, state: State, side: str, args: tuple[str, ...]) -> list[str]:
         """The cells (labels) the piece ``args[0]`` may end its move in, sorted."""
-        query = self.query(state, side)
+        query = MoveQuery(self, state, side)
         label = query.place_of(args[0])
         return [] if label is None else query.ends(args[0], label, query.points(args[0]))
 
     def actions(self, state: State, side: str) -> list[Action]:
         """Every ``move PIECE CELL``, by piece in order, then by cell."""
-        return self.query(state, side).actions()
+        return MoveQuery(self, state, side).actions()
 
     def action_table(self, piece: str) -> dict[str, Action]:
         """``piece``'s (interned) ``move PIECE CELL`` actions by label, filled on use."""
@@ -293,23 +168,23 @@ class MoveQuery:
         self.at = moves.pieces.occupied(state)
         self.moved = state.table(moves.moved)
         self.classes = moves.classes(state)
-        get = moves.overrides
-        self.overrides: Overrides = (
-            () if get is None else state.derive((moves.name, "overrides"), lambda: get(state))
-        )
+        self.overrides: Overrides = () if moves.overrides is None else moves.overrides(state)
         self.free_points = moves.points(state, side) if points is None else points
-        self._memos: dict[str, _Memo] = {}
+        self._memos: dict[str, SearchMemo] = {}
         self._steps: dict[str, FirstSteps] = {}
+        self._enemies: frozenset[str] | None = None
 
     def enemies(self) -> frozenset[str]:
         """The labels holding enemy pieces (one set per position and side)."""
-        state, side, pieces = self.state, self.side, self.moves.pieces
+        found = self._enemies
+        if found is None:
+            key = (self.moves.name, "enemies", self.side)
+            found = self._enemies = self.state.derive(key, self._find_enemies)
+        return found
 
-        def build() -> frozenset[str]:
-            entries = pieces.entries(state)
-            return frozenset([lab for lab, s in self.at.items() if entries[s[0]][1] != side])
-
-        return state.derive((self.moves.name, "enemies", side), build)
+    def _find_enemies(self) -> frozenset[str]:
+        entries, side = self.moves.pieces.entries(self.state), self.side
+        return frozenset([lab for lab, owner in entries.values() if owner != side])
 
     def _order(self) -> Sequence[str]:
         order = self.moves.order
@@ -329,7 +204,9 @@ class MoveQuery:
 
     def _ready(self) -> Iterator[tuple[str, str, int]]:
         entries, moved, points = self.moves.pieces.entries(self.state), self.moved, self.free_points
-        for piece in self._order():
+        order = self.moves.order
+        pieces = order(self.state, self.side) if order is not None else self._order()
+        for piece in pieces:
             entry = entries.get(piece)
             if entry is not None and not moved.get(piece) and (p := points(piece)) > 0:
                 yield piece, entry[0], p
@@ -338,19 +215,19 @@ class MoveQuery:
         """The piece's movement points now, 0 if it may not move."""
         return 0 if self.moved.get(piece) else max(0, self.free_points(piece))
 
-    def _memo(self, mclass: str) -> _Memo:
-        memo = self._memos.get(mclass)
+    def _memo(self, mclass: str) -> SearchMemo:
+        moves = self.moves
+        memo = moves._memos.get((moves.game_map(self.state), self.overrides, mclass))
         if memo is None:
-            game_map = class_map(self.moves.game_map(self.state), self.overrides, mclass)
-            memo = self._memos[mclass] = _memo(game_map, mclass, self.moves.codec)
+            memo = moves.memo(self.state, self.overrides, mclass)
+        self._memos[mclass] = memo
         return memo
 
     def first_steps(self, mclass: str) -> FirstSteps:
         """The steps out of each cell for ``mclass`` under the costs in force."""
         steps = self._steps.get(mclass)
         if steps is None:
-            memo = self._memo(mclass)
-            steps = self._steps[mclass] = first_steps(memo.game_map, mclass, self.moves.codec)
+            steps = self._steps[mclass] = self._memo(mclass).first_steps()
         return steps
 
     def steps_out(self, piece: str, label: str, points: int) -> bool:
@@ -375,8 +252,12 @@ class MoveQuery:
         memo = self._memos.get(mclass)
         if memo is None:
             memo = self._memo(mclass)
+        enemies = self._enemies or self.enemies()
+        found = memo.reach.get((enemies, label, points))
+        if found is None:
+            found = memo.ends(enemies, label, points)
         at = self.at
-        return [lab for lab in memo.ends(self.enemies(), label, points) if lab not in at]
+        return [lab for lab in found if lab not in at]
 
     def may_move(self, piece: str, label: str) -> bool:
         """Whether ``piece`` on ``label`` has at least one cell to move to."""
@@ -431,3 +312,30 @@ class MoveQuery:
             if ends:
                 out.extend(map(table(piece).__getitem__, ends))
         return out
+
+
+@attrs.frozen(eq=False)
+class SideZoc:
+    """The cells (labels) in the zone of control of a side's pieces, ``zoc(state, side)``:
+    the cells ``zoc_of(state)[label]`` that a piece on ``label`` controls, over the cells
+    the side's pieces stand on; memoised on the registry's tables."""
+
+    pieces: Pieces[Any]
+    zoc_of: Callable[[State], Mapping[str, Iterable[str]]]
+    _memo: StateMemo[frozenset[str]] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        reads = (self.pieces.stacks, self.pieces.table)
+        memo = StateMemo(reads=reads, compute=self._find, size=256)
+        object.__setattr__(self, "_memo", memo)
+
+    def __call__(self, state: State, side: str) -> frozenset[str]:
+        return self._memo(state, side)
+
+    def _find(self, state: State, side: str) -> frozenset[str]:
+        zoc_of = self.zoc_of(state)
+        out: set[str] = set()
+        for label, owner in self.pieces.entries(state).values():
+            if owner == side:
+                out.update(zoc_of[label])
+        return frozenset(out)
