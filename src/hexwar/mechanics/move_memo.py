@@ -12,8 +12,8 @@ the steps out of a cell, cheapest first: the cheap test "can it move at all?".
 >>> from hexwar.board.maps import build_map, hexagon
 >>> from hexwar.board.pieces import HEX_CODEC
 >>> from hexwar.board.terrain import chart_from_dict
->>> chart = chart_from_dict({"terrain": {"clear": {}, "marsh": {}},
-...     "movement": {"foot": {"terrain": {"clear": 1, "marsh": 2}}}})
+>>> chart = chart_from_dict({"terrain": {"clear": {}},
+...     "movement": {"foot": {"terrain": {"clear": 1}}}})
 >>> board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
 >>> reach_labels(board, "foot", frozenset({"2,0"}), "0,0", 1, HEX_CODEC)
 ('-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0')
@@ -53,10 +53,11 @@ __all__ = [
 
 #: Terrain-cost overrides: ``(movement class, terrain, cost)``, cost ``None`` impassable.
 Overrides = tuple[tuple[str, str, float | None], ...]
+#: How labels name a map's cells (a :class:`~hexwar.board.maps.GameMap` is one).
+Codec = CellCodec[Any]
 #: Bounds of the memos kept per map and movement class: end cells per (enemy cells,
 #: start, points) and prepared searches per enemy cells; a memo is emptied when full.
 REACH_MEMO_SIZE: Final = 8192
-Codec = CellCodec[Any]
 SEARCH_MEMO_SIZE: Final = 64
 
 
@@ -108,6 +109,7 @@ class SearchMemo:
         self.steps: FirstSteps | None = None
 
     def search(self, enemies: frozenset[str]) -> MoveSearch[Any]:
+        """The search against enemy pieces on ``enemies`` (see :func:`prepared_search`)."""
         found = self.searches.get(enemies)
         if found is None:
             if len(self.searches) >= SEARCH_MEMO_SIZE:
@@ -118,12 +120,14 @@ class SearchMemo:
         return found
 
     def first_steps(self) -> FirstSteps:
+        """The steps out of each cell (see :func:`first_steps`)."""
         if self.steps is None:
             steps = compiled_adjacency(self.game_map, self.movement_class)
             self.steps = FirstSteps(steps, self.labels, self.indices)
         return self.steps
 
     def ends(self, enemies: frozenset[str], label: str, points: int) -> tuple[str, ...]:
+        """The end cells of a move (see :func:`reach_labels`)."""
         key = (enemies, label, points)
         found = self.reach.get(key)
         if found is None:

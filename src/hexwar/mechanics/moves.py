@@ -5,12 +5,13 @@ pieces may move now, with how many points, and in which cells may each end its m
 :class:`PieceMoves` answers it from the game's data and hooks: the piece registry (cells
 by the map's labels), the side's pieces in order, a points function, each piece's
 movement class, the map with the terrain costs in force (``overrides``, e.g. from
-effects: :func:`effect_costs`). The end cells come from the ZOC-aware search
-(:class:`~hexwar.board.movement.MoveSearch`: enemy pieces block and exert ZOC, friendly
-pieces pass and exert none, one piece ends per cell), memoised on its arguments
-(:func:`reach_labels`). "May this piece move?" is first asked one step out (an adjacent
-empty cell it can pay for: it may always end there), the search only for a piece that
-test does not settle; the idle test stops at the first piece that moves.
+effects: :func:`~hexwar.mechanics.move_memo.effect_costs`). The end cells come from the
+ZOC-aware search (:class:`~hexwar.board.movement.MoveSearch`: enemy pieces block and
+exert ZOC, friendly pieces pass and exert none, one piece ends per cell), memoised on
+its arguments (:func:`~hexwar.mechanics.move_memo.reach_labels`). "May this piece
+move?" is first asked one step out (an adjacent empty cell it can pay for: it may always
+end there), the search only for a piece that test does not settle; the idle test stops at
+the first piece that moves.
 
 >>> from hexwar.board.maps import build_map, hexagon
 >>> from hexwar.board.pieces import HEX_CODEC, Pieces
@@ -204,9 +205,8 @@ class MoveQuery:
 
     def _ready(self) -> Iterator[tuple[str, str, int]]:
         entries, moved, points = self.moves.pieces.entries(self.state), self.moved, self.free_points
-        order = self.moves.order
-        pieces = order(self.state, self.side) if order is not None else self._order()
-        for piece in pieces:
+        order = self.moves.order  # called here, not through _order: one call fewer
+        for piece in order(self.state, self.side) if order is not None else self._order():
             entry = entries.get(piece)
             if entry is not None and not moved.get(piece) and (p := points(piece)) > 0:
                 yield piece, entry[0], p
