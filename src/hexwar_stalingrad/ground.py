@@ -115,17 +115,17 @@ def _points(data: Static, state: State, side: str, exploitation: bool | None = N
     """The movement points of a unit that has not moved (S6.1; in the exploitation phase,
     S6.5, only the exploiting arms a card does not stop), after card effects."""
     exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
-    moves, reduced, hook = _unit_moves(data), state.table(STEPS), state.hook
+    moves, reduced = _unit_moves(data), state.table(STEPS)
     _, hooked, exploit_hooked = _effects(state)
 
     def points(unit: str) -> int:
         full, red, exploits = moves[unit]
         if exploits_now and not (
-            exploits and (not exploit_hooked or bool(hook("may_exploit", True, unit=unit)))
+            exploits and (not exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
         ):
             return 0
         base = red if reduced.get(unit) else full
-        return max(0, int(hook("movement_allowance", base, unit=unit)) if hooked else base)
+        return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
 
     return points
 
