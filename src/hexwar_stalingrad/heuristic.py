@@ -85,8 +85,9 @@ Army unit holding, a unit with no goal) or no move of which can score (artillery
 the cheapest step, :meth:`Static.least_step`, and none while keeping its ring hexes);
 attack odds from each unit's strength read once per position, the column of each pair of
 strengths once per combat results table, and RKKA's bonus for a target once per target
-(a spared pocket unit is passed over before its odds). Asking the attack phase by prefix (defenders, then each one's attackers) was tried:
-the token tree costs more than the engine's list, even with the spared defenders skipped.
+(a spared pocket unit is passed over before its odds). Asking the attack phase by prefix
+(defenders, then each one's attackers) was tried: the token tree costs more than the
+engine's list, even with the spared defenders skipped.
 
 The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties with its own seeded
 ``random.Random`` (a player's choice, not a chance event), so its seed fixes every choice.
