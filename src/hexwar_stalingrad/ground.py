@@ -9,7 +9,6 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
@@ -23,7 +22,6 @@ from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
-from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
@@ -31,6 +29,7 @@ from hexwar_stalingrad.board import (
     ELIMINATED,
     FULL,
     PIECES,
+    SIDES,
     STEPS,
     counters,
     enemy,
@@ -397,20 +396,25 @@ def bombs(state: State, unit: str) -> Fraction:
     return out
 
 
-def _may_fire(state: State, unit: str) -> bool:
-    return static(state).ground[unit].arm in ARTILLERY_ARMS and not state.get("fired", unit)
-
-
-def _in_range(state: State, label: str) -> tuple[str, ...]:
-    return static(state).ring(label, ARTILLERY_RANGE)
+@functools.lru_cache(maxsize=8)
+def _artillery(data: Static) -> Mapping[str, tuple[str, ...]]:
+    """Each side's artillery, sorted: the units that bombard and cover (S7.1, S7.3)."""
+    arm = {u: g.arm for u, g in data.ground.items()}
+    return {s: tuple(u for u in data.side_ground(s) if arm[u] in ARTILLERY_ARMS) for s in SIDES}
 
 
 #: ``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away, once
 #: per turn (S7.1).
-FIRE: Final = PieceFire(PIECES, _in_range, may_fire=_may_fire, kind="bombard")
-bombard_actions: Final = FIRE.actions
-bombard_units: Final = FIRE.firers
-bombard_targets: Final = FIRE.targets
+FIRE: Final = PieceFire(
+    PIECES,
+    lambda state, label: static(state).ring(label, ARTILLERY_RANGE),
+    may_fire=lambda state, unit: not state.get("fired", unit),
+    kind="bombard",
+    armed=lambda state, side: _artillery(static(state))[side],
+)
+bombard_actions, bombard_units, bombard_targets, has_bombard = (
+    FIRE.actions, FIRE.firers, FIRE.targets, FIRE.exists
+)  # fmt: skip
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -453,7 +457,7 @@ def _may_attack(state: State, unit: str) -> bool:
     return static(state).ground[unit].arm not in ARTILLERY_ARMS and not state.get("attacked", unit)
 
 
-def _power(state: State, unit: str, role: str) -> int:
+def _power(state: State, unit: str, role: str = "attack") -> int:
     """The unit's strength as ``role`` (``attack``, ``defend``, ``cover``), after cards."""
     return int(state.hook("combat_strength", strength(state, unit), unit=unit, role=role))
 
@@ -465,14 +469,11 @@ def attack_strength(state: State, attackers: Iterable[str]) -> int:
 
 def defence_strength(state: State, defender: str) -> int:
     """Defender's strength plus covering artillery adjacent to it (S7.3)."""
-    data = static(state)
-    side = data.ground[defender].side
+    data, at = static(state), PIECES.occupied(state)
+    cover = _artillery(data)[data.ground[defender].side]
     total = _power(state, defender, "defend")
-    for n in data.neighbors[where(state, defender)]:
-        u = unit_at(state, n)
-        info = None if u is None or u == defender else data.ground[u]
-        if info is not None and info.side == side and info.arm in ARTILLERY_ARMS:
-            assert u is not None
+    for n in at.keys() & data.neighbors[where(state, defender)]:
+        if (u := at[n][0]) in cover:
             total += _power(state, u, "cover")
     return total
 
@@ -496,27 +497,22 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     return column, shift
 
 
-def _need(state: State, side: str, defender: str, near: list[str]) -> GroupNeed:
-    """The attack on one defender by its eligible attackers ``near`` (S8.1, S8.2, S7.4):
-    their strengths and the strength that reaches 1:1 (none needed against artillery)."""
+def _need(state: State, side: str, defender: str) -> int | None:
+    """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths are
+    integers, so its ceiling), ``None`` against artillery: any group will do (S7.4)."""
     data = static(state)
-    if not near or data.ground[defender].arm in ARTILLERY_ARMS:
-        return GroupNeed(near, {}, None)
-    power = {u: _power(state, u, "attack") for u in near}
-    # strengths are integers: reaching the 1:1 ratio is reaching its ceiling
-    need = math.ceil(data.crt.threshold * max(defence_strength(state, defender), 1))
-    return GroupNeed(near, power, need)
-
-
-def _neighbors(state: State) -> Mapping[str, Sequence[str]]:
-    return static(state).neighbors
+    if data.ground[defender].arm in ARTILLERY_ARMS:
+        return None
+    ratio = data.crt.threshold
+    return -(-ratio.numerator * max(defence_strength(state, defender), 1) // ratio.denominator)
 
 
 #: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
 #: turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4).
 ATTACKS: Final = PieceAttacks(
-    PIECES, _neighbors, _need, may_attack=_may_attack, name="stalingrad-attack"
-)
+    PIECES, lambda state: static(state).neighbors, may_attack=_may_attack,
+    name="stalingrad-attack", strength=_power, threshold=_need,
+)  # fmt: skip
 attack_defenders: Final = ATTACKS.defenders
 has_attack: Final = ATTACKS.exists
 attackers: Final = ATTACKS.attackers

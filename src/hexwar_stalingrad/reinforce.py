@@ -7,26 +7,28 @@ that group's units may use, negative = that group may use that many fewer).
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
+import functools
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import (
-    DEAD,
+    ELIMINATED,
     FULL,
+    PIECES,
     POOL,
     REDUCED,
+    STEPS,
     enemy,
-    on_map,
     place,
     set_step,
     static,
-    step,
     unit_at,
     where,
 )
 from hexwar_stalingrad.ground import zoc_of_side
+from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import GROUPS
 
 __all__ = [
@@ -95,28 +97,73 @@ def _has_points(state: State, side: str) -> bool:
     return _int(state, f"rp:{side}") > 0 or any(_int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS)
 
 
-def _restorable(state: State, side: str, zoc: AbstractSet[str]) -> list[str]:
-    return [
-        unit
-        for label, unit in on_map(state, side)
-        if step(state, unit) == REDUCED
-        and label not in zoc
-        and _available(state, side, unit) >= REPLACEMENT_COST["restore"]
+@functools.lru_cache(maxsize=8)
+def _controllers(data: Static) -> Mapping[str, tuple[str, ...]]:
+    """Label -> the labels from which a ground unit puts it in its ZOC (S2.1: the
+    inverse of ``zoc_of``), so "is this hex in the enemy's ZOC?" asks a few hexes."""
+    out: dict[str, list[str]] = {}
+    for label, zoc in data.zoc_of.items():
+        for there in zoc:
+            out.setdefault(there, []).append(label)
+    return {there: tuple(labels) for there, labels in out.items()}
+
+
+def _outside_enemy_zoc(state: State, side: str, labels: Iterable[str]) -> list[str]:
+    """The ``labels`` (in order) in the ZOC of no ground unit of ``side``'s enemy (S2.1;
+    the same answer as ``label not in zoc_of_side(state, enemy(side))``)."""
+    data, at = static(state), PIECES.occupied(state)
+    ground, foe, controllers = data.ground, enemy(side), _controllers(data)
+    out = []
+    for label in labels:
+        for source in controllers.get(label, ()):
+            stack = at.get(source)
+            if stack and ground[stack[0]].side == foe:
+                break
+        else:
+            out.append(label)
+    return out
+
+
+def _restorable(state: State, side: str) -> list[str]:
+    """The side's reduced units on the map, not in enemy ZOC, it can pay to restore (S4.1,
+    S2.2), sorted: read from the reduced units (the steps table), not from every unit."""
+    data, entries, cost = static(state), PIECES.entries(state), REPLACEMENT_COST["restore"]
+    found = [
+        (unit, entry[0])
+        for unit, reduced in sorted(state.table(STEPS).items())
+        if reduced
+        and (entry := entries.get(unit)) is not None
+        and data.ground[unit].side == side
+        and _available(state, side, unit) >= cost
     ]
+    free = set(_outside_enemy_zoc(state, side, [label for _, label in found]))
+    return [unit for unit, label in found if label in free]
 
 
-def _trucks(state: State, side: str, zoc: AbstractSet[str]) -> list[str]:
+def _trucks(state: State, side: str) -> tuple[str, ...]:
+    """The side's free truck hexes not in enemy ZOC (S4.1, S2.2), once per position."""
+
+    def build() -> tuple[str, ...]:
+        at = PIECES.occupied(state)
+        free = [t for t in static(state).tagged(f"truck:{side}") if not at.get(t)]
+        return tuple(_outside_enemy_zoc(state, side, free))
+
+    return state.derive(("stalingrad-trucks", side), build)
+
+
+def _dead(state: State, side: str) -> list[str]:
+    """The side's dead units it can pay to rebuild at some level (S4.1), sorted: read
+    from the dead (the eliminated table), not from every unit."""
+    ground = static(state).ground
     return [
-        t
-        for t in static(state).tagged(f"truck:{side}")
-        if unit_at(state, t) is None and t not in zoc
+        u
+        for u in sorted(state.table(ELIMINATED))
+        if u in ground and ground[u].side == side and _levels(state, side, u)
     ]
 
 
 def _levels(state: State, side: str, unit: str) -> list[str]:
-    """The affordable levels of rebuilding ``unit`` (sorted), none unless it is dead."""
-    if where(state, unit) != DEAD:
-        return []
+    """The levels of rebuilding the dead ``unit`` the side can pay for (sorted)."""
     points = _available(state, side, unit)
     return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
 
@@ -129,39 +176,37 @@ def replacement_actions(state: State, side: str) -> list[Action]:
     """
     if not _has_points(state, side):
         return []
-    zoc = zoc_of_side(state, enemy(side))
     out: list[Action] = []
-    trucks = _trucks(state, side, zoc)
-    if trucks:
-        for unit in static(state).side_ground(side):
-            for level in _levels(state, side, unit):
-                out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
-    restores = [Action("restore", (unit,)) for unit in _restorable(state, side, zoc)]
+    dead = _dead(state, side)
+    trucks = _trucks(state, side) if dead else ()
+    for unit in dead if trucks else ():
+        for level in _levels(state, side, unit):
+            out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
+    restores = [Action("restore", (unit,)) for unit in _restorable(state, side)]
     return out + restores  # sorted: rebuild < restore
 
 
 def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The side's reduced units on the map, not in enemy ZOC, it can pay to restore (S4.1,
     S2.2), sorted."""
-    if not _has_points(state, side):
-        return []
-    return _restorable(state, side, zoc_of_side(state, enemy(side)))
+    return _restorable(state, side) if _has_points(state, side) else []
 
 
 def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The side's dead units it can pay to rebuild, if a truck hex is free (S4.1)."""
     if not _has_points(state, side):
         return []
-    if not _trucks(state, side, zoc_of_side(state, enemy(side))):
+    dead = _dead(state, side)
+    if not dead or not _trucks(state, side):
         return []
-    return [u for u in static(state).side_ground(side) if _levels(state, side, u)]
+    return dead
 
 
 def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` may be rebuilt on."""
     if args[0] not in rebuild_units(state, side):
         return []
-    return _trucks(state, side, zoc_of_side(state, enemy(side)))
+    return list(_trucks(state, side))
 
 
 def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
@@ -208,14 +253,22 @@ def reserve_hexes(state: State, unit: str) -> list[str]:
     return []
 
 
+@functools.lru_cache(maxsize=8)
+def _arrivals(data: Static) -> Mapping[str, tuple[str, ...]]:
+    """The units that arrive during play, sorted: the turn-6 ground reserves (S4.2) and
+    every air unit (S3.2, S10.1; each waits in the pool until its turn)."""
+    reserves = tuple(u for u in sorted(data.ground) if data.ground[u].arrives == RESERVE_TURN)
+    return {"ground": reserves, "air": tuple(sorted(data.air))}
+
+
 def place_reserves(state: State) -> None:
     """S4.2: place every turn-6 reserve still in the pool; ties become decisions."""
-    data = static(state)
     if state.turn < RESERVE_TURN:
         return
-    for unit in sorted(data.ground):
+    data = static(state)
+    for unit in _arrivals(data)["ground"]:
         info = data.ground[unit]
-        if info.arrives != RESERVE_TURN or where(state, unit) != POOL:
+        if where(state, unit) != POOL:
             continue
         hexes = reserve_hexes(state, unit)
         if len(hexes) == 1:
@@ -239,10 +292,12 @@ def decide_reserve(state: State, action: Action) -> None:
 def air_arrival(state: State) -> None:
     """Air units whose turn has come go to their base airfields (``air`` table)."""
     data = static(state)
-    for unit in sorted(data.air):
+    for unit in _arrivals(data)["air"]:
         info = data.air[unit]
+        if info.arrives > state.turn:
+            continue
         value = state.get("air", unit)
-        if info.arrives > state.turn or not isinstance(value, tuple) or value[0] != POOL:
+        if not isinstance(value, tuple) or value[0] != POOL:
             continue
         base = data.place(info.base) or POOL
         state.put("air", unit, (base, value[1]))

@@ -45,6 +45,8 @@ A :class:`PieceFire` names a firer and one enemy piece in the cells it reaches
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -53,11 +55,12 @@ from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
 from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
-from hexwar.mechanics.combat_rules import GroupNeed
+from hexwar.mechanics.combat_rules import GroupNeed, Number
 
 __all__ = ["PieceAttacks", "PieceFire"]
 
 Args = tuple[str, ...]
+_TOP, _SIDE = itemgetter(0), itemgetter(1)
 
 
 @attrs.frozen(eq=False)
@@ -65,21 +68,30 @@ class PieceAttacks:
     """The declaration of attacks on pieces (see the module docstring).
 
     ``pieces``: the registry (cells by label); ``neighbors(state)``: label -> adjacent
-    labels; ``need(state, side, defender, candidates)``: the :class:`GroupNeed` of an
-    attack on ``defender`` by the sorted ``candidates``; ``may_attack(state, piece)``:
-    whether a piece of the side may attack now (default: every piece); ``kind``: the
-    action kind; ``name``: the key of the derived values.
+    labels; ``may_attack(state, piece)``: whether a piece of the side may attack now
+    (default: every piece); ``kind``: the action kind; ``name``: the key of the derived
+    values. The strength an attack needs is either ``need(state, side, defender,
+    candidates)`` (the :class:`GroupNeed` of an attack on ``defender`` by the sorted
+    ``candidates``) or, cheaper, ``strength(state, piece)`` (an attacker's) with
+    ``threshold(state, side, defender)`` (the summed strength a group needs, ``None``:
+    any group): then "may the defender be attacked?" adds the candidates' strengths
+    until they reach it, and a ``GroupNeed`` is built only for a defender named.
     """
 
     pieces: Pieces[Any]
     neighbors: Callable[[State], Mapping[str, Sequence[str]]]
-    need: Callable[[State, str, str, list[str]], GroupNeed]
+    need: Callable[[State, str, str, list[str]], GroupNeed] | None = None
     may_attack: Callable[[State, str], bool] | None = None
     kind: str = "attack"
     name: str = "piece-attacks"
+    strength: Callable[[State, str], Number] | None = None
+    threshold: Callable[[State, str, str], Number | None] | None = None
     _contacts: StateMemo[tuple[str, ...]] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        by_sum = (self.strength is not None, self.threshold is not None)
+        if by_sum not in ((False, False), (True, True)) or (self.need is None) != all(by_sum):
+            raise ValueError("PieceAttacks needs either need= or strength= and threshold=")
         reads = (self.pieces.stacks, self.pieces.table)
         memo = StateMemo(reads=reads, compute=self._find_contacts, size=256)
         object.__setattr__(self, "_contacts", memo)
@@ -90,21 +102,13 @@ class PieceAttacks:
 
     def _find_contacts(self, state: State, side: str) -> tuple[str, ...]:
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
-        near = self.neighbors(state)
-        own: list[str] = []
-        foes: set[str] = set()
-        for label, stack in at.items():
-            if entries[stack[0]][1] == side:
-                own.append(label)
-            else:
-                foes.update(stack)
-        found: set[str] = set()
-        for label in own:
-            for n in near[label]:
-                there = at.get(n)
-                if there:
-                    found.update(foes.intersection(there))
-        return tuple(sorted(found))
+        # a cell is the side's when its top piece is; the scan runs in C (map, compress)
+        tops = map(_SIDE, map(entries.__getitem__, map(_TOP, at.values())))
+        own = set(compress(at, map(side.__eq__, tops)))
+        touched = set().union(*map(self.neighbors(state).__getitem__, own))
+        return tuple(
+            sorted([p for label in touched.intersection(at.keys() - own) for p in at[label]])
+        )
 
     def candidates(self, state: State, side: str, label: str) -> list[str]:
         """The side's pieces next to ``label`` that may attack, sorted."""
@@ -112,28 +116,67 @@ class PieceAttacks:
         may = self.may_attack
         out = [
             p
-            for n in self.neighbors(state)[label]
-            for p in at.get(n, ())
+            for n in at.keys() & self.neighbors(state)[label]  # the occupied neighbours
+            for p in at[n]
             if entries[p][1] == side and (may is None or may(state, p))
         ]
         out.sort()
         return out
+
+    def _near(self, state: State, side: str, defender: str) -> list[str] | None:
+        """The candidates against ``defender``, ``None`` unless it is an enemy piece on
+        the map."""
+        entry = self.pieces.entries(state).get(defender)
+        if entry is None or entry[1] == side:
+            return None
+        return self.candidates(state, side, entry[0])
 
     def group(self, state: State, side: str, defender: str) -> GroupNeed | None:
         """The attack on ``defender`` by ``side`` now; ``None`` unless it is an enemy piece
         on the map (kept for the position)."""
 
         def build() -> GroupNeed | None:
-            label = self.pieces.label_of(state, defender)
-            if label is None or self.pieces.side(state, defender) == side:
-                return None
-            return self.need(state, side, defender, self.candidates(state, side, label))
+            near = self._near(state, side, defender)
+            strength, threshold = self.strength, self.threshold
+            if near is None or strength is None or threshold is None:
+                need = self.need
+                return None if near is None or need is None else need(state, side, defender, near)
+            power = {u: strength(state, u) for u in near}
+            return GroupNeed(near, power, threshold(state, side, defender) if near else None)
 
         return state.derive((self.name, side, defender), build)
 
     def _open(self, state: State, side: str, defender: str) -> bool:
-        group = self.group(state, side, defender)
-        return group is not None and any(group.feasible((u,)) for u in group.candidates)
+        """Whether some group may attack ``defender`` (kept for the position)."""
+        return state.derive(
+            (self.name, "open", side, defender), lambda: self._opens(state, side, defender)
+        )
+
+    def _opens(self, state: State, side: str, defender: str) -> bool:
+        """:meth:`_open`: with ``strength`` and ``threshold``, the positive strengths added
+        until they reach the threshold (the strongest group), else the :class:`GroupNeed`."""
+        strength, threshold = self.strength, self.threshold
+        if strength is None or threshold is None:
+            group = self.group(state, side, defender)
+            return group is not None and any(group.feasible((u,)) for u in group.candidates)
+        near = self._near(state, side, defender)
+        if not near:
+            return False
+        need = threshold(state, side, defender)
+        if need is None:
+            return True
+        total: Number = 0
+        best: Number | None = None
+        for u in near:
+            s = strength(state, u)
+            if s > 0:
+                total += s
+                if total >= need:
+                    return True
+            elif best is None or s > best:
+                best = s
+        # no positive strength: the strongest group is the strongest single piece
+        return total >= need if total > 0 else best is not None and best >= need
 
     def defenders(self, state: State, side: str, args: Args = ()) -> list[str]:
         """The enemy pieces some group of the side's pieces may attack, sorted."""
@@ -172,12 +215,15 @@ class PieceAttacks:
 class PieceFire:
     """Fire at a range: ``<kind> FIRER TARGET``, a piece of the side that ``may_fire``
     (default: every piece) at an enemy piece on a cell of ``reach(state, label)`` (the
-    cells it reaches from ``label``)."""
+    cells it reaches from ``label``). ``armed(state, side)``: the side's pieces that can
+    fire at all (a fixed list from the game's data, e.g. its artillery; default: every
+    placed piece of the side), so only those are asked."""
 
     pieces: Pieces[Any]
     reach: Callable[[State, str], Iterable[str]]
     may_fire: Callable[[State, str], bool] | None = None
     kind: str = "fire"
+    armed: Callable[[State, str], Iterable[str]] | None = None
     _placed: StateMemo[tuple[tuple[str, str], ...]] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -185,30 +231,48 @@ class PieceFire:
         object.__setattr__(self, "_placed", memo)
 
     def _find_placed(self, state: State, side: str) -> tuple[tuple[str, str], ...]:
-        """``(piece, label)`` of the side's placed pieces, sorted."""
+        """``(piece, label)`` of the side's placed (armed) pieces, sorted."""
         entries = self.pieces.entries(state)
-        return tuple(sorted((p, e[0]) for p, e in entries.items() if e[1] == side))
+        if self.armed is None:
+            return tuple(sorted((p, e[0]) for p, e in entries.items() if e[1] == side))
+        found = [(p, e) for p in self.armed(state, side) if (e := entries.get(p)) is not None]
+        return tuple(sorted((p, e[0]) for p, e in found if e[1] == side))
 
     def _targets(self, state: State, side: str, piece: str, label: str) -> list[str]:
         if self.may_fire is not None and not self.may_fire(state, piece):
             return []
         at, entries = self.pieces.occupied(state), self.pieces.entries(state)
         out = []
-        for c in self.reach(state, label):
-            there = at.get(c)
-            if there:
-                out += [p for p in there if entries[p][1] != side]
+        for c in at.keys() & self.reach(state, label):  # the occupied cells in reach
+            out += [p for p in at[c] if entries[p][1] != side]
         out.sort()
         return out
 
+    def _hits(self, state: State, side: str, piece: str, label: str) -> bool:
+        """Whether :meth:`_targets` is not empty (stops at the first target)."""
+        if self.may_fire is not None and not self.may_fire(state, piece):
+            return False
+        at, entries = self.pieces.occupied(state), self.pieces.entries(state)
+        for c in at.keys() & self.reach(state, label):  # the occupied cells in reach
+            for p in at[c]:
+                if entries[p][1] != side:
+                    return True
+        return False
+
     def firers(self, state: State, side: str, args: Args = ()) -> list[str]:
         """The side's pieces that may fire at something now, sorted."""
-        return [p for p, lab in self._placed(state, side) if self._targets(state, side, p, lab)]
+        hits = self._hits
+        return [p for p, lab in self._placed(state, side) if hits(state, side, p, lab)]
+
+    def exists(self, state: State, side: str) -> bool:
+        """Whether some piece of the side may fire now (stops at the first)."""
+        hits = self._hits
+        return any(hits(state, side, p, lab) for p, lab in self._placed(state, side))
 
     def targets(self, state: State, side: str, args: Args) -> list[str]:
         """The enemy pieces the side's piece ``args[0]`` may fire at, sorted."""
-        entry = self.pieces.entries(state).get(args[0])
-        if entry is None or entry[1] != side:
+        entry, armed = self.pieces.entries(state).get(args[0]), self.armed
+        if entry is None or entry[1] != side or (armed and args[0] not in armed(state, side)):
             return []
         return self._targets(state, side, args[0], entry[0])
 
