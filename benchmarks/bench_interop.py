@@ -11,10 +11,14 @@ unchanged, or one where they changed: what the observation's memos keep or recom
 
     python benchmarks/bench_interop.py [--games 3] [--length short]
     python benchmarks/bench_interop.py --repeats 5 --old /tmp/main-tree
+    python benchmarks/bench_interop.py --repeats 5 --tokens-all --old build/accel
 
 With ``--old TREE`` (a checkout whose ``src`` holds another hexwar) each repeat runs one
 worker process per tree (``PYTHONPATH=<tree>/src``), interleaved A, B, B, A, ..., with the
-same seeds; the table gives the min / median over the repeats of each figure.
+same seeds; the table gives the min / median over the repeats of each figure. The steps
+without a tensor (``--tokens``) run in this tree only, or in every tree with
+``--tokens-all`` (a tree with the same sources, such as the compiled copy of
+``tools/build_accel.py``).
 """
 
 from __future__ import annotations
@@ -132,7 +136,8 @@ def _worker(tree: Path, args: argparse.Namespace) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, str(HERE), "--worker", "--games", str(args.games)]
     cmd += ["--length", args.length, "--seed", str(args.seed)]
-    cmd += ["--tokens"] if args.tokens and tree == HERE.parents[1] else []
+    mine = tree == HERE.parents[1] or args.tokens_all
+    cmd += ["--tokens"] if (args.tokens or args.tokens_all) and mine else []
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
@@ -163,6 +168,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--old", type=Path, action="append", default=[])
     parser.add_argument("--tokens", action="store_true", help="also the steps without a tensor")
+    parser.add_argument(
+        "--tokens-all",
+        action="store_true",
+        help="--tokens in the --old trees too (the same sources, e.g. a compiled copy)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     name = f"stalingrad-{args.length}"
