@@ -68,6 +68,13 @@ class Legality(Store):
             self._pc = c
         return self._pp
 
+    def _settle(self) -> None:
+        """:func:`sequencer.settle` with the phase through :meth:`_phase`."""
+        while self._outcome is None and not self._pending:
+            if sequencer._waiting(self, self._phase()):
+                return
+            sequencer._step(self)
+
     def _may_end(self) -> bool:
         """:func:`sequencer.may_end` through :meth:`_phase`."""
         phase = self._phase()

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hexwar.base.errors import NotLegalNow
-from hexwar.engine.actions import Action
+from hexwar.engine.actions import CHANCE, TERMINAL, Action
 from hexwar.engine.dice import ChanceDriver
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
@@ -55,10 +55,35 @@ def sample_action(state: State, rng: random.Random) -> Action:
     action's probability is the product of ``1 / len(legal tokens)`` along its tokens,
     not ``1 / len(legal_actions())``.
     """
-    tokens = state.legal_tokens()
-    after = state._after  # each prefix below is built from legal tokens: no walk back
-    choice = rng.choice  # the same draw as rng.randrange(len(tokens)), with less to check
+    after = state._after  # the empty prefix, and each one built from legal tokens below
+    if type(rng) is not random.Random:  # a subclass may draw otherwise: ask it
+        return _sample_by_choice(after, rng.choice)
+    bits = rng.getrandbits
     prefix: tuple[str, ...] = ()
+    tokens = after(prefix)
+    while True:
+        n = len(tokens)
+        if not n:
+            raise NotLegalNow(f"no legal token after {' '.join(prefix) or 'the start'}")
+        # rng.choice(tokens) by the generator's own steps (random.Random.choice: as
+        # many bits as len(tokens) has, drawn again while out of range): the same draw
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        token = tokens[r]
+        if token == DONE:
+            return Action(prefix[0], prefix[1:])
+        prefix = (*prefix, token)
+        tokens = after(prefix)
+
+
+def _sample_by_choice(
+    after: Callable[[tuple[str, ...]], tuple[str, ...]], choice: Callable[[Sequence[str]], str]
+) -> Action:
+    """:func:`sample_action` drawing each token with ``choice``."""
+    prefix: tuple[str, ...] = ()
+    tokens = after(prefix)
     while True:
         if not tokens:
             raise NotLegalNow(f"no legal token after {' '.join(prefix) or 'the start'}")
@@ -169,12 +194,13 @@ def play(
     players are trusted to pick legal actions) unless ``check=True``.
     """
     for _ in range(max_steps):
-        if state.is_terminal():
+        who = state.current_player()  # one look: TERMINAL, CHANCE or the side to act
+        if who == TERMINAL:
             break
-        if state.is_chance_node():
+        if who == CHANCE:
             action = driver.pick(state.chance_outcomes())
         else:
-            action = players[state.current_player()](state)
+            action = players[who](state)
         if on_step is not None:
             on_step(state, action)
         if check:

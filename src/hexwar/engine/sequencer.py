@@ -109,15 +109,15 @@ def may_end(state: Sequenced) -> bool:
     return phase is None or phase.may_end is None or phase.may_end(state)
 
 
-def _waiting(state: Sequenced) -> bool:
-    """Whether a side must act in the current phase (it has actions, or may not idle).
+def _waiting(state: Sequenced, phase: Phase | None) -> bool:
+    """Whether a side must act in ``phase``, the current phase (it has actions, or may not
+    idle).
 
     Asks only whether the side has a first token (a kind with a legal completion,
     :meth:`~hexwar.engine.state.Ruleset.phase_tokens` at the empty prefix), never for the full
     list of actions. A phase that may not end (``may_end``) but offers nothing would never end: that
     raises :class:`SequenceError` instead of hanging.
     """
-    phase = current_phase(state)
     if phase is None:
         return False
     side = phase.side if phase.side is None or isinstance(phase.side, str) else phase.side(state)
@@ -141,14 +141,16 @@ def _clear(state: Sequenced, tables: tuple[str, ...]) -> None:
 
 def settle(state: Sequenced) -> None:
     """Advance until a decision is pending, a side must act, or the game is over."""
-    while state.outcome is None and not state.pending and not _waiting(state):
+    while state.outcome is None and not state.pending and not _waiting(state, current_phase(state)):
         _step(state)
 
 
-def end_phase(state: Sequenced) -> None:
-    """Exit the current phase (the :data:`END` action)."""
+def end_phase(state: Sequenced, phase: Phase | None = None) -> None:
+    """Exit the current phase (the :data:`END` action); ``phase``: the current phase if
+    the caller has it at hand."""
     c = state.cursor
-    phase = current_phase(state)
+    if phase is None:
+        phase = current_phase(state)
     if phase is None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
