@@ -29,6 +29,8 @@ there — also after saving and loading.
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 from hexwar.base.errors import SequenceError
@@ -73,6 +75,31 @@ __all__ = [
 
 
 # -- the flow ----------------------------------------------------------------------------
+
+#: The cursors the sequencer has built, by their fields: a cursor is an immutable value,
+#: so one object serves every state at that step (the attrs constructor runs once).
+_CURSORS: dict[tuple[int, int, int, str, str | None, tuple[str, ...]], Cursor] = {}
+#: At most this many are kept (a process playing many long games of a large sequence).
+_CURSOR_LIMIT: Final = 4096
+
+
+def _cursor(
+    turn: int,
+    stage: int = -1,
+    phase: int = -1,
+    mark: str = "new",
+    token: str | None = None,
+    tokens: tuple[str, ...] = (),
+) -> Cursor:
+    """``Cursor(turn, stage, phase, mark, token, tokens)``, the same object each time."""
+    key = (turn, stage, phase, mark, token, tokens)
+    found = _CURSORS.get(key)
+    if found is None:
+        found = Cursor(turn, stage, phase, mark, token, tokens)
+        if len(_CURSORS) < _CURSOR_LIMIT:
+            _CURSORS[key] = found
+    return found
+
 
 
 def _stages(state: Sequenced) -> tuple[Stage | Segment, ...]:
@@ -155,7 +182,7 @@ def end_phase(state: Sequenced, phase: Phase | None = None) -> None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
         raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
-    state.move_cursor(Cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
+    state.move_cursor(_cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
         phase.on_exit(state)
@@ -182,14 +209,14 @@ def _step(state: Sequenced) -> None:
     seq = state.ruleset.sequence
     stages = seq.stages
     if c.mark == "new":
-        state.move_cursor(Cursor(c.turn, -1, -1, "enter"))
+        state.move_cursor(_cursor(c.turn, -1, -1, "enter"))
         state.lapse_timed()
         if seq.on_turn_start is not None:
             seq.on_turn_start(state)
     elif c.stage == -1:  # turn started
         _enter_stage(state, 0)
     elif c.stage >= len(stages):  # turn ended
-        state.move_cursor(Cursor(c.turn + 1))
+        state.move_cursor(_cursor(c.turn + 1))
     elif c.phase == -1 and c.mark == "enter":
         stage = stages[c.stage]
         if isinstance(stage, Segment):
@@ -217,7 +244,7 @@ def _enter_stage(state: Sequenced, index: int) -> None:
         _end_turn(state)
         return
     stage = stages[index]
-    state.move_cursor(Cursor(c.turn, index, -1, "enter"))
+    state.move_cursor(_cursor(c.turn, index, -1, "enter"))
     _clear(state, stage.scratch)
     if stage.on_enter is not None:
         stage.on_enter(state)
@@ -248,7 +275,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
             _exit_stage(state)
         return
     phase = phases[index]
-    state.move_cursor(Cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
+    state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
     _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)
@@ -258,7 +285,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
 def _exit_stage(state: Sequenced) -> None:
     c = state.cursor
     stage = _stages(state)[c.stage]
-    state.move_cursor(Cursor(c.turn, c.stage, -1, "exit"))
+    state.move_cursor(_cursor(c.turn, c.stage, -1, "exit"))
     if stage.on_exit is not None:
         stage.on_exit(state)
 
@@ -266,7 +293,7 @@ def _exit_stage(state: Sequenced) -> None:
 def _end_turn(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
-    state.move_cursor(Cursor(c.turn, len(seq.stages), -1, "exit"))
+    state.move_cursor(_cursor(c.turn, len(seq.stages), -1, "exit"))
     if seq.on_turn_end is not None:
         seq.on_turn_end(state)
     state.lapse_effects(Expiry.TURN)
