@@ -31,15 +31,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hexwar.base.errors import NotLegalNow
-from hexwar.engine.actions import CHANCE, TERMINAL, Action
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
 from hexwar.engine.dice import ChanceDriver
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 
 __all__ = ["Player", "RandomPlayer", "TokenStepper", "play", "sample_action"]
+
+#: The tokens of :data:`~hexwar.engine.actions.END`.
+_END_TOKENS: Final = (END.kind,)
 
 Player = Callable[[State], Action]
 """A player (a bot, or a human front end): given the state, the action it takes."""
@@ -72,8 +75,8 @@ def sample_action(state: State, rng: random.Random) -> Action:
         while r >= n:
             r = bits(k)
         token = tokens[r]
-        if token == DONE:
-            return Action(prefix[0], prefix[1:])
+        if token == DONE:  # END itself, the commonest action, is not built again
+            return END if prefix == _END_TOKENS else Action(prefix[0], prefix[1:])
         prefix = (*prefix, token)
         tokens = after(prefix)
 
