@@ -188,10 +188,11 @@ def integer_weights(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, tuple[
     (6, (3, 2, 1))
     """
     probabilities = tuple(map(_second, outcomes))
-    if probabilities and type(probabilities[0]) is Fraction and len(set(map(id, probabilities))) == 1:
+    first = probabilities[0] if probabilities else None
+    if type(first) is Fraction and len(set(map(id, probabilities))) == 1:
         # one probability object throughout (a die, a draw of distinct chits): n/d each,
         # summing to 1 exactly when len * n == d; the weights below, without the loop
-        n, d = probabilities[0].as_integer_ratio()
+        n, d = first.as_integer_ratio()
         if n > 0 and n * len(probabilities) == d:
             return d, (n,) * len(probabilities)
     nums: list[int] = []

@@ -200,10 +200,7 @@ def play(
         who = state.current_player()  # one look: TERMINAL, CHANCE or the side to act
         if who == TERMINAL:
             break
-        if who == CHANCE:
-            action = driver.pick(state.chance_outcomes())
-        else:
-            action = players[who](state)
+        action = driver.pick(state.chance_outcomes()) if who == CHANCE else players[who](state)
         if on_step is not None:
             on_step(state, action)
         if check:

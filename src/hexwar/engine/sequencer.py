@@ -101,7 +101,6 @@ def _cursor(
     return found
 
 
-
 def _stages(state: Sequenced) -> tuple[Stage | Segment, ...]:
     return state.ruleset.sequence.stages
 

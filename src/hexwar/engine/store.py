@@ -289,8 +289,10 @@ class Store(Clonable):
     def lapse_effects(self, expiry: Expiry) -> None:
         """Remove the effects that last until ``expiry`` (the sequencer, at a phase's or
         turn's end)."""
-        if any(e.expiry == expiry for e in self._effects):
-            self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
+        for effect in self._effects:  # a loop, not any(): most often there are none
+            if effect.expiry == expiry:
+                self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
+                return
 
     def put_until(self, table: str, key: str, value: Value, turn: int) -> None:
         """Set ``table[key] = value`` as a *timed marker*: the sequencer deletes it at the
