@@ -19,15 +19,16 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from itertools import combinations
 from typing import Final
 
 from hexwar.engine.actions import END, Action, Decision
 from hexwar.engine.dice import D6
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
+from hexwar.mechanics.combat_rules import GroupNeed
 from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_values import CombatResult
 from hexwar_stalingrad.board import (
@@ -415,46 +416,30 @@ def _may_attack(state: State, unit: str) -> bool:
     return not state.get("air_spent", unit)
 
 
-class _AirGroup:
+def _air_need(state: State, side: str, defender: str) -> GroupNeed:
     """An air attack on one aloft enemy unit (S10.4, S10.5): the side's unspent fighters
-    adjacent to it (sorted), their strengths (never negative), and the attack strength
-    that reaches 0.5."""
-
-    def __init__(self, state: State, side: str, defender: str) -> None:
-        here = sky_hex(state, defender)
-        assert here is not None
-        self.attackers = [
-            f
-            for f in aloft(state, side, FIGHTER)
-            if _may_attack(state, f) and _adjacent(state, here, sky_hex(state, f) or here)
-        ]
-        self.strength = {f: air_strength(state, f) for f in self.attackers}
-        defence = air_strength(state, defender) + sum(
-            air_strength(state, f) for f in supporters(state, defender)
-        )
-        self.need = air_table(state).threshold * max(defence, 1)
-        #: per fighter: its strength plus every later fighter's
-        self.best: dict[str, int] = {}
-        after = 0
-        for f in reversed(self.attackers):
-            after = self.best[f] = self.strength[f] + after
-
-    def legal(self, group: tuple[str, ...]) -> bool:
-        attack = sum(map(self.strength.__getitem__, group))
-        return attack > 0 and attack >= self.need
-
-    def feasible(self, group: tuple[str, ...]) -> bool:
-        """Whether ``group`` plus every later fighter reaches 0.5 (monotone)."""
-        attack = sum(map(self.strength.__getitem__, group[:-1])) + self.best[group[-1]]
-        return attack > 0 and attack >= self.need
+    adjacent to it (sorted), their strengths (never negative) and the strength that
+    reaches 0.5 (strengths are integers: at least 1, the ceiling of 0.5 x defence)."""
+    here = sky_hex(state, defender)
+    assert here is not None
+    near = [
+        f
+        for f in aloft(state, side, FIGHTER)
+        if _may_attack(state, f) and _adjacent(state, here, sky_hex(state, f) or here)
+    ]
+    defence = air_strength(state, defender) + sum(
+        air_strength(state, f) for f in supporters(state, defender)
+    )
+    need = max(1, math.ceil(air_table(state).threshold * max(defence, 1)))
+    return GroupNeed(near, {f: air_strength(state, f) for f in near}, need)
 
 
-def _air_group(state: State, side: str, defender: str) -> _AirGroup | None:
-    def build() -> _AirGroup | None:
+def _air_group(state: State, side: str, defender: str) -> GroupNeed | None:
+    def build() -> GroupNeed | None:
         info = static(state).air.get(defender)
         if info is None or info.side == side or sky_hex(state, defender) is None:
             return None
-        return _AirGroup(state, side, defender)
+        return _air_need(state, side, defender)
 
     return state.derive(("stalingrad-intercept", side, defender), build)
 
@@ -469,7 +454,7 @@ def intercept_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> 
     out = []
     for defender in aloft(state, enemy(side)):
         group = _air_group(state, side, defender)
-        if group is not None and any(group.feasible((f,)) for f in group.attackers):
+        if group is not None and any(group.feasible((f,)) for f in group.candidates):
             out.append(defender)
     return out
 
@@ -477,7 +462,7 @@ def intercept_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> 
 def interceptors(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
     """The side's unspent fighters adjacent to the aloft enemy unit ``fixed[0]``."""
     group = _air_group(state, side, fixed[0])
-    return [] if group is None else group.attackers
+    return [] if group is None else list(group.candidates)
 
 
 def intercept_valid(
@@ -503,12 +488,9 @@ def air_attack_actions(state: State, side: str) -> list[Action]:
     if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
         return out
     for defender in aloft(state, enemy(side)):
-        group = _AirGroup(state, side, defender)
-        near = group.attackers
-        for k in range(1, len(near) + 1):
-            for attackers in combinations(near, k):
-                if group.legal(attackers):
-                    out.append(Action("intercept", (defender, *attackers)))
+        out += [
+            Action("intercept", (defender, *g)) for g in _air_need(state, side, defender).groups()
+        ]
     return sorted(out)
 
 

@@ -9,20 +9,19 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
 from hexwar.base.errors import AttackRefused
-from hexwar.board.maps import COST_CACHE
-from hexwar.board.move_search import CompiledSteps
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
-from hexwar.engine.memo import StateMemo
-from hexwar.engine.state import State
+from hexwar.engine.state import Ruleset, State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.crt_values import CombatResult, Distribution
+from hexwar.mechanics.move_memo import Overrides, effect_costs
+from hexwar.mechanics.moves import MoveQuery, PieceMoves, Points, SideZoc
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
@@ -33,15 +32,13 @@ from hexwar_stalingrad.board import (
     STEPS,
     counters,
     enemy,
-    on_map,
-    place,
     static,
     step,
     strength,
     unit_at,
     where,
 )
-from hexwar_stalingrad.static import Overrides, Static
+from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
@@ -71,312 +68,124 @@ _ROLLS: Final = ROLL_OUTCOMES
 NO_ADVANCE: Final = "none"
 
 
-# -- helpers ---------------------------------------------------------------------------------
-
-
-def zoc_of_side(state: State, side: str) -> frozenset[str]:
-    """Labels in the ZOC of ``side``'s ground units (S2.1); memoised on ``stacks``."""
-    return _ZOC_OF_SIDE(state, side)
-
-
-def _zoc_of_side(state: State, side: str) -> frozenset[str]:
-    zoc_of = static(state).zoc_of
-    out: set[str] = set()
-    for label, _ in on_map(state, side):
-        out.update(zoc_of[label])
-    return frozenset(out)
-
-
-#: Reads only ``stacks`` (the units' hexes) and the static data; at most 256 entries.
-_ZOC_OF_SIDE: Final = StateMemo(reads=(PIECES.stacks,), compute=_zoc_of_side, size=256)
-
-
-def terrain_overrides(state: State) -> tuple[tuple[str, str, float | None], ...]:
-    """``terrain_cost`` effects in force, as ``(class, terrain, cost)`` (card effects)."""
-    if not state.effects:
-        return ()
-    classes = sorted(static(state).game_map.chart.movement_classes)
-    out: dict[tuple[str, str], float | None] = {}
-    for e in state.effects:
-        if e.kind != "terrain_cost":
-            continue
-        terrain, cost, mclass = e.param("terrain"), e.param("cost"), e.param("movement_class")
-        assert isinstance(terrain, str)
-        value = None if cost == "impassable" else cost
-        for c in classes if mclass is None else [mclass]:
-            assert isinstance(c, str)
-            assert value is None or isinstance(value, int | float)
-            out[c, terrain] = value
-    return tuple((c, t, v) for (c, t), v in sorted(out.items()))
-
-
-def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
-    """Movement points this phase (S6.1), after card effects.
-
-    ``hooked=False`` (see :func:`allowance_hooked`) skips the ``movement_allowance`` hook
-    when nothing would change the printed value.
-    """
-    info = static(state).ground[unit]
-    base = info.movement.full if step(state, unit) == FULL else info.movement.reduced
-    if not hooked:
-        return max(0, base)
-    return max(0, int(state.hook("movement_allowance", base, unit=unit)))
-
-
-def allowance_hooked(state: State) -> bool:
-    """Whether anything contributes to the ``movement_allowance`` hook now (a static hook
-    of the ruleset or an effect in force, e.g. a ``movement_bonus`` card, S5)."""
-    return _hooked(state, "movement_allowance")
-
-
-def _hooked(state: State, point: str) -> bool:
-    """Whether a static hook or an effect in force contributes to hook ``point`` (if
-    not, ``state.hook(point, value)`` is ``value``)."""
-    rules = state.ruleset
-    if rules.static_hook(point) is not None:
-        return True
-    return any(point in rules.effect_rules[e.kind] for e in state.effects)
-
-
-def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
-    """Whether ``unit`` may move in this phase (S6.5 for exploitation)."""
-    if state.get("moved", unit):
-        return False
-    if not exploitation:
-        return True
-    arm = static(state).ground[unit].arm
-    return arm in EXPLOITING_ARMS[side] and bool(state.hook("may_exploit", True, unit=unit))
-
-
 # -- movement (S6) -----------------------------------------------------------------------------
 
 
-class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
-    """The steps out of each hex for one movement class on one map variant (ordinary and
-    "stop" hexsides alike: S6.3 ends a move in a ZOC hex, S6.4 lets a unit leave one),
-    label -> ``(cost, label)`` sorted by cost; each label's entry is built on first use
-    (units stand on few of the map's hexes)."""
-
-    def __init__(self, steps: CompiledSteps, labels: Sequence[str], indices: Mapping[str, int]):
-        super().__init__()
-        self._steps, self._labels, self._indices = steps, labels, indices
-
-    def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
-        i, labels, steps = self._indices[label], self._labels, self._steps
-        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
-        self[label] = found
-        return found
+#: ``zoc_of_side(state, side)``: the labels in the ZOC of ``side``'s ground units (S2.1).
+zoc_of_side: Final = SideZoc(PIECES, lambda state: static(state).zoc_of)
 
 
-def first_steps(data: Static, overrides: Overrides, movement_class: str) -> FirstSteps:
-    """:class:`FirstSteps` of ``movement_class`` under ``overrides``, kept on the map."""
-    overrides = data.for_class(overrides, movement_class)
+def terrain_overrides(state: State) -> Overrides:
+    """``terrain_cost`` card effects in force, as ``(class, terrain, cost)`` (S6.6)."""
+    return _effects(state)[0]
 
-    def build() -> FirstSteps:
-        steps = data.steps(overrides, movement_class)
-        return FirstSteps(steps, data.index_labels, data.label_indices)
 
-    key = (COST_CACHE, movement_class, "stalingrad-first-steps")
-    return data.map_with(overrides).derived(key, build)
+def _effects(state: State) -> tuple[Overrides, bool, bool]:
+    """What the card effects in force change in movement (once per position): the terrain
+    costs (S6.6) and whether a hook changes the points (S6.1) or exploitation (S6.5)."""
+    if not state.effects:
+        return ((), *_hooks(state.ruleset, ()))
+    return state.derive("stalingrad-movement-effects", functools.partial(_find_effects, state))
+
+
+def _find_effects(state: State) -> tuple[Overrides, bool, bool]:
+    costs = effect_costs(state, static(state).game_map.chart.movement_classes)
+    return (costs, *_hooks(state.ruleset, tuple(sorted({e.kind for e in state.effects}))))
+
+
+@functools.lru_cache(maxsize=64)
+def _hooks(rules: Ruleset, kinds: tuple[str, ...]) -> tuple[bool, bool]:
+    """Whether static hooks or effects of ``kinds`` change points (S6.1), exploitation (S6.5)."""
+    points, exploit = (
+        rules.static_hook(p) is not None or any(p in rules.effect_rules[k] for k in kinds)
+        for p in ("movement_allowance", "may_exploit")
+    )
+    return points, exploit
+
+
+def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
+    """Movement points this phase (S6.1), after card effects unless ``hooked=False``."""
+    full, reduced, _ = _unit_moves(static(state))[unit]
+    base = full if step(state, unit) == FULL else reduced
+    return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
+
+
+def _points(data: Static, state: State, side: str, exploitation: bool | None = None) -> Points:
+    """The movement points of a unit that has not moved (S6.1; in the exploitation phase,
+    S6.5, only the exploiting arms a card does not stop), after card effects."""
+    exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
+    moves, reduced = _unit_moves(data), state.table(STEPS)
+    _, hooked, exploit_hooked = _effects(state)
+
+    def points(unit: str) -> int:
+        full, red, exploits = moves[unit]
+        if exploits_now and not (
+            exploits and (not exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
+        ):
+            return 0
+        base = red if reduced.get(unit) else full
+        return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
+
+    return points
 
 
 @functools.lru_cache(maxsize=8)
-def _unit_moves(data: Static) -> Mapping[str, tuple[str, int, int, bool]]:
-    """Each ground unit's movement class, full and reduced movement points (S1.3) and
-    whether its arm exploits (S6.5)."""
+def _unit_moves(data: Static) -> Mapping[str, tuple[int, int, bool]]:
+    """Each ground unit's full and reduced movement points (S1.3), whether it exploits (S6.5)."""
     return {
-        u: (g.movement_class, g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
+        u: (g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
         for u, g in data.ground.items()
     }
 
 
-class Movers:
-    """One side's movement query in one phase (S6, S6.5 for exploitation): what it reads
-    once (the effects' terrain overrides, whether the allowance and exploitation hooks are
-    in play, the enemy units' hexes) and the per-unit answers built on it.
-
-    Friendly units are passable and exert no ZOC (S6.2, S2.1), so a unit's end hexes
-    are the hexes it reaches against the enemy units alone (:meth:`Static.reach`, memoised
-    on its arguments) minus the occupied ones. "Has the unit a move?" is first asked
-    one step out (:meth:`steps_out`); the search runs only for a unit it does not settle.
-    """
-
-    def __init__(self, state: State, side: str, exploitation: bool) -> None:
-        self.state, self.side, self.exploitation = state, side, exploitation
-        self.data = static(state)
-        self.at = PIECES.occupied(state)
-        self.moved = state.table("moved")
-        self.reduced = state.table(STEPS)
-        # derived once per position (immutable values: a clone may share them)
-        self.overrides, self.hooked, self.exploit_hooked = state.derive(
-            "stalingrad-movement-effects",
-            lambda: (
-                terrain_overrides(state),
-                _hooked(state, "movement_allowance"),
-                _hooked(state, "may_exploit"),
-            ),
-        )
-        self._steps: dict[str, FirstSteps] = {}
-        self._moves = _unit_moves(self.data)
-
-    def enemies(self) -> frozenset[str]:
-        """The labels holding enemy ground units (one set per position and side)."""
-        state, side = self.state, self.side
-
-        def build() -> frozenset[str]:
-            foes = self.data.foes(side)
-            occupied = PIECES.occupied(state).items()
-            return frozenset([lab for lab, s in occupied if s[0] in foes])
-
-        return state.derive(("stalingrad-enemy-hexes", side), build)
-
-    def units(self) -> list[tuple[str, str]]:
-        """``(unit, label)`` of the side's units on the map, sorted by unit."""
-        entries = PIECES.entries(self.state)
-        out = []
-        for unit in self.data.side_ground(self.side):
-            entry = entries.get(unit)
-            if entry is not None:
-                out.append((unit, entry[0]))
-        return out
-
-    def ready(self) -> tuple[tuple[str, str, int], ...]:
-        """``(unit, label, points)`` of the side's units on the map that may move in this
-        phase (points > 0), sorted by unit."""
-        return tuple(self._ready())
-
-    def _ready(self) -> Iterator[tuple[str, str, int]]:
-        entries, points = PIECES.entries(self.state), self.points
-        for unit in self.data.side_ground(self.side):
-            entry = entries.get(unit)
-            if entry is not None and (p := points(unit)) > 0:
-                yield unit, entry[0], p
-
-    def points(self, unit: str) -> int:
-        """The unit's movement points now, 0 if it may not move in this phase (S6.1, S6.5)."""
-        state = self.state
-        if self.moved.get(unit):
-            return 0
-        _, full, red, exploits = self._moves[unit]
-        if self.exploitation and not (
-            exploits
-            and (not self.exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
-        ):
-            return 0
-        base = red if self.reduced.get(unit) else full
-        if not self.hooked:
-            return max(0, base)
-        return max(0, int(state.hook("movement_allowance", base, unit=unit)))
-
-    def steps_out(self, unit: str, label: str, points: int) -> bool:
-        """The cheap sufficient test: an adjacent empty hex the unit can enter with its
-        points (it may always end there: S6.3 stops it in a ZOC hex, S6.4 lets it leave)."""
-        mclass = self._moves[unit][0]
-        steps = self._steps.get(mclass)
-        if steps is None:
-            steps = self._steps[mclass] = first_steps(self.data, self.overrides, mclass)
-        at = self.at
-        for cost, lab in steps[label]:
-            if cost > points:
-                return False
-            if lab not in at:
-                return True
-        return False
-
-    def ends(self, unit: str, label: str, points: int) -> list[str]:
-        """The hexes ``unit`` on ``label`` may end its move in (sorted)."""
-        if points <= 0:
-            return []
-        data = self.data
-        reach = data.reach(
-            self.overrides, data.ground[unit].movement_class, self.enemies(), label, points
-        )
-        at = self.at
-        return [lab for lab in reach if lab not in at]
-
-    def may_move(self, unit: str, label: str) -> bool:
-        """Whether ``unit`` has at least one hex to move to."""
-        points = self.points(unit)
-        if points <= 0:
-            return False
-        return self.steps_out(unit, label, points) or bool(self.ends(unit, label, points))
-
-    def place_of(self, unit: str) -> str | None:
-        """The label of one of the side's units on the map, or ``None``."""
-        info = self.data.ground.get(unit)
-        if info is None or info.side != self.side:
-            return None
-        return PIECES.label_of(self.state, unit)
-
-
-def _exploiting(state: State) -> bool:
-    return state.phase == "exploitation"
+@functools.lru_cache(maxsize=8)
+def moves(data: Static) -> PieceMoves:
+    """``move UNIT HEX`` (S6): friendly units pass, exert no ZOC (S6.2, S2.1); enemy units
+    block, their ZOC stops (S6.3, S6.4); one unit per hex (S6.2); cards' costs (S6.6)."""
+    classes = {u: g.movement_class for u, g in data.ground.items()}
+    orders = {g.side: data.side_ground(g.side) for g in data.ground.values()}
+    return PieceMoves(
+        PIECES,
+        lambda state: data.game_map,
+        classes=lambda state: classes,
+        points=functools.partial(_points, data),
+        order=lambda state, side: orders.get(side, ()),
+        overrides=terrain_overrides,
+    )
 
 
 def has_move(state: State, side: str) -> bool:
-    """Whether ``side`` has at least one ``move`` in this phase (S6, S6.5): the cheap test
-    unit by unit (stopping at the first that steps out), the search only for the units it
-    does not settle (S4 idle test)."""
-    movers = Movers(state, side, _exploiting(state))
-    later = []
-    steps_out = movers.steps_out
-    for unit, label, points in movers._ready():
-        if steps_out(unit, label, points):
-            return True
-        later.append((unit, label, points))
-    return any(movers.ends(u, lab, p) for u, lab, p in later)
+    """Whether ``side`` has a ``move`` in this phase (S6, S6.5; the S4 idle test)."""
+    return moves(static(state)).exists(state, side)
 
 
 def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
-    movers = Movers(state, side, _exploiting(state))
-    at, moves, tables = movers.at, movers._moves, movers._steps
-    out = []
-    for unit, label, points in movers._ready():
-        # Movers.steps_out inlined: one step out to an empty hex settles most units
-        mclass = moves[unit][0]
-        steps = tables.get(mclass)
-        if steps is None:
-            steps = tables[mclass] = first_steps(movers.data, movers.overrides, mclass)
-        free = False
-        for cost, lab in steps[label]:
-            if cost > points:
-                break
-            if lab not in at:
-                free = True
-                break
-        if free or movers.ends(unit, label, points):
-            out.append(unit)
-    return out
+    return moves(static(state)).movers(state, side)
 
 
 def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     """The hexes the unit ``args[0]`` may end its move in (S6.2-S6.4), sorted."""
-    movers = Movers(state, side, _exploiting(state))
-    label = movers.place_of(args[0])
-    return [] if label is None else movers.ends(args[0], label, movers.points(args[0]))
-
-
-def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
-    """``move UNIT HEX`` for every unit that may move and every hex it may end in (S6).
-
-    Sorted by unit, then hex.
-    """
-    movers = Movers(state, side, exploitation)
-    out: list[Action] = []
-    table = movers.data.move_table
-    for unit, label, points in movers.ready():
-        ends = movers.ends(unit, label, points)
-        if ends:
-            out.extend(map(table(unit).__getitem__, ends))
-    return out
+    return moves(static(state)).ends(state, side, args)
 
 
 def play_move(state: State, action: Action) -> None:
-    """Carry out ``move UNIT HEX``."""
-    unit, label = action.args
-    place(state, unit, label)
-    state.put("moved", unit, True)
+    """Carry out ``move UNIT HEX`` (S6)."""
+    moves(static(state)).play(state, action)
+
+
+class Movers(MoveQuery):
+    """One side's movement query in one phase (S6, S6.5 for exploitation) on the core's
+    :class:`~hexwar.mechanics.moves.MoveQuery` (:func:`moves`), with the scenario ``data``."""
+
+    def __init__(self, state: State, side: str, exploitation: bool) -> None:
+        data = self.data = static(state)
+        super().__init__(moves(data), state, side, _points(data, state, side, exploitation))
+
+
+def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
+    """Every ``move UNIT HEX`` (S6), sorted by unit, then hex."""
+    return Movers(state, side, exploitation).actions()
 
 
 # -- artillery (S7) ----------------------------------------------------------------------------

@@ -28,6 +28,13 @@ from hexwar.board.movement import MoveSearch
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
+from hexwar.mechanics.move_memo import (
+    Overrides,
+    class_map,
+    map_variant,
+    prepared_search,
+    reach_labels,
+)
 from hexwar.mechanics.steps import StepTrack
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card
@@ -49,14 +56,6 @@ FORTIFICATION_TERRAINS: Final = frozenset({"town", "city"})
 FORTIFICATION_TAGS: Final = frozenset({"trench"})
 #: The city of Stalingrad: the terrain of its hexes (S11.1).
 CITY_TERRAIN: Final = "city"
-#: Bounds of :meth:`Static.reach` (end hexes per start, allowance and enemy placement) and
-#: :meth:`Static.move_search` (one search per enemy placement and movement class): each
-#: memo is emptied when it reaches its bound (a reach entry is one tuple of labels).
-REACH_MEMO_SIZE: Final = 8192
-SEARCH_MEMO_SIZE: Final = 64
-
-#: Map terrain-cost overrides from card effects: ``(movement class, terrain, cost)``.
-Overrides = tuple[tuple[str, str, float | None], ...]
 
 
 @attrs.frozen(eq=False)
@@ -79,8 +78,6 @@ class Static:
     digest: str | None = attrs.field(default=None, kw_only=True)
     #: Derived static data built on first use (interned actions, disks, map variants).
     _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
-    _searches: dict[Any, MoveSearch[Any]] = attrs.field(factory=dict, init=False, repr=False)
-    _reach: dict[Any, tuple[str, ...]] = attrs.field(factory=dict, init=False, repr=False)
 
     @functools.cached_property
     def step_tracks(self) -> Mapping[str, StepTrack]:
@@ -344,15 +341,9 @@ class Static:
         """The map with terrain costs overridden: ``(movement class, terrain, cost)``.
 
         ``cost`` ``None`` is impassable. Used by the ``terrain_cost`` card effect; each
-        variant has its own compiled movement cache.
+        variant has its own compiled movement cache (``hexwar.mechanics.move_memo.map_variant``).
         """
-        if not overrides:
-            return self.game_map
-        key = ("variant", overrides)
-        found: GameMap[Any] | None = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = self.game_map.with_movement_costs(overrides)
-        return found
+        return map_variant(self.game_map, overrides)
 
     @staticmethod
     def for_class(overrides: Overrides, movement_class: str) -> Overrides:
@@ -362,12 +353,12 @@ class Static:
             return overrides
         return tuple(o for o in overrides if o[0] == movement_class)
 
-    # -- movement (S6) ----------------------------------------------------------------------
+    # -- movement (S6): the core's memoised searches (hexwar.mechanics.move_memo) ---------------
 
     def steps(self, overrides: Overrides, movement_class: str) -> CompiledSteps:
         """The priced steps of ``movement_class`` on the map under ``overrides``."""
         return compiled_adjacency(
-            self.map_with(self.for_class(overrides, movement_class)), movement_class
+            class_map(self.game_map, overrides, movement_class), movement_class
         )
 
     def move_search(
@@ -375,20 +366,9 @@ class Static:
     ) -> MoveSearch[Any]:
         """One :class:`~hexwar.board.movement.MoveSearch` against enemy units on the labels
         ``enemies`` (S6.2-S6.4; friendly units pass and exert no ZOC, so they are not
-        part of it). Memoised on the arguments, at most :data:`SEARCH_MEMO_SIZE`."""
-        overrides = self.for_class(overrides, movement_class)
-        key = (overrides, movement_class, enemies)
-        found = self._searches.get(key)
-        if found is None:
-            if len(self._searches) >= SEARCH_MEMO_SIZE:
-                self._searches.clear()
-            cells = self.cells
-            found = self._searches[key] = MoveSearch(
-                self.map_with(overrides),
-                movement_class,
-                enemies=[cells[lab] for lab in sorted(enemies)],
-            )
-        return found
+        part of it): :func:`hexwar.mechanics.move_memo.prepared_search`, memoised."""
+        game_map = class_map(self.game_map, overrides, movement_class)
+        return prepared_search(game_map, movement_class, enemies)
 
     def reach(
         self,
@@ -400,20 +380,10 @@ class Static:
     ) -> tuple[str, ...]:
         """The labels a unit of ``movement_class`` on ``label`` with ``points`` may end its
         move in, ignoring friendly units (sorted, without ``label``): a pure function of
-        the arguments, memoised (at most :data:`REACH_MEMO_SIZE` entries)."""
-        overrides = self.for_class(overrides, movement_class)
-        key = (overrides, movement_class, enemies, label, points)
-        found = self._reach.get(key)
-        if found is None:
-            if len(self._reach) >= REACH_MEMO_SIZE:
-                self._reach.clear()
-            search = self.move_search(overrides, movement_class, enemies)
-            ends = search.end_indices(self.cells[label], points)
-            at = self.index_labels
-            start = self.label_indices[label]
-            found = tuple(sorted([at[i] for i in ends if i != start]))
-            self._reach[key] = found
-        return found
+        the arguments, memoised (:func:`hexwar.mechanics.move_memo.reach_labels`, the memo the
+        movement phase's legal actions read)."""
+        game_map = class_map(self.game_map, overrides, movement_class)
+        return reach_labels(game_map, movement_class, enemies, label, points)
 
 
 def load_static(data_dir: str | Path | None = None) -> Static:

@@ -24,6 +24,18 @@ from hexwar.engine.state import State
 from hexwar_stalingrad import ground
 from hexwar_stalingrad.board import enemy, on_map, static
 from hexwar_stalingrad.rules import StalingradRules
+from hexwar_stalingrad.units import EXPLOITING_ARMS
+
+
+def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool:
+    """Whether ``unit`` may move in this phase: not moved yet; in the exploitation phase
+    an exploiting arm whose exploitation no card forbids (S6.5)."""
+    if state.get("moved", unit):
+        return False
+    if not exploitation:
+        return True
+    arm = static(state).ground[unit].arm
+    return arm in EXPLOITING_ARMS[side] and bool(state.hook("may_exploit", True, unit=unit))
 
 
 def plain_move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
@@ -35,7 +47,7 @@ def plain_move_actions(state: State, side: str, exploitation: bool) -> list[Acti
     enemies = {data.cell(lab) for lab, _ in on_map(state, enemy(side))}
     out = []
     for label, unit in mine:
-        if not ground.may_move_now(state, unit, side, exploitation):
+        if not may_move_now(state, unit, side, exploitation):
             continue
         points = ground.allowance(state, unit)
         if points <= 0:

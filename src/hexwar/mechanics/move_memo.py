@@ -1,0 +1,198 @@
+"""The map in force and its memoised ZOC-aware searches, by cell label.
+
+A movement query asks the same searches again and again: the cells a piece of one
+movement class may end its move in, from one start with some points, against the enemy
+pieces where they stand. :func:`reach_labels` answers by label from a
+:class:`~hexwar.board.movement.MoveSearch` prepared once per enemy placement, both kept
+on the map (a :class:`SearchMemo` per map and movement class, bounded). The map in force
+is the game's with the terrain costs of the moment (:func:`map_variant`, e.g. from
+effects: :func:`effect_costs`); each variant has its own memos. :class:`FirstSteps` lists
+the steps out of a cell, cheapest first: the cheap test "can it move at all?".
+
+>>> from hexwar.board.maps import build_map, hexagon
+>>> from hexwar.board.pieces import HEX_CODEC
+>>> from hexwar.board.terrain import chart_from_dict
+>>> chart = chart_from_dict({"terrain": {"clear": {}},
+...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+>>> board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
+>>> reach_labels(board, "foot", frozenset({"2,0"}), "0,0", 1, HEX_CODEC)
+('-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0')
+>>> reach_labels(board, "foot", frozenset(), "0,0", 1, HEX_CODEC) is reach_labels(
+...     board, "foot", frozenset(), "0,0", 1, HEX_CODEC)      # memoised
+True
+>>> first_steps(board, "foot", HEX_CODEC)["2,0"]
+((1, '1,0'), (1, '1,1'), (1, '2,-1'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from hexwar.board.maps import COST_CACHE, GameMap
+from hexwar.board.move_search import CompiledSteps, compiled_adjacency
+from hexwar.board.movement import MoveSearch
+from hexwar.board.pieces import CellCodec
+from hexwar.engine.state import State
+
+__all__ = [
+    "REACH_MEMO_SIZE",
+    "SEARCH_MEMO_SIZE",
+    "Codec",
+    "FirstSteps",
+    "Overrides",
+    "SearchMemo",
+    "class_map",
+    "effect_costs",
+    "first_steps",
+    "map_variant",
+    "prepared_search",
+    "reach_labels",
+    "search_memo",
+]
+
+#: Terrain-cost overrides: ``(movement class, terrain, cost)``, cost ``None`` impassable.
+Overrides = tuple[tuple[str, str, float | None], ...]
+#: How labels name a map's cells (a :class:`~hexwar.board.maps.GameMap` is one).
+Codec = CellCodec[Any]
+#: Bounds of the memos kept per map and movement class: end cells per (enemy cells,
+#: start, points) and prepared searches per enemy cells; a memo is emptied when full.
+REACH_MEMO_SIZE: Final = 8192
+SEARCH_MEMO_SIZE: Final = 64
+
+
+def effect_costs(state: State, classes: Iterable[str], kind: str = "terrain_cost") -> Overrides:
+    """The terrain costs that effects of ``kind`` in force set, sorted: params ``terrain``,
+    ``cost`` (a number or ``"impassable"``) and ``movement_class`` (absent: every one of
+    ``classes``); a later effect overrides an earlier one."""
+    every, out = sorted(classes), dict[tuple[str, str], float | None]()
+    for e in state.effects:
+        if e.kind != kind:
+            continue
+        terrain, cost, mclass = e.param("terrain"), e.param("cost"), e.param("movement_class")
+        assert isinstance(terrain, str)
+        value = None if cost == "impassable" else cost
+        assert value is None or isinstance(value, int | float)
+        for c in every if mclass is None else [mclass]:
+            assert isinstance(c, str)
+            out[c, terrain] = value
+    return tuple((c, t, v) for (c, t), v in sorted(out.items()))
+
+
+def map_variant(game_map: GameMap[Any], overrides: Overrides) -> GameMap[Any]:
+    """``game_map`` with ``overrides`` (:meth:`GameMap.with_movement_costs`), kept on it."""
+    if not overrides:
+        return game_map
+    variant = game_map.with_movement_costs
+    return game_map.derived(("cost-variant", overrides), lambda: variant(overrides))
+
+
+def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str) -> GameMap[Any]:
+    """The map a piece of ``movement_class`` moves on: only its own overrides apply (the
+    other classes' variants are the same map, one memo fewer)."""
+    if overrides:
+        overrides = tuple(o for o in overrides if o[0] == movement_class)
+    return map_variant(game_map, overrides)
+
+
+class SearchMemo:
+    """The memoised searches of one map and movement class, cells named by ``codec``
+    (its ``labels`` by cell index, ``indices`` and ``cells`` by label)."""
+
+    def __init__(self, game_map: GameMap[Any], movement_class: str, codec: Codec) -> None:
+        self.game_map, self.movement_class, self.codec = game_map, movement_class, codec
+        self.labels: tuple[str, ...] = tuple(map(codec.label, game_map.indexed_cells()))
+        self.indices = {lab: i for i, lab in enumerate(self.labels)}
+        self.cells = dict(zip(self.labels, game_map.indexed_cells(), strict=True))
+        self.searches: dict[frozenset[str], MoveSearch[Any]] = {}
+        self.reach: dict[tuple[frozenset[str], str, int], tuple[str, ...]] = {}
+        self.steps: FirstSteps | None = None
+
+    def search(self, enemies: frozenset[str]) -> MoveSearch[Any]:
+        """The search against enemy pieces on ``enemies`` (see :func:`prepared_search`)."""
+        found = self.searches.get(enemies)
+        if found is None:
+            if len(self.searches) >= SEARCH_MEMO_SIZE:
+                self.searches.clear()
+            cells = [self.cells[lab] for lab in sorted(enemies)]
+            found = MoveSearch(self.game_map, self.movement_class, enemies=cells)
+            self.searches[enemies] = found
+        return found
+
+    def first_steps(self) -> FirstSteps:
+        """The steps out of each cell (see :func:`first_steps`)."""
+        if self.steps is None:
+            steps = compiled_adjacency(self.game_map, self.movement_class)
+            self.steps = FirstSteps(steps, self.labels, self.indices)
+        return self.steps
+
+    def ends(self, enemies: frozenset[str], label: str, points: int) -> tuple[str, ...]:
+        """The end cells of a move (see :func:`reach_labels`)."""
+        key = (enemies, label, points)
+        found = self.reach.get(key)
+        if found is None:
+            if len(self.reach) >= REACH_MEMO_SIZE:
+                self.reach.clear()
+            search = self.search(enemies)
+            ends = search.end_indices(self.cells[label], points)
+            at, start = self.labels, self.indices[label]
+            found = self.reach[key] = tuple(sorted([at[i] for i in ends if i != start]))
+        return found
+
+
+def search_memo(
+    game_map: GameMap[Any], movement_class: str, codec: Codec | None = None
+) -> SearchMemo:
+    """The :class:`SearchMemo` of ``movement_class`` on ``game_map``, kept on the map
+    (``codec`` ``None``: the map's own labels)."""
+    key = (COST_CACHE, movement_class, "piece-moves", codec)
+    return game_map.derived(key, lambda: SearchMemo(game_map, movement_class, codec or game_map))
+
+
+def prepared_search(
+    game_map: GameMap[Any],
+    movement_class: str,
+    enemies: frozenset[str],
+    codec: Codec | None = None,
+) -> MoveSearch[Any]:
+    """The :class:`MoveSearch` against enemy pieces on the labels ``enemies`` (friendly
+    pieces pass and exert no ZOC, so they are not part of it), memoised on the map.
+    ``codec``: how the labels name the map's cells (default: the map's own labels)."""
+    return search_memo(game_map, movement_class, codec).search(enemies)
+
+
+def reach_labels(
+    game_map: GameMap[Any],
+    movement_class: str,
+    enemies: frozenset[str],
+    label: str,
+    points: int,
+    codec: Codec | None = None,
+) -> tuple[str, ...]:
+    """The labels a piece of ``movement_class`` on ``label`` with ``points`` may end its
+    move in against enemy pieces on ``enemies``, friendly pieces ignored (sorted, without
+    ``label``): a pure function of the arguments, memoised on the map."""
+    return search_memo(game_map, movement_class, codec).ends(enemies, label, points)
+
+
+class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
+    """The steps out of each cell for one movement class on one map (ordinary and "stop"
+    hexsides alike: a piece may end its move in any cell it can enter), label ->
+    ``(cost, label)`` sorted by cost; each label's entry is built on first use."""
+
+    def __init__(self, steps: CompiledSteps, labels: Sequence[str], indices: Mapping[str, int]):
+        super().__init__()
+        self._steps, self._labels, self._indices = steps, labels, indices
+
+    def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
+        i, labels, steps = self._indices[label], self._labels, self._steps
+        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
+        self[label] = found
+        return found
+
+
+def first_steps(
+    game_map: GameMap[Any], movement_class: str, codec: Codec | None = None
+) -> FirstSteps:
+    """:class:`FirstSteps` of ``movement_class`` on ``game_map``, kept on the map."""
+    return search_memo(game_map, movement_class, codec).first_steps()

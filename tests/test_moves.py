@@ -1,0 +1,205 @@
+"""The core's movement query (``hexwar.mechanics.moves``, ``hexwar.mechanics.move_memo``)
+against an independent brute force (``movement_reference``: every simple path, the rules
+applied step by step) on random maps, placements, points and terrain-cost overrides."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hexwar.board.maps import GameMap, build_map, hexagon
+from hexwar.board.pieces import HEX_CODEC, LABELS, Pieces
+from hexwar.board.terrain import chart_from_dict
+from hexwar.engine.actions import Action
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.state import Ruleset, State
+from hexwar.grid.geometry import Hex
+from hexwar.mechanics.move_memo import (
+    Overrides,
+    class_map,
+    effect_costs,
+    first_steps,
+    map_variant,
+    reach_labels,
+)
+from hexwar.mechanics.moves import PieceMoves, SideZoc
+from hexwar.testing.strategies import game_maps
+from movement_reference import brute_force_reach
+
+
+class Game(Ruleset):
+    sides = ("red", "blue")
+    sequence = TurnSequence((Stage("p", (Phase("move", "red", end_when_idle=False),)),))
+
+
+def brute_moves(
+    game_map: GameMap[Any],
+    placed: dict[str, tuple[Any, str]],
+    classes: dict[str, str],
+    points: dict[str, int],
+    moved: set[str],
+    overrides: Overrides,
+) -> list[Action]:
+    """Every ``move PIECE CELL`` of red, from a fresh brute-force search per piece with
+    every friendly and enemy piece (friends pass, may not be ended on; enemies block and
+    exert ZOC), on the map with ``overrides``."""
+    board = game_map.with_movement_costs(overrides) if overrides else game_map
+    out = []
+    for piece in sorted(p for p, (_, side) in placed.items() if side == "red"):
+        start = placed[piece][0]
+        if piece in moved or points[piece] <= 0:
+            continue
+        friends = {c: [p] for p, (c, s) in placed.items() if s == "red" and p != piece}
+        enemies = {c: [p] for p, (c, s) in placed.items() if s == "blue"}
+        reach = brute_force_reach(
+            board, start, classes[piece], points[piece], friends=friends, enemies=enemies
+        )
+        ends = sorted(HEX_CODEC.label(c) for c in reach if c != start)
+        out += [Action("move", (piece, lab)) for lab in ends]
+    return out
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[Any, ...]:
+    game_map = draw(game_maps(max_cells=16), label="map")
+    cells = list(game_map.indexed_cells())
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=7, unique=True))
+    sides = draw(st.lists(st.sampled_from(["red", "blue"]), min_size=len(chosen)))
+    placed = {f"p{i}": (c, sides[i] if i < len(sides) else "red") for i, c in enumerate(chosen)}
+    mclasses = sorted(game_map.chart.movement_classes)
+    classes = {p: draw(st.sampled_from(mclasses)) for p in placed}
+    points = {p: draw(st.integers(0, 4)) for p in placed}
+    moved = {p for p in placed if draw(st.integers(0, 3)) == 0}
+    terrains = sorted(game_map.chart.terrains)
+    override = st.tuples(
+        st.sampled_from(mclasses), st.sampled_from(terrains), st.sampled_from([1, 3, None])
+    )
+    costs = {(c, t): v for c, t, v in draw(st.lists(override, max_size=2))}
+    overrides = tuple((c, t, v) for (c, t), v in sorted(costs.items()))
+    return game_map, placed, classes, points, moved, overrides
+
+
+def _set_up(position: tuple[Any, ...]) -> tuple[State, Pieces[Hex], PieceMoves]:
+    game_map, placed, classes, points, moved, overrides = position
+    reg: Pieces[Hex] = Pieces(HEX_CODEC)
+    moves = PieceMoves(
+        reg,
+        lambda state: game_map,
+        classes=lambda state: classes,
+        points=lambda state, side: points.__getitem__,
+        overrides=lambda state: overrides,
+        codec=HEX_CODEC,
+    )
+    state = Game().new_state()
+    for piece, (cell, side) in placed.items():
+        reg.place(state, piece, cell, side)
+    for piece in moved:
+        state.put("moved", piece, True)
+    return state, reg, moves
+
+
+def _check(state: State, moves: PieceMoves, want: list[Action]) -> None:
+    assert moves.actions(state, "red") == want
+    movers = sorted({a.args[0] for a in want})
+    assert moves.movers(state, "red") == movers
+    assert moves.exists(state, "red") is bool(want)
+    for piece in movers:
+        assert moves.ends(state, "red", (piece,)) == [a.args[1] for a in want if a.args[0] == piece]
+    query = moves.query(state, "red")
+    for piece, label, points in query.ready():
+        assert query.may_move(piece, label) is (piece in movers)
+        if query.steps_out(piece, label, points):  # the cheap test is sufficient
+            assert piece in movers
+
+
+def _match(position: tuple[Any, ...]) -> None:
+    """Movers, end cells, the idle test and every action equal the brute force; after a
+    move (the piece is marked as moved, the memos are shared) they still do."""
+    state, reg, moves = _set_up(position)
+    game_map, placed, classes, points, moved, overrides = position
+    want = brute_moves(game_map, placed, classes, points, moved, overrides)
+    _check(state, moves, want)
+    if want:
+        piece, label = want[0].args
+        moves.play(state, want[0])
+        assert reg.where(state, piece) == HEX_CODEC.cell_at(label)
+        assert state.get("moved", piece) is True
+        placed = {**placed, piece: (HEX_CODEC.cell_at(label), "red")}
+        after = brute_moves(game_map, placed, classes, points, moved | {piece}, overrides)
+        _check(state, moves, after)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_piece_moves_match_a_brute_force_search(position: tuple[Any, ...]) -> None:
+    _match(position)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_piece_moves_match_a_brute_force_search_many(position: tuple[Any, ...]) -> None:
+    _match(position)
+
+
+def test_overrides_apply_to_their_class_only_and_variants_are_kept() -> None:
+    chart = chart_from_dict(
+        {
+            "terrain": {"clear": {}, "marsh": {}},
+            "movement": {
+                "foot": {"terrain": {"clear": 1, "marsh": 2}},
+                "wheeled": {"terrain": {"clear": 1, "marsh": 3}},
+            },
+        }
+    )
+    board = build_map(chart, {h: "marsh" if h.q > 0 else "clear" for h in hexagon(2)})
+    mud: Overrides = (("wheeled", "marsh", None),)
+    assert class_map(board, mud, "foot") is board
+    assert class_map(board, mud, "wheeled") is map_variant(board, mud)
+    assert map_variant(board, mud) is map_variant(board, mud)
+    wheeled = reach_labels(
+        class_map(board, mud, "wheeled"), "wheeled", frozenset(), "0,0", 3, HEX_CODEC
+    )
+    foot = reach_labels(class_map(board, mud, "foot"), "foot", frozenset(), "0,0", 3, HEX_CODEC)
+    assert "1,0" in foot
+    assert "1,0" not in wheeled
+    assert all(HEX_CODEC.cell_at(lab).q <= 0 for lab in wheeled)
+    steps = first_steps(board, "foot", HEX_CODEC)["0,0"]
+    assert steps == tuple(sorted(steps))
+    assert [cost for cost, _ in steps] == [1, 1, 1, 1, 2, 2]  # two marsh neighbours
+
+
+class CardGame(Game):
+    effect_rules: ClassVar[dict[str, dict[str, Any]]] = {"terrain_cost": {}, "other": {}}
+
+
+def test_effect_costs_read_the_effects_in_force_a_later_one_overriding() -> None:
+    state = CardGame().new_state()
+    state.add_effect("terrain_cost", {"terrain": "marsh", "cost": "impassable"})
+    state.add_effect("terrain_cost", {"terrain": "clear", "cost": 2, "movement_class": "foot"})
+    state.add_effect("terrain_cost", {"terrain": "marsh", "cost": 4, "movement_class": "foot"})
+    state.add_effect("other", {"terrain": "clear", "cost": 9})
+    assert effect_costs(state, {"wheeled": 0, "foot": 0}) == (
+        ("foot", "clear", 2),
+        ("foot", "marsh", 4),
+        ("wheeled", "marsh", None),
+    )
+
+
+def test_side_zoc_is_the_union_of_its_pieces_zones_and_follows_moves() -> None:
+    line = {"a": ("b",), "b": ("a", "c"), "c": ("b", "d"), "d": ("c",)}
+    reg: Pieces[str] = Pieces(LABELS)
+    zoc = SideZoc(reg, lambda state: line)
+    state = Game().new_state()
+    reg.place(state, "r1", "a", "red")
+    reg.place(state, "r2", "c", "red")
+    reg.place(state, "b1", "d", "blue")
+    assert zoc(state, "red") == {"b", "d"}
+    assert zoc(state, "blue") == {"c"}
+    reg.move(state, "r2", "b")
+    assert zoc(state, "red") == {"a", "b", "c"}
+    reg.move(state, "r2", "c")
+    assert zoc(state, "red") == {"b", "d"}
