@@ -258,6 +258,7 @@ def _parts(games: int) -> None:
         (srules.__file__, "play"): "rules: play",
         (srules.__file__, "decide"): "rules: decide",
         (sequencer.__file__, "settle"): "core: settle, idle test, steps (+ on_enter)",
+        (legality.__file__, "_settle"): "core: settle, idle test, steps (+ on_enter)",
         (legality.__file__, "legal_tokens"): "core: legal_tokens",
         (legality.__file__, "_after"): "core: legal_tokens",
         (loop.__file__, "sample_action"): "core: random player",

@@ -20,6 +20,7 @@ from hexwar.engine.dice import (
     FixedDriver,
     SeededDriver,
     draw_outcomes,
+    integer_weights,
     shuffle,
     uniform,
     validate_outcomes,
@@ -265,3 +266,46 @@ def test_fixed_driver_errors() -> None:
         driver.pick(D6.outcomes())
     with pytest.raises(ChanceError, match="no forced value left"):
         driver.pick(D6.outcomes())
+
+
+def _reference_weights(probabilities: list[Fraction]) -> tuple[int, tuple[int, ...]]:
+    lcd = math.lcm(*(p.denominator for p in probabilities))
+    return lcd, tuple(int(p * lcd) for p in probabilities)
+
+
+@given(st.integers(min_value=1, max_value=40), st.booleans())
+def test_integer_weights_of_a_uniform_event(n: int, shared: bool) -> None:
+    # one probability object throughout takes the short path, equal copies the loop:
+    # the same answer as exact arithmetic either way
+    one = Fraction(1, n)
+    probabilities = [one if shared else Fraction(1, n) for _ in range(n)]
+    outcomes = [(i, p) for i, p in enumerate(probabilities)]
+    assert integer_weights(outcomes) == _reference_weights(probabilities) == (n, (1,) * n)
+
+
+@given(st.integers(min_value=1, max_value=12), st.integers(min_value=1, max_value=12))
+def test_integer_weights_rejects_a_uniform_event_not_summing_to_one(n: int, size: int) -> None:
+    one = Fraction(1, size)
+    outcomes = [(i, one) for i in range(n)]
+    if n == size:
+        assert integer_weights(outcomes) == (size, (1,) * n)
+    else:
+        with pytest.raises(ChanceError):
+            integer_weights(outcomes)
+
+
+@given(dice_st)
+def test_integer_weights_of_dice_match_exact_arithmetic(dice: Dice) -> None:
+    outcomes = dice.outcomes()
+    assert integer_weights(outcomes) == _reference_weights([p for _, p in outcomes])
+
+
+def test_a_die_and_a_draw_of_distinct_chits_share_one_probability_object() -> None:
+    # what lets integer_weights skip its loop (the values are checked above)
+    assert len({id(p) for _, p in D6.outcomes()}) == 1
+    assert len({id(p) for _, p in draw_outcomes(["a", "b", "c", "d"])}) == 1
+    assert draw_outcomes(["a", "b", "a", "c"]) == (
+        ("a", Fraction(1, 2)),
+        ("b", Fraction(1, 4)),
+        ("c", Fraction(1, 4)),
+    )

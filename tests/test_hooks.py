@@ -235,3 +235,17 @@ def test_the_catalogue_check_sees_a_wrong_context() -> None:
     assert _declared(point) == {"unit"}
     assert _declared(hook_point("odds_shift")) == {"attacker", "defender"}
     assert _declared(hook_point("die_modifier")) is None
+
+
+def test_effect_param_reads_the_first_of_a_name_and_keeps_equality() -> None:
+    a = Effect(0, 1, "bonus", (("n", 2), ("side", "red"), ("n", 5)))
+    assert a.param("n") == 2
+    assert a.param("side") == "red"
+    assert a.param("missing") is None
+    assert a.param("missing", 7) == 7
+    b = Effect(0, 1, "bonus", (("n", 2), ("side", "red"), ("n", 5)))
+    assert a == b
+    assert hash(a) == hash(b)
+    assert not a < b
+    assert Effect(0, 1, "bonus", (("n", 3),)) != Effect(0, 1, "bonus", (("n", 2),))
+    assert "_by_name" not in repr(a)

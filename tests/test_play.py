@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from hexwar.engine.actions import Action
+from hexwar.engine.actions import TERMINAL, Action
 from hexwar.engine.dice import SeededDriver
-from hexwar.engine.loop import RandomPlayer, play
+from hexwar.engine.loop import RandomPlayer, play, sample_action
 from hexwar.engine.state import State
 from toy_game import Duel
 
@@ -73,3 +73,37 @@ def test_random_player_reads_its_legal_source() -> None:
     while state.is_chance_node():
         state.apply(state.chance_outcomes()[0][0])
     assert RandomPlayer(1, legal=last_only)(state) == state.legal_actions()[-1]
+
+
+class _OwnRandom(random.Random):
+    """A subclass: the random player draws through its ``choice``, not by bits."""
+
+
+def test_random_player_draws_exactly_as_random_choice() -> None:
+    # sample_action draws a plain random.Random by getrandbits, repeating
+    # random.Random.choice's steps; through a subclass it calls choice itself: the same
+    # tokens, the same actions and the generator left in the same state
+    steps = 0
+    for seed in range(8):
+        plain, own = random.Random(seed), _OwnRandom(seed)
+        state, driver = Duel().new_state(), SeededDriver(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_unchecked(driver.pick(state.chance_outcomes()))
+                continue
+            action = sample_action(state, plain)
+            assert sample_action(state, own) == action
+            assert plain.getstate() == own.getstate()
+            state.apply_unchecked(action)
+            steps += 1
+    assert steps > 50
+
+
+def test_the_game_loop_ends_at_the_terminal_state() -> None:
+    seen: list[str] = []
+    state = play(
+        Duel().new_state(), _players(6), SeededDriver(6), on_step=lambda s, a: seen.append(str(a))
+    )
+    assert state.is_terminal()
+    assert state.current_player() == TERMINAL
+    assert seen == [str(a) for a in state.history[len(state.history) - len(seen) :]]

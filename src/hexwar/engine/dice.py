@@ -27,6 +27,7 @@ cards is ``n`` chance events, so an engine may expose each draw as its own chanc
 from __future__ import annotations
 
 import math
+import operator
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -106,7 +107,11 @@ class Dice:
                     nxt[total + face] = nxt.get(total + face, 0) + n
             ways = nxt
         whole = self.sides**self.count
-        return tuple((total, Fraction(ways[total], whole)) for total in sorted(ways))
+        shares: dict[int, Fraction] = {}  # one Fraction per count: a die's faces share one
+        for n in ways.values():
+            if n not in shares:
+                shares[n] = Fraction(n, whole)
+        return tuple((total, shares[ways[total]]) for total in sorted(ways))
 
     def roll(self, driver: ChanceDriver) -> int:
         """Roll through ``driver`` (the only way rules code rolls dice)."""
@@ -166,6 +171,11 @@ def validate_outcomes(outcomes: Sequence[tuple[T, Fraction]]) -> None:
         raise ChanceError(f"chance outcomes sum to {total}, not 1")
 
 
+_second: Final = operator.itemgetter(1)
+#: No probability read yet (:func:`integer_weights`).
+_UNSEEN: Final = object()
+
+
 def integer_weights(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, tuple[int, ...]]:
     """``(L, weights)``: ``L`` the least common denominator of the probabilities and
     ``weights[i] = p_i * L`` (integers summing to ``L``); raises :class:`ChanceError`
@@ -177,17 +187,29 @@ def integer_weights(outcomes: Sequence[tuple[T, Fraction]]) -> tuple[int, tuple[
     >>> integer_weights([("a", Fraction(1, 2)), ("b", Fraction(1, 3)), ("c", Fraction(1, 6))])
     (6, (3, 2, 1))
     """
+    probabilities = tuple(map(_second, outcomes))
+    first = probabilities[0] if probabilities else None
+    if type(first) is Fraction and len(set(map(id, probabilities))) == 1:
+        # one probability object throughout (a die, a draw of distinct chits): n/d each,
+        # summing to 1 exactly when len * n == d; the weights below, without the loop
+        n, d = first.as_integer_ratio()
+        if n > 0 and n * len(probabilities) == d:
+            return d, (n,) * len(probabilities)
     nums: list[int] = []
     dens: list[int] = []
+    last: object = _UNSEEN  # the probability read last: equal ones are often one object
+    n = d = 0
     for _, p in outcomes:
         q: object = p
-        if type(q) is Fraction:
-            n, d = q.as_integer_ratio()
-        elif type(q) is int:
-            n, d = q, 1
-        else:  # a subclass, a float, anything else: the full check says what is wrong
-            validate_outcomes(outcomes)
-            n, d = Fraction(p).as_integer_ratio()
+        if q is not last:
+            if type(q) is Fraction:
+                n, d = q.as_integer_ratio()
+            elif type(q) is int:
+                n, d = q, 1
+            else:  # a subclass, a float, anything else: the full check says what is wrong
+                validate_outcomes(outcomes)
+                n, d = Fraction(p).as_integer_ratio()
+            last = q
         nums.append(n)
         dens.append(d)
     if not nums:
@@ -235,7 +257,12 @@ def draw_outcomes(cup: Sequence[T]) -> tuple[tuple[T, Fraction], ...]:
         else:
             items.append(chit)
             counts.append(1)
-    return tuple((item, Fraction(n, len(cup))) for item, n in zip(items, counts, strict=True))
+    size = len(cup)
+    shares: dict[int, Fraction] = {}  # one Fraction per count (most draws: all counts 1)
+    for n in counts:
+        if n not in shares:
+            shares[n] = Fraction(n, size)
+    return tuple((item, shares[n]) for item, n in zip(items, counts, strict=True))
 
 
 def shuffle(deck: Sequence[T], driver: ChanceDriver) -> tuple[T, ...]:

@@ -72,13 +72,15 @@ class Effect:
     owner: str | None = None
     source: str | None = None
     until: int | None = None
+    #: ``params`` by name (the first of a repeated name), for :meth:`param`
+    _by_name: dict[str, Value] = attrs.field(init=False, eq=False, order=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", dict(reversed(self.params)))
 
     def param(self, name: str, default: Value = None) -> Value:
         """The parameter ``name``, or ``default``."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        return default
+        return self._by_name.get(name, default)
 
 
 #: ``(state, effect, value, **context) -> value``: an effect kind's contribution to a point.

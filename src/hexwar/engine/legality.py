@@ -68,6 +68,19 @@ class Legality(Store):
             self._pc = c
         return self._pp
 
+    def _side(self) -> str:
+        """:meth:`current_player` at a phase node (no outcome, nothing pending)."""
+        phase = self._phase()
+        side = None if phase is None else phase.side
+        return side if type(side) is str else self.current_player()
+
+    def _settle(self) -> None:
+        """:func:`sequencer.settle` with the phase through :meth:`_phase`."""
+        while self._outcome is None and not self._pending:
+            if sequencer._waiting(self, self._phase()):
+                return
+            sequencer._step(self)
+
     def _may_end(self) -> bool:
         """:func:`sequencer.may_end` through :meth:`_phase`."""
         phase = self._phase()
@@ -216,10 +229,10 @@ class Legality(Store):
             if prefix[0] == END.kind:
                 return (DONE,) if len(prefix) == 1 and self._may_end() else ()
             if self._tokenized[0]:
-                return tuple(self.ruleset.phase_tokens(self, self.current_player(), prefix))
+                return tuple(self.ruleset.phase_tokens(self, self._side(), prefix))
             return self._listed_next(prefix)
         if self._tokenized[0]:
-            side = self.current_player()
+            side = self._side()
             found = self._first(lambda: self.ruleset.phase_tokens(self, side, ()))
         else:
             found = self._listed_next(prefix)

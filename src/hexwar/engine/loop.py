@@ -31,15 +31,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hexwar.base.errors import NotLegalNow
-from hexwar.engine.actions import Action
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
 from hexwar.engine.dice import ChanceDriver
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 
 __all__ = ["Player", "RandomPlayer", "TokenStepper", "play", "sample_action"]
+
+#: The tokens of :data:`~hexwar.engine.actions.END`.
+_END_TOKENS: Final = (END.kind,)
 
 Player = Callable[[State], Action]
 """A player (a bot, or a human front end): given the state, the action it takes."""
@@ -55,10 +58,35 @@ def sample_action(state: State, rng: random.Random) -> Action:
     action's probability is the product of ``1 / len(legal tokens)`` along its tokens,
     not ``1 / len(legal_actions())``.
     """
-    tokens = state.legal_tokens()
-    after = state._after  # each prefix below is built from legal tokens: no walk back
-    choice = rng.choice  # the same draw as rng.randrange(len(tokens)), with less to check
+    after = state._after  # the empty prefix, and each one built from legal tokens below
+    if type(rng) is not random.Random:  # a subclass may draw otherwise: ask it
+        return _sample_by_choice(after, rng.choice)
+    bits = rng.getrandbits
     prefix: tuple[str, ...] = ()
+    tokens = after(prefix)
+    while True:
+        n = len(tokens)
+        if not n:
+            raise NotLegalNow(f"no legal token after {' '.join(prefix) or 'the start'}")
+        # rng.choice(tokens) by the generator's own steps (random.Random.choice: as
+        # many bits as len(tokens) has, drawn again while out of range): the same draw
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        token = tokens[r]
+        if token == DONE:  # END itself, the commonest action, is not built again
+            return END if prefix == _END_TOKENS else Action(prefix[0], prefix[1:])
+        prefix = (*prefix, token)
+        tokens = after(prefix)
+
+
+def _sample_by_choice(
+    after: Callable[[tuple[str, ...]], tuple[str, ...]], choice: Callable[[Sequence[str]], str]
+) -> Action:
+    """:func:`sample_action` drawing each token with ``choice``."""
+    prefix: tuple[str, ...] = ()
+    tokens = after(prefix)
     while True:
         if not tokens:
             raise NotLegalNow(f"no legal token after {' '.join(prefix) or 'the start'}")
@@ -169,12 +197,10 @@ def play(
     players are trusted to pick legal actions) unless ``check=True``.
     """
     for _ in range(max_steps):
-        if state.is_terminal():
+        who = state.current_player()  # one look: TERMINAL, CHANCE or the side to act
+        if who == TERMINAL:
             break
-        if state.is_chance_node():
-            action = driver.pick(state.chance_outcomes())
-        else:
-            action = players[state.current_player()](state)
+        action = driver.pick(state.chance_outcomes()) if who == CHANCE else players[who](state)
         if on_step is not None:
             on_step(state, action)
         if check:

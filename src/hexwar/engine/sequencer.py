@@ -29,6 +29,8 @@ there — also after saving and loading.
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 from hexwar.base.errors import SequenceError
@@ -74,6 +76,30 @@ __all__ = [
 
 # -- the flow ----------------------------------------------------------------------------
 
+#: The cursors the sequencer has built, by their fields: a cursor is an immutable value,
+#: so one object serves every state at that step (the attrs constructor runs once).
+_CURSORS: dict[tuple[int, int, int, str, str | None, tuple[str, ...]], Cursor] = {}
+#: At most this many are kept (a process playing many long games of a large sequence).
+_CURSOR_LIMIT: Final = 4096
+
+
+def _cursor(
+    turn: int,
+    stage: int = -1,
+    phase: int = -1,
+    mark: str = "new",
+    token: str | None = None,
+    tokens: tuple[str, ...] = (),
+) -> Cursor:
+    """``Cursor(turn, stage, phase, mark, token, tokens)``, the same object each time."""
+    key = (turn, stage, phase, mark, token, tokens)
+    found = _CURSORS.get(key)
+    if found is None:
+        found = Cursor(turn, stage, phase, mark, token, tokens)
+        if len(_CURSORS) < _CURSOR_LIMIT:
+            _CURSORS[key] = found
+    return found
+
 
 def _stages(state: Sequenced) -> tuple[Stage | Segment, ...]:
     return state.ruleset.sequence.stages
@@ -109,15 +135,15 @@ def may_end(state: Sequenced) -> bool:
     return phase is None or phase.may_end is None or phase.may_end(state)
 
 
-def _waiting(state: Sequenced) -> bool:
-    """Whether a side must act in the current phase (it has actions, or may not idle).
+def _waiting(state: Sequenced, phase: Phase | None) -> bool:
+    """Whether a side must act in ``phase``, the current phase (it has actions, or may not
+    idle).
 
     Asks only whether the side has a first token (a kind with a legal completion,
     :meth:`~hexwar.engine.state.Ruleset.phase_tokens` at the empty prefix), never for the full
     list of actions. A phase that may not end (``may_end``) but offers nothing would never end: that
     raises :class:`SequenceError` instead of hanging.
     """
-    phase = current_phase(state)
     if phase is None:
         return False
     side = phase.side if phase.side is None or isinstance(phase.side, str) else phase.side(state)
@@ -141,19 +167,21 @@ def _clear(state: Sequenced, tables: tuple[str, ...]) -> None:
 
 def settle(state: Sequenced) -> None:
     """Advance until a decision is pending, a side must act, or the game is over."""
-    while state.outcome is None and not state.pending and not _waiting(state):
+    while state.outcome is None and not state.pending and not _waiting(state, current_phase(state)):
         _step(state)
 
 
-def end_phase(state: Sequenced) -> None:
-    """Exit the current phase (the :data:`END` action)."""
+def end_phase(state: Sequenced, phase: Phase | None = None) -> None:
+    """Exit the current phase (the :data:`END` action); ``phase``: the current phase if
+    the caller has it at hand."""
     c = state.cursor
-    phase = current_phase(state)
+    if phase is None:
+        phase = current_phase(state)
     if phase is None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
         raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
-    state.move_cursor(Cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
+    state.move_cursor(_cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
         phase.on_exit(state)
@@ -180,14 +208,14 @@ def _step(state: Sequenced) -> None:
     seq = state.ruleset.sequence
     stages = seq.stages
     if c.mark == "new":
-        state.move_cursor(Cursor(c.turn, -1, -1, "enter"))
+        state.move_cursor(_cursor(c.turn, -1, -1, "enter"))
         state.lapse_timed()
         if seq.on_turn_start is not None:
             seq.on_turn_start(state)
     elif c.stage == -1:  # turn started
         _enter_stage(state, 0)
     elif c.stage >= len(stages):  # turn ended
-        state.move_cursor(Cursor(c.turn + 1))
+        state.move_cursor(_cursor(c.turn + 1))
     elif c.phase == -1 and c.mark == "enter":
         stage = stages[c.stage]
         if isinstance(stage, Segment):
@@ -215,7 +243,7 @@ def _enter_stage(state: Sequenced, index: int) -> None:
         _end_turn(state)
         return
     stage = stages[index]
-    state.move_cursor(Cursor(c.turn, index, -1, "enter"))
+    state.move_cursor(_cursor(c.turn, index, -1, "enter"))
     _clear(state, stage.scratch)
     if stage.on_enter is not None:
         stage.on_enter(state)
@@ -246,7 +274,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
             _exit_stage(state)
         return
     phase = phases[index]
-    state.move_cursor(Cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
+    state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
     _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)
@@ -256,7 +284,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
 def _exit_stage(state: Sequenced) -> None:
     c = state.cursor
     stage = _stages(state)[c.stage]
-    state.move_cursor(Cursor(c.turn, c.stage, -1, "exit"))
+    state.move_cursor(_cursor(c.turn, c.stage, -1, "exit"))
     if stage.on_exit is not None:
         stage.on_exit(state)
 
@@ -264,7 +292,7 @@ def _exit_stage(state: Sequenced) -> None:
 def _end_turn(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
-    state.move_cursor(Cursor(c.turn, len(seq.stages), -1, "exit"))
+    state.move_cursor(_cursor(c.turn, len(seq.stages), -1, "exit"))
     if seq.on_turn_end is not None:
         seq.on_turn_end(state)
     state.lapse_effects(Expiry.TURN)

@@ -43,6 +43,8 @@ from hexwar.engine.views import Views
 
 __all__ = ["HIDDEN", "PSEUDO_TABLES", "Ruleset", "State"]
 
+_END_KIND = END.kind
+
 
 class Ruleset(FrameworkHooks):
     """The rules of one game. Subclass it and override what the game needs.
@@ -254,7 +256,7 @@ class State(Views):
         super().__init__(ruleset, scenario, options)
 
     def _start(self) -> None:
-        sequencer.settle(self)
+        self._settle()
 
     # -- playing ------------------------------------------------------------------------
 
@@ -301,11 +303,11 @@ class State(Views):
                     sequencer.take_token(self, action)
                 else:
                     self.ruleset.decide(self, decision, action)
-            elif action == END:
-                sequencer.end_phase(self)
+            elif action.kind == _END_KIND and (action is END or action == END):
+                sequencer.end_phase(self, self._phase())
             else:
                 self.ruleset.play(self, action)
-            sequencer.settle(self)
+            self._settle()
         except BaseException:
             self._frame = None
             self._rollback(frame)

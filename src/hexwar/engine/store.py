@@ -195,7 +195,7 @@ class Store(Clonable):
         self._tv[_FIELD_TABLES[field]] = self._version = next(_VERSIONS)
         if self._frame is not None:
             self._frame.append(("f", field, getattr(self, field)))
-        object.__setattr__(self, field, value)
+        setattr(self, field, value)
 
     def _rollback(self, changes: Iterable[tuple[Any, ...]]) -> None:
         version = self._version = next(_VERSIONS)
@@ -289,8 +289,10 @@ class Store(Clonable):
     def lapse_effects(self, expiry: Expiry) -> None:
         """Remove the effects that last until ``expiry`` (the sequencer, at a phase's or
         turn's end)."""
-        if any(e.expiry == expiry for e in self._effects):
-            self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
+        for effect in self._effects:  # a loop, not any(): most often there are none
+            if effect.expiry == expiry:
+                self._set("_effects", tuple(e for e in self._effects if e.expiry != expiry))
+                return
 
     def put_until(self, table: str, key: str, value: Value, turn: int) -> None:
         """Set ``table[key] = value`` as a *timed marker*: the sequencer deletes it at the
@@ -327,7 +329,10 @@ class Store(Clonable):
 
     def move_cursor(self, cursor: Cursor) -> None:
         """Move the sequencer's cursor (journaled); only the sequencer calls it."""
-        self._set("_cursor", cursor)
+        self._tv["$cursor"] = self._version = next(_VERSIONS)  # _set, without the look-ups
+        if self._frame is not None:
+            self._frame.append(("f", "_cursor", self._cursor))
+        self._cursor = cursor
 
     def end_game(self, outcome: Outcome) -> None:
         """End the game with ``outcome`` (a victory condition was met)."""
