@@ -100,17 +100,28 @@ class Board:
     :class:`~hexwar.engine.memo.StateMemo`, whose read checking covers them): the pieces
     and ZOC planes are then kept while those tables are unchanged; ``None``: kept for one
     position (every write computes them anew).
+
+    **Piece by piece** (the planes then follow the entries that changed instead of
+    being listed anew): ``piece(view, id)`` yields what ``pieces`` yields for the one
+    piece ``id``, ``piece_zoc(view, id)`` its ZOC as ``(side, cell labels)`` (or
+    ``None``), and ``keyed`` names the tables keyed by piece id that they read, each
+    only at the key ``id``. ``pieces`` (and ``zoc``, with ``piece_zoc``) are then their
+    union over the keys of the ``keyed`` tables (``reads`` is then ``keyed``, or more
+    with a ``zoc`` of the whole view).
     """
 
     cells: tuple[str, ...]
     terrain: tuple[str, ...]
-    pieces: Callable[[Observed], Iterable[tuple[str, str, str]]]
+    pieces: Callable[[Observed], Iterable[tuple[str, str, str]]] | None = None
     statuses: tuple[str, ...] = ("",)
     depth: int = 1
     zoc: Callable[[Observed, str], Iterable[str]] | None = None
     #: piece id -> its cell label as the observer sees it (for the ``selected`` plane)
     pieces_named: Callable[[Observed, str], str | None] | None = None
     reads: tuple[str, ...] | None = None
+    piece: Callable[[Observed, str], Iterable[tuple[str, str, str]]] | None = None
+    piece_zoc: Callable[[Observed, str], tuple[str, Iterable[str]] | None] | None = None
+    keyed: tuple[str, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if len(self.terrain) != len(self.cells):
@@ -119,6 +130,47 @@ class Board:
             raise HexwarError("board: cell labels repeat")
         if self.depth < 1 or not self.statuses:
             raise HexwarError("board: depth >= 1 and at least one status")
+        derived = getattr(self.pieces, "__func__", None) is Board._derived
+        if self.piece is None:
+            if self.pieces is None or derived or self.piece_zoc is not None or self.keyed:
+                raise HexwarError("board: give pieces, or piece and keyed (piece_zoc needs piece)")
+            return
+        if not self.keyed or not (self.pieces is None or derived):
+            raise HexwarError("board: piece needs keyed, and then pieces is derived from it")
+        zoc_derived = getattr(self.zoc, "__func__", None) is Board._zoc
+        if self.piece_zoc is not None and not (self.zoc is None or zoc_derived):
+            raise HexwarError("board: zoc is derived from piece_zoc")
+        set_ = object.__setattr__  # frozen: the derived forms bound to this board
+        set_(self, "pieces", self._derived)
+        if self.piece_zoc is not None:
+            set_(self, "zoc", self._zoc)
+        elif zoc_derived:
+            set_(self, "zoc", None)
+
+    def ids(self, view: Observed) -> Iterable[str]:
+        """The piece ids of a board declared piece by piece: the keys of its ``keyed``
+        tables as the observer sees them."""
+        keys: dict[str, None] = {}
+        for name in self.keyed:
+            keys.update(dict.fromkeys(view.table(name)))
+        return keys
+
+    def _derived(self, view: Observed) -> Iterable[tuple[str, str, str]]:
+        """``pieces`` of a board declared piece by piece."""
+        piece = self.piece
+        assert piece is not None
+        return [p for i in self.ids(view) for p in piece(view, i)]
+
+    def _zoc(self, view: Observed, side: str) -> Iterable[str]:
+        """``zoc`` of a board declared piece by piece."""
+        piece_zoc = self.piece_zoc
+        assert piece_zoc is not None
+        out: set[str] = set()
+        for i in self.ids(view):
+            found = piece_zoc(view, i)
+            if found is not None and found[0] == side:
+                out.update(found[1])
+        return out
 
 
 @attrs.frozen
