@@ -12,12 +12,18 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from hexwar.base.errors import HexwarError
+from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
 if TYPE_CHECKING:
     from hexwar.engine.actions import Value
     from hexwar.engine.state import State
 
 __all__ = ["Board", "Feature", "ObservationView", "Observed"]
+
+#: (the hidden-entry tables' versions, observer) -> table -> whether it hides anything
+#: from the observer (:meth:`Observed._masks`), at most this many kept.
+_MASKED: Final[dict[tuple[int, int, str], dict[str, bool]]] = {}
+_MASKED_LIMIT: Final = 256
 
 
 class Observed:
@@ -27,13 +33,19 @@ class Observed:
     __slots__ = ("_hidden", "_keys", "_masked", "_others", "side", "state")
 
     def __init__(self, state: State, side: str) -> None:
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
         self.state = state
         self.side = side
         self._hidden = state.table(_HIDDEN_TABLE)
         self._keys = state.table(_HIDDEN_KEYS_TABLE)
-        self._masked: dict[str, bool] = {}
+        # which tables hide something from ``side``: shared by the views of one version
+        # of the two hidden-entry tables (versions are never reused: exact)
+        key = (state.table_version(_HIDDEN_TABLE), state.table_version(_HIDDEN_KEYS_TABLE), side)
+        masked = _MASKED.get(key)
+        if masked is None:
+            if len(_MASKED) >= _MASKED_LIMIT:
+                _MASKED.clear()
+            masked = _MASKED[key] = {}
+        self._masked: dict[str, bool] = masked
         self._others: list[str] | None = None
 
     def get(self, table: str, key: str, default: Value = None) -> Value:

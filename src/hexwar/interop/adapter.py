@@ -152,14 +152,11 @@ class TokenState(Seeing):
 
     def legal_tokens(self) -> tuple[str, ...]:
         """The tokens that may follow the prefix for the acting seat (or chance)."""
-        st = self.state
-        if st.is_terminal():
+        side = self._to_act()
+        if side == TERMINAL:
             return ()
-        if st.is_chance_node():
-            return st.legal_tokens(self.prefix)
-        side = st.current_player()
-        if len(self.game.side_seats[side]) == 1:
-            return st.legal_tokens(self.prefix)
+        if side == CHANCE or len(self.game.side_seats[side]) == 1:
+            return self.state.legal_tokens(self.prefix)
         return self._seat_tokens(self._acting())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
