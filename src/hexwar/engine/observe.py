@@ -308,14 +308,13 @@ class Encoder:
         observer, to_act, turn_at, phase_at, decision = self._generic_at
         if seat is None:
             seat = self._seat_sides.index(side)
-        if acting is None:
-            player = state.current_player()
-            if player == CHANCE:
-                acting = len(self.seats) + CHANCE_SLOT
-            elif player == TERMINAL:
-                acting = len(self.seats) + TERMINAL_SLOT
-            else:
-                acting = self._seat_sides.index(player)
+        player = state.current_player()  # (``acting`` names a seat of the side to act)
+        if player == CHANCE:
+            acting = len(self.seats) + CHANCE_SLOT
+        elif player == TERMINAL:
+            acting = len(self.seats) + TERMINAL_SLOT
+        elif acting is None:
+            acting = self._seat_sides.index(player)
         out = [observer + seat, to_act + acting]
         c = state.cursor
         if self._turns is None:

@@ -52,7 +52,10 @@ class Observed:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
         from hexwar.engine.state import HIDDEN
 
-        if self._hidden and self._masks(table):
+        masks = self._hidden and self._masked.get(table)
+        if masks is None:
+            masks = self._masks(table)
+        if masks:
             ref = f"{table}/{key}"
             if self._keys.get(ref, self.side) != self.side:
                 return default

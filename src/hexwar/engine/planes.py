@@ -114,6 +114,8 @@ class BoardPlanes:
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
         self._zoc_slot = {side: (s, base) for s, (side, base) in enumerate(self._zoc_at)}
         self._tracks: dict[str, _Track] = {}  # observer -> its planes, piece by piece
+        #: (ZOC plane's number, a piece's ZOC labels) -> (the number, their indices)
+        self._zoc_cells: dict[tuple[int, tuple[str, ...]], tuple[int, tuple[int, ...]]] = {}
         #: (label, side, status) -> its index in the first count level's plane
         self._index: dict[tuple[str, str, str], int] = {}
         self._index_limit = n * len(self._plane_at)
@@ -219,7 +221,15 @@ class BoardPlanes:
             )
             old = entries.get(i, ())
             if new != old:
-                _count(track.counts, old, new)
+                counts = track.counts
+                for at in old:  # _count, inline: most pieces hold one index
+                    c = counts[at] - 1
+                    if c:
+                        counts[at] = c
+                    else:
+                        del counts[at]
+                for at in new:
+                    counts[at] = counts.get(at, 0) + 1
                 if new:
                     entries[i] = new
                 else:
@@ -235,8 +245,8 @@ class BoardPlanes:
                 hot[0] = tuple(sorted(track.counts))
             else:
                 depth, n = board.depth, self.cells
-                counts = track.counts.items()
-                hot[0] = tuple(sorted(at + k * n for at, c in counts for k in range(min(c, depth))))
+                each = track.counts.items()
+                hot[0] = tuple(sorted(at + k * n for at, c in each for k in range(min(c, depth))))
         if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
             zoc_of = board.zoc
             return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
@@ -254,8 +264,14 @@ class BoardPlanes:
         zoc = None
         if slot is not None:
             assert found is not None
-            cells = self.cell_index
-            zoc = slot[0], tuple(sorted({slot[1] + cells[c] for c in found[1] if c in cells}))
+            labels = found[1]
+            key = (slot[0], labels) if type(labels) is tuple else None
+            zoc = None if key is None else self._zoc_cells.get(key)
+            if zoc is None:
+                cells = self.cell_index
+                zoc = slot[0], tuple(sorted({slot[1] + cells[c] for c in labels if c in cells}))
+                if key is not None and len(self._zoc_cells) < _CACHE_LIMIT * 8:
+                    self._zoc_cells[key] = zoc
         was = track.zocs.get(piece)
         if zoc == was:
             return
