@@ -53,32 +53,46 @@ KINDS = (
 )
 
 
+def _reads(env: Any) -> tuple[str, ...]:
+    """The tables the board's planes read, and the hidden-entry tables."""
+    from hexwar.engine import state as core_state
+
+    board = env.game.encoder.view.board
+    hidden = (core_state._HIDDEN_TABLE, core_state._HIDDEN_KEYS_TABLE)
+    return (*(board.reads or ()), *hidden) if board is not None else hidden
+
+
+def _kind(
+    env: Any, reads: tuple[str, ...], seen: tuple[int, tuple[int, ...]] | None
+) -> tuple[str, tuple[int, tuple[int, ...]]]:
+    """The kind of the position ``env`` observes next (see ``KINDS``), and what it saw."""
+    st = env.ts.state
+    before, tables = st.version, tuple(st.table_version(t) for t in reads)
+    if seen is not None and seen[0] == before:
+        kind = "last(), same position"
+    elif seen is not None and seen[1] == tables:
+        kind = "last(), new position, same pieces"
+    else:
+        kind = "last(), pieces or hidden entries changed"
+    return kind, (before, tables)
+
+
 def bench(name: str, games: int, seed: int) -> dict[str, list[float]]:
     """Per-step CPU times (µs) of ``games`` random-token games of ``name``."""
-    from hexwar.engine import state as core_state
     from hexwar.interop.pettingzoo import HexwarAEC
 
     env = HexwarAEC(name)
     rng = random.Random(seed)
     out: dict[str, list[float]] = {k: [] for k in (*KINDS, "all", "game_medians", "last", "step")}
-    board = env.game.encoder.view.board
-    hidden = (core_state._HIDDEN_TABLE, core_state._HIDDEN_KEYS_TABLE)
-    reads = (*(board.reads or ()), *hidden) if board is not None else hidden
+    reads = _reads(env)
     clock = time.process_time_ns
     for game in range(games):
         env.reset(seed=seed + game)
         mine: list[float] = []
         seen: tuple[int, tuple[int, ...]] | None = None
         while not all(env.terminations.values()):
-            st = env.ts.state  # the kind of position (not timed)
-            before, tables = st.version, tuple(st.table_version(t) for t in reads)
-            if seen is not None and seen[0] == before:
-                kind = "last(), same position"
-            elif seen is not None and seen[1] == tables:
-                kind = "last(), new position, same pieces"
-            else:
-                kind = "last(), pieces or hidden entries changed"
-            seen = (before, tables)
+            before = env.ts.state.version
+            kind, seen = _kind(env, reads, seen)  # the kind of position (not timed)
             t0 = clock()
             obs, _, _, _, _ = env.last()  # the observation tensor and the action mask
             legal = np.flatnonzero(obs["action_mask"])
@@ -142,10 +156,14 @@ def count(name: str, games: int, seed: int) -> dict[str, float]:
         if event in ("call", "c_call"):
             now[1] += 1
 
+    reads = _reads(env)
+    by_kind: dict[str, list[int]] = {k: [] for k in KINDS[2:]}
     for game in (games, *range(games)):
         rng = random.Random(seed + game)
         env.reset(seed=seed + game)
+        seen: tuple[int, tuple[int, ...]] | None = None
         while not all(env.terminations.values()):
+            kind, seen = _kind(env, reads, seen)
             now[:] = 0, 0
             sys.settrace(opcodes)
             sys.setprofile(calls)
@@ -159,7 +177,10 @@ def count(name: str, games: int, seed: int) -> dict[str, float]:
             if game != games:
                 per_step["last"].append(last)
                 per_step["step"].append(list(now))
+                by_kind[kind].append(last[0])
     out: dict[str, float] = {"steps": len(per_step["last"])}
+    for kind, xs in by_kind.items():
+        out[f"{kind}: bytecodes, median"] = statistics.median(xs) if xs else float("nan")
     for part, counts in per_step.items():
         for i, what in enumerate(("bytecodes", "calls")):
             xs = [c[i] for c in counts]

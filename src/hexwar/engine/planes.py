@@ -59,18 +59,6 @@ class _Track:
         self.hot: list[tuple[int, ...]] = [() for _ in range(1 + zoc_planes)]
 
 
-def _count(counts: dict[int, int], old: Iterable[int], new: Iterable[int]) -> None:
-    """Take ``old``'s indices out of ``counts`` and put ``new``'s in."""
-    for at in old:
-        c = counts[at] - 1
-        if c:
-            counts[at] = c
-        else:
-            del counts[at]
-    for at in new:
-        counts[at] = counts.get(at, 0) + 1
-
-
 def _changed_keys(old: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
     """The keys whose entry differs between ``old`` and ``now`` (an entry is compared by
     identity: values are immutable, so an unchanged one is the same object; in C, no
@@ -192,9 +180,10 @@ class BoardPlanes:
 
         keyed = self.board.keyed
         ids: set[str] = set()
+        tv, base, versions = state._tv, state._base, track.versions  # table_version, inline
         for name in (*keyed, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE):
-            version = state.table_version(name)
-            if track.versions.get(name) == version:
+            version = tv.get(name, base)
+            if versions.get(name) == version:
                 continue
             now = state.table(name)
             keys = _changed_keys(track.tables.get(name, {}), now)
@@ -276,13 +265,21 @@ class BoardPlanes:
         if zoc == was:
             return
         if was is not None:
-            _count(track.zoc_counts[was[0]], was[1], ())
+            counts = track.zoc_counts[was[0]]
+            for at in was[1]:
+                c = counts[at] - 1
+                if c:
+                    counts[at] = c
+                else:
+                    del counts[at]
             dirty.add(was[0])
         if zoc is None:
             del track.zocs[piece]
         else:
             track.zocs[piece] = zoc
-            _count(track.zoc_counts[zoc[0]], (), zoc[1])
+            counts = track.zoc_counts[zoc[0]]
+            for at in zoc[1]:
+                counts[at] = counts.get(at, 0) + 1
             dirty.add(zoc[0])
 
     def _index_of(self, piece: tuple[str, str, str]) -> int:

@@ -7,10 +7,9 @@ the pieces and ZOC planes), then a ``1.0`` at the indices of the generic section
 features, of the prefix's, and of the legal tokens. The board array is kept per seat and
 patched in place: the encoder hands out each plane's indices as the *same* tuple while it
 is unchanged, so only a plane that changed is written (its old indices cleared, its new
-ones set). The legal tokens come as the engine's kept tuple per position and prefix;
-their ids are kept by identity (the entry holds the tuple, so the identity cannot be
-reused while it is kept). :meth:`Dense.observe` gives the tensor and the mask at once
-(one look at the player to act and the legal tokens).
+ones set). The legal tokens' ids are kept per tuple of tokens (the same tuples recur).
+:meth:`Dense.observe` gives the tensor and the mask at once (one look at the player to
+act and the legal tokens).
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ class Dense:
         self._legal_base = encoder.legal_base
         self._ids = game.space._ids
         self._arrays: dict[int, tuple[tuple[int, ...], Array]] = {}
-        self._legal: dict[int, tuple[tuple[str, ...], tuple[Array, Array]]] = {}
+        self._legal: dict[tuple[str, ...], tuple[Array, Array]] = {}
         #: seat -> the planes its board array holds, and the array
         self._boards: dict[int, tuple[_Parts, Array]] = {}
 
@@ -84,15 +83,14 @@ class Dense:
 
     def _legal_ids(self, tokens: tuple[str, ...]) -> tuple[Array, Array]:
         """The ids of ``tokens``, and the ``legal`` section's indices of them, as index
-        arrays (kept on the tuple's identity: the observation and the mask share them)."""
-        entry = self._legal.get(id(tokens))
-        if entry is not None and entry[0] is tokens:
-            return entry[1]
-        ids = np.fromiter(map(self._ids.__getitem__, tokens), np.intp, len(tokens))
-        found = ids, ids + self._legal_base
-        if len(self._legal) >= _KEPT:
-            self._legal.clear()
-        self._legal[id(tokens)] = (tokens, found)
+        arrays (kept per tuple of tokens: the same legal tokens recur, in other
+        positions too; never hand them out, numpy reads them only)."""
+        found = self._legal.get(tokens)
+        if found is None:
+            ids = np.fromiter(map(self._ids.__getitem__, tokens), np.intp, len(tokens))
+            if len(self._legal) >= _KEPT:
+                self._legal.clear()
+            found = self._legal[tokens] = ids, ids + self._legal_base
         return found
 
     def observe(self, ts: TokenState, player: int, out: Array | None = None) -> tuple[Array, Array]:
