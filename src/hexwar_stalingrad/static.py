@@ -25,6 +25,7 @@ from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import MoveSearch
+from hexwar.board.zoc import zoc_sources
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
@@ -314,14 +315,22 @@ class Static:
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
     @functools.cached_property
+    def zoc_controllers(self) -> Mapping[str, tuple[str, ...]]:
+        """Every label → the labels from which a ground unit puts it in its ZOC (S2.1):
+        the inverse of :attr:`zoc_of`, from the core's :func:`~hexwar.board.zoc.zoc_sources`."""
+        labels = self.index_labels
+        at = labels.__getitem__
+        return dict(
+            zip(labels, [tuple(map(at, f)) for f in zoc_sources(self.game_map)], strict=True)
+        )
+
+    @functools.cached_property
     def zoc_sources(self) -> Mapping[str, frozenset[str]]:
-        """Every label → the labels whose :attr:`zoc_disks` hold it: a hex is blocked by a
-        side's units (on it or in their ZOC, S2.1) iff one of them stands on one of these."""
-        out: dict[str, set[str]] = {lab: set() for lab in self.zoc_disks}
-        for lab, disk in self.zoc_disks.items():
-            for h in disk:
-                out[h].add(lab)
-        return {lab: frozenset(found) for lab, found in out.items()}
+        """Every label → the labels whose :attr:`zoc_disks` hold it (itself and its
+        :attr:`zoc_controllers`): a hex is blocked by a side's units (on it or in their
+        ZOC, S2.1) iff one of them stands on one of these."""
+        controllers = self.zoc_controllers
+        return {lab: frozenset((lab, *controllers[lab])) for lab in self.zoc_disks}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
         """The labels within ``radius`` of ``label`` (sorted; cached)."""
