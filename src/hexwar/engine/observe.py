@@ -136,6 +136,10 @@ class Encoder:
         ] = {}
         self._legal_base = offsets["legal"][0]
         self._no_prefix = (offsets["prefix_length"][0],)
+        self._prefix_at = tuple(
+            offsets[name][0]
+            for name in ("prefix_kind", "prefix_first", "prefix_rest", "prefix_length")
+        )
         #: the first index of the generic sections ``_generic`` writes
         self._generic_at = tuple(
             offsets[name][0] for name in ("observer", "to_act", "turn", "phase", "decision")
@@ -272,25 +276,24 @@ class Encoder:
     def _feature_now(self, feature: Feature, state: State, side: str) -> tuple[int, ...]:
         """One feature's indices in the observation (computed)."""
         off, size = self.sections[feature.name]
-        hot = list(feature.hot(Observed(state, side)))
+        hot = list(feature.hot(Observed.of(state, side)))
         if hot and not (min(hot) >= 0 and max(hot) < size):
             bad = next(i for i in hot if not 0 <= i < size)
             raise HexwarError(f"feature {feature.name!r}: index {bad} outside 0..{size - 1}")
         return tuple([off + i for i in hot])
 
     def _prefix_now(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[int, ...]:
-        """The prefix's sections and the ``selected`` plane."""
-        sec, ids = self.sections, self._ids
-        out: list[int] = []
-        if prefix:
-            out.append(sec["prefix_kind"][0] + ids[prefix[0]])
-            if len(prefix) > 1:
-                out.append(sec["prefix_first"][0] + ids[prefix[1]])
-                rest = sec["prefix_rest"][0]
-                out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
-        out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
-        if self._board is not None and prefix:
-            out.extend(self._board.selected(state, side, prefix))
+        """The sections of a (non-empty) prefix and the ``selected`` plane."""
+        kind_at, first_at, rest_at, length_at = self._prefix_at
+        ids = self._ids
+        out = [kind_at + ids[prefix[0]]]
+        if len(prefix) > 1:
+            out.append(first_at + ids[prefix[1]])
+            if len(prefix) > 2:
+                out += sorted({rest_at + ids[t] for t in prefix[2:]})
+        out.append(length_at + min(len(prefix), _PREFIX_LENGTHS - 1))
+        if self._board is not None and len(prefix) > 1:  # (the first token is a kind)
+            out += self._board.selected(state, side, prefix)
         return tuple(out)
 
     def _generic(

@@ -24,17 +24,20 @@ __all__ = ["Board", "Feature", "ObservationView", "Observed"]
 #: from the observer (:meth:`Observed._masks`), at most this many kept.
 _MASKED: Final[dict[tuple[int, int, str], dict[str, bool]]] = {}
 _MASKED_LIMIT: Final = 256
+#: observer -> the last view made for it (:meth:`Observed.of`)
+_VIEWS: Final[dict[str, Observed]] = {}
 
 
 class Observed:
     """Read-only reads of ``state`` as ``side`` sees it: a value hidden from ``side``
     reads as :data:`hexwar.engine.state.HIDDEN`, an entry whose key is secret is absent."""
 
-    __slots__ = ("_hidden", "_keys", "_masked", "_others", "side", "state")
+    __slots__ = ("_at", "_hidden", "_keys", "_masked", "_others", "side", "state")
 
     def __init__(self, state: State, side: str) -> None:
         self.state = state
         self.side = side
+        self._at = state._version  # the position's version when the view was made
         self._hidden = state.table(_HIDDEN_TABLE)
         self._keys = state.table(_HIDDEN_KEYS_TABLE)
         # which tables hide something from ``side``: shared by the views of one version
@@ -47,6 +50,18 @@ class Observed:
             masked = _MASKED[key] = {}
         self._masked: dict[str, bool] = masked
         self._others: list[str] | None = None
+
+    @classmethod
+    def of(cls, state: State, side: str) -> Observed:
+        """A view of ``state`` for ``side``: the one made for this version of the
+        position and this side if it was the last made for the side (a view reads only
+        the position, and a version is never reused: exact), else a new one."""
+        found = _VIEWS.get(side)
+        if found is None or found._at != state._version:
+            if len(_VIEWS) >= _MASKED_LIMIT:
+                _VIEWS.clear()
+            found = _VIEWS[side] = cls(state, side)
+        return found
 
     def get(self, table: str, key: str, default: Value = None) -> Value:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""

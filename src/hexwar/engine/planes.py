@@ -135,7 +135,7 @@ class BoardPlanes:
     def _now(self, state: State, side: str) -> tuple[tuple[int, ...], ...]:
         """The ones of the pieces planes, then of each side's ZOC plane (computed)."""
         board = self.board
-        view = Observed(state, side)
+        view = Observed.of(state, side)
         index, index_of = self._index, self._index_of
         depth, n = board.depth, self.cells
         pieces = board.pieces
@@ -199,7 +199,7 @@ class BoardPlanes:
 
     def _patch(self, state: State, side: str, track: _Track) -> tuple[tuple[int, ...], ...]:
         """Bring ``track`` to ``state`` (the changed pieces asked again); its planes."""
-        board, view = self.board, Observed(state, side)
+        board, view = self.board, Observed.of(state, side)
         piece, piece_zoc = board.piece, board.piece_zoc
         assert piece is not None
         index, index_of, entries = self._index, self._index_of, track.entries
@@ -316,7 +316,7 @@ class BoardPlanes:
         cells = self.cell_index
         marked = {cells[t] for t in prefix[1:] if t in cells}
         if board.pieces_named is not None:
-            view = Observed(state, side)
+            view = Observed.of(state, side)
             for t in prefix[1:]:
                 where = board.pieces_named(view, t)
                 if where is not None and where in cells:
