@@ -7,9 +7,9 @@ the pieces and ZOC planes), then a ``1.0`` at the indices of the generic section
 features, of the prefix's, and of the legal tokens. The board array is kept per seat and
 patched in place: the encoder hands out each plane's indices as the *same* tuple while it
 is unchanged, so only a plane that changed is written (its old indices cleared, its new
-ones set). The legal tokens' ids are kept per tuple of tokens (the same tuples recur).
-:meth:`Dense.observe` gives the tensor and the mask at once (one look at the player to
-act and the legal tokens).
+ones set). The legal tokens' indices and their action mask are kept per tuple of tokens
+(the same tuples recur), so a mask is one copy. :meth:`Dense.observe` gives the tensor
+and the mask at once (one look at the player to act and the legal tokens).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class Dense:
         self._legal_base = encoder.legal_base
         self._ids = game.space._ids
         self._arrays: dict[int, tuple[tuple[int, ...], Array]] = {}
+        #: legal tokens -> (their ``legal`` indices, their action mask)
         self._legal: dict[tuple[str, ...], tuple[Array, Array]] = {}
         #: seat -> the planes its board array holds, and the array
         self._boards: dict[int, tuple[_Parts, Array]] = {}
@@ -82,15 +83,17 @@ class Dense:
         return dense
 
     def _legal_ids(self, tokens: tuple[str, ...]) -> tuple[Array, Array]:
-        """The ids of ``tokens``, and the ``legal`` section's indices of them, as index
-        arrays (kept per tuple of tokens: the same legal tokens recur, in other
-        positions too; never hand them out, numpy reads them only)."""
+        """The ``legal`` section's indices of ``tokens`` (an index array) and their action
+        mask (an int8 array), kept per tuple of tokens (the same legal tokens recur, in
+        other positions too; never hand them out: copy the mask)."""
         found = self._legal.get(tokens)
         if found is None:
             ids = np.fromiter(map(self._ids.__getitem__, tokens), np.intp, len(tokens))
+            mask = self._no_mask.copy()
+            mask[ids] = 1
             if len(self._legal) >= _KEPT:
                 self._legal.clear()
-            found = self._legal[tokens] = ids, ids + self._legal_base
+            found = self._legal[tokens] = ids + self._legal_base, mask
         return found
 
     def observe(self, ts: TokenState, player: int, out: Array | None = None) -> tuple[Array, Array]:
@@ -103,13 +106,13 @@ class Dense:
             out = board.copy()
         else:
             np.copyto(out, board)
-        mask = self._no_mask.copy()
-        if acting == player:
-            tokens = ts.legal_tokens()
-            if tokens:
-                ids, at = self._legal_ids(tokens)
-                out[at] = 1.0
-                mask[ids] = 1
+        tokens = ts.legal_tokens() if acting == player else ()
+        if tokens:
+            at, mask = self._legal_ids(tokens)
+            out[at] = 1.0
+            mask = mask.copy()
+        else:
+            mask = self._no_mask.copy()
         out[[*fixed, *chosen]] = 1.0  # one write (each numpy call costs more than a short list)
         return out, mask
 
@@ -120,9 +123,5 @@ class Dense:
 
     def mask(self, ts: TokenState, player: int) -> Array:
         """A new int8 action mask: 1 for each token seat ``player`` may take now."""
-        mask = self._no_mask.copy()
-        if ts.current_player() == player:
-            tokens = ts.legal_tokens()
-            if tokens:
-                mask[self._legal_ids(tokens)[0]] = 1
-        return mask
+        tokens = ts.legal_tokens() if ts.current_player() == player else ()
+        return self._legal_ids(tokens)[1].copy() if tokens else self._no_mask.copy()
