@@ -55,7 +55,10 @@ class Observed:
     def of(cls, state: State, side: str) -> Observed:
         """A view of ``state`` for ``side``: the one made for this version of the
         position and this side if it was the last made for the side (a view reads only
-        the position, and a version is never reused: exact), else a new one."""
+        the position, and a version is never reused: exact, like
+        :meth:`~hexwar.engine.state.State.derive`), else a new one. The encoder's
+        planes, features and ``selected`` plane share it; their memos declare the
+        hidden-entry tables a view reads when it is made."""
         found = _VIEWS.get(side)
         if found is None or found._at != state._version:
             if len(_VIEWS) >= _MASKED_LIMIT:
