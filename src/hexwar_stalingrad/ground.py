@@ -34,7 +34,6 @@ from hexwar_stalingrad.board import (
     enemy,
     static,
     step,
-    strength,
     unit_at,
     where,
 )
@@ -268,22 +267,42 @@ def _may_attack(state: State, unit: str) -> bool:
 
 def _power(state: State, unit: str, role: str = "attack") -> int:
     """The unit's strength as ``role`` (``attack``, ``defend``, ``cover``), after cards."""
-    return int(state.hook("combat_strength", strength(state, unit), unit=unit, role=role))
+    return _strength(static(state), state, unit, role)
+
+
+def _strength(data: Static, state: State, unit: str, role: str) -> int:
+    """:func:`_power` with the scenario ``data``: the printed strength of the side the
+    counter shows (:func:`~hexwar_stalingrad.board.strength`, S1.3), then the
+    ``combat_strength`` hook."""
+    full, reduced = _strengths(data)[unit]
+    base = reduced if state.get(STEPS, unit) or state.get(ELIMINATED, unit) is not None else full
+    return int(state.hook("combat_strength", base, unit=unit, role=role))
+
+
+@functools.lru_cache(maxsize=8)
+def _strengths(data: Static) -> Mapping[str, tuple[int, int]]:
+    """Each ground unit's printed full and reduced combat strength (S1.3)."""
+    return {u: (g.strength.full, g.strength.reduced) for u, g in data.ground.items()}
 
 
 def attack_strength(state: State, attackers: Iterable[str]) -> int:
     """Sum of the attackers' strengths (S8.2), after card effects."""
-    return sum(_power(state, u, "attack") for u in attackers)
+    data = static(state)
+    return sum(_strength(data, state, u, "attack") for u in attackers)
 
 
 def defence_strength(state: State, defender: str) -> int:
     """Defender's strength plus covering artillery adjacent to it (S7.3)."""
-    data, at = static(state), PIECES.occupied(state)
+    return _defence(static(state), state, defender)
+
+
+def _defence(data: Static, state: State, defender: str) -> int:
+    at = PIECES.occupied(state)
     cover = _artillery(data)[data.ground[defender].side]
-    total = _power(state, defender, "defend")
+    total = _strength(data, state, defender, "defend")
     for n in at.keys() & data.neighbors[where(state, defender)]:
         if (u := at[n][0]) in cover:
-            total += _power(state, u, "cover")
+            total += _strength(data, state, u, "cover")
     return total
 
 
@@ -297,11 +316,10 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     if data.ground[defender].arm in ARTILLERY_ARMS:
         column: str | None = HELPLESS_COLUMN
     else:
-        attack, defence = attack_strength(state, attackers), defence_strength(state, defender)
-        ratio = Fraction(attack, max(defence, 1))
-        if ratio < data.crt.threshold:
+        attack = sum(_strength(data, state, u, "attack") for u in attackers)
+        column = data.crt.try_column(attack, max(_defence(data, state, defender), 1))
+        if column is None:
             return None, 0
-        column = data.crt.column_for(attack, max(defence, 1))
     shift = int(state.hook("odds_shift", 0, attacker=attackers, defender=defender))
     return column, shift
 
@@ -313,7 +331,7 @@ def _need(state: State, side: str, defender: str) -> int | None:
     if data.ground[defender].arm in ARTILLERY_ARMS:
         return None
     ratio = data.crt.threshold
-    return -(-ratio.numerator * max(defence_strength(state, defender), 1) // ratio.denominator)
+    return -(-ratio.numerator * max(_defence(data, state, defender), 1) // ratio.denominator)
 
 
 #: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
