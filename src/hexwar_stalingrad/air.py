@@ -19,8 +19,9 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 from __future__ import annotations
 
 import bisect
+import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Final
 
@@ -45,6 +46,7 @@ from hexwar_stalingrad.board import (
 )
 from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.ground import apply_bombardment
+from hexwar_stalingrad.static import Static
 
 __all__ = [
     "ALOFT",
@@ -137,14 +139,27 @@ def aloft(state: State, side: str | None = None, role: str | None = None) -> lis
 
 def based(state: State, side: str, role: str | None = None) -> list[str]:
     """Air units of ``side`` standing on an airfield (may take off), sorted."""
-    air = static(state).air
-    return sorted(
+    table = state.table("air")
+    return [
         u
-        for u, info in air.items()
-        if info.side == side
-        and (role is None or info.role == role)
-        and air_where(state, u) not in (POOL, DEAD, ALOFT)
-    )
+        for u in _air_units(static(state)).get((side, role), ())
+        if isinstance(v := table.get(u), tuple) and v[0] not in _NOT_BASED
+    ]
+
+
+#: Where an air unit that is not on an airfield is.
+_NOT_BASED: Final = frozenset({POOL, DEAD, ALOFT})
+
+
+@functools.lru_cache(maxsize=8)
+def _air_units(data: Static) -> Mapping[tuple[str, str | None], tuple[str, ...]]:
+    """Each side's air units, sorted, by role (and all of them: role ``None``)."""
+    air = data.air
+    return {
+        (side, role): tuple(u for u in data.side_air(side) if role in (None, air[u].role))
+        for side in SIDES
+        for role in (None, BOMBER, FIGHTER)
+    }
 
 
 def air_strength(state: State, unit: str) -> int:
@@ -369,7 +384,7 @@ def _decide_placement(state: State, decision: Decision, action: Action) -> None:
     target = unit_at(state, label) if role == BOMBER else ""
     plan = tuple(sorted((*_plan(state, side, role), (unit, label, target or ""))))
     state.put("air_plan", _plan_key(side, role), plan)
-    if placement_actions(state, side, role):
+    if _placement_units_and_hexes(state, side, role)[0]:  # some fly action left
         state.push(decision)
     else:
         _placement_done(state, side, role)

@@ -13,7 +13,9 @@ common event face up (S5.1).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.engine.actions import Action, Decision, Value
@@ -22,6 +24,7 @@ from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import SIDES, static
 from hexwar_stalingrad.cards import WINDOWS, Card
+from hexwar_stalingrad.static import Static
 
 __all__ = [
     "DECK_ORDER",
@@ -192,10 +195,27 @@ def start_shuffle(state: State, deck: str) -> None:
 
 
 def _push_draw(state: State, deck: str, unplaced: list[str]) -> None:
-    outcomes = tuple((Action("shuffle", (deck, c)), p) for c, p in draw_outcomes(unplaced))
-    state.push(
-        Decision.chance("shuffle", outcomes, params=(deck, *sorted(unplaced)), private=NOBODY)
-    )
+    """The next card of ``deck`` from the card ids ``unplaced``: each as likely (the
+    cards are distinct: :func:`~hexwar.engine.dice.draw_outcomes` of distinct items)."""
+    draws, share = _draws(static(state))[deck], _share(len(unplaced))
+    outcomes = tuple((draws[c], share) for c in unplaced)
+    params = (deck, *sorted(unplaced))
+    state.push(Decision.chance("shuffle", outcomes, params=params, private=NOBODY))
+
+
+@functools.lru_cache(maxsize=8)
+def _draws(data: Static) -> Mapping[str, Mapping[str, Action]]:
+    """``shuffle DECK CARD`` for each deck and card of the scenario (built once)."""
+    out: dict[str, dict[str, Action]] = {}
+    for c in data.cards.values():
+        out.setdefault(c.deck, {})[c.id] = Action("shuffle", (c.deck, c.id))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _share(n: int) -> Fraction:
+    """``1/n``: one object for every card of a draw (:func:`draw_outcomes`' form)."""
+    return draw_outcomes(range(n))[0][1]
 
 
 def shuffle_step(state: State, decision: Decision, action: Action) -> None:
