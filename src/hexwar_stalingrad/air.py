@@ -23,6 +23,8 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from itertools import compress
+from operator import itemgetter
 from typing import Final
 
 from hexwar.engine.actions import END, Action, Decision
@@ -199,27 +201,32 @@ def _free(state: State, label: str, side: str, occupied: set[str]) -> bool:
     if label in occupied:
         return False
     data = static(state)
-    ground = data.ground
-    for h in (label, *data.neighbors[label]):
-        u = unit_at(state, h)
-        if u is not None and ground[u].side != side:
-            return False
-    return True
+    at, foes = PIECES.occupied(state), data.foes(side)
+    return not any(at[h][0] in foes for h in at.keys() & {label, *data.neighbors[label]})
 
 
 def free_airfields(state: State, side: str) -> list[str]:
     """The side's free airfields (ruling S10.7), sorted; an airfield that is the base of a
     unit still to arrive (S3.2, S4.2) is kept for it."""
-    data = static(state)
+    table = state.table("air")
     reserved = {
-        data.place(info.base)
-        for u, info in data.air.items()
-        if info.side == side and air_where(state, u) == POOL
+        base
+        for u, base in _bases(static(state))[side]
+        if isinstance(v := table.get(u), tuple) and v[0] == POOL
     }
     occupied = _occupied(state)  # once for every airfield
     return [
         a for a in airfields(state, side) if a not in reserved and _free(state, a, side, occupied)
     ]
+
+
+@functools.lru_cache(maxsize=8)
+def _bases(data: Static) -> Mapping[str, tuple[tuple[str, str | None], ...]]:
+    """Each side's air units and the labels of their bases (S3.2, S4.2)."""
+    return {
+        side: tuple((u, data.place(data.air[u].base)) for u in data.side_air(side))
+        for side in SIDES
+    }
 
 
 def _set_air(state: State, unit: str, where: str, step: str | None = None) -> None:
@@ -314,10 +321,9 @@ def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...
     taken = {h for _, h, _ in plan}
     data = static(state)
     if role == BOMBER:
-        foes = data.foes(side)
-        hexes = sorted(
-            lab for lab, s in PIECES.occupied(state).items() if s[0] in foes and lab not in taken
-        )
+        at = PIECES.occupied(state)  # the cells whose unit is an enemy's, not yet taken
+        enemies = compress(at, map(data.foes(side).__contains__, map(itemgetter(0), at.values())))
+        hexes = sorted(set(enemies).difference(taken))
     else:
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
