@@ -262,7 +262,13 @@ def apply_bombardment(
 
 
 def _may_attack(state: State, unit: str) -> bool:
-    return static(state).ground[unit].arm not in ARTILLERY_ARMS and not state.get("attacked", unit)
+    return unit not in _gunners(static(state)) and not state.get("attacked", unit)
+
+
+@functools.lru_cache(maxsize=8)
+def _gunners(data: Static) -> frozenset[str]:
+    """The artillery units of both sides (S7.4: they do not attack)."""
+    return frozenset(u for side in SIDES for u in _artillery(data)[side])
 
 
 def _power(state: State, unit: str, role: str = "attack") -> int:
@@ -276,7 +282,18 @@ def _strength(data: Static, state: State, unit: str, role: str) -> int:
     ``combat_strength`` hook."""
     full, reduced = _strengths(data)[unit]
     base = reduced if state.get(STEPS, unit) or state.get(ELIMINATED, unit) is not None else full
+    if not _folds_into(state.ruleset, "combat_strength"):
+        return base
     return int(state.hook("combat_strength", base, unit=unit, role=role))
+
+
+@functools.lru_cache(maxsize=64)
+def _folds_into(rules: Ruleset, point: str) -> bool:
+    """Whether a static hook or some effect kind of ``rules`` contributes to hook point
+    ``point`` at all (if not, the hook returns its value whatever the effects in force)."""
+    return rules.static_hook(point) is not None or any(
+        point in contributions for contributions in rules.effect_rules.values()
+    )
 
 
 @functools.lru_cache(maxsize=8)
