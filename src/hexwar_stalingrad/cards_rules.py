@@ -14,9 +14,10 @@ common event face up (S5.1).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, cast
 
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import draw_outcomes
@@ -194,7 +195,7 @@ def start_shuffle(state: State, deck: str) -> None:
     _push_draw(state, deck, unplaced)
 
 
-def _push_draw(state: State, deck: str, unplaced: list[str]) -> None:
+def _push_draw(state: State, deck: str, unplaced: Sequence[str]) -> None:
     """The next card of ``deck`` from the card ids ``unplaced``: each as likely (the
     cards are distinct: :func:`~hexwar.engine.dice.draw_outcomes` of distinct items)."""
     draws, share = _draws(static(state))[deck], _share(len(unplaced))
@@ -221,9 +222,11 @@ def _share(n: int) -> Fraction:
 def shuffle_step(state: State, decision: Decision, action: Action) -> None:
     """The next card of a shuffle goes under the deck; then the next deck (S3.3)."""
     deck, card = action.args
-    order = _ids(state.get("cards", f"deck:{deck}"))
-    state.put("cards", f"deck:{deck}", (*order, card))
-    unplaced = [str(c) for c in decision.params[1:] if c != card]
+    key, rest = f"deck:{deck}", cast("tuple[str, ...]", decision.params[1:])
+    order = state.get("cards", key)
+    state.put("cards", key, (*(order if isinstance(order, tuple) else ()), card))
+    i = rest.index(card)
+    unplaced = rest[:i] + rest[i + 1 :]
     if unplaced:
         _push_draw(state, deck, unplaced)
         return
@@ -256,15 +259,23 @@ def _set_hand(state: State, side: str, cards: list[str]) -> None:
 
 
 def _apply_effects(state: State, card: Card, owner: str | None) -> None:
-    for effect in card.effects:
+    for kind, params, expiry in _card_effects(static(state), card.id):
+        state.add_effect(kind, params, expiry=expiry, owner=owner, source=card.id)
+
+
+@functools.lru_cache(maxsize=512)
+def _card_effects(data: Static, card: str) -> tuple[tuple[str, Mapping[str, Value], Expiry], ...]:
+    """The card's effects as the state keeps them: kind, parameters (whole floats as
+    ints, lists as tuples), expiry (built once per card)."""
+    out = []
+    for effect in data.cards[card].effects:
         params: dict[str, Value] = {}
         for k, v in effect.params.items():
             if isinstance(v, float) and v.is_integer():
                 v = int(v)
             params[k] = tuple(v) if isinstance(v, list) else v
-        state.add_effect(
-            effect.kind, params, expiry=_EXPIRY[effect.duration], owner=owner, source=card.id
-        )
+        out.append((effect.kind, MappingProxyType(params), _EXPIRY[effect.duration]))
+    return tuple(out)
 
 
 def turn_common_event(state: State) -> None:

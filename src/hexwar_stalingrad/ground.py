@@ -261,10 +261,6 @@ def apply_bombardment(
 # -- ground attacks (S8) -----------------------------------------------------------------------
 
 
-def _may_attack(state: State, unit: str) -> bool:
-    return unit not in _gunners(static(state)) and not state.get("attacked", unit)
-
-
 @functools.lru_cache(maxsize=8)
 def _gunners(data: Static) -> frozenset[str]:
     """The artillery units of both sides (S7.4: they do not attack)."""
@@ -341,28 +337,67 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     return column, shift
 
 
-def _need(state: State, side: str, defender: str) -> int | None:
+def _need_in(data: Static, state: State, defender: str) -> int | None:
     """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths are
     integers, so its ceiling), ``None`` against artillery: any group will do (S7.4)."""
-    data = static(state)
     if data.ground[defender].arm in ARTILLERY_ARMS:
         return None
     ratio = data.crt.threshold
     return -(-ratio.numerator * max(_defence(data, state, defender), 1) // ratio.denominator)
 
 
-#: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
-#: turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4).
-ATTACKS: Final = PieceAttacks(
-    PIECES, lambda state: static(state).neighbors, may_attack=_may_attack,
-    name="stalingrad-attack", strength=_power, threshold=_need,
-)  # fmt: skip
-attack_defenders: Final = ATTACKS.defenders
-has_attack: Final = ATTACKS.exists
-attackers: Final = ATTACKS.attackers
-attack_valid: Final = ATTACKS.valid
-attack_feasible: Final = ATTACKS.feasible
-attack_actions: Final = ATTACKS.actions
+@functools.lru_cache(maxsize=8)
+def _attacks(data: Static) -> PieceAttacks:
+    """``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
+    turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4); the
+    scenario ``data`` bound into the questions it asks."""
+    gunners, neighbors = _gunners(data), data.neighbors
+
+    def may_attack(state: State, unit: str) -> bool:
+        return unit not in gunners and not state.get("attacked", unit)
+
+    def power(state: State, unit: str) -> int:
+        return _strength(data, state, unit, "attack")
+
+    def need(state: State, side: str, defender: str) -> int | None:
+        return _need_in(data, state, defender)
+
+    return PieceAttacks(
+        PIECES, lambda state: neighbors, may_attack=may_attack,
+        name="stalingrad-attack", strength=power, threshold=need,
+    )  # fmt: skip
+
+
+def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The enemy units some group of the side's units may attack now (S8.1, S8.2), sorted."""
+    return _attacks(static(state)).defenders(state, side, args)
+
+
+def has_attack(state: State, side: str) -> bool:
+    """Whether ``side`` has a legal ``attack`` (the S4 idle test)."""
+    return _attacks(static(state)).exists(state, side)
+
+
+def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
+    """The units that may attack the defender ``fixed[0]`` (S8.1, S7.4), sorted."""
+    return _attacks(static(state)).attackers(state, side, fixed)
+
+
+def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
+    """Whether ``chosen`` may attack ``fixed[0]``: 1:1 or better (S8.2, S7.4)."""
+    return _attacks(static(state)).valid(state, side, fixed, chosen)
+
+
+def attack_feasible(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` plus later attackers can reach 1:1 (S8.2; monotone)."""
+    return _attacks(static(state)).feasible(state, side, fixed, chosen)
+
+
+def attack_actions(state: State, side: str) -> list[Action]:
+    """Every legal ``attack DEFENDER A1 [A2 ...]`` (S8.1, S8.2, S7.4)."""
+    return _attacks(static(state)).actions(state, side)
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:
