@@ -730,16 +730,21 @@ def _points(state: State, side: str) -> int:
 def _restorable(state: State, side: str, points: int) -> list[str]:
     if points < REPLACEMENT_COST["restore"]:
         return []
-    out = []
-    for u in static(state).side_air(side):
-        w, s = _entry(state, u)
-        if s == REDUCED and w not in (POOL, DEAD, ALOFT):
-            out.append(u)
-    return out
+    table = state.table("air")  # reduced, on an airfield
+    return [
+        u
+        for u in static(state).side_air(side)
+        if isinstance(v := table.get(u), tuple) and v[1] == REDUCED and v[0] not in _NOT_BASED
+    ]
 
 
 def _rebuildable(state: State, side: str) -> list[str]:
-    return [u for u in static(state).side_air(side) if air_where(state, u) == DEAD]
+    table = state.table("air")
+    return [
+        u
+        for u in static(state).side_air(side)
+        if isinstance(v := table.get(u), tuple) and v[0] == DEAD
+    ]
 
 
 def _levels(points: int) -> list[str]:

@@ -211,18 +211,43 @@ def _artillery(data: Static) -> Mapping[str, tuple[str, ...]]:
     return {s: tuple(u for u in data.side_ground(s) if arm[u] in ARTILLERY_ARMS) for s in SIDES}
 
 
-#: ``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away, once
-#: per turn (S7.1).
-FIRE: Final = PieceFire(
-    PIECES,
-    lambda state, label: static(state).ring(label, ARTILLERY_RANGE),
-    may_fire=lambda state, unit: not state.get("fired", unit),
-    kind="bombard",
-    armed=lambda state, side: _artillery(static(state))[side],
-)
-bombard_actions, bombard_units, bombard_targets, has_bombard = (
-    FIRE.actions, FIRE.firers, FIRE.targets, FIRE.exists
-)  # fmt: skip
+@functools.lru_cache(maxsize=8)
+def _fire(data: Static) -> PieceFire:
+    """``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away,
+    once per turn (S7.1); the scenario ``data`` bound into the questions it asks."""
+    armed, rings = _artillery(data), dict[str, tuple[str, ...]]()
+
+    def reach(state: State, label: str) -> tuple[str, ...]:
+        found = rings.get(label)
+        if found is None:
+            found = rings[label] = data.ring(label, ARTILLERY_RANGE)
+        return found
+
+    return PieceFire(
+        PIECES, reach,
+        may_fire=lambda state, unit: not state.get("fired", unit),
+        kind="bombard", armed=lambda state, side: armed[side],
+    )  # fmt: skip
+
+
+def bombard_actions(state: State, side: str) -> list[Action]:
+    """Every ``bombard ART TARGET`` (S7.1), by artillery unit, then target."""
+    return _fire(static(state)).actions(state, side)
+
+
+def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's artillery that may bombard something now (S7.1), sorted."""
+    return _fire(static(state)).firers(state, side, args)
+
+
+def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
+    return _fire(static(state)).targets(state, side, args)
+
+
+def has_bombard(state: State, side: str) -> bool:
+    """Whether ``side`` has a legal ``bombard`` (the S4 idle test)."""
+    return _fire(static(state)).exists(state, side)
 
 
 def declare_bombard(state: State, action: Action) -> None:
