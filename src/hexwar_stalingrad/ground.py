@@ -215,13 +215,10 @@ def _artillery(data: Static) -> Mapping[str, tuple[str, ...]]:
 def _fire(data: Static) -> PieceFire:
     """``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away,
     once per turn (S7.1); the scenario ``data`` bound into the questions it asks."""
-    armed, rings = _artillery(data), dict[str, tuple[str, ...]]()
+    armed = _artillery(data)
 
     def reach(state: State, label: str) -> tuple[str, ...]:
-        found = rings.get(label)
-        if found is None:
-            found = rings[label] = data.ring(label, ARTILLERY_RANGE)
-        return found
+        return data.ring(label, ARTILLERY_RANGE)
 
     return PieceFire(
         PIECES, reach,
