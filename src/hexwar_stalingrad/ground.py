@@ -359,15 +359,6 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     return column, shift
 
 
-def _need_in(data: Static, state: State, defender: str) -> int | None:
-    """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths are
-    integers, so its ceiling), ``None`` against artillery: any group will do (S7.4)."""
-    if data.ground[defender].arm in ARTILLERY_ARMS:
-        return None
-    ratio = data.crt.threshold
-    return -(-ratio.numerator * max(_defence(data, state, defender), 1) // ratio.denominator)
-
-
 @functools.lru_cache(maxsize=8)
 def _attacks(data: Static) -> PieceAttacks:
     """``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
@@ -381,8 +372,14 @@ def _attacks(data: Static) -> PieceAttacks:
     def power(state: State, unit: str) -> int:
         return _strength(data, state, unit, "attack")
 
+    num, den = data.crt.threshold.as_integer_ratio()
+
     def need(state: State, side: str, defender: str) -> int | None:
-        return _need_in(data, state, defender)
+        """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths
+        are integers, so its ceiling), ``None`` against artillery: any group (S7.4)."""
+        if defender in gunners:
+            return None
+        return -(-num * max(_defence(data, state, defender), 1) // den)
 
     return PieceAttacks(
         PIECES, lambda state: neighbors, may_attack=may_attack,
