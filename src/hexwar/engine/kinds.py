@@ -107,6 +107,12 @@ class Combination(Generic[C]):
     at_least: int = 1
     at_most: int | None = None
     means: str | None = attrs.field(default=None, eq=False)
+    #: this step's part of its derived keys (:meth:`State.derive`): hashed by identity,
+    #: not by attrs' generated ``__hash__`` in Python on every look-up
+    _key: object = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_key", object())
 
     def _fits(self, state: State, ctx: C, fixed: Args, group: Args) -> bool:
         if len(group) < self.at_least:
@@ -134,9 +140,7 @@ class Combination(Generic[C]):
         return False
 
     def _candidates(self, state: State, ctx: C, fixed: Args) -> Args:
-        return state.derive(
-            (self, ctx, fixed), lambda: tuple(sorted(set(self.items(state, ctx, fixed))))
-        )
+        return state.derive((self._key, ctx, fixed), _sorted_set, self.items, state, ctx, fixed)
 
     def _rest(self, state: State, ctx: C, fixed: Args, group: Args) -> Args:
         items = self._candidates(state, ctx, fixed)
@@ -168,11 +172,22 @@ class Combination(Generic[C]):
 Step = Values[C] | Combination[C]
 
 
+def _sorted_set(values: Callable[[State, C, Args], Iterable[str]], *args: Any) -> Args:
+    """``values(*args)``, sorted, each value once (a step's candidates)."""
+    return tuple(sorted(set(values(*args))))
+
+
 def _steps(steps: Sequence[Any]) -> tuple[Any, ...]:
     out = tuple(s if isinstance(s, Values | Combination) else Values(s) for s in steps)
     if any(isinstance(s, Combination) for s in out[:-1]):
         raise ValueError("a Combination can only be the last step of a kind")
     return out
+
+
+# How Kind.any asks a kind with neither ``exists`` nor ``when`` deciding: no steps (always
+# completes), the first step's ``exists``, the first step's values (checked or the only
+# step: any value completes), else completes() with its look-ahead, kept per position.
+_ANY_TRUE, _ANY_EXISTS, _ANY_VALUES, _ANY_STEPS = range(4)
 
 
 @attrs.frozen(cache_hash=True)
@@ -196,18 +211,32 @@ class Kind(Generic[C]):
     actions: Callable[[State, C], Iterable[Action]] | None = None
     #: how many arguments come before the combination (all of them if none)
     _n_fixed: int = attrs.field(init=False, eq=False, repr=False)
+    #: this kind's part of its derived keys (see :class:`Combination`)
+    _key: object = attrs.field(init=False, eq=False, repr=False)
+    #: how :meth:`any` asks the steps (:data:`_ANY_STEPS`, ``_ANY_TRUE``, ...)
+    _any_by: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        n = len(self.steps)
-        fixed = n - 1 if n and isinstance(self.steps[-1], Combination) else n
+        steps = self.steps
+        n = len(steps)
+        fixed = n - 1 if n and isinstance(steps[-1], Combination) else n
         object.__setattr__(self, "_n_fixed", fixed)
+        object.__setattr__(self, "_key", object())
+        first = steps[0] if fixed else None
+        if not n:
+            any_by = _ANY_TRUE
+        elif isinstance(first, Values) and first.exists is not None:
+            any_by = _ANY_EXISTS
+        elif isinstance(first, Values) and (first.checked or n == 1):
+            any_by = _ANY_VALUES
+        else:  # a look-ahead (or a combination's search): kept per position
+            any_by = _ANY_STEPS
+        object.__setattr__(self, "_any_by", any_by)
 
     def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
         step = self.steps[i]
         assert isinstance(step, Values)
-        return state.derive(
-            (self, i, ctx, args), lambda: tuple(sorted(set(step.values(state, ctx, args))))
-        )
+        return state.derive((self._key, i, ctx, args), _sorted_set, step.values, state, ctx, args)
 
     def applies(self, state: State, ctx: C) -> bool:
         """Whether ``when`` allows the kind now."""
@@ -237,7 +266,14 @@ class Kind(Generic[C]):
             return False
         if self.exists is not None:
             return self.exists(state, ctx)
-        return state.derive((self, ctx), lambda: self.completes(state, ctx, ()))
+        any_by = self._any_by
+        if any_by == _ANY_VALUES:  # what completes() would answer, without its frame
+            return bool(self._values(state, ctx, 0, ()))
+        if any_by == _ANY_EXISTS:
+            return self.steps[0].exists(state, ctx, ())  # type: ignore[union-attr,misc]
+        if any_by == _ANY_TRUE:
+            return True
+        return state.derive((self._key, ctx), self.completes, state, ctx, ())
 
     def enumerate(self, state: State, ctx: C) -> list[Action]:
         """Every legal action of this kind (none unless it :meth:`applies`): its own

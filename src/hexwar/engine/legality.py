@@ -28,6 +28,13 @@ _MEMO_LIMIT: Final = 4096
 #: How many legal tokens the default reason for an illegal action lists.
 _SHOWN_TOKENS: Final = 8
 T = TypeVar("T")
+# The keys of the engine's own answers in a position's memo: objects no key passed to
+# Legality.derive can equal, so derived values are kept under their own keys.
+_LEGAL: Final = object()
+_LIST: Final = object()
+_SET: Final = object()
+_TRIE: Final = object()
+_FIRST: Final = object()
 
 
 class Legality(Store):
@@ -77,8 +84,15 @@ class Legality(Store):
     def _settle(self) -> None:
         """:func:`sequencer.settle` with the phase through :meth:`_phase`."""
         while self._outcome is None and not self._pending:
-            if sequencer._waiting(self, self._phase()):
-                return
+            phase = self._phase()
+            if phase is not None:
+                side = phase.side
+                if type(side) is str and phase.may_end is None:
+                    # the commonest phase (a fixed side, no may_end): sequencer._waiting
+                    if not phase.end_when_idle or self.phase_busy(side):
+                        return
+                elif sequencer._waiting(self, phase):
+                    return
             sequencer._step(self)
 
     def _may_end(self) -> bool:
@@ -150,7 +164,7 @@ class Legality(Store):
 
     def _legal(self) -> tuple[Action, ...]:
         memo = self._memo_now()
-        found: tuple[Action, ...] | None = memo.get("legal")
+        found: tuple[Action, ...] | None = memo.get(_LEGAL)
         if found is None:
             if self._outcome is not None:
                 found = ()
@@ -171,7 +185,7 @@ class Legality(Store):
                     if not self._pending and sequencer.may_end(self):
                         actions.append(END)
                 found = tuple(sorted(actions, key=action_key))
-            memo["legal"] = found
+            memo[_LEGAL] = found
         return found
 
     def _listed_node(self) -> bool:
@@ -184,7 +198,7 @@ class Legality(Store):
     def _listed(self) -> tuple[Action, ...]:
         """The current node's actions as listed by the ruleset (phase: without END)."""
         memo = self._memo_now()
-        found: tuple[Action, ...] | None = memo.get("list")
+        found: tuple[Action, ...] | None = memo.get(_LIST)
         if found is None:
             if self._pending:
                 d = self._pending[-1]
@@ -196,24 +210,24 @@ class Legality(Store):
                     found = tuple(self.ruleset.decision_actions(self, d))
             else:
                 found = tuple(self.ruleset.phase_actions(self, self.current_player()))
-            memo["list"] = found
+            memo[_LIST] = found
         return found
 
     def _listed_set(self) -> frozenset[Action]:
         memo = self._memo_now()
-        found: frozenset[Action] | None = memo.get("set")
+        found: frozenset[Action] | None = memo.get(_SET)
         if found is None:
             ends = () if self._pending or not sequencer.may_end(self) else (END,)
-            found = memo["set"] = frozenset((*self._listed(), *ends))
+            found = memo[_SET] = frozenset((*self._listed(), *ends))
         return found
 
     def _listed_next(self, prefix: Prefix) -> tuple[str, ...]:
         """The tokens after ``prefix`` in the tree of :meth:`_listed` (the default
         :meth:`Ruleset.phase_tokens` / :meth:`Ruleset.decision_tokens`)."""
         memo = self._memo_now()
-        trie: dict[Prefix, tuple[str, ...]] | None = memo.get("trie")
+        trie: dict[Prefix, tuple[str, ...]] | None = memo.get(_TRIE)
         if trie is None:
-            trie = memo["trie"] = _trie(self._listed())
+            trie = memo[_TRIE] = _trie(self._listed())
         return trie.get(prefix, ())
 
     def _next(self, prefix: Prefix) -> tuple[str, ...]:
@@ -223,7 +237,7 @@ class Legality(Store):
             if d.is_chance or d.choices or not self._tokenized[1]:
                 return self._listed_next(prefix)
             if not prefix:
-                return self._first(lambda: self.ruleset.decision_tokens(self, d, ()))
+                return self._first(self.ruleset.decision_tokens, d)
             return tuple(self.ruleset.decision_tokens(self, d, prefix))
         if prefix:
             if prefix[0] == END.kind:
@@ -232,21 +246,21 @@ class Legality(Store):
                 return tuple(self.ruleset.phase_tokens(self, self._side(), prefix))
             return self._listed_next(prefix)
         if self._tokenized[0]:
-            side = self._side()
-            found = self._first(lambda: self.ruleset.phase_tokens(self, side, ()))
+            found = self._first(self.ruleset.phase_tokens, self._side())
         else:
             found = self._listed_next(prefix)
         if self._may_end():
             found = tuple(sorted((*found, END.kind)))
         return found
 
-    def _first(self, ask: Callable[[], Sequence[str]]) -> tuple[str, ...]:
-        """The ruleset's first tokens (without ``end``) of the current position: shared
-        by the idle test (:meth:`phase_busy`) and :meth:`legal_tokens`."""
+    def _first(self, ask: Callable[[Any, Any, Prefix], Sequence[str]], ctx: Any) -> tuple[str, ...]:
+        """The ruleset's first tokens (without ``end``) of the current position,
+        ``ask(self, ctx, ())``: shared by the idle test (:meth:`phase_busy`) and
+        :meth:`legal_tokens`."""
         memo = self._memo if self._memo_version == self._version else self._memo_now()
-        found: tuple[str, ...] | None = memo.get("first")
+        found: tuple[str, ...] | None = memo.get(_FIRST)
         if found is None:
-            found = memo["first"] = tuple(ask())
+            found = memo[_FIRST] = tuple(ask(self, ctx, ()))
         return found
 
     def _enumerate(self) -> list[Action]:
@@ -267,30 +281,31 @@ class Legality(Store):
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
         only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
-            return bool(self._first(lambda: self.ruleset.phase_tokens(self, side, ())))
+            return bool(self._first(self.ruleset.phase_tokens, side))
         memo = self._memo_now()
-        listed = memo.get("list")
+        listed = memo.get(_LIST)
         if listed is not None:
             return bool(listed)
         actions = self.ruleset.phase_actions(self, side)
         if isinstance(actions, list | tuple):
-            memo["list"] = tuple(actions)
+            memo[_LIST] = tuple(actions)
             return bool(actions)
         return next(iter(actions), None) is not None
 
-    def derive(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``, once per position: kept until the state next changes (any write
-        or undo), shared with clones taken meanwhile. ``key`` names what is derived (it
-        must include every argument ``compute`` depends on); ``compute`` must read only
-        the state. :mod:`hexwar.engine.kinds` keeps each step's values here, so the idle test,
-        the legal tokens and the legal list of one position share them.
+    def derive(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(*args)``, once per position: kept until the state next changes (any
+        write or undo), shared with clones taken meanwhile. ``key`` names what is derived
+        (it must include every argument ``compute`` depends on); ``compute`` must read
+        only the state. :mod:`hexwar.engine.kinds` keeps each step's values here, so the
+        idle test, the legal tokens and the legal list of one position share them.
+        (``args`` spare a caller the closure a ``lambda`` would build on every call.)
         """
         memo = self._memo if self._memo_version == self._version else self._memo_now()
-        found = memo.get(("d", key), _MISSING)
+        found = memo.get(key, _MISSING)
         if found is _MISSING:
-            found = compute()
+            found = compute(*args)
             if len(memo) < _MEMO_LIMIT:
-                memo["d", key] = found
+                memo[key] = found
         return found  # type: ignore[no-any-return]
 
     def _memo_now(self) -> dict[Any, Any]:

@@ -112,9 +112,9 @@ def _recording_state_api() -> dict[str, Any]:
 
     derived = orig["derive"]
 
-    def derive(self: State, key: Hashable, compute: Callable[[], Any]) -> Any:
+    def derive(self: State, key: Hashable, compute: Callable[..., Any], *args: Any) -> Any:
         # inside a memoised computation, no per-position cache: every read is seen
-        return compute() if _RECORDERS else derived(self, key, compute)
+        return compute(*args) if _RECORDERS else derived(self, key, compute, *args)
 
     new: dict[str, Any] = {
         "get": r_get,
