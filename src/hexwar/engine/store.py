@@ -327,12 +327,17 @@ class Store(Clonable):
                     self.delete(table, key)
                     self.delete(_EXPIRES_TABLE, ref)
 
-    def move_cursor(self, cursor: Cursor) -> None:
-        """Move the sequencer's cursor (journaled); only the sequencer calls it."""
+    def move_cursor(self, cursor: Cursor, phase: Any = _MISSING) -> None:
+        """Move the sequencer's cursor (journaled); only the sequencer calls it, with
+        ``phase`` the phase ``cursor`` is in (:func:`sequencer.current_phase` of it,
+        ``None`` out of a phase) when it knows it: kept for the cursor
+        (:meth:`Legality._phase`) instead of found again."""
         self._tv["$cursor"] = self._version = next(_VERSIONS)  # _set, without the look-ups
         if self._frame is not None:
             self._frame.append(("f", "_cursor", self._cursor))
         self._cursor = cursor
+        if phase is not _MISSING:
+            self._pc, self._pp = cursor, phase
 
     def end_game(self, outcome: Outcome) -> None:
         """End the game with ``outcome`` (a victory condition was met)."""
