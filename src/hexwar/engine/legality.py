@@ -245,11 +245,15 @@ class Legality(Store):
             if self._tokenized[0]:
                 return tuple(self.ruleset.phase_tokens(self, self._side(), prefix))
             return self._listed_next(prefix)
+        phase = self._phase()  # _side() and _may_end() with one look
         if self._tokenized[0]:
-            found = self._first(self.ruleset.phase_tokens, self._side())
+            side = None if phase is None else phase.side
+            if type(side) is not str:
+                side = self.current_player()
+            found = self._first(self.ruleset.phase_tokens, side)
         else:
             found = self._listed_next(prefix)
-        if self._may_end():
+        if phase is None or phase.may_end is None or phase.may_end(self):
             found = tuple(sorted((*found, END.kind)))
         return found
 
