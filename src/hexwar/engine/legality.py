@@ -341,11 +341,8 @@ class Legality(Store):
         if self._outcome is not None or not self._pending or not self._pending[-1].is_chance:
             return []
         # the actions of a chance event are unique (push checks), so sorting by the
-        # action's key gives the pairs' own order, without attrs' slow comparisons (and
-        # without a Python key function called per outcome)
-        outcomes = self._pending[-1].outcomes
-        keys = [(a.kind, a.args) for a, _ in outcomes]
-        return [outcomes[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
+        # action's key gives the pairs' own order, without attrs' slow comparisons
+        return sorted(self._pending[-1].outcomes, key=_outcome_key)
 
     def is_chance_node(self) -> bool:
         """True when a chance event is pending."""
@@ -399,3 +396,6 @@ def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
         children.setdefault(tokens, set()).add(DONE)
     return {prefix: tuple(sorted(nxt)) for prefix, nxt in children.items()}
 
+
+def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
+    return action_key(outcome[0])

@@ -248,7 +248,8 @@ def _enter_stage(state: Sequenced, index: int) -> None:
         return
     stage = stages[index]
     state.move_cursor(_cursor(c.turn, index, -1, "enter"), None)
-    _clear(state, stage.scratch)
+    if stage.scratch:
+        _clear(state, stage.scratch)
     if stage.on_enter is not None:
         stage.on_enter(state)
 
@@ -267,7 +268,7 @@ def _ask_token(state: Sequenced, stage: Segment) -> None:
 
 def _enter_phase(state: Sequenced, index: int) -> None:
     c = state.cursor
-    stage = _stages(state)[c.stage]
+    stage = state.ruleset.sequence.stages[c.stage]
     phases = stage.phases
     while index < len(phases) and phases[index].skip is not None and phases[index].skip(state):  # type: ignore[misc]
         index += 1
@@ -279,7 +280,8 @@ def _enter_phase(state: Sequenced, index: int) -> None:
         return
     phase = phases[index]
     state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens), phase)
-    _clear(state, phase.scratch)
+    if phase.scratch:
+        _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)
     state.hook("phase_start", None, phase=phase.name)
