@@ -107,7 +107,7 @@ class Combination(Generic[C]):
     at_least: int = 1
     at_most: int | None = None
     means: str | None = attrs.field(default=None, eq=False)
-    #: this step's part of its derived keys (:meth:`State.derive`): hashed by identity,
+    #: this step's part of its keys in the per-position memo (:meth:`State.derive`): hashed by
     #: not by attrs' generated ``__hash__`` in Python on every look-up
     _key: object = attrs.field(init=False, eq=False, repr=False)
 
@@ -140,7 +140,7 @@ class Combination(Generic[C]):
         return False
 
     def _candidates(self, state: State, ctx: C, fixed: Args) -> Args:
-        return state.derive((self._key, ctx, fixed), _sorted_set, self.items, state, ctx, fixed)
+        return state._step_values((self._key, ctx, fixed), self.items, ctx, fixed)
 
     def _rest(self, state: State, ctx: C, fixed: Args, group: Args) -> Args:
         items = self._candidates(state, ctx, fixed)
@@ -170,11 +170,6 @@ class Combination(Generic[C]):
 
 
 Step = Values[C] | Combination[C]
-
-
-def _sorted_set(values: Callable[[State, C, Args], Iterable[str]], *args: Any) -> Args:
-    """``values(*args)``, sorted, each value once (a step's candidates)."""
-    return tuple(sorted(set(values(*args))))
 
 
 def _steps(steps: Sequence[Any]) -> tuple[Any, ...]:
@@ -236,7 +231,7 @@ class Kind(Generic[C]):
     def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
         step = self.steps[i]
         assert isinstance(step, Values)
-        return state.derive((self._key, i, ctx, args), _sorted_set, step.values, state, ctx, args)
+        return state._step_values((self._key, i, ctx, args), step.values, ctx, args)
 
     def applies(self, state: State, ctx: C) -> bool:
         """Whether ``when`` allows the kind now."""

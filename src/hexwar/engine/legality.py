@@ -312,6 +312,20 @@ class Legality(Store):
                 memo[key] = found
         return found  # type: ignore[no-any-return]
 
+    def _step_values(
+        self, key: Hashable, values: Callable[[Any, Any, Prefix], Iterable[str]], ctx: Any, args: Prefix
+    ) -> tuple[str, ...]:
+        """:meth:`derive` of ``tuple(sorted(set(values(self, ctx, args))))`` (a kind's step
+        values, :mod:`hexwar.engine.kinds`), called directly rather than through
+        ``compute(*args)``. Read checking patches it as it does :meth:`derive`."""
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
+        found: tuple[str, ...] | None = memo.get(key)
+        if found is None:
+            found = tuple(sorted(set(values(self, ctx, args))))
+            if len(memo) < _MEMO_LIMIT:
+                memo[key] = found
+        return found
+
     def _memo_now(self) -> dict[Any, Any]:
         """The derived answers (legal list, token trees) of the current position."""
         if self._memo_version != self._version:
