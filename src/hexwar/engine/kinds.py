@@ -107,8 +107,8 @@ class Combination(Generic[C]):
     at_least: int = 1
     at_most: int | None = None
     means: str | None = attrs.field(default=None, eq=False)
-    #: this step's part of its keys in the per-position memo (:meth:`State.derive`): hashed by
-    #: not by attrs' generated ``__hash__`` in Python on every look-up
+    #: this step's part of its keys in the per-position memo (:meth:`State.derive`):
+    #: hashed by identity, not by attrs' generated ``__hash__`` in Python on every look-up
     _key: object = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -210,6 +210,10 @@ class Kind(Generic[C]):
     _key: object = attrs.field(init=False, eq=False, repr=False)
     #: how :meth:`any` asks the steps (:data:`_ANY_STEPS`, ``_ANY_TRUE``, ...)
     _any_by: int = attrs.field(init=False, eq=False, repr=False)
+    #: the first step's ``exists``, when it has one (:meth:`any` asks it)
+    _first_exists: Callable[[State, C, Args], bool] | None = attrs.field(
+        init=False, eq=False, repr=False
+    )
 
     def __attrs_post_init__(self) -> None:
         steps = self.steps
@@ -218,15 +222,17 @@ class Kind(Generic[C]):
         object.__setattr__(self, "_n_fixed", fixed)
         object.__setattr__(self, "_key", object())
         first = steps[0] if fixed else None
+        first_exists = first.exists if isinstance(first, Values) else None
         if not n:
             any_by = _ANY_TRUE
-        elif isinstance(first, Values) and first.exists is not None:
+        elif first_exists is not None:
             any_by = _ANY_EXISTS
         elif isinstance(first, Values) and (first.checked or n == 1):
             any_by = _ANY_VALUES
         else:  # a look-ahead (or a combination's search): kept per position
             any_by = _ANY_STEPS
         object.__setattr__(self, "_any_by", any_by)
+        object.__setattr__(self, "_first_exists", first_exists)
 
     def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
         step = self.steps[i]
@@ -261,11 +267,13 @@ class Kind(Generic[C]):
             return False
         if self.exists is not None:
             return self.exists(state, ctx)
+        # what completes(()) would answer, without its frames where the first step decides
+        first_exists = self._first_exists
+        if first_exists is not None:
+            return first_exists(state, ctx, ())
         any_by = self._any_by
-        if any_by == _ANY_VALUES:  # what completes() would answer, without its frame
+        if any_by == _ANY_VALUES:
             return bool(self._values(state, ctx, 0, ()))
-        if any_by == _ANY_EXISTS:
-            return self.steps[0].exists(state, ctx, ())  # type: ignore[union-attr,misc]
         if any_by == _ANY_TRUE:
             return True
         return state.derive((self._key, ctx), self.completes, state, ctx, ())

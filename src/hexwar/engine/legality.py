@@ -21,20 +21,16 @@ from hexwar.engine.ruleview import Prefix
 from hexwar.engine.space import DONE, tokens_of
 from hexwar.engine.store import _MISSING, Store
 
-__all__ = ["Legality", "explain_default"]
+__all__ = ["Legality"]
 
 #: At most this many derived legality answers are kept per position (:meth:`Legality._memo`).
 _MEMO_LIMIT: Final = 4096
-#: How many legal tokens the default reason for an illegal action lists.
-_SHOWN_TOKENS: Final = 8
 T = TypeVar("T")
+_Values = Callable[[Any, Any, Prefix], Iterable[str]]  # a kind's step: (state, ctx, args)
+_END_KIND: Final = END.kind
 # The keys of the engine's own answers in a position's memo: objects no key passed to
 # Legality.derive can equal, so derived values are kept under their own keys.
-_LEGAL: Final = object()
-_LIST: Final = object()
-_SET: Final = object()
-_TRIE: Final = object()
-_FIRST: Final = object()
+_LEGAL, _LIST, _SET, _TRIE, _FIRST = (object() for _ in range(5))
 
 
 class Legality(Store):
@@ -74,12 +70,6 @@ class Legality(Store):
             self._pp = sequencer.current_phase(self)
             self._pc = c
         return self._pp
-
-    def _side(self) -> str:
-        """:meth:`current_player` at a phase node (no outcome, nothing pending)."""
-        phase = self._phase()
-        side = None if phase is None else phase.side
-        return side if type(side) is str else self.current_player()
 
     def _settle(self) -> None:
         """:func:`sequencer.settle` with the phase through :meth:`_phase`."""
@@ -240,12 +230,16 @@ class Legality(Store):
                 return self._first(self.ruleset.decision_tokens, d)
             return tuple(self.ruleset.decision_tokens(self, d, prefix))
         if prefix:
-            if prefix[0] == END.kind:
+            if prefix[0] == _END_KIND:
                 return (DONE,) if len(prefix) == 1 and self._may_end() else ()
             if self._tokenized[0]:
-                return tuple(self.ruleset.phase_tokens(self, self._side(), prefix))
+                phase = self._phase()  # the side to act: the phase's, else current_player()
+                side = None if phase is None else phase.side
+                if type(side) is not str:
+                    side = self.current_player()
+                return tuple(self.ruleset.phase_tokens(self, side, prefix))
             return self._listed_next(prefix)
-        phase = self._phase()  # _side() and _may_end() with one look
+        phase = self._phase()  # the side to act and may_end with one look
         if self._tokenized[0]:
             side = None if phase is None else phase.side
             if type(side) is not str:
@@ -312,9 +306,7 @@ class Legality(Store):
                 memo[key] = found
         return found  # type: ignore[no-any-return]
 
-    def _step_values(
-        self, key: Hashable, values: Callable[[Any, Any, Prefix], Iterable[str]], ctx: Any, args: Prefix
-    ) -> tuple[str, ...]:
+    def _step_values(self, key: Hashable, values: _Values, ctx: Any, args: Prefix) -> Prefix:
         """:meth:`derive` of ``tuple(sorted(set(values(self, ctx, args))))`` (a kind's step
         values, :mod:`hexwar.engine.kinds`), called directly rather than through
         ``compute(*args)``. Read checking patches it as it does :meth:`derive`."""
@@ -366,38 +358,6 @@ class Legality(Store):
         """Whether ``action`` is legal: each token may follow the ones before it, then
         :data:`~hexwar.engine.space.DONE` (the same source as :meth:`legal_actions`)."""
         return self.first_illegal_token(action) is None
-
-
-def explain_default(
-    state: Legality, action: Action, meaning_of: Callable[[Prefix], str | None]
-) -> tuple[str, str | None]:
-    """The default reason :meth:`~hexwar.engine.state.Ruleset.explain` gives: the first
-    token of ``action`` that does not fit the prefix before it, what it should have been
-    (``meaning_of(prefix)``: the ruleset's
-    :meth:`~hexwar.engine.state.Ruleset.step_meaning`) and the tokens that may follow."""
-    who = state.current_player()
-    where = state.phase or (state.pending[-1].kind if state.pending else "-")
-    tokens = tokens_of(action)
-    at = state.first_illegal_token(action)
-    if at is None:
-        return f"{action} is legal now", None
-    before = tokens[:at]
-    meaning = meaning_of(before)
-    if at == 0:
-        why = f"no `{tokens[0]}` action may be taken here"
-    elif at < len(tokens):
-        why = f"`{tokens[at]}` may not follow `{' '.join(before)}` here"
-        if meaning:
-            why += f": it is not {meaning}"
-    else:
-        why = f"`{action}` is not complete here"
-        if meaning:
-            why += f": it needs {meaning}"
-    legal = [t for t in state.legal_tokens(before) if t != DONE]
-    if legal:
-        shown = ", ".join(legal[:_SHOWN_TOKENS]) + (", ..." if len(legal) > _SHOWN_TOKENS else "")
-        why += f" (may follow: {shown})" if at else f" (offered: {shown})"
-    return f"{action} is not a legal action now: {why} ({where}, {who} to act)", None
 
 
 def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:

@@ -332,10 +332,8 @@ class Store(Clonable):
                     self.delete(_EXPIRES_TABLE, ref)
 
     def move_cursor(self, cursor: Cursor, phase: Any = _MISSING) -> None:
-        """Move the sequencer's cursor (journaled); only the sequencer calls it, with
-        ``phase`` the phase ``cursor`` is in (:func:`sequencer.current_phase` of it,
-        ``None`` out of a phase) when it knows it: kept for the cursor
-        (:meth:`Legality._phase`) instead of found again."""
+        """Move the sequencer's cursor (journaled); only the sequencer calls it, with the
+        ``phase`` it is in (``None`` out of a phase), kept for :meth:`Legality._phase`."""
         self._tv["$cursor"] = self._version = _new_version()  # _set, without the look-ups
         frame = self._frame
         if frame is not None:
