@@ -343,8 +343,12 @@ class Kinds(Generic[C]):
 
     def tokens(self, state: State, ctx: C, prefix: Args) -> tuple[str, ...]:
         """The tokens that may follow the legal ``prefix`` (sorted; ``done`` when complete)."""
-        if not prefix:
-            return tuple([k.name for k in self._sorted if k.any(state, ctx)])
+        if not prefix:  # a loop, not a comprehension: no function built per position
+            found = []
+            for k in self._sorted:
+                if k.any(state, ctx):
+                    found.append(k.name)
+            return tuple(found)
         kind = self._by_name.get(prefix[0])
         if kind is None or (kind.when is not None and not kind.when(state, ctx)):
             return ()

@@ -78,8 +78,14 @@ class Legality(Store):
             if phase is not None:
                 side = phase.side
                 if type(side) is str and phase.may_end is None:
-                    # the commonest phase (a fixed side, no may_end): sequencer._waiting
-                    if not phase.end_when_idle or self.phase_busy(side):
+                    # the commonest phase (a fixed side, no may_end): sequencer._waiting,
+                    # with phase_busy's first tokens asked at once for a token-wise game
+                    if not phase.end_when_idle:
+                        return
+                    if self._tokenized[0]:
+                        if self._first(self.ruleset.phase_tokens, side):
+                            return
+                    elif self.phase_busy(side):
                         return
                 elif sequencer._waiting(self, phase):
                     return
