@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from collections import Counter
 from fractions import Fraction
 
@@ -219,6 +220,25 @@ def test_seeded_driver_is_exact() -> None:
         picks[driver.pick(outcomes)] += 1
         assert fake.asked == [12]
     assert picks == {"a": 4, "b": 3, "c": 5}
+
+
+class _OwnRandom(random.Random):
+    """A subclass: the driver draws through its ``randrange``, not by bits."""
+
+
+def test_seeded_driver_draws_exactly_as_randrange() -> None:
+    # pick draws a plain random.Random by getrandbits, repeating randrange's steps; a
+    # subclass is asked through randrange itself: the same picks, the generator left in
+    # the same state, for denominators at, below and above powers of two
+    cups = [list(range(n)) for n in (1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100)]
+    events = [D6.outcomes(), *(draw_outcomes(cup) for cup in cups)]
+    events.append((("a", Fraction(1, 3)), ("b", Fraction(1, 4)), ("c", Fraction(5, 12))))
+    for seed in range(20):
+        plain, own = SeededDriver(seed), SeededDriver(seed)
+        own._rng = _OwnRandom(seed)
+        for outcomes in events * 3:
+            assert plain.pick(outcomes) == own.pick(outcomes)  # type: ignore[arg-type]
+            assert plain._rng.getstate() == own._rng.getstate()
 
 
 def test_seeded_driver_same_seed_same_rolls() -> None:

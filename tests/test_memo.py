@@ -289,3 +289,23 @@ def test_the_kit_reports_an_undeclared_read_as_a_memo_violation() -> None:
     sampled = check_random_games(lambda: Counting().new_state(), games=2, full_check_every=3)
     assert {v.check for v in sampled.violations} == {"memo"}  # read checking is sampled too
     assert check_random_games(lambda: Counting().new_state(), games=2, check_reads=False).ok
+
+
+def test_read_checking_sees_the_reads_behind_values_kept_per_position() -> None:
+    # a kind's step values and State.derive are kept per position; a memo that asks for
+    # them after they were kept must still be seen reading what they read
+    from hexwar.engine.kinds import Kind, Kinds, Values
+
+    def units(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+        return sorted(state.table("units"))
+
+    phase = Kinds((Kind("pick", (Values(units),)),))
+    state = Game().new_state()
+    state.put("units", "a", 1)
+    assert phase.tokens(state, "red", ("pick",)) == ("a",)  # kept for this position
+    assert state.derive("n", lambda: len(state.table("units"))) == 1
+    by_kind = StateMemo(("steps",), lambda st: phase.tokens(st, "red", ("pick",)))
+    by_derive = StateMemo(("steps",), lambda st: st.derive("n", lambda: len(st.table("units"))))
+    for memo in (by_kind, by_derive):
+        with read_checking(), pytest.raises(UndeclaredRead, match=r"\['units'\]"):
+            memo(state)

@@ -339,6 +339,27 @@ def test_token_stepper_builds_and_applies_an_action() -> None:
     assert stepper.prefix == ()
 
 
+def test_token_stepper_asks_again_after_the_state_changes() -> None:
+    # the stepper answers a prefix it built from legal tokens without walking it back,
+    # but only at the position it was built in: after any change (an action applied
+    # behind its back, an undo) the prefix is checked again, as legal_tokens does
+    state = _at_move()
+    stepper = TokenStepper(state)
+    space = RULES.space
+    stepper.step(space.id("move"))
+    stepper.step(space.id("red"))
+    assert stepper.tokens() == state.legal_tokens(("move", "red")) != ()
+    state.apply("move red 2")  # red has moved: ("move", "red") is no longer a legal prefix
+    assert state.legal_tokens(("move", "red")) == ()
+    assert stepper.tokens() == ()
+    with pytest.raises(NotLegalNow):
+        stepper.step(space.id("2"))
+    state.undo()  # legal again
+    assert stepper.tokens() == state.legal_tokens(("move", "red")) != ()
+    assert stepper.step(space.id("2")) is None
+    assert stepper.step(0) == Action.of("move", "red", 2)
+
+
 def test_token_stepper_without_apply_is_a_player() -> None:
     def agent(state: State) -> Action:
         stepper = TokenStepper(state, apply=False)

@@ -314,7 +314,18 @@ class SeededDriver:
 
     def pick(self, outcomes: Sequence[tuple[T, Fraction]]) -> T:
         denominator, weights = integer_weights(outcomes)
-        k = self._rng.randrange(denominator)
+        rng = self._rng
+        if type(rng) is random.Random:
+            # rng.randrange(denominator) by the generator's own steps (Random._randbelow:
+            # as many bits as the denominator has, drawn again while out of range): the
+            # same draw, without randrange's two Python frames
+            bits = rng.getrandbits
+            n = denominator.bit_length()
+            k = bits(n)
+            while k >= denominator:
+                k = bits(n)
+        else:
+            k = rng.randrange(denominator)
         cumulative = 0
         for (item, _), w in zip(outcomes, weights, strict=True):
             cumulative += w

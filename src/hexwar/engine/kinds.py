@@ -107,6 +107,12 @@ class Combination(Generic[C]):
     at_least: int = 1
     at_most: int | None = None
     means: str | None = attrs.field(default=None, eq=False)
+    #: this step's part of its keys in the per-position memo (:meth:`State.derive`):
+    #: hashed by identity, not by attrs' generated ``__hash__`` in Python on every look-up
+    _key: object = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_key", object())
 
     def _fits(self, state: State, ctx: C, fixed: Args, group: Args) -> bool:
         if len(group) < self.at_least:
@@ -134,9 +140,7 @@ class Combination(Generic[C]):
         return False
 
     def _candidates(self, state: State, ctx: C, fixed: Args) -> Args:
-        return state.derive(
-            (self, ctx, fixed), lambda: tuple(sorted(set(self.items(state, ctx, fixed))))
-        )
+        return state._step_values((self._key, ctx, fixed), self.items, ctx, fixed)
 
     def _rest(self, state: State, ctx: C, fixed: Args, group: Args) -> Args:
         items = self._candidates(state, ctx, fixed)
@@ -175,6 +179,12 @@ def _steps(steps: Sequence[Any]) -> tuple[Any, ...]:
     return out
 
 
+# How Kind.any asks a kind with neither ``exists`` nor ``when`` deciding: no steps (always
+# completes), the first step's ``exists``, the first step's values (checked or the only
+# step: any value completes), else completes() with its look-ahead, kept per position.
+_ANY_TRUE, _ANY_EXISTS, _ANY_VALUES, _ANY_STEPS = range(4)
+
+
 @attrs.frozen(cache_hash=True)
 class Kind(Generic[C]):
     """One kind of action: ``name``, then one token per step (see the module docstring).
@@ -196,18 +206,38 @@ class Kind(Generic[C]):
     actions: Callable[[State, C], Iterable[Action]] | None = None
     #: how many arguments come before the combination (all of them if none)
     _n_fixed: int = attrs.field(init=False, eq=False, repr=False)
+    #: this kind's part of its derived keys (see :class:`Combination`)
+    _key: object = attrs.field(init=False, eq=False, repr=False)
+    #: how :meth:`any` asks the steps (:data:`_ANY_STEPS`, ``_ANY_TRUE``, ...)
+    _any_by: int = attrs.field(init=False, eq=False, repr=False)
+    #: the first step's ``exists``, when it has one (:meth:`any` asks it)
+    _first_exists: Callable[[State, C, Args], bool] | None = attrs.field(
+        init=False, eq=False, repr=False
+    )
 
     def __attrs_post_init__(self) -> None:
-        n = len(self.steps)
-        fixed = n - 1 if n and isinstance(self.steps[-1], Combination) else n
+        steps = self.steps
+        n = len(steps)
+        fixed = n - 1 if n and isinstance(steps[-1], Combination) else n
         object.__setattr__(self, "_n_fixed", fixed)
+        object.__setattr__(self, "_key", object())
+        first = steps[0] if fixed else None
+        first_exists = first.exists if isinstance(first, Values) else None
+        if not n:
+            any_by = _ANY_TRUE
+        elif first_exists is not None:
+            any_by = _ANY_EXISTS
+        elif isinstance(first, Values) and (first.checked or n == 1):
+            any_by = _ANY_VALUES
+        else:  # a look-ahead (or a combination's search): kept per position
+            any_by = _ANY_STEPS
+        object.__setattr__(self, "_any_by", any_by)
+        object.__setattr__(self, "_first_exists", first_exists)
 
     def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
         step = self.steps[i]
         assert isinstance(step, Values)
-        return state.derive(
-            (self, i, ctx, args), lambda: tuple(sorted(set(step.values(state, ctx, args))))
-        )
+        return state._step_values((self._key, i, ctx, args), step.values, ctx, args)
 
     def applies(self, state: State, ctx: C) -> bool:
         """Whether ``when`` allows the kind now."""
@@ -237,7 +267,16 @@ class Kind(Generic[C]):
             return False
         if self.exists is not None:
             return self.exists(state, ctx)
-        return state.derive((self, ctx), lambda: self.completes(state, ctx, ()))
+        # what completes(()) would answer, without its frames where the first step decides
+        first_exists = self._first_exists
+        if first_exists is not None:
+            return first_exists(state, ctx, ())
+        any_by = self._any_by
+        if any_by == _ANY_VALUES:
+            return bool(self._values(state, ctx, 0, ()))
+        if any_by == _ANY_TRUE:
+            return True
+        return state.derive((self._key, ctx), self.completes, state, ctx, ())
 
     def enumerate(self, state: State, ctx: C) -> list[Action]:
         """Every legal action of this kind (none unless it :meth:`applies`): its own
@@ -304,8 +343,12 @@ class Kinds(Generic[C]):
 
     def tokens(self, state: State, ctx: C, prefix: Args) -> tuple[str, ...]:
         """The tokens that may follow the legal ``prefix`` (sorted; ``done`` when complete)."""
-        if not prefix:
-            return tuple([k.name for k in self._sorted if k.any(state, ctx)])
+        if not prefix:  # a loop, not a comprehension: no function built per position
+            found = []
+            for k in self._sorted:
+                if k.any(state, ctx):
+                    found.append(k.name)
+            return tuple(found)
         kind = self._by_name.get(prefix[0])
         if kind is None or (kind.when is not None and not kind.when(state, ctx)):
             return ()

@@ -21,13 +21,16 @@ from hexwar.engine.ruleview import Prefix
 from hexwar.engine.space import DONE, tokens_of
 from hexwar.engine.store import _MISSING, Store
 
-__all__ = ["Legality", "explain_default"]
+__all__ = ["Legality"]
 
 #: At most this many derived legality answers are kept per position (:meth:`Legality._memo`).
 _MEMO_LIMIT: Final = 4096
-#: How many legal tokens the default reason for an illegal action lists.
-_SHOWN_TOKENS: Final = 8
 T = TypeVar("T")
+_Values = Callable[[Any, Any, Prefix], Iterable[str]]  # a kind's step: (state, ctx, args)
+_END_KIND: Final = END.kind
+# The keys of the engine's own answers in a position's memo: objects no key passed to
+# Legality.derive can equal, so derived values are kept under their own keys.
+_LEGAL, _LIST, _SET, _TRIE, _FIRST = (object() for _ in range(5))
 
 
 class Legality(Store):
@@ -68,17 +71,24 @@ class Legality(Store):
             self._pc = c
         return self._pp
 
-    def _side(self) -> str:
-        """:meth:`current_player` at a phase node (no outcome, nothing pending)."""
-        phase = self._phase()
-        side = None if phase is None else phase.side
-        return side if type(side) is str else self.current_player()
-
     def _settle(self) -> None:
         """:func:`sequencer.settle` with the phase through :meth:`_phase`."""
         while self._outcome is None and not self._pending:
-            if sequencer._waiting(self, self._phase()):
-                return
+            phase = self._phase()
+            if phase is not None:
+                side = phase.side
+                if type(side) is str and phase.may_end is None:
+                    # the commonest phase (a fixed side, no may_end): sequencer._waiting,
+                    # with phase_busy's first tokens asked at once for a token-wise game
+                    if not phase.end_when_idle:
+                        return
+                    if self._tokenized[0]:
+                        if self._first(self.ruleset.phase_tokens, side):
+                            return
+                    elif self.phase_busy(side):
+                        return
+                elif sequencer._waiting(self, phase):
+                    return
             sequencer._step(self)
 
     def _may_end(self) -> bool:
@@ -150,7 +160,7 @@ class Legality(Store):
 
     def _legal(self) -> tuple[Action, ...]:
         memo = self._memo_now()
-        found: tuple[Action, ...] | None = memo.get("legal")
+        found: tuple[Action, ...] | None = memo.get(_LEGAL)
         if found is None:
             if self._outcome is not None:
                 found = ()
@@ -171,7 +181,7 @@ class Legality(Store):
                     if not self._pending and sequencer.may_end(self):
                         actions.append(END)
                 found = tuple(sorted(actions, key=action_key))
-            memo["legal"] = found
+            memo[_LEGAL] = found
         return found
 
     def _listed_node(self) -> bool:
@@ -184,7 +194,7 @@ class Legality(Store):
     def _listed(self) -> tuple[Action, ...]:
         """The current node's actions as listed by the ruleset (phase: without END)."""
         memo = self._memo_now()
-        found: tuple[Action, ...] | None = memo.get("list")
+        found: tuple[Action, ...] | None = memo.get(_LIST)
         if found is None:
             if self._pending:
                 d = self._pending[-1]
@@ -196,24 +206,24 @@ class Legality(Store):
                     found = tuple(self.ruleset.decision_actions(self, d))
             else:
                 found = tuple(self.ruleset.phase_actions(self, self.current_player()))
-            memo["list"] = found
+            memo[_LIST] = found
         return found
 
     def _listed_set(self) -> frozenset[Action]:
         memo = self._memo_now()
-        found: frozenset[Action] | None = memo.get("set")
+        found: frozenset[Action] | None = memo.get(_SET)
         if found is None:
             ends = () if self._pending or not sequencer.may_end(self) else (END,)
-            found = memo["set"] = frozenset((*self._listed(), *ends))
+            found = memo[_SET] = frozenset((*self._listed(), *ends))
         return found
 
     def _listed_next(self, prefix: Prefix) -> tuple[str, ...]:
         """The tokens after ``prefix`` in the tree of :meth:`_listed` (the default
         :meth:`Ruleset.phase_tokens` / :meth:`Ruleset.decision_tokens`)."""
         memo = self._memo_now()
-        trie: dict[Prefix, tuple[str, ...]] | None = memo.get("trie")
+        trie: dict[Prefix, tuple[str, ...]] | None = memo.get(_TRIE)
         if trie is None:
-            trie = memo["trie"] = _trie(self._listed())
+            trie = memo[_TRIE] = _trie(self._listed())
         return trie.get(prefix, ())
 
     def _next(self, prefix: Prefix) -> tuple[str, ...]:
@@ -223,30 +233,38 @@ class Legality(Store):
             if d.is_chance or d.choices or not self._tokenized[1]:
                 return self._listed_next(prefix)
             if not prefix:
-                return self._first(lambda: self.ruleset.decision_tokens(self, d, ()))
+                return self._first(self.ruleset.decision_tokens, d)
             return tuple(self.ruleset.decision_tokens(self, d, prefix))
         if prefix:
-            if prefix[0] == END.kind:
+            if prefix[0] == _END_KIND:
                 return (DONE,) if len(prefix) == 1 and self._may_end() else ()
             if self._tokenized[0]:
-                return tuple(self.ruleset.phase_tokens(self, self._side(), prefix))
+                phase = self._phase()  # the side to act: the phase's, else current_player()
+                side = None if phase is None else phase.side
+                if type(side) is not str:
+                    side = self.current_player()
+                return tuple(self.ruleset.phase_tokens(self, side, prefix))
             return self._listed_next(prefix)
+        phase = self._phase()  # the side to act and may_end with one look
         if self._tokenized[0]:
-            side = self._side()
-            found = self._first(lambda: self.ruleset.phase_tokens(self, side, ()))
+            side = None if phase is None else phase.side
+            if type(side) is not str:
+                side = self.current_player()
+            found = self._first(self.ruleset.phase_tokens, side)
         else:
             found = self._listed_next(prefix)
-        if self._may_end():
+        if phase is None or phase.may_end is None or phase.may_end(self):
             found = tuple(sorted((*found, END.kind)))
         return found
 
-    def _first(self, ask: Callable[[], Sequence[str]]) -> tuple[str, ...]:
-        """The ruleset's first tokens (without ``end``) of the current position: shared
-        by the idle test (:meth:`phase_busy`) and :meth:`legal_tokens`."""
+    def _first(self, ask: Callable[[Any, Any, Prefix], Sequence[str]], ctx: Any) -> tuple[str, ...]:
+        """The ruleset's first tokens (without ``end``) of the current position,
+        ``ask(self, ctx, ())``: shared by the idle test (:meth:`phase_busy`) and
+        :meth:`legal_tokens`."""
         memo = self._memo if self._memo_version == self._version else self._memo_now()
-        found: tuple[str, ...] | None = memo.get("first")
+        found: tuple[str, ...] | None = memo.get(_FIRST)
         if found is None:
-            found = memo["first"] = tuple(ask())
+            found = memo[_FIRST] = tuple(ask(self, ctx, ()))
         return found
 
     def _enumerate(self) -> list[Action]:
@@ -267,31 +285,44 @@ class Legality(Store):
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
         only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
-            return bool(self._first(lambda: self.ruleset.phase_tokens(self, side, ())))
+            return bool(self._first(self.ruleset.phase_tokens, side))
         memo = self._memo_now()
-        listed = memo.get("list")
+        listed = memo.get(_LIST)
         if listed is not None:
             return bool(listed)
         actions = self.ruleset.phase_actions(self, side)
         if isinstance(actions, list | tuple):
-            memo["list"] = tuple(actions)
+            memo[_LIST] = tuple(actions)
             return bool(actions)
         return next(iter(actions), None) is not None
 
-    def derive(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``, once per position: kept until the state next changes (any write
-        or undo), shared with clones taken meanwhile. ``key`` names what is derived (it
-        must include every argument ``compute`` depends on); ``compute`` must read only
-        the state. :mod:`hexwar.engine.kinds` keeps each step's values here, so the idle test,
-        the legal tokens and the legal list of one position share them.
+    def derive(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(*args)``, once per position: kept until the state next changes (any
+        write or undo), shared with clones taken meanwhile. ``key`` names what is derived
+        (it must include every argument ``compute`` depends on); ``compute`` must read
+        only the state. :mod:`hexwar.engine.kinds` keeps each step's values here, so the
+        idle test, the legal tokens and the legal list of one position share them.
+        (``args`` spare a caller the closure a ``lambda`` would build on every call.)
         """
         memo = self._memo if self._memo_version == self._version else self._memo_now()
-        found = memo.get(("d", key), _MISSING)
+        found = memo.get(key, _MISSING)
         if found is _MISSING:
-            found = compute()
+            found = compute(*args)
             if len(memo) < _MEMO_LIMIT:
-                memo["d", key] = found
+                memo[key] = found
         return found  # type: ignore[no-any-return]
+
+    def _step_values(self, key: Hashable, values: _Values, ctx: Any, args: Prefix) -> Prefix:
+        """:meth:`derive` of ``tuple(sorted(set(values(self, ctx, args))))`` (a kind's step
+        values, :mod:`hexwar.engine.kinds`), called directly rather than through
+        ``compute(*args)``. Read checking patches it as it does :meth:`derive`."""
+        memo = self._memo if self._memo_version == self._version else self._memo_now()
+        found: tuple[str, ...] | None = memo.get(key)
+        if found is None:
+            found = tuple(sorted(set(values(self, ctx, args))))
+            if len(memo) < _MEMO_LIMIT:
+                memo[key] = found
+        return found
 
     def _memo_now(self) -> dict[Any, Any]:
         """The derived answers (legal list, token trees) of the current position."""
@@ -333,38 +364,6 @@ class Legality(Store):
         """Whether ``action`` is legal: each token may follow the ones before it, then
         :data:`~hexwar.engine.space.DONE` (the same source as :meth:`legal_actions`)."""
         return self.first_illegal_token(action) is None
-
-
-def explain_default(
-    state: Legality, action: Action, meaning_of: Callable[[Prefix], str | None]
-) -> tuple[str, str | None]:
-    """The default reason :meth:`~hexwar.engine.state.Ruleset.explain` gives: the first
-    token of ``action`` that does not fit the prefix before it, what it should have been
-    (``meaning_of(prefix)``: the ruleset's
-    :meth:`~hexwar.engine.state.Ruleset.step_meaning`) and the tokens that may follow."""
-    who = state.current_player()
-    where = state.phase or (state.pending[-1].kind if state.pending else "-")
-    tokens = tokens_of(action)
-    at = state.first_illegal_token(action)
-    if at is None:
-        return f"{action} is legal now", None
-    before = tokens[:at]
-    meaning = meaning_of(before)
-    if at == 0:
-        why = f"no `{tokens[0]}` action may be taken here"
-    elif at < len(tokens):
-        why = f"`{tokens[at]}` may not follow `{' '.join(before)}` here"
-        if meaning:
-            why += f": it is not {meaning}"
-    else:
-        why = f"`{action}` is not complete here"
-        if meaning:
-            why += f": it needs {meaning}"
-    legal = [t for t in state.legal_tokens(before) if t != DONE]
-    if legal:
-        shown = ", ".join(legal[:_SHOWN_TOKENS]) + (", ..." if len(legal) > _SHOWN_TOKENS else "")
-        why += f" (may follow: {shown})" if at else f" (offered: {shown})"
-    return f"{action} is not a legal action now: {why} ({where}, {who} to act)", None
 
 
 def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:

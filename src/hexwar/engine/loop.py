@@ -139,6 +139,11 @@ class TokenStepper:
         self.space = state.ruleset.space
         self.apply = apply
         self._prefix: tuple[str, ...] = ()
+        #: the state's version when the last token of :attr:`prefix` was checked (the
+        #: prefix is known legal while the state has not changed), and the tokens that
+        #: may follow it, once asked at that version
+        self._at = -1
+        self._legal_now: tuple[str, ...] | None = None
 
     @property
     def prefix(self) -> tuple[str, ...]:
@@ -147,11 +152,19 @@ class TokenStepper:
 
     def tokens(self) -> tuple[str, ...]:
         """The legal tokens after :attr:`prefix`, sorted."""
-        return self.state.legal_tokens(self._prefix)
+        state = self.state
+        if self._at == state._version:  # the position the prefix was built in
+            found = self._legal_now
+            if found is None:
+                found = self._legal_now = state._after(self._prefix)
+            return found
+        self._at = state._version
+        found = self._legal_now = state.legal_tokens(self._prefix)
+        return found
 
     def mask(self) -> tuple[int, ...]:
         """The ids of the legal tokens after :attr:`prefix` (in token order)."""
-        return self.space.ids(self.state.legal_tokens(self._prefix))
+        return self.space.ids(self.tokens())
 
     def step(self, token_id: int) -> Action | None:
         """Append the token with id ``token_id``; when it is :data:`~hexwar.engine.space.DONE`,
@@ -161,15 +174,17 @@ class TokenStepper:
 
     def step_token(self, token: str) -> Action | None:
         """:meth:`step` by the token itself."""
-        if token not in self.state.legal_tokens(self._prefix):
+        if token not in self.tokens():
             after = " ".join(self._prefix)
             raise NotLegalNow(f"`{token}` may not follow `{after}` here" if after else
                               f"no `{token}` action may be taken here")  # fmt: skip
         if token != DONE:
             self._prefix = (*self._prefix, token)
+            self._legal_now = None  # asked again for the longer prefix, at the same version
             return None
         action = Action(self._prefix[0], self._prefix[1:])
         self._prefix = ()
+        self._at = -1
         if self.apply:
             self.state.apply_unchecked(action)
         return action
@@ -177,6 +192,7 @@ class TokenStepper:
     def reset(self) -> None:
         """Forget the tokens chosen so far (the state is unchanged)."""
         self._prefix = ()
+        self._at = -1
 
 
 def play(

@@ -110,11 +110,16 @@ def _recording_state_api() -> dict[str, Any]:
         _note("$outcome", "$pending", "$cursor")  # its phase is kept per cursor object
         return player(self)  # type: ignore[no-any-return]
 
-    derived = orig["derive"]
+    derived, values_of = orig["derive"], orig["_step_values"]
 
-    def derive(self: State, key: Hashable, compute: Callable[[], Any]) -> Any:
+    def derive(self: State, key: Hashable, compute: Callable[..., Any], *args: Any) -> Any:
         # inside a memoised computation, no per-position cache: every read is seen
-        return compute() if _RECORDERS else derived(self, key, compute)
+        return compute(*args) if _RECORDERS else derived(self, key, compute, *args)
+
+    def step_values(self: State, key: Hashable, values: Any, ctx: Any, args: Any) -> Any:
+        if _RECORDERS:  # as derive: no per-position cache inside a memoised computation
+            return tuple(sorted(set(values(self, ctx, args))))
+        return values_of(self, key, values, ctx, args)
 
     new: dict[str, Any] = {
         "get": r_get,
@@ -122,6 +127,7 @@ def _recording_state_api() -> dict[str, Any]:
         "hook": r_hook,
         "current_player": r_player,
         "derive": derive,
+        "_step_values": step_values,
         "cursor": _noting_property(orig["cursor"], "$cursor"),
         "turn": _noting_property(orig["turn"], "$cursor"),
         "token": _noting_property(orig["token"], "$cursor"),
@@ -167,6 +173,7 @@ _READERS: Final = (
     "hook",
     "current_player",
     "derive",
+    "_step_values",
     "cursor",
     "turn",
     "token",

@@ -89,8 +89,9 @@ class Sequenced(Protocol):
 
     def end_game(self, outcome: Outcome) -> None: ...
 
-    def move_cursor(self, cursor: Cursor) -> None:
-        """Move the cursor (journaled)."""
+    def move_cursor(self, cursor: Cursor, phase: Any = ...) -> None:
+        """Move the cursor (journaled); ``phase``: the phase it is in (``None`` outside
+        a phase), when the caller knows it."""
 
     def lapse_effects(self, expiry: Expiry) -> None:
         """Remove the effects lasting until ``expiry``."""

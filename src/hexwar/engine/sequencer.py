@@ -181,7 +181,7 @@ def end_phase(state: Sequenced, phase: Phase | None = None) -> None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
         raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
-    state.move_cursor(_cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
+    state.move_cursor(_cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens), None)
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
         phase.on_exit(state)
@@ -195,7 +195,7 @@ def take_token(state: Sequenced, action: Action) -> None:
     if c.mark != "await" or not isinstance(stage, Segment) or not action.args:
         raise SequenceError(f"no segment awaits a token at {c}")
     token = action.args[-1]
-    state.move_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)))
+    state.move_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)), None)
     _clear(state, stage.token_scratch)
     if stage.cup is not None:
         stage.cup.take(state, token)
@@ -207,31 +207,35 @@ def _step(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
     stages = seq.stages
-    if c.mark == "new":
-        state.move_cursor(_cursor(c.turn, -1, -1, "enter"))
+    mark = c.mark
+    if c.phase >= 0 and mark != "new":  # in a phase or just out of one (the commonest)
+        if mark == "enter":  # an automatic or idle phase (current_phase: this one)
+            end_phase(state, stages[c.stage].phases[c.phase])
+        elif mark == "await":
+            raise SequenceError(f"a segment awaits a token decision, but none is pending ({c})")
+        else:  # phase exited
+            _enter_phase(state, c.phase + 1)
+    elif mark == "new":
+        state.move_cursor(_cursor(c.turn, -1, -1, "enter"), None)
         state.lapse_timed()
         if seq.on_turn_start is not None:
             seq.on_turn_start(state)
     elif c.stage == -1:  # turn started
         _enter_stage(state, 0)
     elif c.stage >= len(stages):  # turn ended
-        state.move_cursor(_cursor(c.turn + 1))
-    elif c.phase == -1 and c.mark == "enter":
+        state.move_cursor(_cursor(c.turn + 1), None)
+    elif mark == "enter":  # a stage entered (phase -1 from here on)
         stage = stages[c.stage]
         if isinstance(stage, Segment):
             _ask_token(state, stage)
         else:
             _enter_phase(state, 0)
-    elif c.phase == -1 and c.mark == "token":
+    elif mark == "token":
         _enter_phase(state, 0)
-    elif c.phase == -1 and c.mark == "exit":
+    elif mark == "exit":
         _enter_stage(state, c.stage + 1)
-    elif c.mark == "await":
+    else:  # "await"
         raise SequenceError(f"a segment awaits a token decision, but none is pending ({c})")
-    elif c.mark == "enter":  # an automatic or idle phase
-        end_phase(state)
-    else:  # phase exited
-        _enter_phase(state, c.phase + 1)
 
 
 def _enter_stage(state: Sequenced, index: int) -> None:
@@ -243,8 +247,9 @@ def _enter_stage(state: Sequenced, index: int) -> None:
         _end_turn(state)
         return
     stage = stages[index]
-    state.move_cursor(_cursor(c.turn, index, -1, "enter"))
-    _clear(state, stage.scratch)
+    state.move_cursor(_cursor(c.turn, index, -1, "enter"), None)
+    if stage.scratch:
+        _clear(state, stage.scratch)
     if stage.on_enter is not None:
         stage.on_enter(state)
 
@@ -257,13 +262,13 @@ def _ask_token(state: Sequenced, stage: Segment) -> None:
         return
     if decision.kind != TOKEN:
         raise SequenceError(f"segment {stage.name!r}: next() must return token_pick/token_draw")
-    state.move_cursor(attrs.evolve(c, phase=-1, mark="await", token=None))
+    state.move_cursor(attrs.evolve(c, phase=-1, mark="await", token=None), None)
     state.push(decision)
 
 
 def _enter_phase(state: Sequenced, index: int) -> None:
     c = state.cursor
-    stage = _stages(state)[c.stage]
+    stage = state.ruleset.sequence.stages[c.stage]
     phases = stage.phases
     while index < len(phases) and phases[index].skip is not None and phases[index].skip(state):  # type: ignore[misc]
         index += 1
@@ -274,8 +279,9 @@ def _enter_phase(state: Sequenced, index: int) -> None:
             _exit_stage(state)
         return
     phase = phases[index]
-    state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
-    _clear(state, phase.scratch)
+    state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens), phase)
+    if phase.scratch:
+        _clear(state, phase.scratch)
     if phase.on_enter is not None:
         phase.on_enter(state)
     state.hook("phase_start", None, phase=phase.name)
@@ -284,7 +290,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
 def _exit_stage(state: Sequenced) -> None:
     c = state.cursor
     stage = _stages(state)[c.stage]
-    state.move_cursor(_cursor(c.turn, c.stage, -1, "exit"))
+    state.move_cursor(_cursor(c.turn, c.stage, -1, "exit"), None)
     if stage.on_exit is not None:
         stage.on_exit(state)
 
@@ -292,7 +298,7 @@ def _exit_stage(state: Sequenced) -> None:
 def _end_turn(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
-    state.move_cursor(_cursor(c.turn, len(seq.stages), -1, "exit"))
+    state.move_cursor(_cursor(c.turn, len(seq.stages), -1, "exit"), None)
     if seq.on_turn_end is not None:
         seq.on_turn_end(state)
     state.lapse_effects(Expiry.TURN)

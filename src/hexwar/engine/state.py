@@ -32,7 +32,7 @@ from hexwar.engine.actions import END, Action, Decision, Outcome, Seat, Value
 from hexwar.engine.framework import FrameworkHooks
 from hexwar.engine.hooks import EffectRule, HookPoint, hook_point
 from hexwar.engine.legality import _trie as _trie  # re-exported (interop)
-from hexwar.engine.legality import explain_default
+from hexwar.engine.reasons import explain_default
 from hexwar.engine.ruleview import Prefix
 from hexwar.engine.sequencer import TurnSequence
 from hexwar.engine.space import ActionSpace

@@ -36,6 +36,8 @@ _HIDDEN_KEYS_TABLE: Final = "$hidden_keys"
 _INTERNAL_TABLES: Final = frozenset({_HIDDEN_TABLE, _EXPIRES_TABLE, _HIDDEN_KEYS_TABLE})
 #: Source of :attr:`State.version` numbers (never reused within a process).
 _VERSIONS: Final = count(1)
+#: The next of those numbers (``next(_VERSIONS)`` without the look-up of ``next``).
+_new_version: Final = _VERSIONS.__next__
 _MISSING: Final = object()
 _EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
 #: The pseudo-tables whose versions :meth:`State.table_version` also keeps: the sequencer
@@ -192,7 +194,7 @@ class Store(Clonable):
     # -- writing (for rules code) -------------------------------------------------------
 
     def _set(self, field: str, value: Any) -> None:
-        self._tv[_FIELD_TABLES[field]] = self._version = next(_VERSIONS)
+        self._tv[_FIELD_TABLES[field]] = self._version = _new_version()
         if self._frame is not None:
             self._frame.append(("f", field, getattr(self, field)))
         setattr(self, field, value)
@@ -218,9 +220,10 @@ class Store(Clonable):
         t = self._tables.get(table)
         if t is None:
             t = self._tables[table] = {}
-        self._tv[table] = self._version = next(_VERSIONS)
-        if self._frame is not None:
-            self._frame.append(("t", table, key, t.get(key, _MISSING)))
+        self._tv[table] = self._version = _new_version()
+        frame = self._frame
+        if frame is not None:
+            frame.append(("t", table, key, t.get(key, _MISSING)))
         t[key] = value
 
     def delete(self, table: str, key: str) -> None:
@@ -228,9 +231,10 @@ class Store(Clonable):
         t = self._tables.get(table)
         if t is None or key not in t:
             return
-        self._tv[table] = self._version = next(_VERSIONS)
-        if self._frame is not None:
-            self._frame.append(("t", table, key, t[key]))
+        self._tv[table] = self._version = _new_version()
+        frame = self._frame
+        if frame is not None:
+            frame.append(("t", table, key, t[key]))
         del t[key]
 
     def push(self, decision: Decision) -> None:
@@ -327,12 +331,16 @@ class Store(Clonable):
                     self.delete(table, key)
                     self.delete(_EXPIRES_TABLE, ref)
 
-    def move_cursor(self, cursor: Cursor) -> None:
-        """Move the sequencer's cursor (journaled); only the sequencer calls it."""
-        self._tv["$cursor"] = self._version = next(_VERSIONS)  # _set, without the look-ups
-        if self._frame is not None:
-            self._frame.append(("f", "_cursor", self._cursor))
+    def move_cursor(self, cursor: Cursor, phase: Any = _MISSING) -> None:
+        """Move the sequencer's cursor (journaled); only the sequencer calls it, with the
+        ``phase`` it is in (``None`` out of a phase), kept for :meth:`Legality._phase`."""
+        self._tv["$cursor"] = self._version = _new_version()  # _set, without the look-ups
+        frame = self._frame
+        if frame is not None:
+            frame.append(("f", "_cursor", self._cursor))
         self._cursor = cursor
+        if phase is not _MISSING:
+            self._pc, self._pp = cursor, phase
 
     def end_game(self, outcome: Outcome) -> None:
         """End the game with ``outcome`` (a victory condition was met)."""
