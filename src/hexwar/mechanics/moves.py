@@ -216,11 +216,7 @@ class MoveQuery:
         return 0 if self.moved.get(piece) else max(0, self.free_points(piece))
 
     def _memo(self, mclass: str) -> SearchMemo:
-        moves = self.moves
-        memo = moves._memos.get((moves.game_map(self.state), self.overrides, mclass))
-        if memo is None:
-            memo = moves.memo(self.state, self.overrides, mclass)
-        self._memos[mclass] = memo
+        memo = self._memos[mclass] = self.moves.memo(self.state, self.overrides, mclass)
         return memo
 
     def first_steps(self, mclass: str) -> FirstSteps:
@@ -252,12 +248,8 @@ class MoveQuery:
         memo = self._memos.get(mclass)
         if memo is None:
             memo = self._memo(mclass)
-        enemies = self._enemies or self.enemies()
-        found = memo.reach.get((enemies, label, points))
-        if found is None:
-            found = memo.ends(enemies, label, points)
         at = self.at
-        return [lab for lab in found if lab not in at]
+        return [lab for lab in memo.ends(self.enemies(), label, points) if lab not in at]
 
     def may_move(self, piece: str, label: str) -> bool:
         """Whether ``piece`` on ``label`` has at least one cell to move to."""
@@ -284,24 +276,12 @@ class MoveQuery:
 
     def movers(self) -> list[str]:
         """The side's pieces that may move and have a cell to end in, in order."""
-        at, classes, tables = self.at, self.classes, self._steps
-        out = []
-        for piece, label, points in self._ready():
-            # steps_out inlined: one step out to an empty cell settles most pieces
-            mclass = classes[piece]
-            steps = tables.get(mclass)
-            if steps is None:
-                steps = self.first_steps(mclass)
-            free = False
-            for cost, lab in steps[label]:
-                if cost > points:
-                    break
-                if lab not in at:
-                    free = True
-                    break
-            if free or self.ends(piece, label, points):
-                out.append(piece)
-        return out
+        steps_out, ends = self.steps_out, self.ends
+        return [
+            piece
+            for piece, label, points in self._ready()
+            if steps_out(piece, label, points) or ends(piece, label, points)
+        ]
 
     def actions(self) -> list[Action]:
         """Every ``move PIECE CELL``, by piece in order, then by cell."""
