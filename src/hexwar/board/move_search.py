@@ -3,9 +3,10 @@
 :func:`compiled_adjacency` prices every step of a movement class on a map once (cached
 on the map); :func:`search` runs the ZOC-aware search over states ``(cell, stopped?)``
 on those tables, with a bucket queue for small integer costs (Dial's algorithm) or a
-binary heap otherwise. Both know only cell indices and the resolved rules
-(:class:`~hexwar.board.move_rules.ResolvedRules`); :class:`hexwar.board.movement.MoveSearch`
-turns their answer into cells.
+binary heap otherwise; :func:`arrivals` answers the same search's costs without the
+predecessors, level by level on sets (costs of 1 or more, whole numbers). All know only
+cell indices and the resolved rules (:class:`~hexwar.board.move_rules.ResolvedRules`);
+:class:`hexwar.board.movement.MoveSearch` turns their answer into cells.
 """
 
 from __future__ import annotations
@@ -19,11 +20,16 @@ import attrs
 
 from hexwar.board.maps import COST_CACHE, GameMap
 
-__all__ = ["CompiledSteps", "Found", "compiled_adjacency", "search"]
+__all__ = ["CompiledSteps", "Found", "Layers", "arrivals", "compiled_adjacency", "search"]
 
 #: ``(go, go_prev, stop, stop_prev)``: the cheapest arrival cost and predecessor per cell
 #: index, for arrivals that may go on (``go``) and those over a "stop" hexside (``stop``).
 Found = tuple[dict[int, float], dict[int, int], dict[int, float], dict[int, int]]
+#: ``(cost, go, stop)`` per step cost, cheapest first: the cells one ordinary (``go[i]``)
+#: or "stop" (``stop[i]``) step of that cost leads to out of cell ``i`` (``stop``
+#: ``None`` when no step of that cost stops).
+Rows = tuple[tuple[int, ...], ...]
+Layers = tuple[tuple[int, Rows, Rows | None], ...]
 
 
 @attrs.frozen(eq=False)
@@ -32,12 +38,15 @@ class CompiledSteps:
 
     ``go[i]``: ``(j, cost)`` for the ordinary steps out of cell ``i``; ``stop[i]``: the
     steps that end the move in ``j`` (a "stop" hexside). ``integral``: every cost is an
-    int (the search then uses a bucket queue instead of a heap).
+    int (the search then uses a bucket queue instead of a heap). ``layers``: the same
+    steps by cost (:data:`Layers`) when every cost is a whole number of 1 or more
+    (:func:`arrivals` searches on them), else ``None``.
     """
 
     go: list[tuple[tuple[int, float], ...]]
     stop: list[tuple[tuple[int, float], ...]]
     integral: bool
+    layers: Layers | None = None
 
 
 def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
@@ -76,10 +85,87 @@ def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
                 (stop_steps if must_stop else go_steps).append((index[nb], cost))
         go.append(tuple(sorted(go_steps)))
         stop.append(tuple(sorted(stop_steps)))
-    return CompiledSteps(go, stop, integral)
+    return CompiledSteps(go, stop, integral, _layers(go, stop) if integral else None)
+
+
+def _layers(
+    go: list[tuple[tuple[int, float], ...]], stop: list[tuple[tuple[int, float], ...]]
+) -> Layers | None:
+    costs = sorted({int(c) for steps in (go, stop) for row in steps for _, c in row})
+    if costs and costs[0] < 1:
+        return None  # a step of no cost: the level search needs every step to cost
+
+    def by(steps: list[tuple[tuple[int, float], ...]], cost: int) -> Rows:
+        return tuple(tuple(j for j, c in row if c == cost) for row in steps)
+
+    def stops(cost: int) -> Rows | None:
+        rows = by(stop, cost)
+        return rows if any(rows) else None
+
+    return tuple((c, by(go, c), stops(c)) for c in costs)
 
 
 _MAX_BUCKETS = 4096
+
+
+def arrivals(
+    compiled: CompiledSteps, s: int, allowance: float, blocked: set[int], halt: set[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """The ``go`` and ``stop`` costs of :func:`search` from ``s`` without a target and
+    without the predecessors (the end cells of a move, not its paths): on the steps by
+    cost (:attr:`CompiledSteps.layers`) one level of cost at a time, each level a few set
+    operations whatever the cells in it; :func:`search` when there are no layers."""
+    layers = compiled.layers
+    if layers is None or allowance >= _MAX_BUCKETS:
+        go, _, stop, _ = search(compiled, s, allowance, -1, blocked, halt)
+        return go, stop
+    if s in blocked:
+        blocked = blocked - {s}
+    return _levels(layers, s, int(allowance), blocked, halt)
+
+
+def _levels(
+    layers: Layers, s: int, allowance: int, blocked: set[int], halt: set[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    # Dial's buckets as sets: level d holds the go arrivals costing d; the cells first
+    # settled there (not reached cheaper, not blocked) cost d, and those not halting
+    # (enemy ZOC, stop cells: the start always goes on, S6.4) spread to level d + c
+    # through the steps of cost c, every cell of the level at once (set.update over
+    # the cells' tuples). Stop steps arrive in ``stop`` levels that never spread.
+    go: dict[int, float] = {}
+    if allowance < 0:
+        return {s: 0}, {}
+    level: list[set[int]] = [set() for _ in range(allowance + 1)]
+    stops: list[set[int]] | None = None
+    cur = {s}
+    for d in range(allowance + 1):
+        if d:
+            cur = level[d]
+            cur.difference_update(go, blocked)
+            if not cur:
+                continue
+        go.update(dict.fromkeys(cur, d))
+        if d:
+            cur.difference_update(halt)
+        for c, go_steps, stop_steps in layers:
+            e = d + c
+            if e > allowance or not cur:
+                break
+            level[e].update(*map(go_steps.__getitem__, cur))
+            if stop_steps is not None:
+                if stops is None:
+                    stops = [set() for _ in range(allowance + 1)]
+                stops[e].update(*map(stop_steps.__getitem__, cur))
+    return go, _stop_costs(stops, blocked)
+
+
+def _stop_costs(stops: list[set[int]] | None, blocked: set[int]) -> dict[int, float]:
+    """The cheapest level of each cell in the stop levels, blocked cells left out."""
+    out: dict[int, float] = {}
+    for e, cells in enumerate(stops or ()):
+        cells.difference_update(out, blocked)
+        out.update(dict.fromkeys(cells, e))
+    return out
 
 
 def search(

@@ -43,7 +43,7 @@ import attrs
 from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
 from hexwar.board.move_rules import DEFAULT_RULES, MoveRules, Units, resolve_rules
-from hexwar.board.move_search import Found, compiled_adjacency, search
+from hexwar.board.move_search import Found, arrivals, compiled_adjacency, search
 from hexwar.board.zoc import zoc_projection
 from hexwar.grid.geometry import Hex
 
@@ -177,10 +177,10 @@ class MoveSearch(Generic[C]):
         s = self._index.get(start)
         if s is None:
             raise OffMapError(f"start {start!r} is off the map")
-        go, go_prev, stop, stop_prev = self._run(s, allowance, -1)
+        go, stop = arrivals(self._compiled, s, allowance, self._blocked, self._halt)
         if self._end_ok or self.rules.can_end_at is not None:
             index = self._index
-            reach = self._finish(start, go, go_prev, stop, stop_prev)
+            reach = self._finish(start, go, {}, stop, {})  # the costs only, no paths
             return {index[c]: d for c, d in reach.costs.items()}
         if not self._end_ok_empty:
             return {s: 0}
