@@ -269,6 +269,30 @@ def test_arrivals_by_levels_equal_the_search_costs(data: st.DataObject) -> None:
     assert arrivals(compiled, s, allowance, blocked, halt) == (go, stop)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_search_against_enemy_indices_answers_as_against_their_cells(
+    data: st.DataObject,
+) -> None:
+    # MoveSearch.against (enemy cells by index, one anonymous unit each, no friends) gives
+    # the brute force's end cells (S6.2-S6.4), with ZOC and without.
+    m = data.draw(game_maps(topology=HEX_GRID), label="map")
+    start, _, enemies = data.draw(placements(m), label="placement")
+    cls = data.draw(st.sampled_from(["foot", "roadbound"]), label="class")
+    allowance = data.draw(st.sampled_from([0, 1, 2, 3, 4, 2.5]), label="allowance")
+    zoc = data.draw(st.booleans(), label="zoc")
+    index = m.index()
+    search = MoveSearch.against(m, cls, [index[c] for c in enemies], MoveRules(zoc=zoc))
+    expected = brute_force_reach(m, start, cls, allowance, enemies=enemies, zoc=zoc)
+    assert search.end_indices(start, allowance) == {index[c]: d for c, d in expected.items()}
+    assert search.reachable(start, allowance).costs == expected
+
+
+def test_a_search_against_an_index_off_the_map_names_it() -> None:
+    with pytest.raises(OffMapError, match="enemy position 999"):
+        MoveSearch.against(open_map(1), "foot", [999])
+
+
 def test_the_cost_layers_need_whole_costs_of_one_or_more() -> None:
     # The levels search runs only on whole costs >= 1; a step of no cost (or a half)
     # leaves the layers out and arrivals() asks search() instead.

@@ -114,8 +114,8 @@ class SearchMemo:
         if found is None:
             if len(self.searches) >= SEARCH_MEMO_SIZE:
                 self.searches.clear()
-            cells = [self.cells[lab] for lab in sorted(enemies)]
-            found = MoveSearch(self.game_map, self.movement_class, enemies=cells)
+            cells = map(self.indices.__getitem__, enemies)
+            found = MoveSearch.against(self.game_map, self.movement_class, list(cells))
             self.searches[enemies] = found
         return found
 
@@ -133,10 +133,9 @@ class SearchMemo:
         if found is None:
             if len(self.reach) >= REACH_MEMO_SIZE:
                 self.reach.clear()
-            search = self.search(enemies)
-            ends = search.end_indices(self.cells[label], points)
-            at, start = self.labels, self.indices[label]
-            found = self.reach[key] = tuple(sorted([at[i] for i in ends if i != start]))
+            ends = self.search(enemies).end_indices(self.cells[label], points)
+            del ends[self.indices[label]]  # the start: staying put is no move
+            found = self.reach[key] = tuple(sorted(map(self.labels.__getitem__, ends)))
         return found
 
 

@@ -39,6 +39,8 @@ the first piece that moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import filterfalse, repeat
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -184,8 +186,12 @@ class MoveQuery:
         return found
 
     def _find_enemies(self) -> frozenset[str]:
-        entries, side = self.moves.pieces.entries(self.state), self.side
-        return frozenset([lab for lab, owner in entries.values() if owner != side])
+        # the (label, owner) pairs of every piece less those of an owner ``side``: the
+        # cells holding a piece of another side, stacks of any mix included (set
+        # operations, no loop over the pieces)
+        pairs = set(self.moves.pieces.entries(self.state).values())
+        pairs.difference_update(zip(self.at, repeat(self.side)))
+        return frozenset(map(itemgetter(0), pairs))
 
     def _order(self) -> Sequence[str]:
         order = self.moves.order
@@ -248,8 +254,7 @@ class MoveQuery:
         memo = self._memos.get(mclass)
         if memo is None:
             memo = self._memo(mclass)
-        at = self.at
-        return [lab for lab in memo.ends(self.enemies(), label, points) if lab not in at]
+        return list(filterfalse(self.at.__contains__, memo.ends(self.enemies(), label, points)))
 
     def may_move(self, piece: str, label: str) -> bool:
         """Whether ``piece`` on ``label`` has at least one cell to move to."""
