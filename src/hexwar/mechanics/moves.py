@@ -210,12 +210,13 @@ class MoveQuery:
         return tuple(self._ready())
 
     def _ready(self) -> Iterator[tuple[str, str, int]]:
-        entries, moved, points = self.moves.pieces.entries(self.state), self.moved, self.free_points
+        entries, points = self.moves.pieces.entries(self.state), self.free_points
         order = self.moves.order  # called here, not through _order: one call fewer
-        for piece in order(self.state, self.side) if order is not None else self._order():
-            entry = entries.get(piece)
-            if entry is not None and not moved.get(piece) and (p := points(piece)) > 0:
-                yield piece, entry[0], p
+        pieces = order(self.state, self.side) if order is not None else self._order()
+        # on the map and not moved yet (both tested in C), then the points
+        for piece in filterfalse(self.moved.get, filter(entries.__contains__, pieces)):
+            if (p := points(piece)) > 0:
+                yield piece, entries[piece][0], p
 
     def points(self, piece: str) -> int:
         """The piece's movement points now, 0 if it may not move."""
