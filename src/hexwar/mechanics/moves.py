@@ -110,26 +110,30 @@ class PieceMoves:
         return found
 
     def query(self, state: State, side: str) -> MoveQuery:
-        """The side's movement query in this position."""
-        return MoveQuery(self, state, side)
+        """The side's movement query in this position, one for the idle test, the pieces
+        and the end cells of a token-wise move (:meth:`State.derive`; keyed by the state
+        object too: a query reads its state lazily, so a clone sharing the position's
+        derived values builds its own)."""
+        key = (self.name, "query", side, id(state))
+        return state.derive(key, lambda: MoveQuery(self, state, side))
 
     def exists(self, state: State, side: str) -> bool:
         """Whether ``side`` has at least one move (stops at the first)."""
-        return MoveQuery(self, state, side).exists()
+        return self.query(state, side).exists()
 
     def movers(self, state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
         """The side's pieces that may move and have a cell to end in, in order."""
-        return MoveQuery(self, state, side).movers()
+        return self.query(state, side).movers()
 
     def ends(self, state: State, side: str, args: tuple[str, ...]) -> list[str]:
         """The cells (labels) the piece ``args[0]`` may end its move in, sorted."""
-        query = MoveQuery(self, state, side)
+        query = self.query(state, side)
         label = query.place_of(args[0])
         return [] if label is None else query.ends(args[0], label, query.points(args[0]))
 
     def actions(self, state: State, side: str) -> list[Action]:
         """Every ``move PIECE CELL``, by piece in order, then by cell."""
-        return MoveQuery(self, state, side).actions()
+        return self.query(state, side).actions()
 
     def action_table(self, piece: str) -> dict[str, Action]:
         """``piece``'s (interned) ``move PIECE CELL`` actions by label, filled on use."""
