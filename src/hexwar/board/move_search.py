@@ -47,6 +47,8 @@ class CompiledSteps:
     stop: list[tuple[tuple[int, float], ...]]
     integral: bool
     layers: Layers | None = None
+    #: the levels' steps per allowance (:func:`arrivals`), filled on use
+    plans: dict[int, Plan] = attrs.field(factory=dict, init=False, repr=False)
 
 
 def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
@@ -119,13 +121,35 @@ def arrivals(
     if layers is None or allowance >= _MAX_BUCKETS:
         go, _, stop, _ = search(compiled, s, allowance, -1, blocked, halt)
         return go, stop
+    if allowance < 0:
+        return {s: 0}, {}
+    a = int(allowance)
+    plan = compiled.plans.get(a)
+    if plan is None:
+        plan = compiled.plans[a] = _plan(layers, a)
     if s in blocked:
         blocked = blocked - {s}
-    return _levels(layers, s, int(allowance), blocked, halt)
+    return _levels(plan, s, blocked, halt)
+
+
+#: Per level ``d`` of an allowance: ``(d + c, rows)`` of the go steps of each cost ``c``
+#: that stay within it, then the same of the stop steps.
+Plan = tuple[tuple[tuple[tuple[int, Rows], ...], tuple[tuple[int, Rows], ...]], ...]
+
+
+def _plan(layers: Layers, allowance: int) -> Plan:
+    def spread(d: int, stop: bool) -> tuple[tuple[int, Rows], ...]:
+        return tuple(
+            (d + c, rows)
+            for c, go_rows, stop_rows in layers
+            if d + c <= allowance and (rows := stop_rows if stop else go_rows) is not None
+        )
+
+    return tuple((spread(d, False), spread(d, True)) for d in range(allowance + 1))
 
 
 def _levels(
-    layers: Layers, s: int, allowance: int, blocked: set[int], halt: set[int]
+    plan: Plan, s: int, blocked: set[int], halt: set[int]
 ) -> tuple[dict[int, float], dict[int, float]]:
     # Dial's buckets as sets: level d holds the go arrivals costing d; the cells first
     # settled there (not reached cheaper, not blocked) cost d, and those not halting
@@ -133,36 +157,34 @@ def _levels(
     # through the steps of cost c, every cell of the level at once (set.update over
     # the cells' tuples). Stop steps arrive in ``stop`` levels that never spread.
     go: dict[int, float] = {}
-    if allowance < 0:
-        return {s: 0}, {}
-    level: list[set[int]] = [set() for _ in range(allowance + 1)]
-    stops: list[set[int]] | None = None
+    level: list[set[int]] = [set() for _ in plan]
+    stops: list[set[int]] = []
     cur = {s}
-    for d in range(allowance + 1):
+    for d, (spread, stop_spread) in enumerate(plan):
         if d:
             cur = level[d]
             cur.difference_update(go, blocked)
             if not cur:
                 continue
-        go.update(dict.fromkeys(cur, d))
-        if d:
+            go.update(dict.fromkeys(cur, d))
+            if not spread and not stop_spread:
+                continue
             cur.difference_update(halt)
-        for c, go_steps, stop_steps in layers:
-            e = d + c
-            if e > allowance or not cur:
-                break
-            level[e].update(*map(go_steps.__getitem__, cur))
-            if stop_steps is not None:
-                if stops is None:
-                    stops = [set() for _ in range(allowance + 1)]
-                stops[e].update(*map(stop_steps.__getitem__, cur))
+        else:
+            go[s] = 0
+        for e, rows in spread:
+            level[e].update(*map(rows.__getitem__, cur))
+        if stop_spread:
+            stops = stops or [set() for _ in plan]
+            for e, rows in stop_spread:
+                stops[e].update(*map(rows.__getitem__, cur))
     return go, _stop_costs(stops, blocked)
 
 
-def _stop_costs(stops: list[set[int]] | None, blocked: set[int]) -> dict[int, float]:
+def _stop_costs(stops: list[set[int]], blocked: set[int]) -> dict[int, float]:
     """The cheapest level of each cell in the stop levels, blocked cells left out."""
     out: dict[int, float] = {}
-    for e, cells in enumerate(stops or ()):
+    for e, cells in enumerate(stops):
         cells.difference_update(out, blocked)
         out.update(dict.fromkeys(cells, e))
     return out
