@@ -14,21 +14,33 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Collection
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import attrs
 
 from hexwar.board.maps import COST_CACHE, GameMap
 
-__all__ = ["CompiledSteps", "Found", "Layers", "arrivals", "compiled_adjacency", "search"]
+__all__ = [
+    "CompiledSteps",
+    "Found",
+    "Layers",
+    "arrivals",
+    "compiled_adjacency",
+    "search",
+]
 
 #: ``(go, go_prev, stop, stop_prev)``: the cheapest arrival cost and predecessor per cell
 #: index, for arrivals that may go on (``go``) and those over a "stop" hexside (``stop``).
 Found = tuple[dict[int, float], dict[int, int], dict[int, float], dict[int, int]]
+#: The steps out of one cell: ``(j, cost)``.
+Steps = tuple[tuple[int, float], ...]
+#: The cells one step of some cost leads to, by the index of the cell it leaves.
+Rows = tuple[tuple[int, ...], ...]
 #: ``(cost, go, stop)`` per step cost, cheapest first: the cells one ordinary (``go[i]``)
 #: or "stop" (``stop[i]``) step of that cost leads to out of cell ``i`` (``stop``
 #: ``None`` when no step of that cost stops).
-Rows = tuple[tuple[int, ...], ...]
 Layers = tuple[tuple[int, Rows, Rows | None], ...]
 
 
@@ -90,21 +102,33 @@ def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
     return CompiledSteps(go, stop, integral, _layers(go, stop) if integral else None)
 
 
-def _layers(
-    go: list[tuple[tuple[int, float], ...]], stop: list[tuple[tuple[int, float], ...]]
-) -> Layers | None:
-    costs = sorted({int(c) for steps in (go, stop) for row in steps for _, c in row})
+def _layers(go: list[Steps], stop: list[Steps]) -> Layers | None:
+    # the costs by set operations over every step, no loop over the cells
+    go_costs = set(map(itemgetter(1), chain.from_iterable(go)))
+    stop_costs = set(map(itemgetter(1), chain.from_iterable(stop)))
+    costs = sorted(go_costs | stop_costs)
     if costs and costs[0] < 1:
         return None  # a step of no cost: the level search needs every step to cost
+    go_rows, stop_rows = _by_cost(go, costs), _by_cost(stop, costs)
+    return tuple((int(c), go_rows[c], stop_rows[c] if c in stop_costs else None) for c in costs)
 
-    def by(steps: list[tuple[tuple[int, float], ...]], cost: int) -> Rows:
-        return tuple(tuple(j for j, c in row if c == cost) for row in steps)
 
-    def stops(cost: int) -> Rows | None:
-        rows = by(stop, cost)
-        return rows if any(rows) else None
-
-    return tuple((c, by(go, c), stops(c)) for c in costs)
+def _by_cost(steps: list[Steps], costs: list[float]) -> dict[float, Rows]:
+    """Per cost: each cell's steps of that cost (most cells' steps all cost the same:
+    those rows are taken whole)."""
+    none: tuple[int, ...] = ()
+    out = {c: [none] * len(steps) for c in costs}
+    first, second = itemgetter(0), itemgetter(1)
+    for i, row in enumerate(steps):
+        if not row:
+            continue
+        found = set(map(second, row))
+        if len(found) == 1:
+            out[row[0][1]][i] = tuple(map(first, row))
+        else:
+            for c in found:
+                out[c][i] = tuple([j for j, cost in row if cost == c])
+    return {c: tuple(rows) for c, rows in out.items()}
 
 
 _MAX_BUCKETS = 4096
