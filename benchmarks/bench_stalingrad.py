@@ -242,6 +242,8 @@ def _parts(games: int) -> None:
     ``sys.settrace`` counts them (slow, but the same count on any machine load)."""
     import collections
 
+    import attrs
+
     import hexwar.engine.dice as dice
     import hexwar.engine.legality as legality
     import hexwar.engine.loop as loop
@@ -250,7 +252,9 @@ def _parts(games: int) -> None:
     import hexwar_stalingrad.rules as srules
     from hexwar.engine.dice import SeededDriver
     from hexwar.engine.loop import RandomPlayer, play
+    from hexwar_stalingrad.board import static
     from hexwar_stalingrad.rules import StalingradRules
+    from hexwar_stalingrad.static import Static
 
     parts = {
         (srules.__file__, "phase_tokens"): "legality",
@@ -267,7 +271,14 @@ def _parts(games: int) -> None:
         (loop.__file__, "play"): "core: game loop",
     }
     rules = StalingradRules(length="long")
-    play(rules.new_state(), {s: RandomPlayer(1) for s in rules.sides}, SeededDriver(10_000))
+    first = rules.new_state()
+    play(first, {s: RandomPlayer(1) for s in rules.sides}, SeededDriver(10_000))
+    # every one-time table built before counting, not only those one game asks for
+    # (attrs turns a slotted class's cached properties into slots beside its fields)
+    data, fields = static(first), {f.name for f in attrs.fields(Static)}
+    for name in Static.__slots__:
+        if name not in fields and not name.startswith("__"):
+            getattr(data, name)
     counts: collections.Counter[str] = collections.Counter()
     stack = ["other"]
 

@@ -97,25 +97,14 @@ def _has_points(state: State, side: str) -> bool:
     return _int(state, f"rp:{side}") > 0 or any(_int(state, f"rpg:{side}:{g}") > 0 for g in GROUPS)
 
 
-@functools.lru_cache(maxsize=8)
-def _controllers(data: Static) -> Mapping[str, tuple[str, ...]]:
-    """Label -> the labels from which a ground unit puts it in its ZOC (S2.1: the
-    inverse of ``zoc_of``), so "is this hex in the enemy's ZOC?" asks a few hexes."""
-    out: dict[str, list[str]] = {}
-    for label, zoc in data.zoc_of.items():
-        for there in zoc:
-            out.setdefault(there, []).append(label)
-    return {there: tuple(labels) for there, labels in out.items()}
-
-
 def _outside_enemy_zoc(state: State, side: str, labels: Iterable[str]) -> list[str]:
     """The ``labels`` (in order) in the ZOC of no ground unit of ``side``'s enemy (S2.1;
     the same answer as ``label not in zoc_of_side(state, enemy(side))``)."""
     data, at = static(state), PIECES.occupied(state)
-    ground, foe, controllers = data.ground, enemy(side), _controllers(data)
+    ground, foe, controllers = data.ground, enemy(side), data.zoc_controllers
     out = []
     for label in labels:
-        for source in controllers.get(label, ()):
+        for source in controllers[label]:
             stack = at.get(source)
             if stack and ground[stack[0]].side == foe:
                 break

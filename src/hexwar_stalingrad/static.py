@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -25,6 +25,7 @@ from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import MoveSearch
+from hexwar.board.zoc import zoc_sources
 from hexwar.engine.actions import Action
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
@@ -57,6 +58,31 @@ FORTIFICATION_TAGS: Final = frozenset({"trench"})
 #: The city of Stalingrad: the terrain of its hexes (S11.1).
 CITY_TERRAIN: Final = "city"
 
+T = TypeVar("T")
+#: The most entries each family of :class:`Static`'s derived data keeps before it starts
+#: afresh, so that a process's memory stays bounded however many games it plays (issue
+#: 11): a ``path_steps`` map is about 13 KB and the bot asks for new source tuples as it
+#: plays (some 40 a long game); the others are small and bounded by the map, these bounds
+#: only cap them.
+KEPT: Final[Mapping[str, int]] = {
+    "path_steps": 256,
+    "ring": 4096,
+    "disk": 4096,
+    "around": 4096,
+    "move_table": 1024,
+    "action": 32768,
+    "least_step": 1024,
+}
+
+
+def _keep(memo: dict[Any, T], family: str, key: Any, value: T) -> T:
+    """``value`` kept in ``memo`` (one of :data:`KEPT`'s families) under ``key``; the
+    family emptied first when it is full."""
+    if len(memo) >= KEPT[family]:
+        memo.clear()
+    memo[key] = value
+    return value
+
 
 @attrs.frozen(eq=False)
 class Static:
@@ -76,8 +102,11 @@ class Static:
     name: str = attrs.field(default="default", kw_only=True)
     #: SHA-256 of the scenario's data files; ``None``: data built in memory, unknown.
     digest: str | None = attrs.field(default=None, kw_only=True)
-    #: Derived static data built on first use (interned actions, disks, map variants).
-    _cache: dict[Any, Any] = attrs.field(factory=dict, init=False, repr=False)
+    #: Derived static data built on first use, by family (interned actions, disks, …;
+    #: each bounded by :data:`KEPT`).
+    _cache: dict[str, dict[Any, Any]] = attrs.field(
+        factory=lambda: {family: {} for family in KEPT}, init=False, repr=False
+    )
 
     @functools.cached_property
     def step_tracks(self) -> Mapping[str, StepTrack]:
@@ -230,13 +259,13 @@ class Static:
 
     def ring(self, label: str, radius: int) -> tuple[str, ...]:
         """The labels exactly ``radius`` hexes from ``label`` (sorted; cached)."""
-        key = ("ring", label, radius)
-        found: tuple[str, ...] | None = self._cache.get(key)
+        memo, key = self._cache["ring"], (label, radius)
+        found: tuple[str, ...] | None = memo.get(key)
         if found is None:
             centre = self.cell(label)
             m = self.game_map
             found = tuple(sorted(self.label(h) for h in centre.ring(radius) if h in m))
-            self._cache[key] = found
+            _keep(memo, "ring", key, found)
         return found
 
     def zoc_closure(self, label: str) -> frozenset[str]:
@@ -281,8 +310,8 @@ class Static:
         >>> steps["0912"], steps["0913"]
         (0, 1)
         """
-        key = ("path_steps", sources)
-        found: dict[str, int] | None = self._cache.get(key)
+        memo = self._cache["path_steps"]
+        found: dict[str, int] | None = memo.get(sources)
         if found is None:
             labels, graph = self.index_labels, self.neighbor_indices
             index = self.label_indices
@@ -300,7 +329,8 @@ class Static:
                             depth[j] = d
                             nxt.append(j)
                 frontier = nxt
-            found = self._cache[key] = {labels[i]: d for i, d in enumerate(depth) if d >= 0}
+            found = {labels[i]: d for i, d in enumerate(depth) if d >= 0}
+            _keep(memo, "path_steps", sources, found)
         return found
 
     @functools.cached_property
@@ -314,38 +344,46 @@ class Static:
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
     @functools.cached_property
+    def zoc_controllers(self) -> Mapping[str, tuple[str, ...]]:
+        """Every label → the labels from which a ground unit puts it in its ZOC (S2.1):
+        the inverse of :attr:`zoc_of`, from the core's :func:`~hexwar.board.zoc.zoc_sources`."""
+        labels = self.index_labels
+        at = labels.__getitem__
+        return dict(
+            zip(labels, [tuple(map(at, f)) for f in zoc_sources(self.game_map)], strict=True)
+        )
+
+    @functools.cached_property
     def zoc_sources(self) -> Mapping[str, frozenset[str]]:
-        """Every label → the labels whose :attr:`zoc_disks` hold it: a hex is blocked by a
-        side's units (on it or in their ZOC, S2.1) iff one of them stands on one of these."""
-        out: dict[str, set[str]] = {lab: set() for lab in self.zoc_disks}
-        for lab, disk in self.zoc_disks.items():
-            for h in disk:
-                out[h].add(lab)
-        return {lab: frozenset(found) for lab, found in out.items()}
+        """Every label → the labels whose :attr:`zoc_disks` hold it (itself and its
+        :attr:`zoc_controllers`): a hex is blocked by a side's units (on it or in their
+        ZOC, S2.1) iff one of them stands on one of these."""
+        controllers = self.zoc_controllers
+        return {lab: frozenset((lab, *controllers[lab])) for lab in self.zoc_disks}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
         """The labels within ``radius`` of ``label`` (sorted; cached)."""
-        key = ("disk", label, radius)
-        found: tuple[str, ...] | None = self._cache.get(key)
+        memo, key = self._cache["disk"], (label, radius)
+        found: tuple[str, ...] | None = memo.get(key)
         if found is None:
             centre = self.cell(label)
             m = self.game_map
             found = tuple(sorted(self.label(h) for h in centre.spiral(radius) if h in m))
-            self._cache[key] = found
+            _keep(memo, "disk", key, found)
         return found
 
     def around(self, label: str, radius: int) -> frozenset[str]:
         """The labels at most ``radius`` steps from ``label`` on the map graph, without it
         (every cell adjacent, whatever its terrain: a move goes no farther; cached)."""
-        key = ("around", label, radius)
-        found: frozenset[str] | None = self._cache.get(key)
+        memo, key = self._cache["around"], (label, radius)
+        found: frozenset[str] | None = memo.get(key)
         if found is None:
             neighbors = self.neighbors
             seen, frontier = {label}, [label]
             for _ in range(radius):
                 frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
                 seen.update(frontier)
-            found = self._cache[key] = frozenset(seen - {label})
+            found = _keep(memo, "around", key, frozenset(seen - {label}))
         return found
 
     def move_action(self, unit: str, label: str) -> Action:
@@ -354,17 +392,18 @@ class Static:
 
     def move_table(self, unit: str) -> Mapping[str, Action]:
         """``unit``'s interned ``move UNIT HEX`` actions by hex label (built on first use)."""
-        found: _MoveTable | None = self._cache.get(("move_table", unit))
+        memo = self._cache["move_table"]
+        found: _MoveTable | None = memo.get(unit)
         if found is None:
-            found = self._cache["move_table", unit] = _MoveTable(self, unit)
+            found = _keep(memo, "move_table", unit, _MoveTable(self, unit))
         return found
 
     def interned(self, kind: str, *args: str) -> Action:
         """The (interned) action ``KIND ARGS...``: built once, then shared."""
-        key = ("action", kind, *args)
-        found: Action | None = self._cache.get(key)
+        memo, key = self._cache["action"], (kind, *args)
+        found: Action | None = memo.get(key)
         if found is None:
-            found = self._cache[key] = Action(kind, args)
+            found = _keep(memo, "action", key, Action(kind, args))
         return found
 
     # -- maps under card effects ----------------------------------------------------------
@@ -397,12 +436,14 @@ class Static:
         """The cheapest step of ``movement_class`` under ``overrides``: a move of ``p``
         points ends at most ``p // least_step`` hexes away (every step is to a neighbour
         and costs at least this much; ``0``: no such bound)."""
-        key = ("least_step", overrides, movement_class)
-        found: float | None = self._cache.get(key)
+        memo, key = self._cache["least_step"], (overrides, movement_class)
+        found: float | None = memo.get(key)
         if found is None:
             steps = self.steps(overrides, movement_class)
             rows = (*steps.go, *steps.stop)
-            found = self._cache[key] = min((c for row in rows for _, c in row), default=0)
+            found = _keep(
+                memo, "least_step", key, min((c for row in rows for _, c in row), default=0)
+            )
         return found
 
     def move_search(
