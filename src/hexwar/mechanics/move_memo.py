@@ -184,8 +184,12 @@ class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
         self._steps, self._labels, self._indices = steps, labels, indices
 
     def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
-        i, labels, steps = self._indices[label], self._labels, self._steps
-        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
+        i, steps = self._indices[label], self._steps
+        found: tuple[tuple[float, str], ...] = ()
+        row = (*steps.go[i], *steps.stop[i])
+        if row:
+            cells, costs = zip(*row, strict=True)
+            found = tuple(sorted(zip(costs, map(self._labels.__getitem__, cells), strict=True)))
         self[label] = found
         return found
 
