@@ -96,6 +96,7 @@ class PieceMoves:
     codec: Codec | None = None
     _actions: dict[str, dict[str, Action]] = attrs.field(factory=dict, init=False, repr=False)
     _memos: dict[Any, SearchMemo] = attrs.field(factory=dict, init=False, repr=False)
+    _last: list[Any] = attrs.field(factory=list, init=False, repr=False)
 
     def memo(self, state: State, overrides: Overrides, movement_class: str) -> SearchMemo:
         """The searches of ``movement_class`` on the map in force (kept by map and costs)."""
@@ -110,12 +111,18 @@ class PieceMoves:
         return found
 
     def query(self, state: State, side: str) -> MoveQuery:
-        """The side's movement query in this position, one for the idle test, the pieces
-        and the end cells of a token-wise move (:meth:`State.derive`; keyed by the state
-        object too: a query reads its state lazily, so a clone sharing the position's
-        derived values builds its own)."""
-        key = (self.name, "query", side, id(state))
-        return state.derive(key, lambda: MoveQuery(self, state, side))
+        """The side's movement query in this position: the last one is kept for the idle
+        test, the pieces and the end cells of a token-wise move, keyed by the state object
+        and its :attr:`~State.version` (a query reads its state lazily: a clone builds its
+        own; kept here, not in the state's derived values, so that no query and state
+        hold each other in a cycle only the garbage collector frees)."""
+        last = self._last
+        if last and last[0] is state and last[1] == state.version and last[2] == side:
+            found: MoveQuery = last[3]
+            return found
+        found = MoveQuery(self, state, side)
+        self._last[:] = (state, state.version, side, found)
+        return found
 
     def exists(self, state: State, side: str) -> bool:
         """Whether ``side`` has at least one move (stops at the first)."""
