@@ -25,7 +25,8 @@ Figures:
 - ``clone``: ``clone()`` of a turn-5 state (of a ``list`` game), median µs (target <= 50);
 - ``odds``: the exact result distribution of an attack
   (:func:`hexwar_stalingrad.ground.attack_distribution`), median µs (target <= 100);
-- ``rss``: the process's peak resident memory after 50 random games, MB (target <= 64).
+- ``rss``: the process's peak resident memory after 300 random games, MB (target <= 64
+  however many games: by 300 the memos are full).
 
 ``--parts`` prints instead the Python bytecodes executed per action of ``--games``
 token-wise games in this process, by part (the game's legality by phase and prefix
@@ -199,9 +200,9 @@ def main() -> None:
                 )
                 if mode in ("token", "micro") and not tokenwise:
                     continue  # a tree before the action space: no token-wise player
-                games = {"heuristic": 1, "micro": 3, "rss": 50}.get(mode, args.games)
+                games = {"heuristic": 1, "micro": 3, "rss": 300}.get(mode, args.games)
                 if mode == "rss" and not tokenwise:
-                    games = -50  # the old tree's random bot: uniform over the legal list
+                    games = -300  # the old tree's random bot: uniform over the legal list
                 results.setdefault((mode, name), []).append(worker(tree, mode, games, 100 * r))
     for (mode, name), runs in sorted(results.items()):
         keys = sorted({k for run in runs for k in run})

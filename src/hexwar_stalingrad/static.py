@@ -62,15 +62,15 @@ T = TypeVar("T")
 #: The most entries each family of :class:`Static`'s derived data keeps before it starts
 #: afresh, so that a process's memory stays bounded however many games it plays (issue
 #: 11): a ``path_steps`` map is about 13 KB and the bot asks for new source tuples as it
-#: plays (some 40 a long game); the others are small and bounded by the map, these bounds
-#: only cap them.
+#: plays (some 40 a long game); an interned action is about 230 B; the other families are
+#: small and bounded by the map, these bounds only cap them.
 KEPT: Final[Mapping[str, int]] = {
-    "path_steps": 256,
+    "path_steps": 128,
     "ring": 4096,
     "disk": 4096,
     "around": 4096,
     "move_table": 1024,
-    "action": 32768,
+    "action": 8192,
     "least_step": 1024,
 }
 
