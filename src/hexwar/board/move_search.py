@@ -36,8 +36,9 @@ __all__ = [
 Found = tuple[dict[int, float], dict[int, int], dict[int, float], dict[int, int]]
 #: The steps out of one cell: ``(j, cost)``.
 Steps = tuple[tuple[int, float], ...]
-#: The cells one step of some cost leads to, by the index of the cell it leaves.
-Rows = tuple[tuple[int, ...], ...]
+#: The cells one step of some cost leads to out of one cell; :data:`Rows`: by cell index.
+Row = tuple[int, ...]
+Rows = tuple[Row, ...]
 #: ``(cost, go, stop)`` per step cost, cheapest first: the cells one ordinary (``go[i]``)
 #: or "stop" (``stop[i]``) step of that cost leads to out of cell ``i`` (``stop``
 #: ``None`` when no step of that cost stops).
@@ -99,35 +100,40 @@ def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
                 (stop_steps if must_stop else go_steps).append((index[nb], cost))
         go.append(tuple(sorted(go_steps)))
         stop.append(tuple(sorted(stop_steps)))
-    return CompiledSteps(go, stop, integral, _layers(go, stop) if integral else None)
+    # the rows by cost are shared by the classes and the cost variants of the map where
+    # equal (a variant changes a few terrains' costs: most rows stay as they were)
+    shared: dict[tuple[int, ...], tuple[int, ...]] = game_map.derived("step-rows", dict)
+    return CompiledSteps(go, stop, integral, _layers(go, stop, shared) if integral else None)
 
 
-def _layers(go: list[Steps], stop: list[Steps]) -> Layers | None:
+def _layers(go: list[Steps], stop: list[Steps], shared: dict[Row, Row]) -> Layers | None:
     # the costs by set operations over every step, no loop over the cells
     go_costs = set(map(itemgetter(1), chain.from_iterable(go)))
     stop_costs = set(map(itemgetter(1), chain.from_iterable(stop)))
     costs = sorted(go_costs | stop_costs)
     if costs and costs[0] < 1:
         return None  # a step of no cost: the level search needs every step to cost
-    go_rows, stop_rows = _by_cost(go, costs), _by_cost(stop, costs)
+    go_rows, stop_rows = _by_cost(go, costs, shared), _by_cost(stop, costs, shared)
     return tuple((int(c), go_rows[c], stop_rows[c] if c in stop_costs else None) for c in costs)
 
 
-def _by_cost(steps: list[Steps], costs: list[float]) -> dict[float, Rows]:
+def _by_cost(steps: list[Steps], costs: list[float], shared: dict[Row, Row]) -> dict[float, Rows]:
     """Per cost: each cell's steps of that cost (most cells' steps all cost the same:
-    those rows are taken whole)."""
-    none: tuple[int, ...] = ()
+    those rows are taken whole), an equal row in ``shared`` taken instead."""
+    none: Row = ()
     out = {c: [none] * len(steps) for c in costs}
-    first, second = itemgetter(0), itemgetter(1)
+    first, second, share = itemgetter(0), itemgetter(1), shared.setdefault
     for i, row in enumerate(steps):
         if not row:
             continue
         found = set(map(second, row))
         if len(found) == 1:
-            out[row[0][1]][i] = tuple(map(first, row))
+            cells = tuple(map(first, row))
+            out[row[0][1]][i] = share(cells, cells)
         else:
             for c in found:
-                out[c][i] = tuple([j for j, cost in row if cost == c])
+                cells = tuple([j for j, cost in row if cost == c])
+                out[c][i] = share(cells, cells)
     return {c: tuple(rows) for c, rows in out.items()}
 
 
