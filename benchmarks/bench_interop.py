@@ -12,6 +12,7 @@ unchanged, or one where they changed: what the observation's memos keep or recom
     python benchmarks/bench_interop.py [--games 3] [--length short]
     python benchmarks/bench_interop.py --repeats 5 --old /tmp/main-tree
     python benchmarks/bench_interop.py --repeats 5 --tokens-all --old build/accel
+    python benchmarks/bench_interop.py --count --old /tmp/main-tree
 
 With ``--old TREE`` (a checkout whose ``src`` holds another hexwar) each repeat runs one
 worker process per tree (``PYTHONPATH=<tree>/src``), interleaved A, B, B, A, ..., with the
@@ -19,6 +20,11 @@ same seeds; the table gives the min / median over the repeats of each figure. Th
 without a tensor (``--tokens``) run in this tree only, or in every tree with
 ``--tokens-all`` (a tree with the same sources, such as the compiled copy of
 ``tools/build_accel.py``).
+
+``--count`` prints instead the Python bytecodes executed and the calls made (Python and
+C functions both) per step by ``env.last()`` and by ``env.step()``, over the same games
+after one warm-up game (``sys.settrace`` and ``sys.setprofile``: slow, but the same
+count on any machine load; with ``--old``, one fresh process per tree).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -46,32 +53,46 @@ KINDS = (
 )
 
 
+def _reads(env: Any) -> tuple[str, ...]:
+    """The tables the board's planes read, and the hidden-entry tables."""
+    from hexwar.engine import state as core_state
+
+    board = env.game.encoder.view.board
+    hidden = (core_state._HIDDEN_TABLE, core_state._HIDDEN_KEYS_TABLE)
+    return (*(board.reads or ()), *hidden) if board is not None else hidden
+
+
+def _kind(
+    env: Any, reads: tuple[str, ...], seen: tuple[int, tuple[int, ...]] | None
+) -> tuple[str, tuple[int, tuple[int, ...]]]:
+    """The kind of the position ``env`` observes next (see ``KINDS``), and what it saw."""
+    st = env.ts.state
+    before, tables = st.version, tuple(st.table_version(t) for t in reads)
+    if seen is not None and seen[0] == before:
+        kind = "last(), same position"
+    elif seen is not None and seen[1] == tables:
+        kind = "last(), new position, same pieces"
+    else:
+        kind = "last(), pieces or hidden entries changed"
+    return kind, (before, tables)
+
+
 def bench(name: str, games: int, seed: int) -> dict[str, list[float]]:
     """Per-step CPU times (µs) of ``games`` random-token games of ``name``."""
-    from hexwar.engine import state as core_state
     from hexwar.interop.pettingzoo import HexwarAEC
 
     env = HexwarAEC(name)
     rng = random.Random(seed)
     out: dict[str, list[float]] = {k: [] for k in (*KINDS, "all", "game_medians", "last", "step")}
-    board = env.game.encoder.view.board
-    hidden = (core_state._HIDDEN_TABLE, core_state._HIDDEN_KEYS_TABLE)
-    reads = (*(board.reads or ()), *hidden) if board is not None else hidden
+    reads = _reads(env)
     clock = time.process_time_ns
     for game in range(games):
         env.reset(seed=seed + game)
         mine: list[float] = []
         seen: tuple[int, tuple[int, ...]] | None = None
         while not all(env.terminations.values()):
-            st = env.ts.state  # the kind of position (not timed)
-            before, tables = st.version, tuple(st.table_version(t) for t in reads)
-            if seen is not None and seen[0] == before:
-                kind = "last(), same position"
-            elif seen is not None and seen[1] == tables:
-                kind = "last(), new position, same pieces"
-            else:
-                kind = "last(), pieces or hidden entries changed"
-            seen = (before, tables)
+            before = env.ts.state.version
+            kind, seen = _kind(env, reads, seen)  # the kind of position (not timed)
             t0 = clock()
             obs, _, _, _, _ = env.last()  # the observation tensor and the action mask
             legal = np.flatnonzero(obs["action_mask"])
@@ -115,6 +136,59 @@ def bench_tokens(name: str, games: int, seed: int) -> list[float]:
     return out
 
 
+def count(name: str, games: int, seed: int) -> dict[str, float]:
+    """Bytecodes and calls per step of ``env.last()`` and ``env.step()`` (see the module
+    text), the steps as in :func:`bench`; one warm-up game first (seed ``seed + games``)."""
+    from hexwar.interop.pettingzoo import HexwarAEC
+
+    env = HexwarAEC(name)
+    per_step: dict[str, list[list[int]]] = {"last": [], "step": []}
+    now = [0, 0]
+
+    def opcodes(frame: Any, event: str, arg: Any) -> Any:
+        if event == "call":
+            frame.f_trace_opcodes = True
+        elif event == "opcode":
+            now[0] += 1
+        return opcodes
+
+    def calls(frame: Any, event: str, arg: Any) -> None:
+        if event in ("call", "c_call"):
+            now[1] += 1
+
+    reads = _reads(env)
+    by_kind: dict[str, list[int]] = {k: [] for k in KINDS[2:]}
+    for game in (games, *range(games)):
+        rng = random.Random(seed + game)
+        env.reset(seed=seed + game)
+        seen: tuple[int, tuple[int, ...]] | None = None
+        while not all(env.terminations.values()):
+            kind, seen = _kind(env, reads, seen)
+            now[:] = 0, 0
+            sys.settrace(opcodes)
+            sys.setprofile(calls)
+            obs, _, _, _, _ = env.last()
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.randrange(len(legal))])
+            last, now[:] = list(now), (0, 0)
+            env.step(action)
+            sys.settrace(None)
+            sys.setprofile(None)
+            if game != games:
+                per_step["last"].append(last)
+                per_step["step"].append(list(now))
+                by_kind[kind].append(last[0])
+    out: dict[str, float] = {"steps": len(per_step["last"])}
+    for kind, xs in by_kind.items():
+        out[f"{kind}: bytecodes, median"] = statistics.median(xs) if xs else float("nan")
+    for part, counts in per_step.items():
+        for i, what in enumerate(("bytecodes", "calls")):
+            xs = [c[i] for c in counts]
+            out[f"{part}: {what} per step, mean"] = statistics.fmean(xs)
+            out[f"{part}: {what} per step, median"] = statistics.median(xs)
+    return out
+
+
 def figures(times: dict[str, list[float]]) -> dict[str, float]:
     """The figures of one run."""
     med = statistics.median
@@ -135,7 +209,7 @@ def figures(times: dict[str, list[float]]) -> dict[str, float]:
 def _worker(tree: Path, args: argparse.Namespace) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, str(HERE), "--worker", "--games", str(args.games)]
-    cmd += ["--length", args.length, "--seed", str(args.seed)]
+    cmd += ["--length", args.length, "--seed", str(args.seed)] + ["--count"] * args.count
     mine = tree == HERE.parents[1] or args.tokens_all
     cmd += ["--tokens"] if (args.tokens or args.tokens_all) and mine else []
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
@@ -143,11 +217,11 @@ def _worker(tree: Path, args: argparse.Namespace) -> dict[str, float]:
     return result
 
 
-def _table(runs: dict[str, list[dict[str, float]]]) -> None:
+def _table(runs: dict[str, list[dict[str, float]]], unit: str = "µs") -> None:
     names = list(runs)
     keys = [k for k in runs[names[0]][0] if k != "steps"]
     nan = float("nan")
-    print("| figure (µs) | " + " | ".join(f"{n} (min / median)" for n in names) + " |")
+    print(f"| figure ({unit}) | " + " | ".join(f"{n} (min / median)" for n in names) + " |")
     print("|---|" + "---|" * len(names))
     for k in keys:
         cells = []
@@ -173,9 +247,19 @@ def main() -> None:
         action="store_true",
         help="--tokens in the --old trees too (the same sources, e.g. a compiled copy)",
     )
+    parser.add_argument("--count", action="store_true", help="bytecodes and calls per step")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     name = f"stalingrad-{args.length}"
+    if args.count and args.worker:
+        print(json.dumps(count(name, args.games, args.seed)))
+        return
+    if args.count and not args.old:
+        f = count(name, args.games, args.seed)
+        print(f"{name}: {f.pop('steps'):.0f} steps in {args.games} games")
+        for k, v in f.items():
+            print(f"  {k}: {v:.0f}")
+        return
     if args.worker:
         f = figures(bench(name, args.games, args.seed))
         if args.tokens:
@@ -202,7 +286,7 @@ def main() -> None:
             runs[n].append(_worker(trees[n], args))
     print(f"{name}, {args.games} games a run (seeds {args.seed}-{args.seed + args.games - 1}),")
     print(f"{args.repeats} runs per tree, interleaved:")
-    _table(runs)
+    _table(runs, "count" if args.count else "µs")
 
 
 if __name__ == "__main__":

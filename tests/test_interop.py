@@ -289,9 +289,75 @@ def test_board_planes_memo_catches_a_missing_read() -> None:
         encoder.encode(state, "rkka")
 
 
+def _whole_board(rules: StalingradRules) -> Any:
+    """Stalingrad's board listed from the whole view, as it was declared before it was
+    declared piece by piece (the reference): ground units from the ``stacks`` table by
+    step (S1.3), aircraft from ``air`` and ``sky`` (S10), each side's ZOC from the
+    rules' own ``zoc_of_side`` (S6.3)."""
+    import attrs
+
+    from hexwar.engine.observe import Observed
+    from hexwar_stalingrad.board import FULL, PIECES, REDUCED, STEPS
+    from hexwar_stalingrad.ground import zoc_of_side
+
+    data = rules.data
+    ground = {unit: info.side for unit, info in data.ground.items()}
+    air = {unit: info.side for unit, info in data.air.items()}
+
+    def pieces(view: Observed) -> list[tuple[str, str, str]]:
+        reduced = view.table(STEPS)
+        out = [
+            (label, ground[unit], REDUCED if reduced.get(unit) else FULL)
+            for label, stack in view.table(PIECES.stacks).items()
+            if isinstance(stack, tuple)
+            for unit in stack
+            if unit in ground
+        ]
+        flying = view.table("sky")
+        for unit, value in view.table("air").items():
+            if isinstance(value, tuple) and unit in air:
+                where, step = value
+                sky = flying.get(unit)
+                out.append(
+                    (str(sky[0] if isinstance(sky, tuple) else where), air[unit], f"air-{step}")
+                )
+        return out
+
+    board = rules.observation_view().board
+    assert board is not None
+    return attrs.evolve(
+        board,
+        pieces=pieces,
+        zoc=lambda view, side: zoc_of_side(view.state, side),
+        piece=None,
+        piece_zoc=None,
+        keyed=(),
+        reads=(*PIECES.reads, STEPS, "air", "sky"),
+    )
+
+
+def _encoders_agree(ts: TokenState, anew: Any, dense: Any) -> None:
+    """Every seat's hot indices (the game's encoder: planes patched piece by piece)
+    equal ``anew``'s (the whole-view board), and the dense arrays are those indices."""
+    import numpy as np
+
+    game = ts.game
+    acting = ts.current_player()
+    for p, seat in enumerate(game.seats):
+        hot = ts.observation_hot(p)
+        legal = ts.legal_ids() if acting == p else ()
+        prefix = ts.visible_prefix(p)
+        again = anew.encode(ts.state, seat.side, seat=p, acting=acting, prefix=prefix, legal=legal)
+        assert sorted(hot) == sorted(again)
+        arr, mask = dense.observe(ts, p)
+        assert np.flatnonzero(arr).tolist() == sorted(set(hot))
+        assert np.flatnonzero(mask).tolist() == ts.legal_actions(p)
+
+
 def test_memoised_planes_equal_planes_computed_anew() -> None:
-    """The planes kept on the declared tables' versions are those computed per position,
-    and the dense arrays are the hot indices (fresh arrays each call)."""
+    """The planes patched piece by piece (S1.3 steps, S10 aircraft, S6.3 ZOC) and kept
+    on the declared tables' versions are those of the board listed from the whole view
+    per position, and the dense arrays are the hot indices (fresh arrays each call)."""
     pytest.importorskip("numpy")
     import attrs
     import numpy as np
@@ -305,7 +371,7 @@ def test_memoised_planes_equal_planes_computed_anew() -> None:
     assert view.board is not None
     assert view.board.reads is not None
     assert all(f.reads is not None for f in view.features)
-    per_position = attrs.evolve(view.board, reads=None)
+    per_position = attrs.evolve(_whole_board(rules), reads=None)
     features = tuple(attrs.evolve(f, reads=None) for f in view.features)
     anew = Encoder(rules, ObservationView(board=per_position, features=features))
     dense = Dense(game)
@@ -313,25 +379,67 @@ def test_memoised_planes_equal_planes_computed_anew() -> None:
 
     def check(ts: TokenState) -> None:
         nonlocal seen
+        _encoders_agree(ts, anew, dense)
         for p in (0, 1):
             hot = ts.observation_hot(p)
-            side = game.seats[p].side
-            acting = ts.current_player()
-            legal = ts.legal_ids() if acting == p else ()
-            prefix = ts.visible_prefix(p)
-            again = anew.encode(ts.state, side, seat=p, acting=acting, prefix=prefix, legal=legal)
-            assert sorted(hot) == sorted(again)
-            arr = dense.observation(ts, p)
-            assert np.flatnonzero(arr).tolist() == sorted(set(hot))
             assert np.flatnonzero(ts.observation_tensor(p)).tolist() == sorted(set(hot))
+            arr = dense.observation(ts, p)
             arr[:] = 0  # a fresh array: the next call is not affected
             assert np.flatnonzero(dense.observation(ts, p)).tolist() == sorted(set(hot))
-            mask = dense.mask(ts, p)
-            assert np.flatnonzero(mask).tolist() == ts.legal_actions(p)
+            assert np.flatnonzero(dense.mask(ts, p)).tolist() == ts.legal_actions(p)
         seen += 1
 
     random_game(game, 2, check)
     assert seen > 100
+
+
+def test_patched_planes_after_clone_undo_resample_and_copies() -> None:
+    """The planes each seat keeps are patched from whatever state is observed next: at
+    every step of random games, and at each of a clone played on, the hexwar state's
+    undo, a resampling of the hidden cards (S5.2), a deep copy, a pickle round trip and
+    a write outside any action (a unit reduced, S1.3), the tensors equal those of the
+    board listed from the whole view."""
+    pytest.importorskip("numpy")
+    from hexwar.engine.observe import Encoder, ObservationView
+    from hexwar.interop.tensor import Dense
+    from hexwar_stalingrad.board import STEPS
+
+    rules = StalingradRules("short")
+    game = TokenGame(rules)
+    view = rules.observation_view()
+    anew = Encoder(rules, ObservationView(board=_whole_board(rules), features=view.features))
+    dense = Dense(game)
+    rng = random.Random(7)
+    kinds: dict[str, int] = {}
+
+    def check(ts: TokenState) -> None:
+        _encoders_agree(ts, anew, dense)
+        if len(ts.state.history) % 5:
+            return
+        twin = ts.clone()
+        for _ in range(3):  # a clone played on, observed in turn with the original
+            if twin.is_terminal():
+                break
+            legal = twin.legal_actions()
+            twin.apply(legal[rng.randrange(len(legal))])
+        others = [twin, ts, copy.deepcopy(ts), pickle.loads(pickle.dumps(ts))]
+        others.append(ts.resample(rng.randrange(2), rng))
+        back = ts.clone()
+        if back.state.can_undo():
+            back.state.undo()
+            others.append(game.state_of(back.state))
+        hurt = ts.clone()
+        unit = next(iter(hurt.state.table("pieces")), None)
+        if unit is not None:
+            hurt.state.put(STEPS, unit, 1)  # outside any action: no journal entry
+            others.append(hurt)
+        for other in others:
+            _encoders_agree(other, anew, dense)
+        _encoders_agree(ts, anew, dense)
+        kinds["branches"] = kinds.get("branches", 0) + len(others)
+
+    random_game(game, 11, check)
+    assert kinds["branches"] > 100
 
 
 def _reference_planes(encoder: Any, state: State, side: str) -> set[int]:

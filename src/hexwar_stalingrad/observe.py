@@ -18,8 +18,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.observe import Board, Feature, ObservationView, Observed
@@ -41,6 +41,8 @@ __all__ = [
 ]
 
 STATUSES: Final = (FULL, REDUCED, f"air-{FULL}", f"air-{REDUCED}")
+PieceEntries: TypeAlias = Callable[[Observed, str], Iterable[tuple[str, str, str]]]
+PieceZoc: TypeAlias = Callable[[Observed, str], "tuple[str, Iterable[str]] | None"]
 #: Token steps one ground unit can cause in a turn, with a wide margin: two moves (S6,
 #: exploitation), a bombardment and its roll (S7.1), an attack, its roll and the combat
 #: decisions it takes part in (S8.3-S8.5), a restore or rebuild (S4.1), a reserve
@@ -54,33 +56,44 @@ END_TOKENS_PER_TURN: Final = 64
 CARD_TOKENS: Final = 12
 
 
-def _pieces(rules: StalingradRules) -> object:
+def _piece(rules: StalingradRules) -> tuple[PieceEntries, PieceZoc]:
+    """What one counter puts on the board (the board is declared piece by piece, so the
+    planes follow the entries an action changes): a ground unit at its hex by step (S1.3),
+    an aircraft by step at its airfield or over the hex it flies to (S10); a ground
+    unit's ZOC (S2.1, S6.3: the hexes next to it, as :func:`~hexwar_stalingrad.ground.zoc_of_side`
+    reads them)."""
     data = rules.data
     ground = {unit: info.side for unit, info in data.ground.items()}
     air = {unit: info.side for unit, info in data.air.items()}
     air_status = {step: f"air-{step}" for step in (FULL, REDUCED)}
+    zoc_of = data.zoc_of
 
-    def pieces(view: Observed) -> list[tuple[str, str, str]]:
-        reduced = view.table(STEPS)  # S1.3: a reduced unit's entry
-        out = [
-            (label, ground[unit], REDUCED if reduced.get(unit) else FULL)
-            for label, stack in view.table(PIECES.stacks).items()
-            if isinstance(stack, tuple)
-            for unit in stack
-            if unit in ground
-        ]
-        flying = view.table("sky")
-        for unit, value in view.table("air").items():
-            if isinstance(value, tuple) and unit in air:
-                where, step = value
-                sky = flying.get(unit)
-                if isinstance(sky, tuple):
-                    where = sky[0]
-                status = air_status.get(step) if isinstance(step, str) else None
-                out.append((str(where), air[unit], status or f"air-{step}"))
-        return out
+    def piece(view: Observed, unit: str) -> tuple[tuple[str, str, str], ...]:
+        side = ground.get(unit)
+        if side is not None:
+            entry = view.get(PIECES.table, unit)
+            if not isinstance(entry, tuple):
+                return ()
+            return ((str(entry[0]), side, REDUCED if view.get(STEPS, unit) else FULL),)
+        side = air.get(unit)
+        value = view.get("air", unit)
+        if side is None or not isinstance(value, tuple):  # S10.2: a hidden placement
+            return ()
+        where, step = value
+        sky = view.get("sky", unit)
+        if isinstance(sky, tuple):
+            where = sky[0]
+        status = air_status.get(step) if isinstance(step, str) else None
+        return ((str(where), side, status or f"air-{step}"),)
 
-    return pieces
+    def piece_zoc(view: Observed, unit: str) -> tuple[str, Iterable[str]] | None:
+        entry = view.get(PIECES.table, unit)  # (hex, side), as the ZOC rules read it
+        if not isinstance(entry, tuple):
+            return None
+        label, side = entry
+        return str(side), zoc_of[str(label)]
+
+    return piece, piece_zoc
 
 
 def _terrain(rules: StalingradRules) -> tuple[str, ...]:
@@ -95,13 +108,7 @@ def observation_view(rules: StalingradRules) -> ObservationView:
     """The board (hexes, terrain, units, ZOC) and the card and weather features."""
     data = rules.data
     cells = data.index_labels
-    pieces = _pieces(rules)
-
-    def zoc(view: Observed, side: str) -> Iterable[str]:
-        # S6.3: the hexes next to the side's ground units (public: the ``stacks`` table)
-        from hexwar_stalingrad.ground import zoc_of_side
-
-        return zoc_of_side(view.state, side)
+    piece, piece_zoc = _piece(rules)
 
     def named(view: Observed, token: str) -> str | None:
         if token in data.ground:
@@ -109,14 +116,16 @@ def observation_view(rules: StalingradRules) -> ObservationView:
         v = view.get("air", token)
         return str(v[0]) if isinstance(v, tuple) else None
 
+    keyed = (PIECES.table, STEPS, "air", "sky")  # by unit: what piece and piece_zoc read
     board = Board(
         cells=cells,
         terrain=_terrain(rules),
-        pieces=pieces,  # type: ignore[arg-type]
         statuses=STATUSES,
-        zoc=zoc,
         pieces_named=named,
-        reads=(*PIECES.reads, STEPS, "air", "sky"),  # what pieces and zoc read (the planes' memo)
+        piece=piece,
+        piece_zoc=piece_zoc,
+        keyed=keyed,
+        reads=keyed,  # the planes' memo
     )
     card_ids = tuple(sorted(data.cards))
     card_index = {c: i for i, c in enumerate(card_ids)}

@@ -49,6 +49,7 @@ by mistake.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -134,21 +135,45 @@ class Encoder:
             tuple[Any, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
         ] = {}
         self._legal_base = offsets["legal"][0]
+        self._no_prefix = (offsets["prefix_length"][0],)
+        self._prefix_at = tuple(
+            offsets[name][0]
+            for name in ("prefix_kind", "prefix_first", "prefix_rest", "prefix_length")
+        )
+        #: the first index of the generic sections ``_generic`` writes
+        self._generic_at = tuple(
+            offsets[name][0] for name in ("observer", "to_act", "turn", "phase", "decision")
+        )
 
     def _features_memo(self) -> Callable[[State, str], tuple[int, ...]]:
-        """The features' indices: memoised on the tables they declare they read
-        (:attr:`Feature.reads`, with the hidden-entry tables ``Observed`` reads) when
-        every feature declares them, else computed (the caller keeps them per position)."""
+        """The features' indices: each feature memoised on the tables it declares it
+        reads (:attr:`Feature.reads`, with the hidden-entry tables ``Observed`` reads), so
+        a move of the cursor recomputes only the features that read it; when any feature
+        declares none, all computed (the caller keeps them per position)."""
         features = self.view.features
         if any(f.reads is None for f in features):
             return self._features_now
         from hexwar.engine.memo import StateMemo
         from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
-        reads = dict.fromkeys((_HIDDEN_TABLE, _HIDDEN_KEYS_TABLE))
-        for f in features:
-            reads.update(dict.fromkeys(f.reads or ()))
-        return StateMemo(tuple(reads), self._features_now, _CACHE_LIMIT)
+        memos = tuple(
+            StateMemo(
+                (*dict.fromkeys((*(f.reads or ()), _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)),),
+                functools.partial(self._feature_now, f),
+                _CACHE_LIMIT,
+            )
+            for f in features
+        )
+        if len(memos) == 1:
+            return memos[0]
+
+        def each(state: State, side: str) -> tuple[int, ...]:
+            out: list[int] = []
+            for memo in memos:
+                out += memo(state, side)
+            return tuple(out)
+
+        return each
 
     def section(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of section ``name``."""
@@ -209,20 +234,32 @@ class Encoder:
         planes on the tables they read (or per position), the prefix's per position,
         observer and prefix: a game's features and pieces read the position, never the
         history."""
+        return self.parts(state, side, seat, acting, prefix)
+
+    def parts(
+        self,
+        state: State,
+        side: str,
+        seat: int | None,
+        acting: int | None,
+        prefix: Sequence[str],
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+        """:meth:`encode_parts` with positional arguments (the adapters' per-step call)."""
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
         version = state.version
         key: tuple[Any, ...] = (version, side, seat, acting)
-        found = self._position.get(key)  # the same position again (another prefix)
-        if found is None:
+        found = self._position.get(key)
+        if found is None:  # a new position (else the same one again, another prefix)
             board = self._board
             planes = () if board is None else board.hot(state, side)
             fixed = (*self._generic(state, side, seat, acting), *self._features(state, side))
             if len(self._position) >= _CACHE_LIMIT:
                 self._position.clear()
             found = self._position[key] = (planes, fixed)
-        key = (version, side, prefix)
-        chosen = self._chosen.get(key)
+        if not prefix:  # the same in every position: prefix_length 0 alone
+            return found[0], found[1], self._no_prefix
+        chosen = self._chosen.get(key := (version, side, prefix))
         if chosen is None:
             if len(self._chosen) >= _CACHE_LIMIT:
                 self._chosen.clear()
@@ -232,30 +269,31 @@ class Encoder:
     def _features_now(self, state: State, side: str) -> tuple[int, ...]:
         """The features' indices in the observation (computed)."""
         out: list[int] = []
-        if self.view.features:
-            sec = self.sections
-            view = Observed(state, side)
-            for f in self.view.features:
-                off, size = sec[f.name]
-                for i in f.hot(view):
-                    if not 0 <= i < size:
-                        raise HexwarError(f"feature {f.name!r}: index {i} outside 0..{size - 1}")
-                    out.append(off + i)
+        for f in self.view.features:
+            out += self._feature_now(f, state, side)
         return tuple(out)
 
+    def _feature_now(self, feature: Feature, state: State, side: str) -> tuple[int, ...]:
+        """One feature's indices in the observation (computed)."""
+        off, size = self.sections[feature.name]
+        hot = list(feature.hot(Observed.of(state, side)))
+        if hot and not (min(hot) >= 0 and max(hot) < size):
+            bad = next(i for i in hot if not 0 <= i < size)
+            raise HexwarError(f"feature {feature.name!r}: index {bad} outside 0..{size - 1}")
+        return tuple([off + i for i in hot])
+
     def _prefix_now(self, state: State, side: str, prefix: tuple[str, ...]) -> tuple[int, ...]:
-        """The prefix's sections and the ``selected`` plane."""
-        sec, ids = self.sections, self._ids
-        out: list[int] = []
-        if prefix:
-            out.append(sec["prefix_kind"][0] + ids[prefix[0]])
-            if len(prefix) > 1:
-                out.append(sec["prefix_first"][0] + ids[prefix[1]])
-                rest = sec["prefix_rest"][0]
-                out.extend(sorted({rest + ids[t] for t in prefix[2:]}))
-        out.append(sec["prefix_length"][0] + min(len(prefix), _PREFIX_LENGTHS - 1))
-        if self._board is not None and prefix:
-            out.extend(self._board.selected(state, side, prefix))
+        """The sections of a (non-empty) prefix and the ``selected`` plane."""
+        kind_at, first_at, rest_at, length_at = self._prefix_at
+        ids = self._ids
+        out = [kind_at + ids[prefix[0]]]
+        if len(prefix) > 1:
+            out.append(first_at + ids[prefix[1]])
+            if len(prefix) > 2:
+                out += sorted({rest_at + ids[t] for t in prefix[2:]})
+        out.append(length_at + min(len(prefix), _PREFIX_LENGTHS - 1))
+        if self._board is not None and len(prefix) > 1:  # (the first token is a kind)
+            out += self._board.selected(state, side, prefix)
         return tuple(out)
 
     def _generic(
@@ -270,36 +308,28 @@ class Encoder:
         tables)."""
         from hexwar.engine.actions import CHANCE, TERMINAL
 
-        sec = self.sections
-        out: list[int] = []
-        sides = self._seat_sides
+        observer, to_act, turn_at, phase_at, decision = self._generic_at
         if seat is None:
-            seat = sides.index(side)
-        out.append(sec["observer"][0] + seat)
-        player = state.current_player()
-        to_act, n_seats = sec["to_act"][0], len(self.seats)
+            seat = self._seat_sides.index(side)
+        player = state.current_player()  # (``acting`` names a seat of the side to act)
         if player == CHANCE:
-            out.append(to_act + n_seats + CHANCE_SLOT)
+            acting = len(self.seats) + CHANCE_SLOT
         elif player == TERMINAL:
-            out.append(to_act + n_seats + TERMINAL_SLOT)
-        else:
-            if acting is None:
-                acting = sides.index(player)
-            out.append(to_act + acting)
-        turn = state.turn
-        if self._turns is None:
-            base = sec["turn"][0]
-            out.extend(base + b for b in range(_TURN_BITS) if turn >> b & 1)
-        else:
-            out.append(sec["turn"][0] + min(max(turn, 0), self._turns - 1))
+            acting = len(self.seats) + TERMINAL_SLOT
+        elif acting is None:
+            acting = self._seat_sides.index(player)
+        out = [observer + seat, to_act + acting]
         c = state.cursor
-        slot = self._slots.get((c.stage, c.phase), len(self._slots))
-        out.append(sec["phase"][0] + slot)
+        if self._turns is None:
+            out += [turn_at + b for b in range(_TURN_BITS) if c.turn >> b & 1]
+        else:
+            out.append(turn_at + min(max(c.turn, 0), self._turns - 1))
+        out.append(phase_at + self._slots.get((c.stage, c.phase), len(self._slots)))
         pending = state.pending
         if pending and not pending[-1].is_chance:
-            out.append(sec["decision"][0])
+            out.append(decision)
             if pending[-1].side == side:
-                out.append(sec["decision"][0] + 1)
+                out.append(decision + 1)
         return out
 
     def tensor(self, state: State, side: str, **kwargs: Any) -> list[float]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from hexwar.base.errors import HexwarError
+from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
 if TYPE_CHECKING:
     from hexwar.engine.actions import Value
@@ -19,28 +20,60 @@ if TYPE_CHECKING:
 
 __all__ = ["Board", "Feature", "ObservationView", "Observed"]
 
+#: (the hidden-entry tables' versions, observer) -> table -> whether it hides anything
+#: from the observer (:meth:`Observed._masks`), at most this many kept.
+_MASKED: Final[dict[tuple[int, int, str], dict[str, bool]]] = {}
+_MASKED_LIMIT: Final = 256
+#: observer -> the last view made for it (:meth:`Observed.of`)
+_VIEWS: Final[dict[str, Observed]] = {}
+
 
 class Observed:
     """Read-only reads of ``state`` as ``side`` sees it: a value hidden from ``side``
     reads as :data:`hexwar.engine.state.HIDDEN`, an entry whose key is secret is absent."""
 
-    __slots__ = ("_hidden", "_keys", "_masked", "_others", "side", "state")
+    __slots__ = ("_at", "_hidden", "_keys", "_masked", "_others", "side", "state")
 
     def __init__(self, state: State, side: str) -> None:
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
         self.state = state
         self.side = side
+        self._at = state._version  # the position's version when the view was made
         self._hidden = state.table(_HIDDEN_TABLE)
         self._keys = state.table(_HIDDEN_KEYS_TABLE)
-        self._masked: dict[str, bool] = {}
+        # which tables hide something from ``side``: shared by the views of one version
+        # of the two hidden-entry tables (versions are never reused: exact)
+        key = (state.table_version(_HIDDEN_TABLE), state.table_version(_HIDDEN_KEYS_TABLE), side)
+        masked = _MASKED.get(key)
+        if masked is None:
+            if len(_MASKED) >= _MASKED_LIMIT:
+                _MASKED.clear()
+            masked = _MASKED[key] = {}
+        self._masked: dict[str, bool] = masked
         self._others: list[str] | None = None
+
+    @classmethod
+    def of(cls, state: State, side: str) -> Observed:
+        """A view of ``state`` for ``side``: the one made for this version of the
+        position and this side if it was the last made for the side (a view reads only
+        the position, and a version is never reused: exact, like
+        :meth:`~hexwar.engine.state.State.derive`), else a new one. The encoder's
+        planes, features and ``selected`` plane share it; their memos declare the
+        hidden-entry tables a view reads when it is made."""
+        found = _VIEWS.get(side)
+        if found is None or found._at != state._version:
+            if len(_VIEWS) >= _MASKED_LIMIT:
+                _VIEWS.clear()
+            found = _VIEWS[side] = cls(state, side)
+        return found
 
     def get(self, table: str, key: str, default: Value = None) -> Value:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
         from hexwar.engine.state import HIDDEN
 
-        if self._hidden and self._masks(table):
+        masks = self._hidden and self._masked.get(table)
+        if masks is None:
+            masks = self._masks(table)
+        if masks:
             ref = f"{table}/{key}"
             if self._keys.get(ref, self.side) != self.side:
                 return default
@@ -100,17 +133,28 @@ class Board:
     :class:`~hexwar.engine.memo.StateMemo`, whose read checking covers them): the pieces
     and ZOC planes are then kept while those tables are unchanged; ``None``: kept for one
     position (every write computes them anew).
+
+    **Piece by piece** (the planes then follow the entries that changed instead of
+    being listed anew): ``piece(view, id)`` yields what ``pieces`` yields for the one
+    piece ``id``, ``piece_zoc(view, id)`` its ZOC as ``(side, cell labels)`` (or
+    ``None``), and ``keyed`` names the tables keyed by piece id that they read, each
+    only at the key ``id``. ``pieces`` (and ``zoc``, with ``piece_zoc``) are then their
+    union over the keys of the ``keyed`` tables (``reads`` is then ``keyed``, or more
+    with a ``zoc`` of the whole view).
     """
 
     cells: tuple[str, ...]
     terrain: tuple[str, ...]
-    pieces: Callable[[Observed], Iterable[tuple[str, str, str]]]
+    pieces: Callable[[Observed], Iterable[tuple[str, str, str]]] | None = None
     statuses: tuple[str, ...] = ("",)
     depth: int = 1
     zoc: Callable[[Observed, str], Iterable[str]] | None = None
     #: piece id -> its cell label as the observer sees it (for the ``selected`` plane)
     pieces_named: Callable[[Observed, str], str | None] | None = None
     reads: tuple[str, ...] | None = None
+    piece: Callable[[Observed, str], Iterable[tuple[str, str, str]]] | None = None
+    piece_zoc: Callable[[Observed, str], tuple[str, Iterable[str]] | None] | None = None
+    keyed: tuple[str, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if len(self.terrain) != len(self.cells):
@@ -119,6 +163,47 @@ class Board:
             raise HexwarError("board: cell labels repeat")
         if self.depth < 1 or not self.statuses:
             raise HexwarError("board: depth >= 1 and at least one status")
+        derived = getattr(self.pieces, "__func__", None) is Board._derived
+        if self.piece is None:
+            if self.pieces is None or derived or self.piece_zoc is not None or self.keyed:
+                raise HexwarError("board: give pieces, or piece and keyed (piece_zoc needs piece)")
+            return
+        if not self.keyed or not (self.pieces is None or derived):
+            raise HexwarError("board: piece needs keyed, and then pieces is derived from it")
+        zoc_derived = getattr(self.zoc, "__func__", None) is Board._zoc
+        if self.piece_zoc is not None and not (self.zoc is None or zoc_derived):
+            raise HexwarError("board: zoc is derived from piece_zoc")
+        set_ = object.__setattr__  # frozen: the derived forms bound to this board
+        set_(self, "pieces", self._derived)
+        if self.piece_zoc is not None:
+            set_(self, "zoc", self._zoc)
+        elif zoc_derived:
+            set_(self, "zoc", None)
+
+    def ids(self, view: Observed) -> Iterable[str]:
+        """The piece ids of a board declared piece by piece: the keys of its ``keyed``
+        tables as the observer sees them."""
+        keys: dict[str, None] = {}
+        for name in self.keyed:
+            keys.update(dict.fromkeys(view.table(name)))
+        return keys
+
+    def _derived(self, view: Observed) -> Iterable[tuple[str, str, str]]:
+        """``pieces`` of a board declared piece by piece."""
+        piece = self.piece
+        assert piece is not None
+        return [p for i in self.ids(view) for p in piece(view, i)]
+
+    def _zoc(self, view: Observed, side: str) -> Iterable[str]:
+        """``zoc`` of a board declared piece by piece."""
+        piece_zoc = self.piece_zoc
+        assert piece_zoc is not None
+        out: set[str] = set()
+        for i in self.ids(view):
+            found = piece_zoc(view, i)
+            if found is not None and found[0] == side:
+                out.update(found[1])
+        return out
 
 
 @attrs.frozen

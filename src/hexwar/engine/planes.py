@@ -7,14 +7,26 @@ listed once); the pieces and ZOC planes are memoised on the tables the board dec
 reads (:attr:`~hexwar.engine.observed.Board.reads`, through
 :class:`~hexwar.engine.memo.StateMemo`, so read checking covers them), else per position.
 A piece costs one dict lookup (its ``(cell, side, status)`` index, kept once seen).
+
+A board declared piece by piece (:attr:`~hexwar.engine.observed.Board.piece`) is not
+listed anew when its tables change: each observer's planes keep, per piece id, its
+indices and ZOC cells, the counts per index, and a copy of the ``keyed`` tables (and of
+the hidden-entry tables) they were built from. A new position is compared with those
+copies entry by entry (the tables whose versions differ only), and only the pieces whose
+entries changed are asked again. The comparison is with the tables' contents, not the
+engine's journal, so it is exact whatever wrote them (an action, an undo, a set-up, a
+resampling, a test's ``put``) and for any state (a clone, another line of play). Under
+read checking each such result is compared with the planes listed anew.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import compress, repeat
+from operator import is_not
+from typing import TYPE_CHECKING, Any, Final
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, StaleMemo
 from hexwar.engine.observed import Board, Observed
 
 if TYPE_CHECKING:
@@ -25,6 +37,36 @@ __all__ = ["BoardPlanes"]
 #: Planes kept per board (by table versions or position, and observer); ZOC planes kept
 #: per labels set.
 _CACHE_LIMIT: Final = 512
+_MISSING: Final[Any] = object()
+
+
+class _Track:
+    """One observer's planes of a board declared piece by piece, and what they were
+    built from (see the module text)."""
+
+    __slots__ = ("counts", "entries", "hot", "tables", "versions", "zoc_counts", "zocs")
+
+    def __init__(self, zoc_planes: int) -> None:
+        #: table -> a copy of it and its version, as last compared
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.versions: dict[str, int] = {}
+        #: piece id -> its indices in the first count level's planes (``-1``s dropped)
+        self.entries: dict[str, tuple[int, ...]] = {}
+        #: piece id -> (its ZOC plane's number, the indices of its ZOC cells)
+        self.zocs: dict[str, tuple[int, tuple[int, ...]]] = {}
+        self.counts: dict[int, int] = {}  # index -> pieces there
+        self.zoc_counts: list[dict[int, int]] = [{} for _ in range(zoc_planes)]
+        self.hot: list[tuple[int, ...]] = [() for _ in range(1 + zoc_planes)]
+
+
+def _changed_keys(old: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """The keys whose entry differs between ``old`` and ``now`` (an entry is compared by
+    identity: values are immutable, so an unchanged one is the same object; in C, no
+    Python loop over the entries)."""
+    keys = list(compress(now, map(is_not, now.values(), map(old.get, now, repeat(_MISSING)))))
+    if len(now) - sum(1 for k in keys if k not in old) != len(old):  # some went
+        keys += [k for k in old if k not in now]
+    return keys
 
 
 class BoardPlanes:
@@ -58,6 +100,10 @@ class BoardPlanes:
         zoc_base = first_piece + len(sides) * n_status * depth * n
         self._zoc_at = tuple((side, zoc_base + s * n) for s, side in enumerate(sides))
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+        self._zoc_slot = {side: (s, base) for s, (side, base) in enumerate(self._zoc_at)}
+        self._tracks: dict[str, _Track] = {}  # observer -> its planes, piece by piece
+        #: (ZOC plane's number, a piece's ZOC labels) -> (the number, their indices)
+        self._zoc_cells: dict[tuple[int, tuple[str, ...]], tuple[int, tuple[int, ...]]] = {}
         #: (label, side, status) -> its index in the first count level's plane
         self._index: dict[tuple[str, str, str], int] = {}
         self._index_limit = n * len(self._plane_at)
@@ -66,6 +112,7 @@ class BoardPlanes:
 
     def _memo(self) -> Callable[[State, str], tuple[tuple[int, ...], ...]]:
         """The pieces and ZOC planes of ``(state, side)``, memoised (see the module text)."""
+        compute = self._now if self.board.piece is None else self._patched
         if self.board.reads is None:
             cache: dict[tuple[int, str], tuple[tuple[int, ...], ...]] = {}
 
@@ -75,7 +122,7 @@ class BoardPlanes:
                 if found is None:
                     if len(cache) >= _CACHE_LIMIT:
                         cache.clear()
-                    found = cache[key] = self._now(state, side)
+                    found = cache[key] = compute(state, side)
                 return found
 
             return per_position
@@ -83,21 +130,23 @@ class BoardPlanes:
         from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
         reads = (*self.board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
-        return StateMemo(reads, self._now, _CACHE_LIMIT)
+        return StateMemo(reads, compute, _CACHE_LIMIT)
 
     def _now(self, state: State, side: str) -> tuple[tuple[int, ...], ...]:
         """The ones of the pieces planes, then of each side's ZOC plane (computed)."""
         board = self.board
-        view = Observed(state, side)
+        view = Observed.of(state, side)
         index, index_of = self._index, self._index_of
         depth, n = board.depth, self.cells
+        pieces = board.pieces
+        assert pieces is not None  # given, or derived from ``piece``
         if depth == 1:  # a set of indices; -1: off the board (a pool, a box)
-            ones = {index[p] if p in index else index_of(p) for p in board.pieces(view)}
+            ones = {index[p] if p in index else index_of(p) for p in pieces(view)}
             ones.discard(-1)
             hot = sorted(ones)
         else:
             counts: dict[int, int] = {}  # (side, status) plane's index + cell -> pieces
-            for piece in board.pieces(view):
+            for piece in pieces(view):
                 at = index[piece] if piece in index else index_of(piece)
                 if at >= 0:
                     counts[at] = counts.get(at, 0) + 1
@@ -106,6 +155,132 @@ class BoardPlanes:
             return (tuple(hot),)
         zoc = board.zoc
         return (tuple(hot), *[self._zoc_plane(base, zoc(view, s)) for s, base in self._zoc_at])
+
+    def _patched(self, state: State, side: str) -> tuple[tuple[int, ...], ...]:
+        """:meth:`_now` of a board declared piece by piece, from the observer's last
+        planes and the entries changed since (see the module text)."""
+        track = self._tracks.get(side)
+        if track is None:
+            track = self._tracks[side] = _Track(len(self._zoc_at) if self.board.piece_zoc else 0)
+        try:
+            found = self._patch(state, side, track)
+        except BaseException:
+            del self._tracks[side]  # half patched: build anew next time
+            raise
+        from hexwar.engine.memo import checking
+
+        if checking() and found != (fresh := self._now(state, side)):
+            raise StaleMemo(f"board planes of {side!r}: patched {found} but listed {fresh}")
+        return found
+
+    def _changed(self, state: State, track: _Track) -> set[str]:
+        """The piece ids whose entries in the ``keyed`` tables (or whose hidden-entry
+        marks) changed since ``track`` was built; ``track`` then holds the tables now."""
+        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
+
+        keyed = self.board.keyed
+        ids: set[str] = set()
+        tv, base, versions = state._tv, state._base, track.versions  # table_version, inline
+        for name in (*keyed, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE):
+            version = tv.get(name, base)
+            if versions.get(name) == version:
+                continue
+            now = state.table(name)
+            keys = _changed_keys(track.tables.get(name, {}), now)
+            track.tables[name], track.versions[name] = dict(now), version
+            if name in keyed:
+                ids.update(keys)
+                continue
+            for ref in keys:  # "table/key": the piece ``key`` if ``table`` is keyed
+                for table in keyed:
+                    if ref.startswith(table) and ref[len(table) : len(table) + 1] == "/":
+                        ids.add(ref[len(table) + 1 :])
+        return ids
+
+    def _patch(self, state: State, side: str, track: _Track) -> tuple[tuple[int, ...], ...]:
+        """Bring ``track`` to ``state`` (the changed pieces asked again); its planes."""
+        board, view = self.board, Observed.of(state, side)
+        piece, piece_zoc = board.piece, board.piece_zoc
+        assert piece is not None
+        index, index_of, entries = self._index, self._index_of, track.entries
+        dirty: set[int] = set()  # -1: the pieces planes; s >= 0: side s's ZOC plane
+        for i in self._changed(state, track):
+            new = tuple(
+                at for p in piece(view, i) if (at := index[p] if p in index else index_of(p)) >= 0
+            )
+            old = entries.get(i, ())
+            if new != old:
+                counts = track.counts
+                for at in old:  # _count, inline: most pieces hold one index
+                    c = counts[at] - 1
+                    if c:
+                        counts[at] = c
+                    else:
+                        del counts[at]
+                for at in new:
+                    counts[at] = counts.get(at, 0) + 1
+                if new:
+                    entries[i] = new
+                else:
+                    del entries[i]
+                dirty.add(-1)
+            if piece_zoc is not None:
+                self._patch_zoc(track, i, piece_zoc(view, i), dirty)
+        hot = track.hot
+        for d in dirty:
+            if d >= 0:
+                hot[1 + d] = tuple(sorted(track.zoc_counts[d]))
+            elif board.depth == 1:
+                hot[0] = tuple(sorted(track.counts))
+            else:
+                depth, n = board.depth, self.cells
+                each = track.counts.items()
+                hot[0] = tuple(sorted(at + k * n for at, c in each for k in range(min(c, depth))))
+        if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
+            zoc_of = board.zoc
+            return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
+        return tuple(hot)
+
+    def _patch_zoc(
+        self,
+        track: _Track,
+        piece: str,
+        found: tuple[str, Iterable[str]] | None,
+        dirty: set[int],
+    ) -> None:
+        """Put ``piece``'s ZOC ``found`` (``(side, labels)`` or ``None``) in ``track``."""
+        slot = None if found is None else self._zoc_slot.get(found[0])
+        zoc = None
+        if slot is not None:
+            assert found is not None
+            labels = found[1]
+            key = (slot[0], labels) if type(labels) is tuple else None
+            zoc = None if key is None else self._zoc_cells.get(key)
+            if zoc is None:
+                cells = self.cell_index
+                zoc = slot[0], tuple(sorted({slot[1] + cells[c] for c in labels if c in cells}))
+                if key is not None and len(self._zoc_cells) < _CACHE_LIMIT * 8:
+                    self._zoc_cells[key] = zoc
+        was = track.zocs.get(piece)
+        if zoc == was:
+            return
+        if was is not None:
+            counts = track.zoc_counts[was[0]]
+            for at in was[1]:
+                c = counts[at] - 1
+                if c:
+                    counts[at] = c
+                else:
+                    del counts[at]
+            dirty.add(was[0])
+        if zoc is None:
+            del track.zocs[piece]
+        else:
+            track.zocs[piece] = zoc
+            counts = track.zoc_counts[zoc[0]]
+            for at in zoc[1]:
+                counts[at] = counts.get(at, 0) + 1
+            dirty.add(zoc[0])
 
     def _index_of(self, piece: tuple[str, str, str]) -> int:
         """The index of a ``(label, side, status)`` piece in its plane's first count
@@ -141,7 +316,7 @@ class BoardPlanes:
         cells = self.cell_index
         marked = {cells[t] for t in prefix[1:] if t in cells}
         if board.pieces_named is not None:
-            view = Observed(state, side)
+            view = Observed.of(state, side)
             for t in prefix[1:]:
                 where = board.pieces_named(view, t)
                 if where is not None and where in cells:

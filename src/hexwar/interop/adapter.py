@@ -63,7 +63,7 @@ _TO_ACT: Final = ("interop-to-act",)
 class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
-    __slots__ = ("_seat_at", "_seat_pos", "game", "prefix", "state")
+    __slots__ = ("_act", "_act_at", "_seat_at", "_seat_pos", "game", "prefix", "state")
 
     def __init__(
         self,
@@ -82,15 +82,20 @@ class TokenState(Seeing):
         self._seat_at = seat_at
         self._seen = None
         self._seen_at = -1
+        self._act, self._act_at = "", -1
         if settle:
             self._collapse()
 
     # -- who acts ------------------------------------------------------------------------
 
     def _to_act(self) -> str:
-        """The hexwar state's player (a side, ``chance`` or ``terminal``), once per position."""
+        """The hexwar state's player (a side, ``chance`` or ``terminal``), once per position
+        (kept on the token state too, for the version it was asked at)."""
         st = self.state
-        return st.derive(_TO_ACT, st.current_player)
+        if self._act_at != st.version:
+            self._act = st.derive(_TO_ACT, st.current_player)
+            self._act_at = st.version
+        return self._act
 
     def current_player(self) -> int:
         """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
@@ -152,14 +157,11 @@ class TokenState(Seeing):
 
     def legal_tokens(self) -> tuple[str, ...]:
         """The tokens that may follow the prefix for the acting seat (or chance)."""
-        st = self.state
-        if st.is_terminal():
+        side = self._to_act()
+        if side == TERMINAL:
             return ()
-        if st.is_chance_node():
-            return st.legal_tokens(self.prefix)
-        side = st.current_player()
-        if len(self.game.side_seats[side]) == 1:
-            return st.legal_tokens(self.prefix)
+        if side == CHANCE or len(self.game.side_seats[side]) == 1:
+            return self.state.legal_tokens(self.prefix)
         return self._seat_tokens(self._acting())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -249,9 +251,7 @@ class TokenState(Seeing):
         if not self.game.collapse:
             return
         for _ in range(_COLLAPSE_LIMIT):
-            if self.state.is_terminal():
-                return
-            tokens = self.legal_tokens()
+            tokens = self.legal_tokens()  # () at the end
             if len(tokens) != 1:
                 return
             self._step(tokens[0])

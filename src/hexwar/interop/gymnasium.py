@@ -69,6 +69,10 @@ class HexwarEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._dense.mask(self.ts, self.seat)}
 
+    def _obs_info(self) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+        observation, mask = self._dense.observe(self.ts, self.seat)
+        return observation, {"action_mask": mask}
+
     def _advance(self) -> None:
         ts = self.ts
         while not ts.is_terminal():
@@ -88,7 +92,7 @@ class HexwarEnv(gymnasium.Env):
             self._rng = random.Random(seed)
         self.ts = self.game.new_initial_state()
         self._advance()
-        return self._obs(), self._info()
+        return self._obs_info()
 
     def step(self, action: int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
         if int(action) not in self.ts.legal_actions(self.seat):
@@ -98,7 +102,8 @@ class HexwarEnv(gymnasium.Env):
         self._advance()
         done = self.ts.is_terminal()
         reward = self.ts.returns()[self.seat] if done else 0.0
-        return self._obs(), float(reward), done, False, self._info()
+        observation, info = self._obs_info()
+        return observation, float(reward), done, False, info
 
     def render(self) -> str | None:
         return None if self.render_mode is None else str(self.ts)

@@ -107,11 +107,8 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[ts.current_player()]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        player = self._index[agent]
-        return {
-            "observation": self._dense.observation(self.ts, player),
-            "action_mask": self._dense.mask(self.ts, player),
-        }
+        observation, mask = self._dense.observe(self.ts, self._index[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -50,32 +50,35 @@ class Seeing:
         return self.game.space.ids(self.legal_tokens())
 
     def observation_parts(
-        self, player: int
+        self, player: int, acting: int | None = None
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
         """Seat ``player``'s observation in :meth:`~hexwar.engine.observe.Encoder.encode_parts`'s
         parts: all but the encoder's :attr:`~hexwar.engine.observe.Encoder.static_hot` and
         the ``legal`` section (the acting seat's :meth:`legal_ids` from
-        :attr:`~hexwar.engine.observe.Encoder.legal_base`)."""
-        acting = self.current_player()
-        return self.game.encoder.encode_parts(
+        :attr:`~hexwar.engine.observe.Encoder.legal_base`). ``acting``: the
+        :meth:`current_player`, if the caller has it."""
+        if acting is None:
+            acting = self.current_player()
+        return self.game.encoder.parts(
             self.state,
             self.game.seats[player].side,
-            seat=player,
-            acting=acting if acting >= 0 else None,
-            prefix=self.visible_prefix(player),
+            player,
+            acting if acting >= 0 else None,
+            self.visible_prefix(player),
         )
 
     def observation_hot(self, player: int) -> list[int]:
         """The indices of the ones of seat ``player``'s observation tensor
         (:class:`~hexwar.engine.observe.Encoder`)."""
         encoder = self.game.encoder
-        planes, fixed, chosen = self.observation_parts(player)
+        acting = self.current_player()
+        planes, fixed, chosen = self.observation_parts(player, acting)
         out = [*encoder.static_hot]
         for part in planes:
             out += part
         out += fixed
         out += chosen
-        if self.current_player() == player:
+        if acting == player:
             base = encoder.legal_base
             out += [base + i for i in self.legal_ids()]
         return out

@@ -2,14 +2,14 @@
 
 :class:`Dense` turns a token state's observation
 (:meth:`~hexwar.interop.adapter.TokenState.observation_parts`) into a float32 array: a
-copy of the board (the terrain planes, the same in every observation, and the pieces
-and ZOC planes: one array kept per planes tuple), then a ``1.0`` at the indices of the
-generic sections and features, of the prefix's, and of the legal tokens, in one write
-(a numpy call costs more than a list of a few dozen indices). The encoder hands out the
-planes as the *same* tuple while they are unchanged, and the legal tokens come as the
-engine's kept tuple per position and prefix, so the board array and the legal ids are
-kept by identity (the entry holds the tuple, so the identity cannot be reused while it
-is kept): a step is one copy and one write for the tensor, one for the mask.
+copy of the seat's board array (the terrain planes, the same in every observation, and
+the pieces and ZOC planes), then a ``1.0`` at the indices of the generic sections and
+features, of the prefix's, and of the legal tokens. The board array is kept per seat and
+patched in place: the encoder hands out each plane's indices as the *same* tuple while it
+is unchanged, so only a plane that changed is written (its old indices cleared, its new
+ones set). The legal tokens' indices and their action mask are kept per tuple of tokens
+(the same tuples recur), so a mask is one copy. :meth:`Dense.observe` gives the tensor
+and the mask at once (one look at the player to act and the legal tokens).
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ __all__ = ["Dense"]
 
 #: Index arrays kept per game (parts of observations, legal-token tuples).
 _KEPT: Final = 1024
-#: Dense board arrays kept per game (each ``observation_size`` float32 values).
-_BOARDS_KEPT: Final = 16
 
 Array = np.ndarray[Any, Any]
+_Parts = tuple[tuple[int, ...], ...]
 
 
 class Dense:
@@ -44,9 +43,11 @@ class Dense:
         self._no_mask = np.zeros(self.actions, np.int8)
         self._legal_base = encoder.legal_base
         self._ids = game.space._ids
-        self._arrays: dict[int, tuple[tuple[Any, ...], Array]] = {}
-        self._legal: dict[int, tuple[tuple[str, ...], tuple[list[int], list[int]]]] = {}
-        self._boards: dict[int, tuple[tuple[tuple[int, ...], ...], Array]] = {}
+        self._arrays: dict[int, tuple[tuple[int, ...], Array]] = {}
+        #: legal tokens -> (their ``legal`` indices, their action mask)
+        self._legal: dict[tuple[str, ...], tuple[Array, Array]] = {}
+        #: seat -> the planes its board array holds, and the array
+        self._boards: dict[int, tuple[_Parts, Array]] = {}
 
     def _array(self, part: tuple[int, ...]) -> Array:
         """``part`` as an index array (kept on its identity)."""
@@ -59,57 +60,68 @@ class Dense:
         self._arrays[id(part)] = (part, found)
         return found
 
-    def _board(self, planes: tuple[tuple[int, ...], ...]) -> Array:
-        """The static planes with ``planes`` set (kept on its identity; never hand it out:
-        copy it)."""
-        entry = self._boards.get(id(planes))
-        if entry is not None and entry[0] is planes:
-            return entry[1]
-        dense = self._static.copy()
-        for part in planes:
-            if part:
-                dense[self._array(part)] = 1.0
-        if len(self._boards) >= _BOARDS_KEPT:
-            self._boards.clear()
-        self._boards[id(planes)] = (planes, dense)
+    def _board(self, player: int, planes: _Parts) -> Array:
+        """Seat ``player``'s board array (static planes and ``planes``): patched from the
+        planes it held, each part that is not the same tuple cleared and set again (the
+        parts are disjoint ranges of planes). Never hand it out: copy it."""
+        entry = self._boards.get(player)
+        if entry is None:
+            held: _Parts = ()
+            dense = self._static.copy()
+        else:
+            held, dense = entry
+            if held is planes:
+                return dense
+        for i, part in enumerate(planes):
+            was = held[i] if i < len(held) else ()
+            if was is not part:
+                if was:
+                    dense[self._array(was)] = 0.0
+                if part:
+                    dense[self._array(part)] = 1.0
+        self._boards[player] = (planes, dense)
         return dense
 
-    def _legal_ids(self, tokens: tuple[str, ...]) -> tuple[list[int], list[int]]:
-        """The ids of ``tokens``, and the ``legal`` section's indices of them (kept on
-        the tuple's identity: the observation and the mask share them)."""
-        entry = self._legal.get(id(tokens))
-        if entry is not None and entry[0] is tokens:
-            return entry[1]
-        ids = list(map(self._ids.__getitem__, tokens))
-        base = self._legal_base
-        found = ids, [base + i for i in ids]
-        if len(self._legal) >= _KEPT:
-            self._legal.clear()
-        self._legal[id(tokens)] = (tokens, found)
+    def _legal_ids(self, tokens: tuple[str, ...]) -> tuple[Array, Array]:
+        """The ``legal`` section's indices of ``tokens`` (an index array) and their action
+        mask (an int8 array), kept per tuple of tokens (the same legal tokens recur, in
+        other positions too; never hand them out: copy the mask)."""
+        found = self._legal.get(tokens)
+        if found is None:
+            ids = np.fromiter(map(self._ids.__getitem__, tokens), np.intp, len(tokens))
+            mask = self._no_mask.copy()
+            mask[ids] = 1
+            if len(self._legal) >= _KEPT:
+                self._legal.clear()
+            found = self._legal[tokens] = ids + self._legal_base, mask
         return found
 
-    def observation(self, ts: TokenState, player: int, out: Array | None = None) -> Array:
-        """Seat ``player``'s observation: written into ``out`` (float32, ``size`` long),
-        or a new array."""
-        planes, fixed, chosen = ts.observation_parts(player)
-        board = self._board(planes)
+    def observe(self, ts: TokenState, player: int, out: Array | None = None) -> tuple[Array, Array]:
+        """Seat ``player``'s observation (written into ``out``, float32 ``size`` long, or
+        a new array) and a new int8 action mask (1 for each token it may take now)."""
+        acting = ts.current_player()
+        planes, fixed, chosen = ts.observation_parts(player, acting)
+        board = self._board(player, planes)
         if out is None:
             out = board.copy()
         else:
             np.copyto(out, board)
-        rest = [*fixed, *chosen]
-        if ts.current_player() == player:
-            tokens = ts.legal_tokens()
-            if tokens:
-                rest += self._legal_ids(tokens)[1]
-        out[rest] = 1.0  # one write (each numpy call costs more than a short list)
-        return out
+        tokens = ts.legal_tokens() if acting == player else ()
+        if tokens:
+            at, mask = self._legal_ids(tokens)
+            out[at] = 1.0
+            mask = mask.copy()
+        else:
+            mask = self._no_mask.copy()
+        out[[*fixed, *chosen]] = 1.0  # one write (each numpy call costs more than a short list)
+        return out, mask
+
+    def observation(self, ts: TokenState, player: int, out: Array | None = None) -> Array:
+        """Seat ``player``'s observation: written into ``out`` (float32, ``size`` long),
+        or a new array."""
+        return self.observe(ts, player, out)[0]
 
     def mask(self, ts: TokenState, player: int) -> Array:
         """A new int8 action mask: 1 for each token seat ``player`` may take now."""
-        mask = self._no_mask.copy()
-        if ts.current_player() == player:
-            tokens = ts.legal_tokens()
-            if tokens:
-                mask[self._legal_ids(tokens)[0]] = 1
-        return mask
+        tokens = ts.legal_tokens() if ts.current_player() == player else ()
+        return self._legal_ids(tokens)[1].copy() if tokens else self._no_mask.copy()
