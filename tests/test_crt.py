@@ -616,3 +616,63 @@ def test_distribution_is_a_chance_event_for_drivers() -> None:
     picked = SeededDriver(3).pick(d.outcomes)
     assert picked in {r for r, _ in d}
     assert FixedDriver([CRT.results["DR"]]).pick(d.outcomes).code == "DR"
+
+
+# -- answers kept per table (the same as worked out afresh) ----------------------------
+
+
+def _fresh(table: OddsTable) -> OddsTable:
+    return ground(rule=table.rule, rounding=table.rounding)
+
+
+def test_kept_answers_equal_fresh_ones_and_stay_bounded() -> None:
+    """A table keeps the columns of exact int strengths, the bombardment columns and the
+    distributions it worked out (immutable data); each answer equals a fresh table's,
+    ``try_column`` is ``None`` exactly where ``column_for`` refuses, and at most
+    4096 answers are kept however many strengths are asked."""
+    for table in (ground(), ground(rounding="nearest")):
+        pairs = [(a, d) for a in range(40) for d in range(1, 12)]
+        for a, d in pairs + pairs[::-1]:  # the second pass from the kept answers
+            fresh = _fresh(table)
+            try:
+                want: str | None = fresh.column_for(a, d)
+            except AttackRefused:
+                want = None
+            assert table.try_column(a, d) == want == fresh.try_column(a, d)
+            if want is None:
+                with pytest.raises(AttackRefused):
+                    table.column_for(a, d)
+                continue
+            assert table.column_for(a, d) == want
+            for shift, modifier in itertools.product((-2, 0, 3), (-1, 0, 2)):
+                got = table.distribution(a, d, shift=shift, modifier=modifier)
+                assert got == fresh.distribution(a, d, shift=shift, modifier=modifier)
+                assert {r.code: p for r, p in got} == brute_force(
+                    fresh, a, d, shift=shift, modifier=modifier
+                )
+        assert table.try_column(Fraction(7, 2), 2) == _fresh(table).try_column(Fraction(7, 2), 2)
+        for a in range(5000):
+            table.try_column(a + 1, 1)
+        assert len(table._memo) <= 4096
+    for amount in (Fraction(1, 2), 1, Fraction(3, 2), 2, 7) * 2:
+        want_label = {Fraction(1, 2): "1/2", 1: "1", Fraction(3, 2): "1"}.get(amount, "2")
+        assert BOMB.column_for(amount) == want_label
+    with pytest.raises(CombatError):
+        BOMB.column_for(True)  # a bool is not an amount, kept answers or not
+
+
+def test_kept_answers_keep_the_errors() -> None:
+    assert CRT.try_column(2, 1) == "2:1"
+    for bad in (True, 2.0, "2"):
+        with pytest.raises(CombatError):
+            CRT.column_for(bad, 1)  # type: ignore[arg-type]
+        with pytest.raises(CombatError):
+            CRT.try_column(bad, 1)  # type: ignore[arg-type]
+    with pytest.raises(CombatError):
+        CRT.column_for(-1, 1)
+    assert CRT.try_column(-1, 1) is None  # below 1:1: refused
+    for defence in (0, -1, True):
+        with pytest.raises(CombatError):
+            CRT.try_column(2, defence)
+    with pytest.raises(CombatError):
+        CRT.column_index(2)  # type: ignore[arg-type]

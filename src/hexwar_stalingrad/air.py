@@ -19,9 +19,12 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 from __future__ import annotations
 
 import bisect
+import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from itertools import compress
+from operator import itemgetter
 from typing import Final
 
 from hexwar.engine.actions import END, Action, Decision
@@ -45,6 +48,7 @@ from hexwar_stalingrad.board import (
 )
 from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.ground import apply_bombardment
+from hexwar_stalingrad.static import Static
 
 __all__ = [
     "ALOFT",
@@ -137,14 +141,27 @@ def aloft(state: State, side: str | None = None, role: str | None = None) -> lis
 
 def based(state: State, side: str, role: str | None = None) -> list[str]:
     """Air units of ``side`` standing on an airfield (may take off), sorted."""
-    air = static(state).air
-    return sorted(
+    table = state.table("air")
+    return [
         u
-        for u, info in air.items()
-        if info.side == side
-        and (role is None or info.role == role)
-        and air_where(state, u) not in (POOL, DEAD, ALOFT)
-    )
+        for u in _air_units(static(state)).get((side, role), ())
+        if isinstance(v := table.get(u), tuple) and v[0] not in _NOT_BASED
+    ]
+
+
+#: Where an air unit that is not on an airfield is.
+_NOT_BASED: Final = frozenset({POOL, DEAD, ALOFT})
+
+
+@functools.lru_cache(maxsize=8)
+def _air_units(data: Static) -> Mapping[tuple[str, str | None], tuple[str, ...]]:
+    """Each side's air units, sorted, by role (and all of them: role ``None``)."""
+    air = data.air
+    return {
+        (side, role): tuple(u for u in data.side_air(side) if role in (None, air[u].role))
+        for side in SIDES
+        for role in (None, BOMBER, FIGHTER)
+    }
 
 
 def air_strength(state: State, unit: str) -> int:
@@ -184,27 +201,32 @@ def _free(state: State, label: str, side: str, occupied: set[str]) -> bool:
     if label in occupied:
         return False
     data = static(state)
-    ground = data.ground
-    for h in (label, *data.neighbors[label]):
-        u = unit_at(state, h)
-        if u is not None and ground[u].side != side:
-            return False
-    return True
+    at, foes = PIECES.occupied(state), data.foes(side)
+    return not any(at[h][0] in foes for h in at.keys() & {label, *data.neighbors[label]})
 
 
 def free_airfields(state: State, side: str) -> list[str]:
     """The side's free airfields (ruling S10.7), sorted; an airfield that is the base of a
     unit still to arrive (S3.2, S4.2) is kept for it."""
-    data = static(state)
+    table = state.table("air")
     reserved = {
-        data.place(info.base)
-        for u, info in data.air.items()
-        if info.side == side and air_where(state, u) == POOL
+        base
+        for u, base in _bases(static(state))[side]
+        if isinstance(v := table.get(u), tuple) and v[0] == POOL
     }
     occupied = _occupied(state)  # once for every airfield
     return [
         a for a in airfields(state, side) if a not in reserved and _free(state, a, side, occupied)
     ]
+
+
+@functools.lru_cache(maxsize=8)
+def _bases(data: Static) -> Mapping[str, tuple[tuple[str, str | None], ...]]:
+    """Each side's air units and the labels of their bases (S3.2, S4.2)."""
+    return {
+        side: tuple((u, data.place(data.air[u].base)) for u in data.side_air(side))
+        for side in SIDES
+    }
 
 
 def _set_air(state: State, unit: str, where: str, step: str | None = None) -> None:
@@ -299,10 +321,9 @@ def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...
     taken = {h for _, h, _ in plan}
     data = static(state)
     if role == BOMBER:
-        foes = data.foes(side)
-        hexes = sorted(
-            lab for lab, s in PIECES.occupied(state).items() if s[0] in foes and lab not in taken
-        )
+        at = PIECES.occupied(state)  # the cells whose unit is an enemy's, not yet taken
+        enemies = compress(at, map(data.foes(side).__contains__, map(itemgetter(0), at.values())))
+        hexes = sorted(set(enemies).difference(taken))
     else:
         bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
@@ -369,7 +390,7 @@ def _decide_placement(state: State, decision: Decision, action: Action) -> None:
     target = unit_at(state, label) if role == BOMBER else ""
     plan = tuple(sorted((*_plan(state, side, role), (unit, label, target or ""))))
     state.put("air_plan", _plan_key(side, role), plan)
-    if placement_actions(state, side, role):
+    if _placement_units_and_hexes(state, side, role)[0]:  # some fly action left
         state.push(decision)
     else:
         _placement_done(state, side, role)
@@ -709,16 +730,21 @@ def _points(state: State, side: str) -> int:
 def _restorable(state: State, side: str, points: int) -> list[str]:
     if points < REPLACEMENT_COST["restore"]:
         return []
-    out = []
-    for u in static(state).side_air(side):
-        w, s = _entry(state, u)
-        if s == REDUCED and w not in (POOL, DEAD, ALOFT):
-            out.append(u)
-    return out
+    table = state.table("air")  # reduced, on an airfield
+    return [
+        u
+        for u in static(state).side_air(side)
+        if isinstance(v := table.get(u), tuple) and v[1] == REDUCED and v[0] not in _NOT_BASED
+    ]
 
 
 def _rebuildable(state: State, side: str) -> list[str]:
-    return [u for u in static(state).side_air(side) if air_where(state, u) == DEAD]
+    table = state.table("air")
+    return [
+        u
+        for u in static(state).side_air(side)
+        if isinstance(v := table.get(u), tuple) and v[0] == DEAD
+    ]
 
 
 def _levels(points: int) -> list[str]:

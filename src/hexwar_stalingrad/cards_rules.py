@@ -13,8 +13,11 @@ common event face up (S5.1).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+import functools
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, Final, cast
 
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import draw_outcomes
@@ -22,6 +25,7 @@ from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import SIDES, static
 from hexwar_stalingrad.cards import WINDOWS, Card
+from hexwar_stalingrad.static import Static
 
 __all__ = [
     "DECK_ORDER",
@@ -191,19 +195,38 @@ def start_shuffle(state: State, deck: str) -> None:
     _push_draw(state, deck, unplaced)
 
 
-def _push_draw(state: State, deck: str, unplaced: list[str]) -> None:
-    outcomes = tuple((Action("shuffle", (deck, c)), p) for c, p in draw_outcomes(unplaced))
-    state.push(
-        Decision.chance("shuffle", outcomes, params=(deck, *sorted(unplaced)), private=NOBODY)
-    )
+def _push_draw(state: State, deck: str, unplaced: Sequence[str]) -> None:
+    """The next card of ``deck`` from the card ids ``unplaced``: each as likely (the
+    cards are distinct: :func:`~hexwar.engine.dice.draw_outcomes` of distinct items)."""
+    draws, share = _draws(static(state))[deck], _share(len(unplaced))
+    outcomes = tuple((draws[c], share) for c in unplaced)
+    params = (deck, *sorted(unplaced))
+    state.push(Decision.chance("shuffle", outcomes, params=params, private=NOBODY))
+
+
+@functools.lru_cache(maxsize=8)
+def _draws(data: Static) -> Mapping[str, Mapping[str, Action]]:
+    """``shuffle DECK CARD`` for each deck and card of the scenario (built once)."""
+    out: dict[str, dict[str, Action]] = {}
+    for c in data.cards.values():
+        out.setdefault(c.deck, {})[c.id] = Action("shuffle", (c.deck, c.id))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _share(n: int) -> Fraction:
+    """``1/n``: one object for every card of a draw (:func:`draw_outcomes`' form)."""
+    return draw_outcomes(range(n))[0][1]
 
 
 def shuffle_step(state: State, decision: Decision, action: Action) -> None:
     """The next card of a shuffle goes under the deck; then the next deck (S3.3)."""
     deck, card = action.args
-    order = _ids(state.get("cards", f"deck:{deck}"))
-    state.put("cards", f"deck:{deck}", (*order, card))
-    unplaced = [str(c) for c in decision.params[1:] if c != card]
+    key, rest = f"deck:{deck}", cast("tuple[str, ...]", decision.params[1:])
+    order = state.get("cards", key)
+    state.put("cards", key, (*(order if isinstance(order, tuple) else ()), card))
+    i = rest.index(card)
+    unplaced = rest[:i] + rest[i + 1 :]
     if unplaced:
         _push_draw(state, deck, unplaced)
         return
@@ -236,15 +259,23 @@ def _set_hand(state: State, side: str, cards: list[str]) -> None:
 
 
 def _apply_effects(state: State, card: Card, owner: str | None) -> None:
-    for effect in card.effects:
+    for kind, params, expiry in _card_effects(static(state), card.id):
+        state.add_effect(kind, params, expiry=expiry, owner=owner, source=card.id)
+
+
+@functools.lru_cache(maxsize=512)
+def _card_effects(data: Static, card: str) -> tuple[tuple[str, Mapping[str, Value], Expiry], ...]:
+    """The card's effects as the state keeps them: kind, parameters (whole floats as
+    ints, lists as tuples), expiry (built once per card)."""
+    out = []
+    for effect in data.cards[card].effects:
         params: dict[str, Value] = {}
         for k, v in effect.params.items():
             if isinstance(v, float) and v.is_integer():
                 v = int(v)
             params[k] = tuple(v) if isinstance(v, list) else v
-        state.add_effect(
-            effect.kind, params, expiry=_EXPIRY[effect.duration], owner=owner, source=card.id
-        )
+        out.append((effect.kind, MappingProxyType(params), _EXPIRY[effect.duration]))
+    return tuple(out)
 
 
 def turn_common_event(state: State) -> None:

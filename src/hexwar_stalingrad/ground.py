@@ -35,7 +35,6 @@ from hexwar_stalingrad.board import (
     enemy,
     static,
     step,
-    strength,
     unit_at,
     where,
 )
@@ -218,18 +217,40 @@ def _artillery(data: Static) -> Mapping[str, tuple[str, ...]]:
     return {s: tuple(u for u in data.side_ground(s) if arm[u] in ARTILLERY_ARMS) for s in SIDES}
 
 
-#: ``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away, once
-#: per turn (S7.1).
-FIRE: Final = PieceFire(
-    PIECES,
-    lambda state, label: static(state).ring(label, ARTILLERY_RANGE),
-    may_fire=lambda state, unit: not state.get("fired", unit),
-    kind="bombard",
-    armed=lambda state, side: _artillery(static(state))[side],
-)
-bombard_actions, bombard_units, bombard_targets, has_bombard = (
-    FIRE.actions, FIRE.firers, FIRE.targets, FIRE.exists
-)  # fmt: skip
+@functools.lru_cache(maxsize=8)
+def _fire(data: Static) -> PieceFire:
+    """``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away,
+    once per turn (S7.1); the scenario ``data`` bound into the questions it asks."""
+    armed = _artillery(data)
+
+    def reach(state: State, label: str) -> tuple[str, ...]:
+        return data.ring(label, ARTILLERY_RANGE)
+
+    return PieceFire(
+        PIECES, reach,
+        may_fire=lambda state, unit: not state.get("fired", unit),
+        kind="bombard", armed=lambda state, side: armed[side],
+    )  # fmt: skip
+
+
+def bombard_actions(state: State, side: str) -> list[Action]:
+    """Every ``bombard ART TARGET`` (S7.1), by artillery unit, then target."""
+    return _fire(static(state)).actions(state, side)
+
+
+def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The side's artillery that may bombard something now (S7.1), sorted."""
+    return _fire(static(state)).firers(state, side, args)
+
+
+def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
+    """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
+    return _fire(static(state)).targets(state, side, args)
+
+
+def has_bombard(state: State, side: str) -> bool:
+    """Whether ``side`` has a legal ``bombard`` (the S4 idle test)."""
+    return _fire(static(state)).exists(state, side)
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -268,28 +289,61 @@ def apply_bombardment(
 # -- ground attacks (S8) -----------------------------------------------------------------------
 
 
-def _may_attack(state: State, unit: str) -> bool:
-    return static(state).ground[unit].arm not in ARTILLERY_ARMS and not state.get("attacked", unit)
+@functools.lru_cache(maxsize=8)
+def _gunners(data: Static) -> frozenset[str]:
+    """The artillery units of both sides (S7.4: they do not attack)."""
+    return frozenset(u for side in SIDES for u in _artillery(data)[side])
 
 
 def _power(state: State, unit: str, role: str = "attack") -> int:
     """The unit's strength as ``role`` (``attack``, ``defend``, ``cover``), after cards."""
-    return int(state.hook("combat_strength", strength(state, unit), unit=unit, role=role))
+    return _strength(static(state), state, unit, role)
+
+
+def _strength(data: Static, state: State, unit: str, role: str) -> int:
+    """:func:`_power` with the scenario ``data``: the printed strength of the side the
+    counter shows (:func:`~hexwar_stalingrad.board.strength`, S1.3), then the
+    ``combat_strength`` hook."""
+    full, reduced = _strengths(data)[unit]
+    base = reduced if state.get(STEPS, unit) or state.get(ELIMINATED, unit) is not None else full
+    if not _folds_into(state.ruleset, "combat_strength"):
+        return base
+    return int(state.hook("combat_strength", base, unit=unit, role=role))
+
+
+@functools.lru_cache(maxsize=64)
+def _folds_into(rules: Ruleset, point: str) -> bool:
+    """Whether a static hook or some effect kind of ``rules`` contributes to hook point
+    ``point`` at all (if not, the hook returns its value whatever the effects in force)."""
+    return rules.static_hook(point) is not None or any(
+        point in contributions for contributions in rules.effect_rules.values()
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _strengths(data: Static) -> Mapping[str, tuple[int, int]]:
+    """Each ground unit's printed full and reduced combat strength (S1.3)."""
+    return {u: (g.strength.full, g.strength.reduced) for u, g in data.ground.items()}
 
 
 def attack_strength(state: State, attackers: Iterable[str]) -> int:
     """Sum of the attackers' strengths (S8.2), after card effects."""
-    return sum(_power(state, u, "attack") for u in attackers)
+    data = static(state)
+    return sum(_strength(data, state, u, "attack") for u in attackers)
 
 
 def defence_strength(state: State, defender: str) -> int:
     """Defender's strength plus covering artillery adjacent to it (S7.3)."""
-    data, at = static(state), PIECES.occupied(state)
+    return _defence(static(state), state, defender)
+
+
+def _defence(data: Static, state: State, defender: str) -> int:
+    at = PIECES.occupied(state)
     cover = _artillery(data)[data.ground[defender].side]
-    total = _power(state, defender, "defend")
+    total = _strength(data, state, defender, "defend")
     for n in at.keys() & data.neighbors[where(state, defender)]:
         if (u := at[n][0]) in cover:
-            total += _power(state, u, "cover")
+            total += _strength(data, state, u, "cover")
     return total
 
 
@@ -303,37 +357,72 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     if data.ground[defender].arm in ARTILLERY_ARMS:
         column: str | None = HELPLESS_COLUMN
     else:
-        attack, defence = attack_strength(state, attackers), defence_strength(state, defender)
-        ratio = Fraction(attack, max(defence, 1))
-        if ratio < data.crt.threshold:
+        attack = sum(_strength(data, state, u, "attack") for u in attackers)
+        column = data.crt.try_column(attack, max(_defence(data, state, defender), 1))
+        if column is None:
             return None, 0
-        column = data.crt.column_for(attack, max(defence, 1))
     shift = int(state.hook("odds_shift", 0, attacker=attackers, defender=defender))
     return column, shift
 
 
-def _need(state: State, side: str, defender: str) -> int | None:
-    """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths are
-    integers, so its ceiling), ``None`` against artillery: any group will do (S7.4)."""
-    data = static(state)
-    if data.ground[defender].arm in ARTILLERY_ARMS:
-        return None
-    ratio = data.crt.threshold
-    return -(-ratio.numerator * max(defence_strength(state, defender), 1) // ratio.denominator)
+@functools.lru_cache(maxsize=8)
+def _attacks(data: Static) -> PieceAttacks:
+    """``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
+    turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4); the
+    scenario ``data`` bound into the questions it asks."""
+    gunners, neighbors = _gunners(data), data.neighbors
+
+    def may_attack(state: State, unit: str) -> bool:
+        return unit not in gunners and not state.get("attacked", unit)
+
+    def power(state: State, unit: str) -> int:
+        return _strength(data, state, unit, "attack")
+
+    num, den = data.crt.threshold.as_integer_ratio()
+
+    def need(state: State, side: str, defender: str) -> int | None:
+        """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths
+        are integers, so its ceiling), ``None`` against artillery: any group (S7.4)."""
+        if defender in gunners:
+            return None
+        return -(-num * max(_defence(data, state, defender), 1) // den)
+
+    return PieceAttacks(
+        PIECES, lambda state: neighbors, may_attack=may_attack,
+        name="stalingrad-attack", strength=power, threshold=need,
+    )  # fmt: skip
 
 
-#: ``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
-#: turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4).
-ATTACKS: Final = PieceAttacks(
-    PIECES, lambda state: static(state).neighbors, may_attack=_may_attack,
-    name="stalingrad-attack", strength=_power, threshold=_need,
-)  # fmt: skip
-attack_defenders: Final = ATTACKS.defenders
-has_attack: Final = ATTACKS.exists
-attackers: Final = ATTACKS.attackers
-attack_valid: Final = ATTACKS.valid
-attack_feasible: Final = ATTACKS.feasible
-attack_actions: Final = ATTACKS.actions
+def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+    """The enemy units some group of the side's units may attack now (S8.1, S8.2), sorted."""
+    return _attacks(static(state)).defenders(state, side, args)
+
+
+def has_attack(state: State, side: str) -> bool:
+    """Whether ``side`` has a legal ``attack`` (the S4 idle test)."""
+    return _attacks(static(state)).exists(state, side)
+
+
+def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
+    """The units that may attack the defender ``fixed[0]`` (S8.1, S7.4), sorted."""
+    return _attacks(static(state)).attackers(state, side, fixed)
+
+
+def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
+    """Whether ``chosen`` may attack ``fixed[0]``: 1:1 or better (S8.2, S7.4)."""
+    return _attacks(static(state)).valid(state, side, fixed, chosen)
+
+
+def attack_feasible(
+    state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
+) -> bool:
+    """Whether ``chosen`` plus later attackers can reach 1:1 (S8.2; monotone)."""
+    return _attacks(static(state)).feasible(state, side, fixed, chosen)
+
+
+def attack_actions(state: State, side: str) -> list[Action]:
+    """Every legal ``attack DEFENDER A1 [A2 ...]`` (S8.1, S8.2, S7.4)."""
+    return _attacks(static(state)).actions(state, side)
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:

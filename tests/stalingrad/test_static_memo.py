@@ -35,7 +35,8 @@ def test_a_full_family_starts_afresh_and_changes_no_game(
     memos = rules.data._cache  # the scenario's data, shared by its rulesets
     assert set(memos) == set(static_mod.KEPT)
     assert all(len(memos[f]) <= bound for f, bound in static_mod.KEPT.items())
-    assert memos["action"]  # the families are in use
+    assert memos["ring"]  # the families are in use (bombardment's rings, S7.1)
+    assert memos["action"] or not bots  # the bot's interned actions
     assert memos["path_steps"] or not bots
     for memo in memos.values():  # start empty: the families then fill past TINY
         memo.clear()

@@ -112,8 +112,12 @@ class PieceAttacks:
 
     def candidates(self, state: State, side: str, label: str) -> list[str]:
         """The side's pieces next to ``label`` that may attack, sorted."""
-        at, entries = self.pieces.occupied(state), self.pieces.entries(state)
-        may = self.may_attack
+        return self._candidates(state, side, label, self.pieces.entries(state))
+
+    def _candidates(
+        self, state: State, side: str, label: str, entries: Mapping[str, tuple[str, str]]
+    ) -> list[str]:
+        at, may = self.pieces.occupied(state), self.may_attack
         out = [
             p
             for n in at.keys() & self.neighbors(state)[label]  # the occupied neighbours
@@ -126,10 +130,11 @@ class PieceAttacks:
     def _near(self, state: State, side: str, defender: str) -> list[str] | None:
         """The candidates against ``defender``, ``None`` unless it is an enemy piece on
         the map."""
-        entry = self.pieces.entries(state).get(defender)
+        entries = self.pieces.entries(state)
+        entry = entries.get(defender)
         if entry is None or entry[1] == side:
             return None
-        return self.candidates(state, side, entry[0])
+        return self._candidates(state, side, entry[0], entries)
 
     def group(self, state: State, side: str, defender: str) -> GroupNeed | None:
         """The attack on ``defender`` by ``side`` now; ``None`` unless it is an enemy piece

@@ -40,6 +40,14 @@ __all__ = ["Op", "ResultProgram"]
 
 #: One part of the program: its name and its count.
 Op = tuple[str, int]
+#: The record of a result (table ``<name>``): what is fixed when it starts, one tuple
+#: ``attack``; ``at`` (the defenders' cell), then the entries that start empty, written
+#: when they change.
+_FIXED: dict[str, int] = {
+    k: i
+    for i, k in enumerate(("cell", "result", "side", "foe", "attackers", "sources", "defenders"))
+}
+_UNWRITTEN: dict[str, Value] = {"lost": 0, "paid": 0, "dsteps": 0, "path": (), "advanced": ()}
 
 
 class ResultProgram:
@@ -99,7 +107,10 @@ class ResultProgram:
         return state.get(self.name, "program") is not None
 
     def _get(self, state: State, key: str) -> Any:
-        return state.get(self.name, key)
+        fixed = _FIXED.get(key)
+        if fixed is not None:
+            return state.get(self.name, "attack")[fixed]  # type: ignore[index]
+        return state.get(self.name, key, _UNWRITTEN.get(key))
 
     def _program(self, state: State) -> tuple[Op, ...]:
         prog = state.get(self.name, "program")
@@ -128,23 +139,13 @@ class ResultProgram:
         if result.retreat:
             ops.append(("retreat", result.retreat))
         ops.append(("advance", 0))
-        record: dict[str, Value] = {
-            "cell": cell,
-            "at": cell,
-            "result": result.code,
-            "side": self.pieces.side(state, attackers[0]),
-            "foe": self.pieces.side(state, defenders[0]) if defenders else "",
-            "attackers": attackers,
-            "sources": tuple(self._label(self.pieces.where(state, a)) for a in attackers),
-            "defenders": defenders,
-            "lost": 0,
-            "paid": 0,
-            "dsteps": 0,
-            "path": (),
-            "advanced": (),
-        }
-        for key, value in record.items():
-            state.put(self.name, key, value)
+        side, foe = self.pieces.side(state, attackers[0]), ""
+        if defenders:
+            foe = self.pieces.side(state, defenders[0])
+        sources = tuple(self._label(self.pieces.where(state, a)) for a in attackers)
+        fixed = (cell, result.code, side, foe, attackers, sources, defenders)
+        state.put(self.name, "attack", fixed)
+        state.put(self.name, "at", cell)
         self._set_program(state, *ops)
         self._run(state)
 

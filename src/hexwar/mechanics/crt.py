@@ -41,12 +41,15 @@ from hexwar.mechanics.crt_values import (
     format_ratio,
     parse_amount,
     parse_ratio,
+    validate_grid,
 )
 
 __all__ = ["ROUNDINGS", "OddsTable", "ResultsTable", "Rounding", "StrengthTable"]
 
 Rounding = Literal["floor", "nearest"]
 ROUNDINGS: Final = ("floor", "nearest")
+#: At most this many answers kept per table (then they are worked out afresh).
+_MEMO_SIZE: Final = 4096
 
 
 # -- tables ----------------------------------------------------------------------------
@@ -78,17 +81,32 @@ class ResultsTable:
     row_range: tuple[int, int]
     rule: str | None = None
     source: str = "<data>"
+    _labels: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    _by_label: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    #: answers worked out from the (immutable) data once, at most _MEMO_SIZE: the
+    #: distributions by (column, modifier), the columns by integer strengths or amount
+    _memo: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        _validate_grid(self)
+        validate_grid(
+            self.columns, self.cells, self.results, self.dice, self.row_range, self.source
+        )
+        labels = tuple(self._label(c) for c in self.columns)
+        object.__setattr__(self, "_labels", labels)
+        object.__setattr__(self, "_by_label", {lab: i for i, lab in enumerate(labels)})
 
     @property
     def labels(self) -> tuple[str, ...]:
         """Column labels, left to right."""
-        return tuple(self._label(c) for c in self.columns)
+        return self._labels
 
     def _label(self, column: Fraction) -> str:
         raise NotImplementedError
+
+    def _keep(self, key: Any, value: Any) -> None:
+        if len(self._memo) >= _MEMO_SIZE:
+            self._memo.clear()
+        self._memo[key] = value
 
     @classmethod
     def _parse_column(cls, value: str | int) -> Fraction:
@@ -133,12 +151,10 @@ class ResultsTable:
 
     def column_index(self, label: str) -> int:
         """Index of the column labelled ``label``."""
-        try:
-            return self.labels.index(label)
-        except ValueError:
-            raise CombatError(
-                f"{self.name}: no column {label!r}; columns are {self.labels}"
-            ) from None
+        found = self._by_label.get(label) if isinstance(label, str) else None
+        if found is None:
+            raise CombatError(f"{self.name}: no column {label!r}; columns are {self.labels}")
+        return found
 
     def result_at(
         self, column: str, roll: int, *, shift: int = 0, modifier: int = 0
@@ -157,12 +173,18 @@ class ResultsTable:
         return self._distribution(self.column_index(column), shift, modifier)
 
     def _distribution(self, index: int, shift: int, modifier: int) -> Distribution:
-        acc: dict[str, Fraction] = {}
-        for roll, p in self.dice.outcomes():
-            code = self._lookup(index, roll, shift, modifier).code
-            acc[code] = acc.get(code, Fraction(0)) + p
-        order = sorted(acc, key=lambda c: (self.results[c].rank, c))
-        return Distribution(tuple((self.results[c], acc[c]) for c in order))
+        col = min(max(index + shift, 0), len(self.columns) - 1)
+        key = ("dist", col, modifier)
+        found: Distribution | None = self._memo.get(key)
+        if found is None:  # a Distribution is immutable: one object per column and modifier
+            acc: dict[str, Fraction] = {}
+            for roll, p in self.dice.outcomes():
+                code = self._lookup(col, roll, 0, modifier).code
+                acc[code] = acc.get(code, Fraction(0)) + p
+            order = sorted(acc, key=lambda c: (self.results[c].rank, c))
+            found = Distribution(tuple((self.results[c], acc[c]) for c in order))
+            self._keep(key, found)
+        return found
 
     def monotonicity_violations(self) -> list[tuple[int, str, str]]:
         """``(row, left label, right label)`` where moving right is worse for the attacker.
@@ -228,6 +250,33 @@ class OddsTable(ResultsTable):
             return first
         return first - (self.columns[1] - first) / 2
 
+    def try_column(self, attack: Number, defence: Number) -> str | None:
+        """The column label for these strengths (before shifts), ``None`` if refused."""
+        index = self._cached_index(attack, defence)
+        return None if index < 0 else self.labels[index]
+
+    def _cached_index(self, attack: Number, defence: Number) -> int:
+        """:meth:`_try_index`, kept per pair of exact ints (the usual strengths)."""
+        if type(attack) is not int or type(defence) is not int or defence <= 0:
+            return self._try_index(attack, defence)
+        key = ("int", attack, defence)
+        found: int | None = self._memo.get(key)
+        if found is None:
+            found = self._try_index(attack, defence)
+            self._keep(key, found)
+        return found
+
+    def _try_index(self, attack: Number, defence: Number) -> int:
+        """The unshifted column's index, ``-1`` below :attr:`threshold`."""
+        if isinstance(attack, bool) or not isinstance(attack, int | Fraction):
+            raise CombatError(f"attack strength must be an int or Fraction, got {attack!r}")
+        d = check_strength("defence", defence)
+        if d == 0:
+            raise CombatError("defence strength must be positive")
+        if attack / d < self.threshold:
+            return -1
+        return self._index_for(attack, defence)
+
     def ratio(self, attack: Number, defence: Number) -> Fraction:
         """The exact ratio attack ÷ defence."""
         a = check_strength("attack", attack)
@@ -248,12 +297,14 @@ class OddsTable(ResultsTable):
 
     def column_for(self, attack: Number, defence: Number) -> str:
         """The column label for these strengths (before shifts)."""
-        return self.labels[self._index_for(attack, defence)]
+        index = self._cached_index(attack, defence)
+        return self.labels[index if index >= 0 else self._index_for(attack, defence)]
 
     def _index(self, attack: Number, defence: Number, column: str | None) -> int:
         if column is not None:
             return self.column_index(column)
-        return self._index_for(attack, defence)
+        index = self._cached_index(attack, defence)
+        return index if index >= 0 else self._index_for(attack, defence)  # refused: raises
 
     def resolve(
         self,
@@ -310,6 +361,16 @@ class StrengthTable(ResultsTable):
         return self.labels[self._index_for(amount)]
 
     def _index_for(self, amount: Number) -> int:
+        if type(amount) is Fraction or type(amount) is int:  # not a bool: kept per amount
+            key = ("amount", amount)
+            found: int | None = self._memo.get(key)
+            if found is None:
+                found = self._find_index(amount)
+                self._keep(key, found)
+            return found
+        return self._find_index(amount)
+
+    def _find_index(self, amount: Number) -> int:
         a = check_strength("bombardment", amount)
         below = [i for i, c in enumerate(self.columns) if c <= a]
         if not below:
@@ -337,50 +398,3 @@ class StrengthTable(ResultsTable):
     ) -> Distribution:
         """The exact distribution of results for ``amount``."""
         return self._distribution(self._index(amount, column), shift, modifier)
-
-
-# -- validation ------------------------------------------------------------------------
-
-
-def _validate_grid(table: ResultsTable) -> None:
-    src = table.source
-    if not table.columns:
-        raise DataError("a table needs at least one column", source=src, entry="columns")
-    for i in range(1, len(table.columns)):
-        if table.columns[i] <= table.columns[i - 1]:
-            raise DataError(
-                f"columns must be strictly ascending: {table.columns[i - 1]} then "
-                f"{table.columns[i]}",
-                source=src,
-                entry=f"columns[{i}]",
-            )
-    low, high = table.row_range
-    if low > table.dice.minimum or high < table.dice.maximum:
-        raise DataError(
-            f"rows {low}..{high} do not cover every {table.dice} roll "
-            f"({table.dice.minimum}..{table.dice.maximum})",
-            source=src,
-            entry="rows",
-        )
-    if len(table.cells) != high - low + 1:
-        raise DataError(
-            f"expected {high - low + 1} die rows, got {len(table.cells)}", source=src, entry="rows"
-        )
-    for code, result in table.results.items():
-        if result.code != code:
-            raise DataError(f"result keyed {code!r} has code {result.code!r}", source=src)
-    for i, row in enumerate(table.cells):
-        entry = f"rows.{low + i}"
-        if len(row) != len(table.columns):
-            raise DataError(
-                f"{len(row)} cells for {len(table.columns)} columns (missing or extra cell)",
-                source=src,
-                entry=entry,
-            )
-        for j, code in enumerate(row):
-            if code not in table.results:
-                raise DataError(
-                    f"unknown result code {code!r}; known: {sorted(table.results)}",
-                    source=src,
-                    entry=f"{entry}[{j}]",
-                )

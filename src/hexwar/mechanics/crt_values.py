@@ -10,13 +10,14 @@ of one resolution (:class:`Distribution`). The tables themselves:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Final
 
 import attrs
 
 from hexwar.base.errors import CombatError, DataError
+from hexwar.engine.dice import Dice
 
 __all__ = [
     "CombatResult",
@@ -27,6 +28,7 @@ __all__ = [
     "format_ratio",
     "parse_amount",
     "parse_ratio",
+    "validate_grid",
 ]
 
 Number = int | Fraction
@@ -176,3 +178,56 @@ class Distribution:
 
     def __iter__(self) -> Iterator[tuple[CombatResult, Fraction]]:
         return iter(self.outcomes)
+
+
+# -- validation ------------------------------------------------------------------------
+
+
+def validate_grid(
+    columns: tuple[Fraction, ...],
+    cells: tuple[tuple[str, ...], ...],
+    results: Mapping[str, CombatResult],
+    dice: Dice,
+    row_range: tuple[int, int],
+    src: str,
+) -> None:
+    """Check a table's grid (:class:`~hexwar.mechanics.crt.ResultsTable`): ascending
+    columns, die rows covering the dice, a known code in every cell; :class:`DataError`."""
+    if not columns:
+        raise DataError("a table needs at least one column", source=src, entry="columns")
+    for i in range(1, len(columns)):
+        if columns[i] <= columns[i - 1]:
+            raise DataError(
+                f"columns must be strictly ascending: {columns[i - 1]} then {columns[i]}",
+                source=src,
+                entry=f"columns[{i}]",
+            )
+    low, high = row_range
+    if low > dice.minimum or high < dice.maximum:
+        raise DataError(
+            f"rows {low}..{high} do not cover every {dice} roll ({dice.minimum}..{dice.maximum})",
+            source=src,
+            entry="rows",
+        )
+    if len(cells) != high - low + 1:
+        raise DataError(
+            f"expected {high - low + 1} die rows, got {len(cells)}", source=src, entry="rows"
+        )
+    for code, result in results.items():
+        if result.code != code:
+            raise DataError(f"result keyed {code!r} has code {result.code!r}", source=src)
+    for i, row in enumerate(cells):
+        entry = f"rows.{low + i}"
+        if len(row) != len(columns):
+            raise DataError(
+                f"{len(row)} cells for {len(columns)} columns (missing or extra cell)",
+                source=src,
+                entry=entry,
+            )
+        for j, code in enumerate(row):
+            if code not in results:
+                raise DataError(
+                    f"unknown result code {code!r}; known: {sorted(results)}",
+                    source=src,
+                    entry=f"{entry}[{j}]",
+                )
