@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hexwar.base.errors import OffMapError, UnknownMovementClassError
 from hexwar.board.maps import GameMap, build_map, hexagon, square_rectangle
 from hexwar.board.move_rules import MoveRules
-from hexwar.board.move_search import compiled_adjacency
+from hexwar.board.move_search import arrivals, compiled_adjacency, search
 from hexwar.board.movement import MoveSearch, find_path, reachable
 from hexwar.board.terrain import chart_from_dict
 from hexwar.board.zoc import zoc_cells
@@ -251,6 +251,67 @@ def test_compiled_adjacency_is_cached_per_movement_class() -> None:
     m = open_map(2)
     assert compiled_adjacency(m, "foot") is compiled_adjacency(m, "foot")
     assert compiled_adjacency(m, "foot") is not compiled_adjacency(m, "train")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_arrivals_by_levels_equal_the_search_costs(data: st.DataObject) -> None:
+    # arrivals() (the cost levels as sets, S6.2-S6.4) answers the go and stop costs of
+    # search() (Dial's buckets / the heap) for any blocked and halting cells.
+    m = data.draw(game_maps(topology=data.draw(st.sampled_from([HEX_GRID, SQUARE_GRID]))))
+    compiled = compiled_adjacency(m, data.draw(st.sampled_from(["foot", "roadbound"])))
+    n = len(m.indexed_cells())
+    s = data.draw(st.integers(0, n - 1), label="start")
+    cells = st.sets(st.integers(0, n - 1), max_size=n // 2)
+    blocked, halt = data.draw(cells, label="blocked"), data.draw(cells, label="halt")
+    allowance = data.draw(st.sampled_from([-1, 0, 1, 2, 3, 4, 6, 2.5]), label="allowance")
+    go, _, stop, _ = search(compiled, s, allowance, -1, blocked, halt)
+    assert arrivals(compiled, s, allowance, blocked, halt) == (go, stop)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_search_against_enemy_indices_answers_as_against_their_cells(
+    data: st.DataObject,
+) -> None:
+    # MoveSearch.against (enemy cells by index, one anonymous unit each, no friends) gives
+    # the brute force's end cells (S6.2-S6.4), with ZOC and without.
+    m = data.draw(game_maps(topology=HEX_GRID), label="map")
+    start, _, enemies = data.draw(placements(m), label="placement")
+    cls = data.draw(st.sampled_from(["foot", "roadbound"]), label="class")
+    allowance = data.draw(st.sampled_from([0, 1, 2, 3, 4, 2.5]), label="allowance")
+    zoc = data.draw(st.booleans(), label="zoc")
+    index = m.index()
+    search = MoveSearch.against(m, cls, [index[c] for c in enemies], MoveRules(zoc=zoc))
+    expected = brute_force_reach(m, start, cls, allowance, enemies=enemies, zoc=zoc)
+    assert search.end_indices(start, allowance) == {index[c]: d for c, d in expected.items()}
+    assert search.reachable(start, allowance).costs == expected
+
+
+def test_a_search_against_an_index_off_the_map_names_it() -> None:
+    with pytest.raises(OffMapError, match="enemy position 999"):
+        MoveSearch.against(open_map(1), "foot", [999])
+
+
+def test_the_cost_layers_need_whole_costs_of_one_or_more() -> None:
+    # The levels search runs only on whole costs >= 1; a step of no cost (or a half)
+    # leaves the layers out and arrivals() asks search() instead.
+    whole = compiled_adjacency(open_map(), "foot")
+    assert whole.layers is not None
+    assert [c for c, _, _ in whole.layers] == [1]
+    free = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 0}}}}
+    )
+    half = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 0.5}}}}
+    )
+    for chart in (free, half):
+        board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
+        assert compiled_adjacency(board, "foot").layers is None
+        centre = board.index()[ORIGIN]
+        go, stop = arrivals(compiled_adjacency(board, "foot"), centre, 1, set(), set())
+        assert len(go) == len(board.indexed_cells())  # radius 2 for 1 point
+        assert stop == {}
 
 
 # -- the brute-force cross-check ---------------------------------------------------------

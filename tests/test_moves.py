@@ -145,6 +145,35 @@ def test_piece_moves_match_a_brute_force_search_many(position: tuple[Any, ...]) 
     _match(position)
 
 
+def test_a_clone_keeps_its_own_answers_when_the_original_moves_on() -> None:
+    # One query serves a position's idle test, pieces and end cells; a clone taken
+    # meanwhile shares the position's derived values but not that query, which reads
+    # its own state: after the original moves, the clone still answers for its position.
+    chart = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}}
+    )
+    board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
+    reg: Pieces[Hex] = Pieces(HEX_CODEC)
+    moves = PieceMoves(
+        reg,
+        lambda state: board,
+        classes=lambda state: {"r1": "foot", "r2": "foot"},
+        points=lambda state, side: {"r1": 1, "r2": 1}.__getitem__,
+        codec=HEX_CODEC,
+    )
+    state = Game().new_state()
+    reg.place(state, "r1", Hex(0, 0), "red")
+    reg.place(state, "r2", Hex(2, 0), "red")
+    assert moves.query(state, "red") is moves.query(state, "red")
+    assert moves.movers(state, "red") == ["r1", "r2"]
+    clone = state.clone()
+    moves.play(state, Action("move", ("r1", "1,0")))
+    assert moves.movers(state, "red") == ["r2"]
+    assert "1,0" not in moves.ends(state, "red", ("r2",))
+    assert moves.movers(clone, "red") == ["r1", "r2"]
+    assert "1,0" in moves.ends(clone, "red", ("r2",))
+
+
 def test_overrides_apply_to_their_class_only_and_variants_are_kept() -> None:
     chart = chart_from_dict(
         {

@@ -16,6 +16,7 @@ from typing import Final
 from hexwar.base.errors import AttackRefused
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
+from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import Ruleset, State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
@@ -80,16 +81,21 @@ def terrain_overrides(state: State) -> Overrides:
 
 
 def _effects(state: State) -> tuple[Overrides, bool, bool]:
-    """What the card effects in force change in movement (once per position): the terrain
-    costs (S6.6) and whether a hook changes the points (S6.1) or exploitation (S6.5)."""
+    """What the card effects in force change in movement (once per set of effects): the
+    terrain costs (S6.6) and whether a hook changes the points (S6.1) or exploitation
+    (S6.5)."""
     if not state.effects:
         return ((), *_hooks(state.ruleset, ()))
-    return state.derive("stalingrad-movement-effects", functools.partial(_find_effects, state))
+    return _EFFECTS(state, state.ruleset)
 
 
-def _find_effects(state: State) -> tuple[Overrides, bool, bool]:
+def _find_effects(state: State, rules: Ruleset) -> tuple[Overrides, bool, bool]:
     costs = effect_costs(state, static(state).game_map.chart.movement_classes)
-    return (costs, *_hooks(state.ruleset, tuple(sorted({e.kind for e in state.effects}))))
+    return (costs, *_hooks(rules, tuple(sorted({e.kind for e in state.effects}))))
+
+
+#: :func:`_find_effects` by the effects in force (and the ruleset, for its hooks).
+_EFFECTS: Final = StateMemo(reads=("$effects",), compute=_find_effects, size=64)
 
 
 @functools.lru_cache(maxsize=64)

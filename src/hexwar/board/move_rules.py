@@ -129,13 +129,17 @@ def _enemy_cells(
     rules: MoveRules, index: Mapping[C, int], mover: Any, enemies: Units[C]
 ) -> tuple[set[int], set[int]]:
     """The enemy cells that block the mover (S6.2) and those that exert ZOC (S6.3)."""
-    enemy_units = occupants(enemies)
     exerts = rules.exerts_zoc
     always = exerts is every_unit_exerts_zoc
     try:
         if rules.enemy_blocks is enemies_block and always:
-            blocked = {index[c] for c, units in enemy_units.items() if units}
+            # every enemy unit blocks and exerts ZOC: the cells holding any (a plain
+            # collection of cells: one unit each) by index, no predicate asked
+            if isinstance(enemies, Mapping):
+                enemies = [c for c, units in enemies.items() if units]
+            blocked = set(map(index.__getitem__, enemies or ()))
             return blocked, blocked if rules.zoc else set()
+        enemy_units = occupants(enemies)
         blocked = {index[c] for c, u in enemy_units.items() if u and rules.enemy_blocks(mover, u)}
         exerting: set[int] = set()
         if rules.zoc:

@@ -3,9 +3,10 @@
 :func:`compiled_adjacency` prices every step of a movement class on a map once (cached
 on the map); :func:`search` runs the ZOC-aware search over states ``(cell, stopped?)``
 on those tables, with a bucket queue for small integer costs (Dial's algorithm) or a
-binary heap otherwise. Both know only cell indices and the resolved rules
-(:class:`~hexwar.board.move_rules.ResolvedRules`); :class:`hexwar.board.movement.MoveSearch`
-turns their answer into cells.
+binary heap otherwise; :func:`arrivals` answers the same search's costs without the
+predecessors, level by level on sets (costs of 1 or more, whole numbers). All know only
+cell indices and the resolved rules (:class:`~hexwar.board.move_rules.ResolvedRules`);
+:class:`hexwar.board.movement.MoveSearch` turns their answer into cells.
 """
 
 from __future__ import annotations
@@ -13,17 +14,35 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Collection
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import attrs
 
 from hexwar.board.maps import COST_CACHE, GameMap
 
-__all__ = ["CompiledSteps", "Found", "compiled_adjacency", "search"]
+__all__ = [
+    "CompiledSteps",
+    "Found",
+    "Layers",
+    "arrivals",
+    "compiled_adjacency",
+    "search",
+]
 
 #: ``(go, go_prev, stop, stop_prev)``: the cheapest arrival cost and predecessor per cell
 #: index, for arrivals that may go on (``go``) and those over a "stop" hexside (``stop``).
 Found = tuple[dict[int, float], dict[int, int], dict[int, float], dict[int, int]]
+#: The steps out of one cell: ``(j, cost)``.
+Steps = tuple[tuple[int, float], ...]
+#: The cells one step of some cost leads to out of one cell; :data:`Rows`: by cell index.
+Row = tuple[int, ...]
+Rows = tuple[Row, ...]
+#: ``(cost, go, stop)`` per step cost, cheapest first: the cells one ordinary (``go[i]``)
+#: or "stop" (``stop[i]``) step of that cost leads to out of cell ``i`` (``stop``
+#: ``None`` when no step of that cost stops).
+Layers = tuple[tuple[int, Rows, Rows | None], ...]
 
 
 @attrs.frozen(eq=False)
@@ -32,12 +51,17 @@ class CompiledSteps:
 
     ``go[i]``: ``(j, cost)`` for the ordinary steps out of cell ``i``; ``stop[i]``: the
     steps that end the move in ``j`` (a "stop" hexside). ``integral``: every cost is an
-    int (the search then uses a bucket queue instead of a heap).
+    int (the search then uses a bucket queue instead of a heap). ``layers``: the same
+    steps by cost (:data:`Layers`) when every cost is a whole number of 1 or more
+    (:func:`arrivals` searches on them), else ``None``.
     """
 
     go: list[tuple[tuple[int, float], ...]]
     stop: list[tuple[tuple[int, float], ...]]
     integral: bool
+    layers: Layers | None = None
+    #: the levels' steps per allowance (:func:`arrivals`), filled on use
+    plans: dict[int, Plan] = attrs.field(factory=dict, init=False, repr=False)
 
 
 def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
@@ -76,10 +100,124 @@ def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
                 (stop_steps if must_stop else go_steps).append((index[nb], cost))
         go.append(tuple(sorted(go_steps)))
         stop.append(tuple(sorted(stop_steps)))
-    return CompiledSteps(go, stop, integral)
+    # the rows by cost are shared by the classes and the cost variants of the map where
+    # equal (a variant changes a few terrains' costs: most rows stay as they were)
+    shared: dict[tuple[int, ...], tuple[int, ...]] = game_map.derived("step-rows", dict)
+    return CompiledSteps(go, stop, integral, _layers(go, stop, shared) if integral else None)
+
+
+def _layers(go: list[Steps], stop: list[Steps], shared: dict[Row, Row]) -> Layers | None:
+    # the costs by set operations over every step, no loop over the cells
+    go_costs = set(map(itemgetter(1), chain.from_iterable(go)))
+    stop_costs = set(map(itemgetter(1), chain.from_iterable(stop)))
+    costs = sorted(go_costs | stop_costs)
+    if costs and costs[0] < 1:
+        return None  # a step of no cost: the level search needs every step to cost
+    go_rows, stop_rows = _by_cost(go, costs, shared), _by_cost(stop, costs, shared)
+    return tuple((int(c), go_rows[c], stop_rows[c] if c in stop_costs else None) for c in costs)
+
+
+def _by_cost(steps: list[Steps], costs: list[float], shared: dict[Row, Row]) -> dict[float, Rows]:
+    """Per cost: each cell's steps of that cost (most cells' steps all cost the same:
+    those rows are taken whole), an equal row in ``shared`` taken instead."""
+    none: Row = ()
+    out = {c: [none] * len(steps) for c in costs}
+    first, second, share = itemgetter(0), itemgetter(1), shared.setdefault
+    for i, row in enumerate(steps):
+        if not row:
+            continue
+        found = set(map(second, row))
+        if len(found) == 1:
+            cells = tuple(map(first, row))
+            out[row[0][1]][i] = share(cells, cells)
+        else:
+            for c in found:
+                cells = tuple([j for j, cost in row if cost == c])
+                out[c][i] = share(cells, cells)
+    return {c: tuple(rows) for c, rows in out.items()}
 
 
 _MAX_BUCKETS = 4096
+
+
+def arrivals(
+    compiled: CompiledSteps, s: int, allowance: float, blocked: set[int], halt: set[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """The ``go`` and ``stop`` costs of :func:`search` from ``s`` without a target and
+    without the predecessors (the end cells of a move, not its paths): on the steps by
+    cost (:attr:`CompiledSteps.layers`) one level of cost at a time, each level a few set
+    operations whatever the cells in it; :func:`search` when there are no layers."""
+    layers = compiled.layers
+    if layers is None or allowance >= _MAX_BUCKETS:
+        go, _, stop, _ = search(compiled, s, allowance, -1, blocked, halt)
+        return go, stop
+    if allowance < 0:
+        return {s: 0}, {}
+    a = int(allowance)
+    plan = compiled.plans.get(a)
+    if plan is None:
+        plan = compiled.plans[a] = _plan(layers, a)
+    if s in blocked:
+        blocked = blocked - {s}
+    return _levels(plan, s, blocked, halt)
+
+
+#: Per level ``d`` of an allowance: ``(d + c, rows)`` of the go steps of each cost ``c``
+#: that stay within it, then the same of the stop steps.
+Plan = tuple[tuple[tuple[tuple[int, Rows], ...], tuple[tuple[int, Rows], ...]], ...]
+
+
+def _plan(layers: Layers, allowance: int) -> Plan:
+    def spread(d: int, stop: bool) -> tuple[tuple[int, Rows], ...]:
+        return tuple(
+            (d + c, rows)
+            for c, go_rows, stop_rows in layers
+            if d + c <= allowance and (rows := stop_rows if stop else go_rows) is not None
+        )
+
+    return tuple((spread(d, False), spread(d, True)) for d in range(allowance + 1))
+
+
+def _levels(
+    plan: Plan, s: int, blocked: set[int], halt: set[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    # Dial's buckets as sets: level d holds the go arrivals costing d; the cells first
+    # settled there (not reached cheaper, not blocked) cost d, and those not halting
+    # (enemy ZOC, stop cells: the start always goes on, S6.4) spread to level d + c
+    # through the steps of cost c, every cell of the level at once (set.update over
+    # the cells' tuples). Stop steps arrive in ``stop`` levels that never spread.
+    go: dict[int, float] = {}
+    level: list[set[int]] = [set() for _ in plan]
+    stops: list[set[int]] = []
+    cur = {s}
+    for d, (spread, stop_spread) in enumerate(plan):
+        if d:
+            cur = level[d]
+            cur.difference_update(go, blocked)
+            if not cur:
+                continue
+            go.update(dict.fromkeys(cur, d))
+            if not spread and not stop_spread:
+                continue
+            cur.difference_update(halt)
+        else:
+            go[s] = 0
+        for e, rows in spread:
+            level[e].update(*map(rows.__getitem__, cur))
+        if stop_spread:
+            stops = stops or [set() for _ in plan]
+            for e, rows in stop_spread:
+                stops[e].update(*map(rows.__getitem__, cur))
+    return go, _stop_costs(stops, blocked)
+
+
+def _stop_costs(stops: list[set[int]], blocked: set[int]) -> dict[int, float]:
+    """The cheapest level of each cell in the stop levels, blocked cells left out."""
+    out: dict[int, float] = {}
+    for e, cells in enumerate(stops):
+        cells.difference_update(out, blocked)
+        out.update(dict.fromkeys(cells, e))
+    return out
 
 
 def search(

@@ -35,15 +35,15 @@ per edge).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Collection, Hashable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 import attrs
 
 from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
-from hexwar.board.move_rules import DEFAULT_RULES, MoveRules, Units, resolve_rules
-from hexwar.board.move_search import Found, compiled_adjacency, search
+from hexwar.board.move_rules import DEFAULT_RULES, MoveRules, ResolvedRules, Units, resolve_rules
+from hexwar.board.move_search import Found, arrivals, compiled_adjacency, search
 from hexwar.board.zoc import zoc_projection
 from hexwar.grid.geometry import Hex
 
@@ -140,16 +140,45 @@ class MoveSearch(Generic[C]):
         enemies: Units[C] = None,
         rules: MoveRules = DEFAULT_RULES,
     ) -> None:
-        self.game_map = game_map
-        self.mover = mover
-        self.rules = rules
-        self._index = index = game_map.index()
-        self._cells = game_map.indexed_cells()
-        self._compiled = compiled_adjacency(game_map, movement_class)
         # Resolve the rules once (S6.2-S6.4): the cells one may not enter, the enemy cells
         # that exert ZOC, the friendly cells that stop the mover (may end, may not pass)
         # and whether each occupied cell may be ended in.
-        resolved = resolve_rules(rules, index, mover, friends, enemies)
+        resolved = resolve_rules(rules, game_map.index(), mover, friends, enemies)
+        self._prepare(game_map, movement_class, mover, rules, resolved)
+
+    @classmethod
+    def against(
+        cls,
+        game_map: GameMap[C],
+        movement_class: str,
+        enemies: Collection[int],
+        rules: MoveRules = DEFAULT_RULES,
+    ) -> MoveSearch[C]:
+        """``MoveSearch(game_map, movement_class, enemies=cells, rules=rules)`` for enemy
+        cells given by their indices (one anonymous unit each, no friendly units), for
+        callers that index cells themselves: no cell is looked up."""
+        search = cls.__new__(cls)
+        n = len(game_map.indexed_cells())
+        ids = game_map.derived("index-of-index", lambda: {i: i for i in range(n)})
+        search._prepare(
+            game_map, movement_class, None, rules, resolve_rules(rules, ids, None, None, enemies)
+        )
+        return search
+
+    def _prepare(
+        self,
+        game_map: GameMap[C],
+        movement_class: str,
+        mover: Any,
+        rules: MoveRules,
+        resolved: ResolvedRules,
+    ) -> None:
+        self.game_map = game_map
+        self.mover = mover
+        self.rules = rules
+        self._index = game_map.index()
+        self._cells = game_map.indexed_cells()
+        self._compiled = compiled_adjacency(game_map, movement_class)
         self._blocked = resolved.blocked
         self._exerting = resolved.exerting
         self._stop_cells = resolved.stop_cells
@@ -158,9 +187,7 @@ class MoveSearch(Generic[C]):
         # the cells that stop a mover entering them: enemy ZOC (S6.3) and stop cells
         halt = set(resolved.stop_cells)
         if resolved.exerting:
-            proj = zoc_projection(game_map)
-            for e in resolved.exerting:
-                halt.update(proj[e])
+            halt.update(*map(zoc_projection(game_map).__getitem__, resolved.exerting))
         self._halt = halt
 
     def reachable(self, start: C, allowance: float) -> Reach[C]:
@@ -177,10 +204,10 @@ class MoveSearch(Generic[C]):
         s = self._index.get(start)
         if s is None:
             raise OffMapError(f"start {start!r} is off the map")
-        go, go_prev, stop, stop_prev = self._run(s, allowance, -1)
+        go, stop = arrivals(self._compiled, s, allowance, self._blocked, self._halt)
         if self._end_ok or self.rules.can_end_at is not None:
             index = self._index
-            reach = self._finish(start, go, go_prev, stop, stop_prev)
+            reach = self._finish(start, go, {}, stop, {})  # the costs only, no paths
             return {index[c]: d for c, d in reach.costs.items()}
         if not self._end_ok_empty:
             return {s: 0}

@@ -119,8 +119,8 @@ class SearchMemo:
         if found is None:
             if len(self.searches) >= SEARCH_MEMO_SIZE:
                 self.searches.clear()
-            cells = [self.cells[lab] for lab in sorted(enemies)]
-            found = MoveSearch(self.game_map, self.movement_class, enemies=cells)
+            cells = map(self.indices.__getitem__, enemies)
+            found = MoveSearch.against(self.game_map, self.movement_class, list(cells))
             self.searches[enemies] = found
         return found
 
@@ -138,10 +138,9 @@ class SearchMemo:
         if found is None:
             if len(self.reach) >= REACH_MEMO_SIZE:
                 self.reach.clear()
-            search = self.search(enemies)
-            ends = search.end_indices(self.cells[label], points)
-            at, start = self.labels, self.indices[label]
-            found = self.reach[key] = tuple(sorted([at[i] for i in ends if i != start]))
+            ends = self.search(enemies).end_indices(self.cells[label], points)
+            del ends[self.indices[label]]  # the start: staying put is no move
+            found = self.reach[key] = tuple(sorted(map(self.labels.__getitem__, ends)))
         return found
 
 
@@ -190,8 +189,12 @@ class FirstSteps(dict[str, tuple[tuple[float, str], ...]]):
         self._steps, self._labels, self._indices = steps, labels, indices
 
     def __missing__(self, label: str) -> tuple[tuple[float, str], ...]:
-        i, labels, steps = self._indices[label], self._labels, self._steps
-        found = tuple(sorted((cost, labels[j]) for j, cost in (*steps.go[i], *steps.stop[i])))
+        i, steps = self._indices[label], self._steps
+        found: tuple[tuple[float, str], ...] = ()
+        row = (*steps.go[i], *steps.stop[i])
+        if row:
+            cells, costs = zip(*row, strict=True)
+            found = tuple(sorted(zip(costs, map(self._labels.__getitem__, cells), strict=True)))
         self[label] = found
         return found
 

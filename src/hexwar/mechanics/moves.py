@@ -39,6 +39,8 @@ the first piece that moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import filterfalse, repeat
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -94,6 +96,7 @@ class PieceMoves:
     codec: Codec | None = None
     _actions: dict[str, dict[str, Action]] = attrs.field(factory=dict, init=False, repr=False)
     _memos: dict[Any, SearchMemo] = attrs.field(factory=dict, init=False, repr=False)
+    _last: list[Any] = attrs.field(factory=list, init=False, repr=False)
 
     def memo(self, state: State, overrides: Overrides, movement_class: str) -> SearchMemo:
         """The searches of ``movement_class`` on the map in force (kept by map and costs)."""
@@ -108,26 +111,36 @@ class PieceMoves:
         return found
 
     def query(self, state: State, side: str) -> MoveQuery:
-        """The side's movement query in this position."""
-        return MoveQuery(self, state, side)
+        """The side's movement query in this position: the last one is kept for the idle
+        test, the pieces and the end cells of a token-wise move, keyed by the state object
+        and its :attr:`~State.version` (a query reads its state lazily: a clone builds its
+        own; kept here, not in the state's derived values, so that no query and state
+        hold each other in a cycle only the garbage collector frees)."""
+        last = self._last
+        if last and last[0] is state and last[1] == state.version and last[2] == side:
+            found: MoveQuery = last[3]
+            return found
+        found = MoveQuery(self, state, side)
+        self._last[:] = (state, state.version, side, found)
+        return found
 
     def exists(self, state: State, side: str) -> bool:
         """Whether ``side`` has at least one move (stops at the first)."""
-        return MoveQuery(self, state, side).exists()
+        return self.query(state, side).exists()
 
     def movers(self, state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
         """The side's pieces that may move and have a cell to end in, in order."""
-        return MoveQuery(self, state, side).movers()
+        return self.query(state, side).movers()
 
     def ends(self, state: State, side: str, args: tuple[str, ...]) -> list[str]:
         """The cells (labels) the piece ``args[0]`` may end its move in, sorted."""
-        query = MoveQuery(self, state, side)
+        query = self.query(state, side)
         label = query.place_of(args[0])
         return [] if label is None else query.ends(args[0], label, query.points(args[0]))
 
     def actions(self, state: State, side: str) -> list[Action]:
         """Every ``move PIECE CELL``, by piece in order, then by cell."""
-        return MoveQuery(self, state, side).actions()
+        return self.query(state, side).actions()
 
     def action_table(self, piece: str) -> dict[str, Action]:
         """``piece``'s (interned) ``move PIECE CELL`` actions by label, filled on use."""
@@ -184,8 +197,12 @@ class MoveQuery:
         return found
 
     def _find_enemies(self) -> frozenset[str]:
-        entries, side = self.moves.pieces.entries(self.state), self.side
-        return frozenset([lab for lab, owner in entries.values() if owner != side])
+        # the (label, owner) pairs of every piece less those of an owner ``side``: the
+        # cells holding a piece of another side, stacks of any mix included (set
+        # operations, no loop over the pieces)
+        pairs = set(self.moves.pieces.entries(self.state).values())
+        pairs.difference_update(zip(self.at, repeat(self.side)))
+        return frozenset(map(itemgetter(0), pairs))
 
     def _order(self) -> Sequence[str]:
         order = self.moves.order
@@ -204,23 +221,20 @@ class MoveQuery:
         return tuple(self._ready())
 
     def _ready(self) -> Iterator[tuple[str, str, int]]:
-        entries, moved, points = self.moves.pieces.entries(self.state), self.moved, self.free_points
+        entries, points = self.moves.pieces.entries(self.state), self.free_points
         order = self.moves.order  # called here, not through _order: one call fewer
-        for piece in order(self.state, self.side) if order is not None else self._order():
-            entry = entries.get(piece)
-            if entry is not None and not moved.get(piece) and (p := points(piece)) > 0:
-                yield piece, entry[0], p
+        pieces = order(self.state, self.side) if order is not None else self._order()
+        # on the map and not moved yet (both tested in C), then the points
+        for piece in filterfalse(self.moved.get, filter(entries.__contains__, pieces)):
+            if (p := points(piece)) > 0:
+                yield piece, entries[piece][0], p
 
     def points(self, piece: str) -> int:
         """The piece's movement points now, 0 if it may not move."""
         return 0 if self.moved.get(piece) else max(0, self.free_points(piece))
 
     def _memo(self, mclass: str) -> SearchMemo:
-        moves = self.moves
-        memo = moves._memos.get((moves.game_map(self.state), self.overrides, mclass))
-        if memo is None:
-            memo = moves.memo(self.state, self.overrides, mclass)
-        self._memos[mclass] = memo
+        memo = self._memos[mclass] = self.moves.memo(self.state, self.overrides, mclass)
         return memo
 
     def first_steps(self, mclass: str) -> FirstSteps:
@@ -252,12 +266,7 @@ class MoveQuery:
         memo = self._memos.get(mclass)
         if memo is None:
             memo = self._memo(mclass)
-        enemies = self._enemies or self.enemies()
-        found = memo.reach.get((enemies, label, points))
-        if found is None:
-            found = memo.ends(enemies, label, points)
-        at = self.at
-        return [lab for lab in found if lab not in at]
+        return list(filterfalse(self.at.__contains__, memo.ends(self.enemies(), label, points)))
 
     def may_move(self, piece: str, label: str) -> bool:
         """Whether ``piece`` on ``label`` has at least one cell to move to."""
@@ -284,24 +293,12 @@ class MoveQuery:
 
     def movers(self) -> list[str]:
         """The side's pieces that may move and have a cell to end in, in order."""
-        at, classes, tables = self.at, self.classes, self._steps
-        out = []
-        for piece, label, points in self._ready():
-            # steps_out inlined: one step out to an empty cell settles most pieces
-            mclass = classes[piece]
-            steps = tables.get(mclass)
-            if steps is None:
-                steps = self.first_steps(mclass)
-            free = False
-            for cost, lab in steps[label]:
-                if cost > points:
-                    break
-                if lab not in at:
-                    free = True
-                    break
-            if free or self.ends(piece, label, points):
-                out.append(piece)
-        return out
+        steps_out, ends = self.steps_out, self.ends
+        return [
+            piece
+            for piece, label, points in self._ready()
+            if steps_out(piece, label, points) or ends(piece, label, points)
+        ]
 
     def actions(self) -> list[Action]:
         """Every ``move PIECE CELL``, by piece in order, then by cell."""
