@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import attrs
 
@@ -27,6 +27,7 @@ from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import MoveSearch
 from hexwar.board.zoc import zoc_sources
 from hexwar.engine.actions import Action
+from hexwar.engine.memo import kept
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar.mechanics.move_memo import (
@@ -58,7 +59,6 @@ FORTIFICATION_TAGS: Final = frozenset({"trench"})
 #: The city of Stalingrad: the terrain of its hexes (S11.1).
 CITY_TERRAIN: Final = "city"
 
-T = TypeVar("T")
 #: The most entries each family of :class:`Static`'s derived data keeps before it starts
 #: afresh, so that a process's memory stays bounded however many games it plays (issue
 #: 11): a ``path_steps`` map is about 13 KB and the bot asks for new source tuples as it
@@ -73,15 +73,6 @@ KEPT: Final[Mapping[str, int]] = {
     "action": 8192,
     "least_step": 1024,
 }
-
-
-def _keep(memo: dict[Any, T], family: str, key: Any, value: T) -> T:
-    """``value`` kept in ``memo`` (one of :data:`KEPT`'s families) under ``key``; the
-    family emptied first when it is full."""
-    if len(memo) >= KEPT[family]:
-        memo.clear()
-    memo[key] = value
-    return value
 
 
 @attrs.frozen(eq=False)
@@ -265,7 +256,7 @@ class Static:
             centre = self.cell(label)
             m = self.game_map
             found = tuple(sorted(self.label(h) for h in centre.ring(radius) if h in m))
-            _keep(memo, "ring", key, found)
+            kept(memo, key, found, KEPT["ring"])
         return found
 
     def zoc_closure(self, label: str) -> frozenset[str]:
@@ -330,7 +321,7 @@ class Static:
                             nxt.append(j)
                 frontier = nxt
             found = {labels[i]: d for i, d in enumerate(depth) if d >= 0}
-            _keep(memo, "path_steps", sources, found)
+            kept(memo, sources, found, KEPT["path_steps"])
         return found
 
     @functools.cached_property
@@ -369,7 +360,7 @@ class Static:
             centre = self.cell(label)
             m = self.game_map
             found = tuple(sorted(self.label(h) for h in centre.spiral(radius) if h in m))
-            _keep(memo, "disk", key, found)
+            kept(memo, key, found, KEPT["disk"])
         return found
 
     def around(self, label: str, radius: int) -> frozenset[str]:
@@ -383,7 +374,7 @@ class Static:
             for _ in range(radius):
                 frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
                 seen.update(frontier)
-            found = _keep(memo, "around", key, frozenset(seen - {label}))
+            found = kept(memo, key, frozenset(seen - {label}), KEPT["around"])
         return found
 
     def move_action(self, unit: str, label: str) -> Action:
@@ -395,7 +386,7 @@ class Static:
         memo = self._cache["move_table"]
         found: _MoveTable | None = memo.get(unit)
         if found is None:
-            found = _keep(memo, "move_table", unit, _MoveTable(self, unit))
+            found = kept(memo, unit, _MoveTable(self, unit), KEPT["move_table"])
         return found
 
     def interned(self, kind: str, *args: str) -> Action:
@@ -403,7 +394,7 @@ class Static:
         memo, key = self._cache["action"], (kind, *args)
         found: Action | None = memo.get(key)
         if found is None:
-            found = _keep(memo, "action", key, Action(kind, args))
+            found = kept(memo, key, Action(kind, args), KEPT["action"])
         return found
 
     # -- maps under card effects ----------------------------------------------------------
@@ -441,9 +432,8 @@ class Static:
         if found is None:
             steps = self.steps(overrides, movement_class)
             rows = (*steps.go, *steps.stop)
-            found = _keep(
-                memo, "least_step", key, min((c for row in rows for _, c in row), default=0)
-            )
+            least = min((c for row in rows for _, c in row), default=0)
+            found = kept(memo, key, least, KEPT["least_step"])
         return found
 
     def move_search(

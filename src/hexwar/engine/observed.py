@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from hexwar.base.errors import HexwarError
+from hexwar.engine.memo import kept
 from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
 if TYPE_CHECKING:
@@ -45,9 +46,7 @@ class Observed:
         key = (state.table_version(_HIDDEN_TABLE), state.table_version(_HIDDEN_KEYS_TABLE), side)
         masked = _MASKED.get(key)
         if masked is None:
-            if len(_MASKED) >= _MASKED_LIMIT:
-                _MASKED.clear()
-            masked = _MASKED[key] = {}
+            masked = kept(_MASKED, key, {}, _MASKED_LIMIT)
         self._masked: dict[str, bool] = masked
         self._others: list[str] | None = None
 
@@ -61,9 +60,7 @@ class Observed:
         hidden-entry tables a view reads when it is made."""
         found = _VIEWS.get(side)
         if found is None or found._at != state._version:
-            if len(_VIEWS) >= _MASKED_LIMIT:
-                _VIEWS.clear()
-            found = _VIEWS[side] = cls(state, side)
+            found = kept(_VIEWS, side, cls(state, side), _MASKED_LIMIT)
         return found
 
     def get(self, table: str, key: str, default: Value = None) -> Value:

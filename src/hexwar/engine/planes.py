@@ -27,6 +27,7 @@ from operator import is_not
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError, StaleMemo
+from hexwar.engine.memo import kept
 from hexwar.engine.observed import Board, Observed
 
 if TYPE_CHECKING:
@@ -120,9 +121,7 @@ class BoardPlanes:
                 key = (state.version, side)
                 found = cache.get(key)
                 if found is None:
-                    if len(cache) >= _CACHE_LIMIT:
-                        cache.clear()
-                    found = cache[key] = compute(state, side)
+                    found = kept(cache, key, compute(state, side), _CACHE_LIMIT)
                 return found
 
             return per_position
@@ -305,9 +304,7 @@ class BoardPlanes:
             cells = self.cell_index
             found = tuple(sorted([base + cells[lab] for lab in labels if lab in cells]))
             if key is not None:
-                if len(self._zoc_cache) >= _CACHE_LIMIT:
-                    self._zoc_cache.clear()
-                self._zoc_cache[key] = found
+                kept(self._zoc_cache, key, found, _CACHE_LIMIT)
         return found
 
     def selected(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:

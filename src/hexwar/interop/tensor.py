@@ -18,6 +18,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from hexwar.engine.memo import kept
 from hexwar.interop.adapter import TokenState
 from hexwar.interop.game import TokenGame
 
@@ -55,9 +56,7 @@ class Dense:
         if entry is not None and entry[0] is part:
             return entry[1]
         found = np.array(part, np.intp)
-        if len(self._arrays) >= _KEPT:
-            self._arrays.clear()
-        self._arrays[id(part)] = (part, found)
+        kept(self._arrays, id(part), (part, found), _KEPT)
         return found
 
     def _board(self, player: int, planes: _Parts) -> Array:
@@ -91,9 +90,7 @@ class Dense:
             ids = np.fromiter(map(self._ids.__getitem__, tokens), np.intp, len(tokens))
             mask = self._no_mask.copy()
             mask[ids] = 1
-            if len(self._legal) >= _KEPT:
-                self._legal.clear()
-            found = self._legal[tokens] = ids + self._legal_base, mask
+            found = kept(self._legal, tokens, (ids + self._legal_base, mask), _KEPT)
         return found
 
     def observe(self, ts: TokenState, player: int, out: Array | None = None) -> tuple[Array, Array]:

@@ -32,6 +32,7 @@ import attrs
 
 from hexwar.base.errors import AttackRefused, CombatError, DataError
 from hexwar.engine.dice import ChanceDriver, Dice
+from hexwar.engine.memo import kept
 from hexwar.mechanics.crt_values import (
     CombatResult,
     Distribution,
@@ -102,11 +103,6 @@ class ResultsTable:
 
     def _label(self, column: Fraction) -> str:
         raise NotImplementedError
-
-    def _keep(self, key: Any, value: Any) -> None:
-        if len(self._memo) >= _MEMO_SIZE:
-            self._memo.clear()
-        self._memo[key] = value
 
     @classmethod
     def _parse_column(cls, value: str | int) -> Fraction:
@@ -183,7 +179,7 @@ class ResultsTable:
                 acc[code] = acc.get(code, Fraction(0)) + p
             order = sorted(acc, key=lambda c: (self.results[c].rank, c))
             found = Distribution(tuple((self.results[c], acc[c]) for c in order))
-            self._keep(key, found)
+            kept(self._memo, key, found, _MEMO_SIZE)
         return found
 
     def monotonicity_violations(self) -> list[tuple[int, str, str]]:
@@ -263,7 +259,7 @@ class OddsTable(ResultsTable):
         found: int | None = self._memo.get(key)
         if found is None:
             found = self._try_index(attack, defence)
-            self._keep(key, found)
+            kept(self._memo, key, found, _MEMO_SIZE)
         return found
 
     def _try_index(self, attack: Number, defence: Number) -> int:
@@ -366,7 +362,7 @@ class StrengthTable(ResultsTable):
             found: int | None = self._memo.get(key)
             if found is None:
                 found = self._find_index(amount)
-                self._keep(key, found)
+                kept(self._memo, key, found, _MEMO_SIZE)
             return found
         return self._find_index(amount)
 

@@ -33,6 +33,7 @@ from hexwar.board.maps import COST_CACHE, GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import MoveSearch
 from hexwar.board.pieces import CellCodec
+from hexwar.engine.memo import kept
 from hexwar.engine.state import State
 
 __all__ = [
@@ -117,11 +118,9 @@ class SearchMemo:
         """The search against enemy pieces on ``enemies`` (see :func:`prepared_search`)."""
         found = self.searches.get(enemies)
         if found is None:
-            if len(self.searches) >= SEARCH_MEMO_SIZE:
-                self.searches.clear()
             cells = map(self.indices.__getitem__, enemies)
             found = MoveSearch.against(self.game_map, self.movement_class, list(cells))
-            self.searches[enemies] = found
+            kept(self.searches, enemies, found, SEARCH_MEMO_SIZE)
         return found
 
     def first_steps(self) -> FirstSteps:
@@ -136,11 +135,10 @@ class SearchMemo:
         key = (enemies, label, points)
         found = self.reach.get(key)
         if found is None:
-            if len(self.reach) >= REACH_MEMO_SIZE:
-                self.reach.clear()
             ends = self.search(enemies).end_indices(self.cells[label], points)
             del ends[self.indices[label]]  # the start: staying put is no move
-            found = self.reach[key] = tuple(sorted(map(self.labels.__getitem__, ends)))
+            found = tuple(sorted(map(self.labels.__getitem__, ends)))
+            kept(self.reach, key, found, REACH_MEMO_SIZE)
         return found
 
 

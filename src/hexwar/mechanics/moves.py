@@ -48,7 +48,7 @@ import attrs
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
-from hexwar.engine.memo import StateMemo
+from hexwar.engine.memo import StateMemo, kept
 from hexwar.engine.state import State
 from hexwar.mechanics.move_memo import (
     SEARCH_MEMO_SIZE,
@@ -104,10 +104,9 @@ class PieceMoves:
         key = (base, overrides, movement_class)
         found = self._memos.get(key)
         if found is None:
-            if len(self._memos) >= SEARCH_MEMO_SIZE:
-                self._memos.clear()
             game_map = class_map(base, overrides, movement_class)
-            found = self._memos[key] = search_memo(game_map, movement_class, self.codec)
+            found = search_memo(game_map, movement_class, self.codec)
+            kept(self._memos, key, found, SEARCH_MEMO_SIZE)
         return found
 
     def query(self, state: State, side: str) -> MoveQuery:
