@@ -99,6 +99,15 @@ class Static:
         factory=lambda: {family: {} for family in KEPT}, init=False, repr=False
     )
 
+    def memo_sizes(self) -> Mapping[str, int]:
+        """How many entries each family of derived data holds now (see :data:`KEPT`)."""
+        return {family: len(memo) for family, memo in self._cache.items()}
+
+    def clear_memos(self) -> None:
+        """Forget the derived data built on first use (it is rebuilt when asked again)."""
+        for memo in self._cache.values():
+            memo.clear()
+
     @functools.cached_property
     def step_tracks(self) -> Mapping[str, StepTrack]:
         """Every ground unit's two steps (S1.3): printed ``strength`` and ``movement``."""

@@ -32,14 +32,15 @@ def test_a_full_family_starts_afresh_and_changes_no_game(
 ) -> None:
     rules = StalingradRules(length="short")
     expected = _games(rules, bots)
-    memos = rules.data._cache  # the scenario's data, shared by its rulesets
-    assert set(memos) == set(static_mod.KEPT)
-    assert all(len(memos[f]) <= bound for f, bound in static_mod.KEPT.items())
-    assert memos["ring"]  # the families are in use (bombardment's rings, S7.1)
-    assert memos["action"] or not bots  # the bot's interned actions
-    assert memos["path_steps"] or not bots
-    for memo in memos.values():  # start empty: the families then fill past TINY
-        memo.clear()
+    data = rules.data  # the scenario's data, shared by its rulesets
+    sizes = data.memo_sizes()
+    assert set(sizes) == set(static_mod.KEPT)
+    assert all(sizes[f] <= bound for f, bound in static_mod.KEPT.items())
+    assert sizes["ring"]  # the families are in use (bombardment's rings, S7.1)
+    assert sizes["action"] or not bots  # the bot's interned actions
+    assert sizes["path_steps"] or not bots
+    data.clear_memos()  # start empty: the families then fill past TINY
+    assert not any(data.memo_sizes().values())
     monkeypatch.setattr(static_mod, "KEPT", dict.fromkeys(static_mod.KEPT, TINY))
     assert _games(rules, bots) == expected
-    assert all(len(memo) <= TINY for memo in memos.values())
+    assert all(n <= TINY for n in data.memo_sizes().values())
