@@ -197,6 +197,7 @@ def figures(times: dict[str, list[float]]) -> dict[str, float]:
         "median": med(times["all"]),
         "min game median": min(times["game_medians"]),
         "mean": statistics.fmean(times["all"]),
+        "% of steps ≤ 100 µs": 100 * sum(t <= 100 for t in times["all"]) / len(times["all"]),
         "applied median": med(times["applied"]) if times["applied"] else float("nan"),
         "prefix-only median": med(times["prefix_only"]) if times["prefix_only"] else float("nan"),
         "last() median": med(times["last"]),
@@ -276,7 +277,7 @@ def main() -> None:
             )
         print(f"{name}: {f.pop('steps'):.0f} steps in {args.games} games")
         for k, v in f.items():
-            print(f"  {k}: {v:.0f} µs")
+            print(f"  {k}: {v:.0f}" + ("" if "%" in k else " µs"))
         return
     trees = {"this tree": HERE.parents[1], **{str(p): p for p in args.old}}
     runs: dict[str, list[dict[str, float]]] = {n: [] for n in trees}
