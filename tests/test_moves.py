@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hexwar.board.maps import GameMap, build_map, hexagon
+from hexwar.board.movement import MoveSearch
 from hexwar.board.pieces import HEX_CODEC, LABELS, Pieces
 from hexwar.board.terrain import chart_from_dict
 from hexwar.engine.actions import Action
@@ -24,6 +25,7 @@ from hexwar.mechanics.move_memo import (
     first_steps,
     map_variant,
     reach_labels,
+    search_memo,
 )
 from hexwar.mechanics.moves import PieceMoves, SideZoc
 from hexwar.testing.strategies import game_maps
@@ -232,3 +234,42 @@ def test_side_zoc_is_the_union_of_its_pieces_zones_and_follows_moves() -> None:
     assert zoc(state, "red") == {"a", "b", "c"}
     reg.move(state, "r2", "c")
     assert zoc(state, "red") == {"b", "d"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_enemy_zones_shared_by_classes_and_variants_answer_as_fresh_searches(
+    data: st.DataObject,
+) -> None:
+    # one enemy zone per enemy position serves every class and cost variant of the map
+    # (S6.2, S6.3: what blocks and what stops depend on the cells and the ZOC, not on
+    # costs): each memoised search, in any order of the variants and positions, answers
+    # as a MoveSearch built from scratch on its own map
+    game_map = data.draw(game_maps(max_cells=16), label="map")
+    cells = list(game_map.indexed_cells())
+    mclasses = sorted(game_map.chart.movement_classes)
+    terrains = sorted(game_map.chart.terrains)
+    override = st.tuples(
+        st.sampled_from(mclasses), st.sampled_from(terrains), st.sampled_from([1, 3, None])
+    )
+    positions = st.lists(st.sampled_from(cells), max_size=4, unique=True)
+    for _ in range(6):
+        costs = {(c, t): v for c, t, v in data.draw(st.lists(override, max_size=2))}
+        overrides: Overrides = tuple((c, t, v) for (c, t), v in sorted(costs.items()))
+        mclass = data.draw(st.sampled_from(mclasses))
+        board = class_map(game_map, overrides, mclass)
+        enemies = data.draw(positions)
+        labels = frozenset(map(HEX_CODEC.label, enemies))
+        start = data.draw(st.sampled_from([c for c in cells if c not in enemies] or cells))
+        points = data.draw(st.integers(0, 4))
+        fresh = MoveSearch(board, mclass, enemies=enemies)
+        got = search_memo(board, mclass, HEX_CODEC).search(labels)
+        assert got.end_indices(start, points) == fresh.end_indices(start, points)
+        want = tuple(
+            sorted(HEX_CODEC.label(c) for c in fresh.reachable(start, points) if c != start)
+        )
+        if start not in enemies:
+            assert (
+                reach_labels(board, mclass, labels, HEX_CODEC.label(start), points, HEX_CODEC)
+                == want
+            )

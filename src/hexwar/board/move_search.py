@@ -77,33 +77,51 @@ def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledS
 def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
     chart = game_map.chart
     chart.movement_class(movement_class)  # fail early on an unknown class
-    cells = game_map.indexed_cells()
-    index = game_map.index()
-    nodes = game_map.graph.nodes
-    adj = game_map.graph.adj
-    memo: dict[tuple[str, frozenset[str], frozenset[str]], tuple[float, bool] | None] = {}
+    rows, kinds = _step_kinds(game_map)
+    priced: list[tuple[float, bool] | None] = []
+    for terrain, hexside, linear in kinds:
+        step = chart.step(movement_class, terrain, hexside, linear)
+        priced.append(None if step is None else (step.cost, step.stop))
+    integral = all(isinstance(p[0], int) for p in priced if p is not None)
     go: list[tuple[tuple[int, float], ...]] = []
     stop: list[tuple[tuple[int, float], ...]] = []
-    integral = True
-    for cell in cells:
+    for row in rows:  # by neighbour index: the steps come out sorted
         go_steps: list[tuple[int, float]] = []
         stop_steps: list[tuple[int, float]] = []
-        for nb, edge in adj[cell].items():
-            k = (nodes[nb]["terrain"], edge["hexside"], edge["linear"])
-            if k not in memo:
-                step = chart.step(movement_class, k[0], k[1], k[2])
-                memo[k] = None if step is None else (step.cost, step.stop)
-            priced = memo[k]
-            if priced is not None:
-                cost, must_stop = priced
-                integral = integral and isinstance(cost, int)
-                (stop_steps if must_stop else go_steps).append((index[nb], cost))
-        go.append(tuple(sorted(go_steps)))
-        stop.append(tuple(sorted(stop_steps)))
+        for j, k in row:
+            if (p := priced[k]) is not None:
+                (stop_steps if p[1] else go_steps).append((j, p[0]))
+        go.append(tuple(go_steps))
+        stop.append(tuple(stop_steps))
     # the rows by cost are shared by the classes and the cost variants of the map where
     # equal (a variant changes a few terrains' costs: most rows stay as they were)
     shared: dict[tuple[int, ...], tuple[int, ...]] = game_map.derived("step-rows", dict)
     return CompiledSteps(go, stop, integral, _layers(go, stop, shared) if integral else None)
+
+
+#: What prices a step: ``(terrain entered, hexside features, linear features)``.
+StepKind = tuple[str, frozenset[str], frozenset[str]]
+
+
+def _step_kinds(game_map: GameMap[Any]) -> tuple[list[tuple[tuple[int, int], ...]], list[StepKind]]:
+    """The map's steps without their prices: per cell index, ``(j, k)`` for each
+    neighbour index ``j`` (ascending), ``k`` indexing the kinds of step
+    (:data:`StepKind`). Kept on the map under a key of no movement class: its cost
+    variants share it, and compiling a class prices each kind once, the graph unread."""
+
+    def build() -> tuple[list[tuple[tuple[int, int], ...]], list[StepKind]]:
+        index, nodes, adj = game_map.index(), game_map.graph.nodes, game_map.graph.adj
+        ids: dict[StepKind, int] = {}
+        rows = []
+        for cell in game_map.indexed_cells():
+            row = []
+            for nb, edge in adj[cell].items():
+                kind = (nodes[nb]["terrain"], edge["hexside"], edge["linear"])
+                row.append((index[nb], ids.setdefault(kind, len(ids))))
+            rows.append(tuple(sorted(row)))
+        return rows, list(ids)
+
+    return game_map.derived("step-kinds", build)
 
 
 def _layers(go: list[Steps], stop: list[Steps], shared: dict[Row, Row]) -> Layers | None:

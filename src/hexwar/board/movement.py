@@ -47,7 +47,7 @@ from hexwar.board.move_search import Found, arrivals, compiled_adjacency, search
 from hexwar.board.zoc import zoc_projection
 from hexwar.grid.geometry import Hex
 
-__all__ = ["MoveSearch", "Path", "Reach", "find_path", "reachable"]
+__all__ = ["EnemyZone", "MoveSearch", "Path", "Reach", "enemy_zone", "find_path", "reachable"]
 
 C = TypeVar("C", bound=Hashable)
 
@@ -109,6 +109,38 @@ class Reach(Generic[C]):
         return [cells[k] for k in reversed(out)]
 
 
+@attrs.frozen(eq=False)
+class EnemyZone:
+    """The rules resolved against enemy cells alone (no mover, no friendly units): what
+    blocks (S6.2) and what stops a mover entering it (enemy ZOC, S6.3) by cell index. It
+    depends on the map's cells and ZOC, not on a movement class or its costs, so one
+    zone serves every class on a map and its cost variants
+    (:meth:`~hexwar.board.maps.GameMap.with_movement_costs`)."""
+
+    rules: MoveRules
+    resolved: ResolvedRules
+    halt: set[int]
+
+
+def enemy_zone(
+    game_map: GameMap[Any], enemies: Collection[int], rules: MoveRules = DEFAULT_RULES
+) -> EnemyZone:
+    """The :class:`EnemyZone` of enemy cells given by their indices (one anonymous unit
+    each), for :meth:`MoveSearch.in_zone`."""
+    n = len(game_map.indexed_cells())
+    ids = game_map.derived("index-of-index", lambda: {i: i for i in range(n)})
+    resolved = resolve_rules(rules, ids, None, None, enemies)
+    return EnemyZone(rules, resolved, _halt(game_map, resolved))
+
+
+def _halt(game_map: GameMap[Any], resolved: ResolvedRules) -> set[int]:
+    """The cells that stop a mover entering them: enemy ZOC (S6.3) and stop cells."""
+    halt = set(resolved.stop_cells)
+    if resolved.exerting:
+        halt.update(*map(zoc_projection(game_map).__getitem__, resolved.exerting))
+    return halt
+
+
 class MoveSearch(Generic[C]):
     """A movement search prepared once for many starts against the same units.
 
@@ -157,12 +189,14 @@ class MoveSearch(Generic[C]):
         """``MoveSearch(game_map, movement_class, enemies=cells, rules=rules)`` for enemy
         cells given by their indices (one anonymous unit each, no friendly units), for
         callers that index cells themselves: no cell is looked up."""
+        return cls.in_zone(game_map, movement_class, enemy_zone(game_map, enemies, rules))
+
+    @classmethod
+    def in_zone(cls, game_map: GameMap[C], movement_class: str, zone: EnemyZone) -> MoveSearch[C]:
+        """:meth:`against` the enemy cells ``zone`` was resolved for (:func:`enemy_zone`
+        on this map or a cost variant of it: one zone serves every movement class)."""
         search = cls.__new__(cls)
-        n = len(game_map.indexed_cells())
-        ids = game_map.derived("index-of-index", lambda: {i: i for i in range(n)})
-        search._prepare(
-            game_map, movement_class, None, rules, resolve_rules(rules, ids, None, None, enemies)
-        )
+        search._prepare(game_map, movement_class, None, zone.rules, zone.resolved, zone.halt)
         return search
 
     def _prepare(
@@ -172,6 +206,7 @@ class MoveSearch(Generic[C]):
         mover: Any,
         rules: MoveRules,
         resolved: ResolvedRules,
+        halt: set[int] | None = None,
     ) -> None:
         self.game_map = game_map
         self.mover = mover
@@ -184,11 +219,7 @@ class MoveSearch(Generic[C]):
         self._stop_cells = resolved.stop_cells
         self._end_ok = resolved.end_ok
         self._end_ok_empty = resolved.end_ok_empty
-        # the cells that stop a mover entering them: enemy ZOC (S6.3) and stop cells
-        halt = set(resolved.stop_cells)
-        if resolved.exerting:
-            halt.update(*map(zoc_projection(game_map).__getitem__, resolved.exerting))
-        self._halt = halt
+        self._halt = _halt(game_map, resolved) if halt is None else halt
 
     def reachable(self, start: C, allowance: float) -> Reach[C]:
         """Every cell a unit at ``start`` can end its move in (as :func:`reachable`)."""
@@ -204,10 +235,14 @@ class MoveSearch(Generic[C]):
         s = self._index.get(start)
         if s is None:
             raise OffMapError(f"start {start!r} is off the map")
+        return self.ends_from(s, allowance)
+
+    def ends_from(self, s: int, allowance: float) -> dict[int, float]:
+        """:meth:`end_indices` from the cell of index ``s`` (no cell looked up)."""
         go, stop = arrivals(self._compiled, s, allowance, self._blocked, self._halt)
         if self._end_ok or self.rules.can_end_at is not None:
             index = self._index
-            reach = self._finish(start, go, {}, stop, {})  # the costs only, no paths
+            reach = self._finish(self._cells[s], go, {}, stop, {})  # the costs only
             return {index[c]: d for c, d in reach.costs.items()}
         if not self._end_ok_empty:
             return {s: 0}

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from hexwar.board.maps import COST_CACHE, GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
-from hexwar.board.movement import MoveSearch
+from hexwar.board.movement import EnemyZone, MoveSearch, enemy_zone
 from hexwar.board.pieces import CellCodec
 from hexwar.engine.memo import kept
 from hexwar.engine.state import State
@@ -89,8 +89,12 @@ def map_variant(game_map: GameMap[Any], overrides: Overrides) -> GameMap[Any]:
     """``game_map`` with ``overrides`` (:meth:`GameMap.with_movement_costs`), kept on it."""
     if not overrides:
         return game_map
-    variant = game_map.with_movement_costs
-    return game_map.derived(("cost-variant", overrides), lambda: variant(overrides))
+
+    def build() -> GameMap[Any]:
+        game_map.derived(_NAMES, dict)  # before the variant copies the cache: shared
+        return game_map.with_movement_costs(overrides)
+
+    return game_map.derived(("cost-variant", overrides), build)
 
 
 def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str) -> GameMap[Any]:
@@ -103,13 +107,17 @@ def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str)
 
 class SearchMemo:
     """The memoised searches of one map and movement class, cells named by ``codec``
-    (its ``labels`` by cell index, ``indices`` and ``cells`` by label)."""
+    (its ``labels`` by cell index, ``indices`` and ``cells`` by label; ``None``: the
+    map's own labels)."""
 
-    def __init__(self, game_map: GameMap[Any], movement_class: str, codec: Codec) -> None:
-        self.game_map, self.movement_class, self.codec = game_map, movement_class, codec
-        self.labels: tuple[str, ...] = tuple(map(codec.label, game_map.indexed_cells()))
-        self.indices = {lab: i for i, lab in enumerate(self.labels)}
-        self.cells = dict(zip(self.labels, game_map.indexed_cells(), strict=True))
+    def __init__(
+        self, game_map: GameMap[Any], movement_class: str, codec: Codec | None = None
+    ) -> None:
+        self.game_map, self.movement_class = game_map, movement_class
+        self.codec: Codec = codec or game_map
+        names = _names(game_map, codec)
+        self.labels, self.indices, self.cells = names.labels, names.indices, names.cells
+        self.zones = names.zones
         self.searches: dict[frozenset[str], MoveSearch[Any]] = {}
         self.reach: dict[tuple[frozenset[str], str, int], tuple[str, ...]] = {}
         self.steps: FirstSteps | None = None
@@ -118,8 +126,11 @@ class SearchMemo:
         """The search against enemy pieces on ``enemies`` (see :func:`prepared_search`)."""
         found = self.searches.get(enemies)
         if found is None:
-            cells = map(self.indices.__getitem__, enemies)
-            found = MoveSearch.against(self.game_map, self.movement_class, list(cells))
+            zone = self.zones.get(enemies)
+            if zone is None:
+                zone = enemy_zone(self.game_map, list(map(self.indices.__getitem__, enemies)))
+                kept(self.zones, enemies, zone, SEARCH_MEMO_SIZE)
+            found = MoveSearch.in_zone(self.game_map, self.movement_class, zone)
             kept(self.searches, enemies, found, SEARCH_MEMO_SIZE)
         return found
 
@@ -135,11 +146,39 @@ class SearchMemo:
         key = (enemies, label, points)
         found = self.reach.get(key)
         if found is None:
-            ends = self.search(enemies).end_indices(self.cells[label], points)
-            del ends[self.indices[label]]  # the start: staying put is no move
+            start = self.indices[label]
+            ends = self.search(enemies).ends_from(start, points)
+            del ends[start]  # staying put is no move
             found = tuple(sorted(map(self.labels.__getitem__, ends)))
             kept(self.reach, key, found, REACH_MEMO_SIZE)
         return found
+
+
+#: The key of a map's :class:`_Names` by codec (no movement class: its cost variants
+#: share them, :func:`map_variant`).
+_NAMES: Final = "piece-moves-names"
+
+
+def _names(game_map: GameMap[Any], codec: Codec | None) -> _Names:
+    by_codec: dict[Codec | None, _Names] = game_map.derived(_NAMES, dict)
+    found = by_codec.get(codec)
+    if found is None:
+        found = by_codec[codec] = _Names(game_map, codec)
+    return found
+
+
+class _Names:
+    """A map's cells by ``codec``'s labels, and the enemy zones by enemy labels
+    (:func:`~hexwar.board.movement.enemy_zone`): the same for the map's cost variants
+    (the same cells, the same ZOC), which share them, so that every movement class's
+    :class:`SearchMemo` resolves an enemy position once."""
+
+    def __init__(self, game_map: GameMap[Any], codec: Codec | None) -> None:
+        cells = game_map.indexed_cells()
+        self.labels: tuple[str, ...] = tuple(map((codec or game_map).label, cells))
+        self.indices = {lab: i for i, lab in enumerate(self.labels)}
+        self.cells = dict(zip(self.labels, cells, strict=True))
+        self.zones: dict[frozenset[str], EnemyZone] = {}
 
 
 def search_memo(
@@ -148,7 +187,7 @@ def search_memo(
     """The :class:`SearchMemo` of ``movement_class`` on ``game_map``, kept on the map
     (``codec`` ``None``: the map's own labels)."""
     key = (COST_CACHE, movement_class, "piece-moves", codec)
-    return game_map.derived(key, lambda: SearchMemo(game_map, movement_class, codec or game_map))
+    return game_map.derived(key, lambda: SearchMemo(game_map, movement_class, codec))
 
 
 def prepared_search(

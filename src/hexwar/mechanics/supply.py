@@ -4,8 +4,9 @@
 cells from it to a source (a map edge, a city, a railhead) that avoids enemy units and
 does not pass through enemy zones of control (unless a friendly unit stands there),
 perhaps at most N hexes long?". :func:`trace_lengths` answers it for every cell at once,
-searching outward from the sources (networkx's multi-source Dijkstra underneath), so a
-game asks once per position and looks each unit up:
+searching outward from the sources (breadth first over the map's cell indices for the
+default step cost of 1, networkx's multi-source Dijkstra for a ``cost``), so a game asks
+once per position and looks each unit up:
 
 - ``blocked`` cells are never on a trace (enemy units, impassable terrain);
 - ``stops`` cells may *start* a trace — the unit itself may stand in an enemy ZOC — but
@@ -86,10 +87,53 @@ def trace_lengths(
     found = _sources(game_map, sources, blocked)
     if not found:
         return {}
+    if cost is None:
+        return _breadth_first(game_map, found, blocked, stops, max_length)
     lengths: dict[C, float] = nx.multi_source_dijkstra_path_length(
         game_map.graph, set(found), cutoff=max_length, weight=_weight(blocked, stops, cost)
     )
     return lengths
+
+
+def _breadth_first(
+    game_map: GameMap[C],
+    sources: list[C],
+    blocked: Collection[C],
+    stops: Collection[C],
+    max_length: float | None,
+) -> dict[C, float]:
+    """:func:`trace_lengths` for steps of 1: breadth first, one level at a time, over the
+    cells by index (networkx's Dijkstra called a Python weight per edge and hashed every
+    cell: 5-8 ms a trace on «Сталинград»'s 1,155 hexes, this ~0.6 ms)."""
+    cells, index = game_map.indexed_cells(), game_map.index()
+    near = _neighbours(game_map)
+    bad = {i for c in blocked if (i := index.get(c)) is not None}
+    halt = {i for c in stops if (i := index.get(c)) is not None}
+    level = list(dict.fromkeys(map(index.__getitem__, sources)))
+    found: dict[int, float] = dict.fromkeys(level, 0)
+    d = 0
+    while level and (max_length is None or d + 1 <= max_length):
+        d += 1
+        ahead = []
+        for v in level:
+            if v in halt:
+                continue  # a stop may start a trace, never carry one on
+            for u in near[v]:
+                if u not in found and u not in bad:
+                    found[u] = d
+                    ahead.append(u)
+        level = ahead
+    return {cells[i]: n for i, n in found.items()}
+
+
+def _neighbours(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
+    """Per cell index: the indices of the adjacent cells, kept on the map."""
+
+    def build() -> list[tuple[int, ...]]:
+        index, adj = game_map.index(), game_map.graph.adj
+        return [tuple(map(index.__getitem__, adj[c])) for c in game_map.indexed_cells()]
+
+    return game_map.derived("neighbour-indices", build)
 
 
 def trace_path(
