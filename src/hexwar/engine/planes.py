@@ -39,6 +39,9 @@ __all__ = ["BoardPlanes"]
 #: per labels set.
 _CACHE_LIMIT: Final = 512
 _MISSING: Final[Any] = object()
+#: A table as :class:`_Track` keeps it: its keys and its values, in the table's order.
+_Copy = tuple[tuple[str, ...], tuple[Any, ...]]
+_NONE: Final[_Copy] = ((), ())  # an empty table's copy
 
 
 class _Track:
@@ -48,8 +51,8 @@ class _Track:
     __slots__ = ("counts", "entries", "hot", "tables", "versions", "zoc_counts", "zocs")
 
     def __init__(self, zoc_planes: int) -> None:
-        #: table -> a copy of it and its version, as last compared
-        self.tables: dict[str, dict[str, Any]] = {}
+        #: table -> a copy of it (:data:`_Copy`) and its version, as last compared
+        self.tables: dict[str, _Copy] = {}
         self.versions: dict[str, int] = {}
         #: piece id -> its indices in the first count level's planes (``-1``s dropped)
         self.entries: dict[str, tuple[int, ...]] = {}
@@ -60,14 +63,20 @@ class _Track:
         self.hot: list[tuple[int, ...]] = [() for _ in range(1 + zoc_planes)]
 
 
-def _changed_keys(old: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
-    """The keys whose entry differs between ``old`` and ``now`` (an entry is compared by
-    identity: values are immutable, so an unchanged one is the same object; in C, no
-    Python loop over the entries)."""
-    keys = list(compress(now, map(is_not, now.values(), map(old.get, now, repeat(_MISSING)))))
-    if len(now) - sum(1 for k in keys if k not in old) != len(old):  # some went
-        keys += [k for k in old if k not in now]
-    return keys
+def _changed_keys(old: _Copy, now: Mapping[str, Any]) -> tuple[list[str], _Copy]:
+    """The keys whose entry differs between the copy ``old`` and the table ``now``, and a
+    copy of ``now``. An entry is compared by identity (values are immutable, so an
+    unchanged one is the same object); while the keys are the same in the same order
+    (an entry rewritten) the values are compared in place, in C, with no dict built."""
+    keys, values = tuple(now), tuple(now.values())
+    old_keys, old_values = old
+    if keys == old_keys:
+        return list(compress(keys, map(is_not, values, old_values))), (keys, values)
+    was = dict(zip(old_keys, old_values, strict=True))
+    changed = list(compress(keys, map(is_not, values, map(was.get, keys, repeat(_MISSING)))))
+    if len(keys) - sum(1 for k in changed if k not in was) != len(was):  # some went
+        changed += [k for k in old_keys if k not in now]
+    return changed, (keys, values)
 
 
 class BoardPlanes:
@@ -185,8 +194,8 @@ class BoardPlanes:
             if versions.get(name) == version:
                 continue
             now = state.table(name)
-            keys = _changed_keys(track.tables.get(name, {}), now)
-            track.tables[name], track.versions[name] = dict(now), version
+            keys, track.tables[name] = _changed_keys(track.tables.get(name, _NONE), now)
+            track.versions[name] = version
             if name in keyed:
                 ids.update(keys)
                 continue
