@@ -122,16 +122,28 @@ def test_patched_planes_equal_planes_listed_anew(writes: list[tuple[Any, ...]], 
     """After every write (a piece placed, moved off the board, hurt, hidden from one side
     or all, its key too, revealed; a clone written on; the planes asked for another state)
     each observer's patched pieces and ZOC planes (counted up to ``depth`` per cell) are
-    the planes listed anew."""
+    the planes listed anew; and where the planes say which indices went and came since
+    planes they handed out (``change``, what a dense copy writes), those turn the one
+    set of ones into the other."""
     by_piece, whole = boards(depth)
     patched = BoardPlanes(by_piece, SIDES, 0)
     anew = BoardPlanes(whole, SIDES, 0)
     states = [Game().new_state()]
+    held: list[tuple[tuple[int, ...], ...]] = []  # every planes handed out, in turn
     for op in [("switch",), *writes]:
         _write(states, op)
         for side in SIDES:
             for state in states:
-                assert patched.hot(state, side) == anew.hot(state, side), (op, side)
+                now = patched.hot(state, side)
+                assert now == anew.hot(state, side), (op, side)
+                for was in held[-6:]:
+                    change = patched.change(was, now)
+                    if change is not None:
+                        ones = {i for part in was for i in part}
+                        assert ones.issuperset(change[0]), (op, side)
+                        ones = ones.difference(change[0]).union(change[1])
+                        assert ones == {i for part in now for i in part}, (op, side)
+                held.append(now)
 
 
 def test_derived_pieces_and_zoc_are_the_union_of_the_pieces() -> None:

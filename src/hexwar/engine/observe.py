@@ -209,6 +209,16 @@ class Encoder:
             out += part
         return [*out, *fixed, *chosen, *(base + i for i in legal)]
 
+    def planes_change(
+        self, was: tuple[tuple[int, ...], ...], now: tuple[tuple[int, ...], ...]
+    ) -> tuple[list[int], list[int]] | None:
+        """The indices that went from board planes ``was`` and came in ``now`` (both as
+        :meth:`parts` gave them) when ``now`` was patched from ``was`` (a board declared
+        piece by piece), else ``None``: what a dense copy of ``was`` writes (zeros, then
+        ones) to become ``now``. Never change the lists."""
+        board = self._board
+        return None if board is None else board.change(was, now)
+
     @property
     def legal_base(self) -> int:
         """The index of the ``legal`` section's first bit (token id 0)."""

@@ -16,7 +16,10 @@ copies entry by entry (the tables whose versions differ only), and only the piec
 entries changed are asked again. The comparison is with the tables' contents, not the
 engine's journal, so it is exact whatever wrote them (an action, an undo, a set-up, a
 resampling, a test's ``put``) and for any state (a clone, another line of play). Under
-read checking each such result is compared with the planes listed anew.
+read checking each such result is compared with the planes listed anew. The patch notes
+which indices went and came (a count fell to or rose from zero), kept with the planes
+it gave and the planes it started from (:meth:`BoardPlanes.change`, on their identity),
+so a dense copy of the planes before writes only those.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ class _Track:
     """One observer's planes of a board declared piece by piece, and what they were
     built from (see the module text)."""
 
-    __slots__ = ("counts", "entries", "hot", "tables", "versions", "zoc_counts", "zocs")
+    __slots__ = ("counts", "entries", "hot", "last", "tables", "versions", "zoc_counts", "zocs")
 
     def __init__(self, zoc_planes: int) -> None:
         #: table -> a copy of it (:data:`_Copy`) and its version, as last compared
@@ -61,6 +64,8 @@ class _Track:
         self.counts: dict[int, int] = {}  # index -> pieces there
         self.zoc_counts: list[dict[int, int]] = [{} for _ in range(zoc_planes)]
         self.hot: list[tuple[int, ...]] = [() for _ in range(1 + zoc_planes)]
+        #: the planes last handed out (the ``hot`` parts, in one tuple)
+        self.last: tuple[tuple[int, ...], ...] | None = None
 
 
 def _changed_keys(old: _Copy, now: Mapping[str, Any]) -> tuple[list[str], _Copy]:
@@ -112,6 +117,8 @@ class BoardPlanes:
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
         self._zoc_slot = {side: (s, base) for s, (side, base) in enumerate(self._zoc_at)}
         self._tracks: dict[str, _Track] = {}  # observer -> its planes, piece by piece
+        #: id(planes) -> (the planes, those patched into them, the indices gone, come)
+        self._changes: dict[int, tuple[Any, Any, list[int], list[int]]] = {}
         #: (ZOC plane's number, a piece's ZOC labels) -> (the number, their indices)
         self._zoc_cells: dict[tuple[int, tuple[str, ...]], tuple[int, tuple[int, ...]]] = {}
         #: (label, side, status) -> its index in the first count level's plane
@@ -211,7 +218,9 @@ class BoardPlanes:
         piece, piece_zoc = board.piece, board.piece_zoc
         assert piece is not None
         index, index_of, entries = self._index, self._index_of, track.entries
-        dirty: set[int] = set()  # -1: the pieces planes; s >= 0: side s's ZOC plane
+        #: plane (-1: the pieces planes, s >= 0: side s's ZOC plane) -> the indices whose
+        #: count fell to 0, and those whose count rose from 0
+        moved: dict[int, tuple[list[int], list[int]]] = {}
         for i in self._changed(state, track):
             new = tuple(
                 at for p in piece(view, i) if (at := index[p] if p in index else index_of(p)) >= 0
@@ -219,44 +228,72 @@ class BoardPlanes:
             old = entries.get(i, ())
             if new != old:
                 counts = track.counts
+                went, came = moved.get(-1) or moved.setdefault(-1, ([], []))
                 for at in old:  # _count, inline: most pieces hold one index
                     c = counts[at] - 1
                     if c:
                         counts[at] = c
                     else:
                         del counts[at]
+                        went.append(at)
                 for at in new:
-                    counts[at] = counts.get(at, 0) + 1
+                    c = counts.get(at, 0)
+                    if not c:
+                        came.append(at)
+                    counts[at] = c + 1
                 if new:
                     entries[i] = new
                 else:
                     del entries[i]
-                dirty.add(-1)
             if piece_zoc is not None:
-                self._patch_zoc(track, i, piece_zoc(view, i), dirty)
+                self._patch_zoc(track, i, piece_zoc(view, i), moved)
         hot = track.hot
-        for d in dirty:
+        gone: list[int] | None = []
+        come: list[int] = []
+        for d, (went, came) in moved.items():
+            counts = track.zoc_counts[d] if d >= 0 else track.counts
             if d >= 0:
-                hot[1 + d] = tuple(sorted(track.zoc_counts[d]))
+                hot[1 + d] = tuple(sorted(counts))
             elif board.depth == 1:
-                hot[0] = tuple(sorted(track.counts))
+                hot[0] = tuple(sorted(counts))
             else:
                 depth, n = board.depth, self.cells
-                each = track.counts.items()
+                each = counts.items()
                 hot[0] = tuple(sorted(at + k * n for at, c in each for k in range(min(c, depth))))
+                gone = None  # the count levels moved: no list of the ones that changed
+            if gone is not None:  # net: a count may fall to 0 and rise again (or back)
+                gone += [at for at in went if at not in counts]
+                come += [at for at in came if at in counts]
         if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
             zoc_of = board.zoc
             return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
-        return tuple(hot)
+        planes, last = tuple(hot), track.last
+        if last is not None and gone is not None:
+            kept(self._changes, id(planes), (planes, last, gone, come), _CACHE_LIMIT)
+        track.last = planes
+        return planes
+
+    def change(
+        self, was: tuple[tuple[int, ...], ...], now: tuple[tuple[int, ...], ...]
+    ) -> tuple[list[int], list[int]] | None:
+        """The indices that are one in planes ``was`` but not in ``now`` and those one in
+        ``now`` but not in ``was`` (both handed out by :attr:`hot`), when ``now`` was
+        patched from ``was`` (kept, on the tuples' identity), else ``None``: what a dense
+        copy of ``was`` writes to become ``now``. Never change the lists."""
+        found = self._changes.get(id(now))
+        if found is None or found[0] is not now or found[1] is not was:
+            return None
+        return found[2], found[3]
 
     def _patch_zoc(
         self,
         track: _Track,
         piece: str,
         found: tuple[str, Iterable[str]] | None,
-        dirty: set[int],
+        moved: dict[int, tuple[list[int], list[int]]],
     ) -> None:
-        """Put ``piece``'s ZOC ``found`` (``(side, labels)`` or ``None``) in ``track``."""
+        """Put ``piece``'s ZOC ``found`` (``(side, labels)`` or ``None``) in ``track``, the
+        indices whose count fell to 0 or rose from 0 in ``moved`` (see :meth:`_patch`)."""
         slot = None if found is None else self._zoc_slot.get(found[0])
         zoc = None
         if slot is not None:
@@ -274,21 +311,25 @@ class BoardPlanes:
             return
         if was is not None:
             counts = track.zoc_counts[was[0]]
+            went = (moved.get(was[0]) or moved.setdefault(was[0], ([], [])))[0]
             for at in was[1]:
                 c = counts[at] - 1
                 if c:
                     counts[at] = c
                 else:
                     del counts[at]
-            dirty.add(was[0])
+                    went.append(at)
         if zoc is None:
             del track.zocs[piece]
         else:
             track.zocs[piece] = zoc
             counts = track.zoc_counts[zoc[0]]
+            came = (moved.get(zoc[0]) or moved.setdefault(zoc[0], ([], [])))[1]
             for at in zoc[1]:
-                counts[at] = counts.get(at, 0) + 1
-            dirty.add(zoc[0])
+                c = counts.get(at, 0)
+                if not c:
+                    came.append(at)
+                counts[at] = c + 1
 
     def _index_of(self, piece: tuple[str, str, str]) -> int:
         """The index of a ``(label, side, status)`` piece in its plane's first count
