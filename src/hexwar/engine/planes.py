@@ -30,8 +30,9 @@ from operator import is_not
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError, StaleMemo
-from hexwar.engine.memo import kept
+from hexwar.engine.memo import StateMemo, checking, kept
 from hexwar.engine.observed import Board, Observed
+from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
 if TYPE_CHECKING:
     from hexwar.engine.state import State
@@ -141,9 +142,6 @@ class BoardPlanes:
                 return found
 
             return per_position
-        from hexwar.engine.memo import StateMemo
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
         reads = (*self.board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
         return StateMemo(reads, compute, _CACHE_LIMIT)
 
@@ -182,8 +180,6 @@ class BoardPlanes:
         except BaseException:
             del self._tracks[side]  # half patched: build anew next time
             raise
-        from hexwar.engine.memo import checking
-
         if checking() and found != (fresh := self._now(state, side)):
             raise StaleMemo(f"board planes of {side!r}: patched {found} but listed {fresh}")
         return found
@@ -191,8 +187,6 @@ class BoardPlanes:
     def _changed(self, state: State, track: _Track) -> set[str]:
         """The piece ids whose entries in the ``keyed`` tables (or whose hidden-entry
         marks) changed since ``track`` was built; ``track`` then holds the tables now."""
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
         keyed = self.board.keyed
         ids: set[str] = set()
         tv, base, versions = state._tv, state._base, track.versions  # table_version, inline
