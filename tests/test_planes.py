@@ -219,3 +219,37 @@ def test_a_failed_patch_is_not_kept() -> None:
         patched.hot(state, "red")
     state.delete("pos", "b")
     assert patched.hot(state, "red") == anew.hot(state, "red")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.integers(0, 80), st.integers(1, 3), max_size=60),
+    st.lists(st.tuples(st.integers(0, 80), st.booleans()), max_size=12),
+)
+def test_a_plane_resorted_from_the_ones_that_went_and_came(
+    before: dict[int, int], ops: list[tuple[int, bool]]
+) -> None:
+    """A plane's ascending indices patched from the counts that fell to 0 and rose from
+    0 (a count may fall and rise again, or rise and fall, in one patch; few changes: the
+    binary searches, many: sorted anew) are the counts' keys sorted."""
+    from hexwar.engine.planes import _resorted
+
+    counts = dict(before)
+    went: list[int] = []
+    came: list[int] = []
+    for at, up in ops:  # as BoardPlanes._patch counts a piece out and in
+        c = counts.get(at, 0)
+        if up:
+            if not c:
+                came.append(at)
+            counts[at] = c + 1
+        elif c:
+            if c == 1:
+                del counts[at]
+                went.append(at)
+            else:
+                counts[at] = c - 1
+    was = tuple(sorted(before))
+    went = [at for at in went if at not in counts]
+    came = [at for at in came if at in counts]
+    assert _resorted(was, went, came, counts) == tuple(sorted(counts))

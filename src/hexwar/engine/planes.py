@@ -24,6 +24,7 @@ so a dense copy of the planes before writes only those.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress, repeat
 from operator import is_not
@@ -83,6 +84,28 @@ def _changed_keys(old: _Copy, now: Mapping[str, Any]) -> tuple[list[str], _Copy]
     if len(keys) - sum(1 for k in changed if k not in was) != len(was):  # some went
         changed += [k for k in old_keys if k not in now]
     return changed, (keys, values)
+
+
+def _resorted(
+    was: tuple[int, ...], went: list[int], came: list[int], now: Mapping[int, int]
+) -> tuple[int, ...]:
+    """The ascending keys of ``now``, from ``was`` (its keys before) with ``went`` taken
+    out and ``came`` put in where they are (``went``: indices ``now`` lacks, ``came``:
+    indices it holds; either may repeat or name one ``was`` already lacks or holds): a
+    few binary searches instead of sorting the whole plane; sorted anew when many
+    changed."""
+    if 4 * (len(went) + len(came)) > len(was):
+        return tuple(sorted(now))
+    out = list(was)
+    for at in went:
+        i = bisect_left(out, at)
+        if i < len(out) and out[i] == at:
+            del out[i]
+    for at in came:
+        i = bisect_left(out, at)
+        if i == len(out) or out[i] != at:
+            out.insert(i, at)
+    return tuple(out)
 
 
 class BoardPlanes:
@@ -241,31 +264,41 @@ class BoardPlanes:
                     del entries[i]
             if piece_zoc is not None:
                 self._patch_zoc(track, i, piece_zoc(view, i), moved)
+        hot, moves = track.hot, self._replan(track, moved)
+        if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
+            zoc_of = board.zoc
+            return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
+        planes, last = tuple(hot), track.last
+        if last is not None and moves is not None:
+            kept(self._changes, id(planes), (planes, last, *moves), _CACHE_LIMIT)
+        track.last = planes
+        return planes
+
+    def _replan(
+        self, track: _Track, moved: dict[int, tuple[list[int], list[int]]]
+    ) -> tuple[list[int], list[int]] | None:
+        """The planes of ``track`` that ``moved`` names, anew; the indices that went and
+        came over all of them (``None`` when count levels moved: not listed)."""
         hot = track.hot
         gone: list[int] | None = []
         come: list[int] = []
         for d, (went, came) in moved.items():
             counts = track.zoc_counts[d] if d >= 0 else track.counts
-            if d >= 0:
-                hot[1 + d] = tuple(sorted(counts))
-            elif board.depth == 1:
-                hot[0] = tuple(sorted(counts))
-            else:
-                depth, n = board.depth, self.cells
+            if d < 0 and self.board.depth > 1:
+                depth, n = self.board.depth, self.cells
                 each = counts.items()
                 hot[0] = tuple(sorted(at + k * n for at, c in each for k in range(min(c, depth))))
-                gone = None  # the count levels moved: no list of the ones that changed
-            if gone is not None:  # net: a count may fall to 0 and rise again (or back)
-                gone += [at for at in went if at not in counts]
-                come += [at for at in came if at in counts]
-        if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
-            zoc_of = board.zoc
-            return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
-        planes, last = tuple(hot), track.last
-        if last is not None and gone is not None:
-            kept(self._changes, id(planes), (planes, last, gone, come), _CACHE_LIMIT)
-        track.last = planes
-        return planes
+                gone = None
+                continue
+            plane = 1 + d if d >= 0 else 0
+            # a count may fall to 0 and rise again (or rise and fall): net, then merged
+            went = [at for at in went if at not in counts]
+            came = [at for at in came if at in counts]
+            hot[plane] = _resorted(hot[plane], went, came, counts)
+            if gone is not None:
+                gone += went
+                come += came
+        return None if gone is None else (gone, come)
 
     def change(
         self, was: tuple[tuple[int, ...], ...], now: tuple[tuple[int, ...], ...]
