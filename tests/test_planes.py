@@ -122,16 +122,28 @@ def test_patched_planes_equal_planes_listed_anew(writes: list[tuple[Any, ...]], 
     """After every write (a piece placed, moved off the board, hurt, hidden from one side
     or all, its key too, revealed; a clone written on; the planes asked for another state)
     each observer's patched pieces and ZOC planes (counted up to ``depth`` per cell) are
-    the planes listed anew."""
+    the planes listed anew; and where the planes say which indices went and came since
+    planes they handed out (``change``, what a dense copy writes), those turn the one
+    set of ones into the other."""
     by_piece, whole = boards(depth)
     patched = BoardPlanes(by_piece, SIDES, 0)
     anew = BoardPlanes(whole, SIDES, 0)
     states = [Game().new_state()]
+    held: list[tuple[tuple[int, ...], ...]] = []  # every planes handed out, in turn
     for op in [("switch",), *writes]:
         _write(states, op)
         for side in SIDES:
             for state in states:
-                assert patched.hot(state, side) == anew.hot(state, side), (op, side)
+                now = patched.hot(state, side)
+                assert now == anew.hot(state, side), (op, side)
+                for was in held[-6:]:
+                    change = patched.change(was, now)
+                    if change is not None:
+                        ones = {i for part in was for i in part}
+                        assert ones.issuperset(change[0]), (op, side)
+                        ones = ones.difference(change[0]).union(change[1])
+                        assert ones == {i for part in now for i in part}, (op, side)
+                held.append(now)
 
 
 def test_derived_pieces_and_zoc_are_the_union_of_the_pieces() -> None:
@@ -207,3 +219,37 @@ def test_a_failed_patch_is_not_kept() -> None:
         patched.hot(state, "red")
     state.delete("pos", "b")
     assert patched.hot(state, "red") == anew.hot(state, "red")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.integers(0, 80), st.integers(1, 3), max_size=60),
+    st.lists(st.tuples(st.integers(0, 80), st.booleans()), max_size=12),
+)
+def test_a_plane_resorted_from_the_ones_that_went_and_came(
+    before: dict[int, int], ops: list[tuple[int, bool]]
+) -> None:
+    """A plane's ascending indices patched from the counts that fell to 0 and rose from
+    0 (a count may fall and rise again, or rise and fall, in one patch; few changes: the
+    binary searches, many: sorted anew) are the counts' keys sorted."""
+    from hexwar.engine.planes import _resorted
+
+    counts = dict(before)
+    went: list[int] = []
+    came: list[int] = []
+    for at, up in ops:  # as BoardPlanes._patch counts a piece out and in
+        c = counts.get(at, 0)
+        if up:
+            if not c:
+                came.append(at)
+            counts[at] = c + 1
+        elif c:
+            if c == 1:
+                del counts[at]
+                went.append(at)
+            else:
+                counts[at] = c - 1
+    was = tuple(sorted(before))
+    went = [at for at in went if at not in counts]
+    came = [at for at in came if at in counts]
+    assert _resorted(was, went, came, counts) == tuple(sorted(counts))

@@ -106,6 +106,8 @@ def _terrain(rules: StalingradRules) -> tuple[str, ...]:
 
 def observation_view(rules: StalingradRules) -> ObservationView:
     """The board (hexes, terrain, units, ZOC) and the card and weather features."""
+    from hexwar_stalingrad.rules import weather as weather_now  # (the rules import this module)
+
     data = rules.data
     cells = data.index_labels
     piece, piece_zoc = _piece(rules)
@@ -140,8 +142,6 @@ def observation_view(rules: StalingradRules) -> ObservationView:
         return sorted({card_index[e.source] for e in view.state.effects if e.source in card_index})
 
     def weather(view: Observed) -> Iterable[int]:
-        from hexwar_stalingrad.rules import weather as weather_now
-
         w = weather_now(view.state)  # public: the turn track and cards in force (S1.2)
         return [weathers.index(w)] if w in weathers else []
 

@@ -209,6 +209,16 @@ class Encoder:
             out += part
         return [*out, *fixed, *chosen, *(base + i for i in legal)]
 
+    def planes_change(
+        self, was: tuple[tuple[int, ...], ...], now: tuple[tuple[int, ...], ...]
+    ) -> tuple[list[int], list[int]] | None:
+        """The indices that went from board planes ``was`` and came in ``now`` (both as
+        :meth:`parts` gave them) when ``now`` was patched from ``was`` (a board declared
+        piece by piece), else ``None``: what a dense copy of ``was`` writes (zeros, then
+        ones) to become ``now``. Never change the lists."""
+        board = self._board
+        return None if board is None else board.change(was, now)
+
     @property
     def legal_base(self) -> int:
         """The index of the ``legal`` section's first bit (token id 0)."""
@@ -304,20 +314,19 @@ class Encoder:
         acting: int | None,
     ) -> list[int]:
         """The generic sections but ``legal`` and the prefix's: seats, turn, phase,
-        decision (computed once per position: the player to act may read a game's
-        tables)."""
-        from hexwar.engine.actions import CHANCE, TERMINAL
-
+        decision. They read the outcome, the pending decisions and the cursor, and, when
+        ``acting`` is ``None`` in a position that is neither the end nor a chance node,
+        the player to act (which may read a game's tables)."""
         observer, to_act, turn_at, phase_at, decision = self._generic_at
         if seat is None:
             seat = self._seat_sides.index(side)
-        player = state.current_player()  # (``acting`` names a seat of the side to act)
-        if player == CHANCE:
-            acting = len(self.seats) + CHANCE_SLOT
-        elif player == TERMINAL:
+        pending = state.pending  # as State.current_player: the end, a chance event, ...
+        if state.outcome is not None:
             acting = len(self.seats) + TERMINAL_SLOT
-        elif acting is None:
-            acting = self._seat_sides.index(player)
+        elif pending and pending[-1].is_chance:
+            acting = len(self.seats) + CHANCE_SLOT
+        elif acting is None:  # (``acting`` names a seat of the side to act)
+            acting = self._seat_sides.index(state.current_player())
         out = [observer + seat, to_act + acting]
         c = state.cursor
         if self._turns is None:
@@ -325,7 +334,6 @@ class Encoder:
         else:
             out.append(turn_at + min(max(c.turn, 0), self._turns - 1))
         out.append(phase_at + self._slots.get((c.stage, c.phase), len(self._slots)))
-        pending = state.pending
         if pending and not pending[-1].is_chance:
             out.append(decision)
             if pending[-1].side == side:

@@ -13,7 +13,7 @@ import attrs
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine.memo import kept
-from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
+from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE, HIDDEN
 
 if TYPE_CHECKING:
     from hexwar.engine.actions import Value
@@ -65,8 +65,6 @@ class Observed:
 
     def get(self, table: str, key: str, default: Value = None) -> Value:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""
-        from hexwar.engine.state import HIDDEN
-
         masks = self._hidden and self._masked.get(table)
         if masks is None:
             masks = self._masks(table)

@@ -16,19 +16,24 @@ copies entry by entry (the tables whose versions differ only), and only the piec
 entries changed are asked again. The comparison is with the tables' contents, not the
 engine's journal, so it is exact whatever wrote them (an action, an undo, a set-up, a
 resampling, a test's ``put``) and for any state (a clone, another line of play). Under
-read checking each such result is compared with the planes listed anew.
+read checking each such result is compared with the planes listed anew. The patch notes
+which indices went and came (a count fell to or rose from zero), kept with the planes
+it gave and the planes it started from (:meth:`BoardPlanes.change`, on their identity),
+so a dense copy of the planes before writes only those.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress, repeat
 from operator import is_not
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError, StaleMemo
-from hexwar.engine.memo import kept
+from hexwar.engine.memo import StateMemo, checking, kept
 from hexwar.engine.observed import Board, Observed
+from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
 if TYPE_CHECKING:
     from hexwar.engine.state import State
@@ -39,17 +44,20 @@ __all__ = ["BoardPlanes"]
 #: per labels set.
 _CACHE_LIMIT: Final = 512
 _MISSING: Final[Any] = object()
+#: A table as :class:`_Track` keeps it: its keys and its values, in the table's order.
+_Copy = tuple[tuple[str, ...], tuple[Any, ...]]
+_NONE: Final[_Copy] = ((), ())  # an empty table's copy
 
 
 class _Track:
     """One observer's planes of a board declared piece by piece, and what they were
     built from (see the module text)."""
 
-    __slots__ = ("counts", "entries", "hot", "tables", "versions", "zoc_counts", "zocs")
+    __slots__ = ("counts", "entries", "hot", "last", "tables", "versions", "zoc_counts", "zocs")
 
     def __init__(self, zoc_planes: int) -> None:
-        #: table -> a copy of it and its version, as last compared
-        self.tables: dict[str, dict[str, Any]] = {}
+        #: table -> a copy of it (:data:`_Copy`) and its version, as last compared
+        self.tables: dict[str, _Copy] = {}
         self.versions: dict[str, int] = {}
         #: piece id -> its indices in the first count level's planes (``-1``s dropped)
         self.entries: dict[str, tuple[int, ...]] = {}
@@ -58,16 +66,46 @@ class _Track:
         self.counts: dict[int, int] = {}  # index -> pieces there
         self.zoc_counts: list[dict[int, int]] = [{} for _ in range(zoc_planes)]
         self.hot: list[tuple[int, ...]] = [() for _ in range(1 + zoc_planes)]
+        #: the planes last handed out (the ``hot`` parts, in one tuple)
+        self.last: tuple[tuple[int, ...], ...] | None = None
 
 
-def _changed_keys(old: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
-    """The keys whose entry differs between ``old`` and ``now`` (an entry is compared by
-    identity: values are immutable, so an unchanged one is the same object; in C, no
-    Python loop over the entries)."""
-    keys = list(compress(now, map(is_not, now.values(), map(old.get, now, repeat(_MISSING)))))
-    if len(now) - sum(1 for k in keys if k not in old) != len(old):  # some went
-        keys += [k for k in old if k not in now]
-    return keys
+def _changed_keys(old: _Copy, now: Mapping[str, Any]) -> tuple[list[str], _Copy]:
+    """The keys whose entry differs between the copy ``old`` and the table ``now``, and a
+    copy of ``now``. An entry is compared by identity (values are immutable, so an
+    unchanged one is the same object); while the keys are the same in the same order
+    (an entry rewritten) the values are compared in place, in C, with no dict built."""
+    keys, values = tuple(now), tuple(now.values())
+    old_keys, old_values = old
+    if keys == old_keys:
+        return list(compress(keys, map(is_not, values, old_values))), (keys, values)
+    was = dict(zip(old_keys, old_values, strict=True))
+    changed = list(compress(keys, map(is_not, values, map(was.get, keys, repeat(_MISSING)))))
+    if len(keys) - sum(1 for k in changed if k not in was) != len(was):  # some went
+        changed += [k for k in old_keys if k not in now]
+    return changed, (keys, values)
+
+
+def _resorted(
+    was: tuple[int, ...], went: list[int], came: list[int], now: Mapping[int, int]
+) -> tuple[int, ...]:
+    """The ascending keys of ``now``, from ``was`` (its keys before) with ``went`` taken
+    out and ``came`` put in where they are (``went``: indices ``now`` lacks, ``came``:
+    indices it holds; either may repeat or name one ``was`` already lacks or holds): a
+    few binary searches instead of sorting the whole plane; sorted anew when many
+    changed."""
+    if 4 * (len(went) + len(came)) > len(was):
+        return tuple(sorted(now))
+    out = list(was)
+    for at in went:
+        i = bisect_left(out, at)
+        if i < len(out) and out[i] == at:
+            del out[i]
+    for at in came:
+        i = bisect_left(out, at)
+        if i == len(out) or out[i] != at:
+            out.insert(i, at)
+    return tuple(out)
 
 
 class BoardPlanes:
@@ -103,6 +141,8 @@ class BoardPlanes:
         self._zoc_cache: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
         self._zoc_slot = {side: (s, base) for s, (side, base) in enumerate(self._zoc_at)}
         self._tracks: dict[str, _Track] = {}  # observer -> its planes, piece by piece
+        #: id(planes) -> (the planes, those patched into them, the indices gone, come)
+        self._changes: dict[int, tuple[Any, Any, list[int], list[int]]] = {}
         #: (ZOC plane's number, a piece's ZOC labels) -> (the number, their indices)
         self._zoc_cells: dict[tuple[int, tuple[str, ...]], tuple[int, tuple[int, ...]]] = {}
         #: (label, side, status) -> its index in the first count level's plane
@@ -125,9 +165,6 @@ class BoardPlanes:
                 return found
 
             return per_position
-        from hexwar.engine.memo import StateMemo
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
         reads = (*self.board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
         return StateMemo(reads, compute, _CACHE_LIMIT)
 
@@ -166,8 +203,6 @@ class BoardPlanes:
         except BaseException:
             del self._tracks[side]  # half patched: build anew next time
             raise
-        from hexwar.engine.memo import checking
-
         if checking() and found != (fresh := self._now(state, side)):
             raise StaleMemo(f"board planes of {side!r}: patched {found} but listed {fresh}")
         return found
@@ -175,8 +210,6 @@ class BoardPlanes:
     def _changed(self, state: State, track: _Track) -> set[str]:
         """The piece ids whose entries in the ``keyed`` tables (or whose hidden-entry
         marks) changed since ``track`` was built; ``track`` then holds the tables now."""
-        from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
-
         keyed = self.board.keyed
         ids: set[str] = set()
         tv, base, versions = state._tv, state._base, track.versions  # table_version, inline
@@ -185,8 +218,8 @@ class BoardPlanes:
             if versions.get(name) == version:
                 continue
             now = state.table(name)
-            keys = _changed_keys(track.tables.get(name, {}), now)
-            track.tables[name], track.versions[name] = dict(now), version
+            keys, track.tables[name] = _changed_keys(track.tables.get(name, _NONE), now)
+            track.versions[name] = version
             if name in keyed:
                 ids.update(keys)
                 continue
@@ -202,7 +235,9 @@ class BoardPlanes:
         piece, piece_zoc = board.piece, board.piece_zoc
         assert piece is not None
         index, index_of, entries = self._index, self._index_of, track.entries
-        dirty: set[int] = set()  # -1: the pieces planes; s >= 0: side s's ZOC plane
+        #: plane (-1: the pieces planes, s >= 0: side s's ZOC plane) -> the indices whose
+        #: count fell to 0, and those whose count rose from 0
+        moved: dict[int, tuple[list[int], list[int]]] = {}
         for i in self._changed(state, track):
             new = tuple(
                 at for p in piece(view, i) if (at := index[p] if p in index else index_of(p)) >= 0
@@ -210,44 +245,82 @@ class BoardPlanes:
             old = entries.get(i, ())
             if new != old:
                 counts = track.counts
+                went, came = moved.get(-1) or moved.setdefault(-1, ([], []))
                 for at in old:  # _count, inline: most pieces hold one index
                     c = counts[at] - 1
                     if c:
                         counts[at] = c
                     else:
                         del counts[at]
+                        went.append(at)
                 for at in new:
-                    counts[at] = counts.get(at, 0) + 1
+                    c = counts.get(at, 0)
+                    if not c:
+                        came.append(at)
+                    counts[at] = c + 1
                 if new:
                     entries[i] = new
                 else:
                     del entries[i]
-                dirty.add(-1)
             if piece_zoc is not None:
-                self._patch_zoc(track, i, piece_zoc(view, i), dirty)
-        hot = track.hot
-        for d in dirty:
-            if d >= 0:
-                hot[1 + d] = tuple(sorted(track.zoc_counts[d]))
-            elif board.depth == 1:
-                hot[0] = tuple(sorted(track.counts))
-            else:
-                depth, n = board.depth, self.cells
-                each = track.counts.items()
-                hot[0] = tuple(sorted(at + k * n for at, c in each for k in range(min(c, depth))))
+                self._patch_zoc(track, i, piece_zoc(view, i), moved)
+        hot, moves = track.hot, self._replan(track, moved)
         if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
             zoc_of = board.zoc
             return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
-        return tuple(hot)
+        planes, last = tuple(hot), track.last
+        if last is not None and moves is not None:
+            kept(self._changes, id(planes), (planes, last, *moves), _CACHE_LIMIT)
+        track.last = planes
+        return planes
+
+    def _replan(
+        self, track: _Track, moved: dict[int, tuple[list[int], list[int]]]
+    ) -> tuple[list[int], list[int]] | None:
+        """The planes of ``track`` that ``moved`` names, anew; the indices that went and
+        came over all of them (``None`` when count levels moved: not listed)."""
+        hot = track.hot
+        gone: list[int] | None = []
+        come: list[int] = []
+        for d, (went, came) in moved.items():
+            counts = track.zoc_counts[d] if d >= 0 else track.counts
+            if d < 0 and self.board.depth > 1:
+                depth, n = self.board.depth, self.cells
+                each = counts.items()
+                hot[0] = tuple(sorted(at + k * n for at, c in each for k in range(min(c, depth))))
+                gone = None
+                continue
+            plane = 1 + d if d >= 0 else 0
+            # a count may fall to 0 and rise again (or rise and fall): net, then merged
+            went = [at for at in went if at not in counts]
+            came = [at for at in came if at in counts]
+            hot[plane] = _resorted(hot[plane], went, came, counts)
+            if gone is not None:
+                gone += went
+                come += came
+        return None if gone is None else (gone, come)
+
+    def change(
+        self, was: tuple[tuple[int, ...], ...], now: tuple[tuple[int, ...], ...]
+    ) -> tuple[list[int], list[int]] | None:
+        """The indices that are one in planes ``was`` but not in ``now`` and those one in
+        ``now`` but not in ``was`` (both handed out by :attr:`hot`), when ``now`` was
+        patched from ``was`` (kept, on the tuples' identity), else ``None``: what a dense
+        copy of ``was`` writes to become ``now``. Never change the lists."""
+        found = self._changes.get(id(now))
+        if found is None or found[0] is not now or found[1] is not was:
+            return None
+        return found[2], found[3]
 
     def _patch_zoc(
         self,
         track: _Track,
         piece: str,
         found: tuple[str, Iterable[str]] | None,
-        dirty: set[int],
+        moved: dict[int, tuple[list[int], list[int]]],
     ) -> None:
-        """Put ``piece``'s ZOC ``found`` (``(side, labels)`` or ``None``) in ``track``."""
+        """Put ``piece``'s ZOC ``found`` (``(side, labels)`` or ``None``) in ``track``, the
+        indices whose count fell to 0 or rose from 0 in ``moved`` (see :meth:`_patch`)."""
         slot = None if found is None else self._zoc_slot.get(found[0])
         zoc = None
         if slot is not None:
@@ -265,21 +338,25 @@ class BoardPlanes:
             return
         if was is not None:
             counts = track.zoc_counts[was[0]]
+            went = (moved.get(was[0]) or moved.setdefault(was[0], ([], [])))[0]
             for at in was[1]:
                 c = counts[at] - 1
                 if c:
                     counts[at] = c
                 else:
                     del counts[at]
-            dirty.add(was[0])
+                    went.append(at)
         if zoc is None:
             del track.zocs[piece]
         else:
             track.zocs[piece] = zoc
             counts = track.zoc_counts[zoc[0]]
+            came = (moved.get(zoc[0]) or moved.setdefault(zoc[0], ([], [])))[1]
             for at in zoc[1]:
-                counts[at] = counts.get(at, 0) + 1
-            dirty.add(zoc[0])
+                c = counts.get(at, 0)
+                if not c:
+                    came.append(at)
+                counts[at] = c + 1
 
     def _index_of(self, piece: tuple[str, str, str]) -> int:
         """The index of a ``(label, side, status)`` piece in its plane's first count

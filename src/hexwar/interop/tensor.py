@@ -5,10 +5,13 @@
 copy of the seat's board array (the terrain planes, the same in every observation, and
 the pieces and ZOC planes), then a ``1.0`` at the indices of the generic sections and
 features, of the prefix's, and of the legal tokens. The board array is kept per seat and
-patched in place: the encoder hands out each plane's indices as the *same* tuple while it
-is unchanged, so only a plane that changed is written (its old indices cleared, its new
-ones set). The legal tokens' indices and their action mask are kept per tuple of tokens
-(the same tuples recur), so a mask is one copy. :meth:`Dense.observe` gives the tensor
+patched in place: when the encoder's planes were patched from the ones the array holds,
+only the indices that went and came are written
+(:meth:`~hexwar.engine.observe.Encoder.planes_change`); else, as the encoder hands out
+each plane's indices as the *same* tuple while it is unchanged, only a plane that changed
+is written (its old indices cleared, its new ones set). The legal tokens' indices and
+their action mask are kept per tuple of tokens (the same tuples recur), so a mask is one
+copy. :meth:`Dense.observe` gives the tensor
 and the mask at once (one look at the player to act and the legal tokens).
 """
 
@@ -43,6 +46,7 @@ class Dense:
             self._static[np.array(encoder.static_hot, np.intp)] = 1.0
         self._no_mask = np.zeros(self.actions, np.int8)
         self._legal_base = encoder.legal_base
+        self._planes_change = encoder.planes_change
         self._ids = game.space._ids
         self._arrays: dict[int, tuple[tuple[int, ...], Array]] = {}
         #: legal tokens -> (their ``legal`` indices, their action mask)
@@ -61,8 +65,9 @@ class Dense:
 
     def _board(self, player: int, planes: _Parts) -> Array:
         """Seat ``player``'s board array (static planes and ``planes``): patched from the
-        planes it held, each part that is not the same tuple cleared and set again (the
-        parts are disjoint ranges of planes). Never hand it out: copy it."""
+        planes it held, by the indices that went and came if the encoder has them, else
+        each part that is not the same tuple cleared and set again (the parts are
+        disjoint ranges of planes). Never hand it out: copy it."""
         entry = self._boards.get(player)
         if entry is None:
             held: _Parts = ()
@@ -70,6 +75,15 @@ class Dense:
         else:
             held, dense = entry
             if held is planes:
+                return dense
+            change = self._planes_change(held, planes)
+            if change is not None:
+                gone, came = change
+                if gone:
+                    dense[gone] = 0.0
+                if came:
+                    dense[came] = 1.0
+                self._boards[player] = (planes, dense)
                 return dense
         for i, part in enumerate(planes):
             was = held[i] if i < len(held) else ()
