@@ -223,7 +223,11 @@ class Legality(Store):
         memo = self._memo_now()
         trie: dict[Prefix, tuple[str, ...]] | None = memo.get(_TRIE)
         if trie is None:
-            trie = memo[_TRIE] = _trie(self._listed())
+            d = self._pending[-1] if self._pending else None
+            if d is not None and d.is_chance:
+                trie = memo[_TRIE] = _outcomes_trie(d.outcomes)
+            else:
+                trie = memo[_TRIE] = _trie(self._listed())
         return trie.get(prefix, ())
 
     def _next(self, prefix: Prefix) -> tuple[str, ...]:
@@ -375,6 +379,26 @@ def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
             children.setdefault(tokens[:i], set()).add(tokens[i])
         children.setdefault(tokens, set()).add(DONE)
     return {prefix: tuple(sorted(nxt)) for prefix, nxt in children.items()}
+
+
+#: id of a chance event's outcomes -> (those outcomes, their actions' :func:`_trie`): the
+#: same event recurs (a die's outcomes are one constant); the outcomes are immutable and
+#: held, so their id names them. Bounded as :func:`~hexwar.engine.memo.kept` bounds.
+_OUTCOME_TRIES: Final[dict[int, tuple[Any, dict[Prefix, tuple[str, ...]]]]] = {}
+_OUTCOME_TRIES_KEPT: Final = 256
+
+
+def _outcomes_trie(
+    outcomes: tuple[tuple[Action, Fraction], ...],
+) -> dict[Prefix, tuple[str, ...]]:
+    """:func:`_trie` of a chance event's actions, kept per outcomes object (read only)."""
+    found = _OUTCOME_TRIES.get(id(outcomes))
+    if found is None or found[0] is not outcomes:
+        # memo.kept's bound, inline: memo imports the state, which imports this module
+        if len(_OUTCOME_TRIES) >= _OUTCOME_TRIES_KEPT:
+            _OUTCOME_TRIES.clear()
+        found = _OUTCOME_TRIES[id(outcomes)] = (outcomes, _trie(a for a, _ in outcomes))
+    return found[1]
 
 
 def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:

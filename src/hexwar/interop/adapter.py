@@ -41,8 +41,9 @@ from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
-from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, action_key
 from hexwar.engine.dice import integer_weights
+from hexwar.engine.memo import kept
 from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
@@ -56,6 +57,8 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
 #: At most this many tokens are taken in a row because each was the only legal one.
 _COLLAPSE_LIMIT: Final = 100_000
+#: At most this many chance events' (and prefixes') weights are kept per game.
+_KEPT: Final = 256
 #: The derive key of the hexwar state's player.
 _TO_ACT: Final = ("interop-to-act",)
 
@@ -63,7 +66,20 @@ _TO_ACT: Final = ("interop-to-act",)
 class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
-    __slots__ = ("_act", "_act_at", "_seat_at", "_seat_pos", "game", "prefix", "state")
+    __slots__ = (
+        "_act",
+        "_act_at",
+        "_lt",
+        "_lt_at",
+        "_lt_of",
+        "_player",
+        "_player_at",
+        "_seat_at",
+        "_seat_pos",
+        "game",
+        "prefix",
+        "state",
+    )
 
     def __init__(
         self,
@@ -83,6 +99,9 @@ class TokenState(Seeing):
         self._seen = None
         self._seen_at = -1
         self._act, self._act_at = "", -1
+        self._player, self._player_at = 0, -1
+        self._lt: tuple[str, ...] = ()
+        self._lt_at, self._lt_of = -1, prefix
         if settle:
             self._collapse()
 
@@ -98,7 +117,16 @@ class TokenState(Seeing):
         return self._act
 
     def current_player(self) -> int:
-        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
+        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`; kept
+        for the position (state version) it was asked at (:meth:`_step` forgets it when the
+        seat turn changes)."""
+        if self._player_at == self.state._version:
+            return self._player
+        self._player = player = self._current_player()
+        self._player_at = self.state._version
+        return player
+
+    def _current_player(self) -> int:
         side = self._to_act()
         if side == TERMINAL:
             return TERMINAL_PLAYER
@@ -156,7 +184,16 @@ class TokenState(Seeing):
     # -- what may be done ----------------------------------------------------------------
 
     def legal_tokens(self) -> tuple[str, ...]:
-        """The tokens that may follow the prefix for the acting seat (or chance)."""
+        """The tokens that may follow the prefix for the acting seat (or chance); kept for
+        the position (state version) and prefix they were asked at (:meth:`_step` forgets
+        them when the seat turn changes)."""
+        if self._lt_at == self.state._version and self._lt_of is self.prefix:
+            return self._lt
+        self._lt = tokens = self._legal_tokens()
+        self._lt_at, self._lt_of = self.state._version, self.prefix
+        return tokens
+
+    def _legal_tokens(self) -> tuple[str, ...]:
         side = self._to_act()
         if side == TERMINAL:
             return ()
@@ -190,20 +227,23 @@ class TokenState(Seeing):
     def chance_weights(self) -> list[tuple[int, int]]:
         """At a chance node: ``(token id, weight)`` of each next token, ascending, the
         weights integers in lowest terms proportional to the probabilities (exact)."""
-        st = self.state
+        return list(self._chance_weights()[0])
+
+    def _chance_weights(self) -> tuple[tuple[tuple[int, int], ...], int]:
+        """:meth:`chance_weights` and their sum, kept per chance event's outcomes (the
+        object: immutable) and prefix (:attr:`TokenGame.chance_memo`)."""
         if not self.is_chance_node():
-            return []
-        k = len(self.prefix)
-        outcomes = st.chance_outcomes()
-        weights: dict[str, int] = {}
-        for (action, _), w in zip(outcomes, integer_weights(outcomes)[1], strict=True):
-            tokens = (action.kind, *action.args)
-            if tokens[:k] == self.prefix:
-                t = tokens[k] if k < len(tokens) else DONE
-                weights[t] = weights.get(t, 0) + w
-        g = math.gcd(*weights.values())
-        ids = self.game.space.id
-        return sorted((ids(t), w // g) for t, w in weights.items())
+            return (), 0
+        outcomes = self.state.pending[-1].outcomes
+        memo = self.game.chance_memo
+        entry = memo.get(id(outcomes))
+        if entry is None or entry[0] is not outcomes:
+            entry = kept(memo, id(outcomes), (outcomes, {}), _KEPT)
+        found: tuple[tuple[tuple[int, int], ...], int] | None = entry[1].get(self.prefix)
+        if found is None:
+            weights = _chance_weights(outcomes, self.prefix, self.game.space.id)
+            found = kept(entry[1], self.prefix, (weights, sum(w for _, w in weights)), _KEPT)
+        return found
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -234,6 +274,7 @@ class TokenState(Seeing):
             if acting != seats[-1]:  # the seat hands the phase on to the next one
                 self._seat_pos = seats.index(acting) + 1
                 self._seat_at = st.cursor
+                self._player_at = self._lt_at = -1  # asked for the seat that handed on
                 return
         private = st.pending[-1].private if st.pending else None  # as the journal keeps it
         fresh = self._seen is not None and self._seen_at == st.version
@@ -350,6 +391,27 @@ class TokenState(Seeing):
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _chance_weights(
+    outcomes: tuple[tuple[Action, Fraction], ...], prefix: tuple[str, ...], ids: Any
+) -> tuple[tuple[int, int], ...]:
+    """The ``(token id, weight)`` pairs after ``prefix`` of a chance event's ``outcomes``
+    (:meth:`TokenState.chance_weights`), ``ids`` a token's id."""
+    k = len(prefix)
+    ordered = sorted(outcomes, key=_outcome_key)
+    weights: dict[str, int] = {}
+    for (action, _), w in zip(ordered, integer_weights(ordered)[1], strict=True):
+        tokens = (action.kind, *action.args)
+        if tokens[:k] == prefix:
+            t = tokens[k] if k < len(tokens) else DONE
+            weights[t] = weights.get(t, 0) + w
+    g = math.gcd(*weights.values())
+    return tuple(sorted((ids(t), w // g) for t, w in weights.items()))
+
+
+def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
+    return action_key(outcome[0])
 
 
 def _load_token_state(game: TokenGame, text: str) -> TokenState:

@@ -69,6 +69,10 @@ class TokenGame:
         self.encoder = Encoder(ruleset)
         self._initial: State | None = None
         self._initial_token_state: Any = None
+        #: id of a chance event's outcomes -> (those outcomes, prefix -> (token id,
+        #: weight) pairs and their sum): :meth:`TokenState.chance_weights`, kept (the
+        #: outcomes are immutable and held, so their id names them)
+        self.chance_memo: dict[int, tuple[Any, dict[tuple[str, ...], Any]]] = {}
 
     @classmethod
     def from_name(cls, name: str, **kwargs: Any) -> TokenGame:
