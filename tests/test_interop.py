@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from hexwar.engine.actions import END
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.legality import _trie
@@ -153,6 +154,28 @@ def test_kept_answers_equal_answers_asked_anew(players: int) -> None:
             else:
                 legal = ts.legal_actions()
                 ts.apply(legal[rng.randrange(len(legal))])
+
+
+def test_kept_tokens_follow_a_state_changed_underneath() -> None:
+    """A prefix built of legal tokens is asked without the walk back only at the version
+    it was built at: after the hexwar state changes, the prefix is checked again."""
+    game = TokenGame(StalingradRules("short"))
+    for seed in range(5):
+        rng = random.Random(seed)
+        ts = game.new_initial_state()
+        while not ts.is_terminal():
+            if ts.is_chance_node():
+                ts.apply(ts.chance_weights()[0][0])
+                continue
+            legal = ts.legal_actions()
+            ts.apply(legal[rng.randrange(len(legal))])
+            if ts.prefix and not ts.is_chance_node() and END in ts.state.legal_actions():
+                assert ts.legal_tokens()  # asked (and kept) at the version it was built at
+                ts.state.apply(END)  # the phase ends under the prefix
+                assert ts.legal_tokens() == ts.state.legal_tokens(ts.prefix)
+                break
+        else:
+            raise AssertionError("no prefix with END legal")
 
 
 def test_state_deepcopies_and_pickles_through_the_save_format() -> None:

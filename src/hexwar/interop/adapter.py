@@ -69,6 +69,8 @@ class TokenState(Seeing):
     __slots__ = (
         "_act",
         "_act_at",
+        "_built",
+        "_built_at",
         "_lt",
         "_lt_at",
         "_lt_of",
@@ -102,6 +104,8 @@ class TokenState(Seeing):
         self._player, self._player_at = 0, -1
         self._lt: tuple[str, ...] = ()
         self._lt_at, self._lt_of = -1, prefix
+        #: the prefix :meth:`_step` built of legal tokens, and the version it did so at
+        self._built, self._built_at = prefix, -1
         if settle:
             self._collapse()
 
@@ -198,7 +202,10 @@ class TokenState(Seeing):
         if side == TERMINAL:
             return ()
         if side == CHANCE or len(self.game.side_seats[side]) == 1:
-            return self.state.legal_tokens(self.prefix)
+            st = self.state
+            if self._built is self.prefix and self._built_at == st._version:
+                return st._after(self.prefix)  # legal by construction: no walk back
+            return st.legal_tokens(self.prefix)
         return self._seat_tokens(self._acting())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -262,8 +269,9 @@ class TokenState(Seeing):
         self._collapse()
 
     def _step(self, token: str) -> None:
-        if token != DONE:
-            self.prefix = (*self.prefix, token)
+        if token != DONE:  # a legal token after a legal prefix: a legal prefix
+            self.prefix = self._built = (*self.prefix, token)
+            self._built_at = self.state._version
             return
         st = self.state
         action = Action(self.prefix[0], self.prefix[1:])
