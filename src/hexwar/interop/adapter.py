@@ -59,8 +59,6 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 _COLLAPSE_LIMIT: Final = 100_000
 #: At most this many chance events' (and prefixes') weights are kept per game.
 _KEPT: Final = 256
-#: The derive key of the hexwar state's player.
-_TO_ACT: Final = ("interop-to-act",)
 
 
 class TokenState(Seeing):
@@ -113,11 +111,11 @@ class TokenState(Seeing):
 
     def _to_act(self) -> str:
         """The hexwar state's player (a side, ``chance`` or ``terminal``), once per position
-        (kept on the token state too, for the version it was asked at)."""
+        (kept for the version it was asked at)."""
         st = self.state
-        if self._act_at != st.version:
-            self._act = st.derive(_TO_ACT, st.current_player)
-            self._act_at = st.version
+        if self._act_at != st._version:
+            self._act = st.current_player()
+            self._act_at = st._version
         return self._act
 
     def current_player(self) -> int:
