@@ -224,10 +224,8 @@ class Legality(Store):
         trie: dict[Prefix, tuple[str, ...]] | None = memo.get(_TRIE)
         if trie is None:
             d = self._pending[-1] if self._pending else None
-            if d is not None and d.is_chance:
-                trie = memo[_TRIE] = _outcomes_trie(d.outcomes)
-            else:
-                trie = memo[_TRIE] = _trie(self._listed())
+            chance = d.outcomes if d is not None and d.is_chance else None  # kept per event
+            trie = memo[_TRIE] = _trie(self._listed()) if chance is None else _outcomes_trie(chance)
         return trie.get(prefix, ())
 
     def _next(self, prefix: Prefix) -> tuple[str, ...]:
@@ -381,21 +379,16 @@ def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
     return {prefix: tuple(sorted(nxt)) for prefix, nxt in children.items()}
 
 
-#: id of a chance event's outcomes -> (those outcomes, their actions' :func:`_trie`): the
-#: same event recurs (a die's outcomes are one constant); the outcomes are immutable and
-#: held, so their id names them. Bounded as :func:`~hexwar.engine.memo.kept` bounds.
+#: id of a chance event's outcomes -> (those outcomes, their :func:`_trie`): the outcomes
+#: are immutable and held, so the id names them (a die's outcomes are one constant).
 _OUTCOME_TRIES: Final[dict[int, tuple[Any, dict[Prefix, tuple[str, ...]]]]] = {}
-_OUTCOME_TRIES_KEPT: Final = 256
 
 
-def _outcomes_trie(
-    outcomes: tuple[tuple[Action, Fraction], ...],
-) -> dict[Prefix, tuple[str, ...]]:
+def _outcomes_trie(outcomes: tuple[Any, ...]) -> dict[Prefix, tuple[str, ...]]:
     """:func:`_trie` of a chance event's actions, kept per outcomes object (read only)."""
     found = _OUTCOME_TRIES.get(id(outcomes))
     if found is None or found[0] is not outcomes:
-        # memo.kept's bound, inline: memo imports the state, which imports this module
-        if len(_OUTCOME_TRIES) >= _OUTCOME_TRIES_KEPT:
+        if len(_OUTCOME_TRIES) >= 256:  # memo.kept's bound (memo imports state, state this)
             _OUTCOME_TRIES.clear()
         found = _OUTCOME_TRIES[id(outcomes)] = (outcomes, _trie(a for a, _ in outcomes))
     return found[1]

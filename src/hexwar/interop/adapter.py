@@ -35,15 +35,12 @@ Player ids follow OpenSpiel: seats ``0 .. n - 1``, :data:`CHANCE_PLAYER` (``-1``
 from __future__ import annotations
 
 import json
-import math
 import random
 from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
-from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, action_key
-from hexwar.engine.dice import integer_weights
-from hexwar.engine.memo import kept
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
 from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
@@ -57,8 +54,6 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
 #: At most this many tokens are taken in a row because each was the only legal one.
 _COLLAPSE_LIMIT: Final = 100_000
-#: At most this many chance events' (and prefixes') weights are kept per game.
-_KEPT: Final = 256
 
 
 class TokenState(Seeing):
@@ -235,20 +230,10 @@ class TokenState(Seeing):
         return list(self._chance_weights()[0])
 
     def _chance_weights(self) -> tuple[tuple[tuple[int, int], ...], int]:
-        """:meth:`chance_weights` and their sum, kept per chance event's outcomes (the
-        object: immutable) and prefix (:attr:`TokenGame.chance_memo`)."""
+        """:meth:`chance_weights` and their sum (:meth:`TokenGame.chance_weights`)."""
         if not self.is_chance_node():
             return (), 0
-        outcomes = self.state.pending[-1].outcomes
-        memo = self.game.chance_memo
-        entry = memo.get(id(outcomes))
-        if entry is None or entry[0] is not outcomes:
-            entry = kept(memo, id(outcomes), (outcomes, {}), _KEPT)
-        found: tuple[tuple[tuple[int, int], ...], int] | None = entry[1].get(self.prefix)
-        if found is None:
-            weights = _chance_weights(outcomes, self.prefix, self.game.space.id)
-            found = kept(entry[1], self.prefix, (weights, sum(w for _, w in weights)), _KEPT)
-        return found
+        return self.game.chance_weights(self.state.pending[-1].outcomes, self.prefix)
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -397,27 +382,6 @@ class TokenState(Seeing):
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _chance_weights(
-    outcomes: tuple[tuple[Action, Fraction], ...], prefix: tuple[str, ...], ids: Any
-) -> tuple[tuple[int, int], ...]:
-    """The ``(token id, weight)`` pairs after ``prefix`` of a chance event's ``outcomes``
-    (:meth:`TokenState.chance_weights`), ``ids`` a token's id."""
-    k = len(prefix)
-    ordered = sorted(outcomes, key=_outcome_key)
-    weights: dict[str, int] = {}
-    for (action, _), w in zip(ordered, integer_weights(ordered)[1], strict=True):
-        tokens = (action.kind, *action.args)
-        if tokens[:k] == prefix:
-            t = tokens[k] if k < len(tokens) else DONE
-            weights[t] = weights.get(t, 0) + w
-    g = math.gcd(*weights.values())
-    return tuple(sorted((ids(t), w // g) for t, w in weights.items()))
-
-
-def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
-    return action_key(outcome[0])
 
 
 def _load_token_state(game: TokenGame, text: str) -> TokenState:
