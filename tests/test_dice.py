@@ -329,3 +329,19 @@ def test_a_die_and_a_draw_of_distinct_chits_share_one_probability_object() -> No
         ("b", Fraction(1, 4)),
         ("c", Fraction(1, 4)),
     )
+
+
+def test_checked_outcomes_stay_checked_and_bad_ones_still_fail() -> None:
+    """A chance event's outcomes tuple is checked once (kept by identity, held); a tuple
+    never checked, even equal to a bad one seen before, is checked in full."""
+    from hexwar.engine.actions import _CHECKED_OUTCOMES, Action, Decision
+
+    good = tuple((Action.of("roll", n), Fraction(1, 6)) for n in range(1, 7))
+    first = Decision.chance("roll", good)
+    assert _CHECKED_OUTCOMES.get(id(good)) is good
+    assert Decision.chance("roll", good).outcomes is first.outcomes
+    for _ in range(2):
+        bad = ((Action.of("roll", 1), 0.5),)  # a float, not a Fraction
+        with pytest.raises(HexwarError, match="Action, Fraction"):
+            Decision.chance("roll", bad)  # type: ignore[arg-type]
+        assert id(bad) not in _CHECKED_OUTCOMES

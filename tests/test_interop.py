@@ -9,6 +9,7 @@ the README's test command runs a quick version of each beside them.
 from __future__ import annotations
 
 import copy
+import math
 import pickle
 import random
 import sys
@@ -18,8 +19,12 @@ from typing import Any
 
 import pytest
 
+from hexwar.engine.actions import END
 from hexwar.engine.bounds import Bounds
+from hexwar.engine.dice import integer_weights
+from hexwar.engine.legality import _trie
 from hexwar.engine.registry import register
+from hexwar.engine.space import DONE, tokens_of
 from hexwar.engine.state import State
 from hexwar.interop.adapter import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame, TokenState
 from hexwar.testing import check_random_games
@@ -111,6 +116,66 @@ def test_seats_of_a_side_act_in_order() -> None:
         assert with_tokens == [acting]
 
     random_game(game, 3, check)
+
+
+def _weights_anew(ts: TokenState) -> list[tuple[int, int]]:
+    """The chance weights after the prefix, from the state's outcomes (no memo)."""
+    k, weights = len(ts.prefix), {}
+    outcomes = ts.state.chance_outcomes()
+    for (action, _), w in zip(outcomes, integer_weights(outcomes)[1], strict=True):
+        tokens = tokens_of(action)
+        if tokens[:k] == ts.prefix:
+            t = tokens[k] if k < len(tokens) else DONE
+            weights[t] = weights.get(t, 0) + w
+    g = math.gcd(*weights.values())
+    return sorted((ts.game.space.id(t), w // g) for t, w in weights.items())
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_kept_answers_equal_answers_asked_anew(players: int) -> None:
+    """The token state's kept player and legal tokens (per version, prefix and seat
+    turn), the kept chance weights and chance tries (per outcomes object) equal the
+    answers computed afresh, at every step of random games (chance tokens included)."""
+    game = TokenGame(StalingradRules("short", players=players))
+    for seed in range(3):
+        rng = random.Random(seed)
+        ts = game.new_initial_state()
+        while not ts.is_terminal():
+            st = ts.state
+            anew = TokenState(game, st, ts.prefix, ts._seat_pos, ts._seat_at, settle=False)
+            assert ts.current_player() == anew._current_player()
+            assert ts.legal_tokens() == anew._legal_tokens()
+            if ts.is_chance_node():
+                assert ts.chance_weights() == _weights_anew(ts)
+                trie = _trie(a for a, _ in st.chance_outcomes())
+                assert st.legal_tokens(ts.prefix) == trie.get(ts.prefix, ())
+                ids, ws = zip(*ts.chance_weights(), strict=True)
+                ts.apply(rng.choices(ids, ws)[0])
+            else:
+                legal = ts.legal_actions()
+                ts.apply(legal[rng.randrange(len(legal))])
+
+
+def test_kept_tokens_follow_a_state_changed_underneath() -> None:
+    """A prefix built of legal tokens is asked without the walk back only at the version
+    it was built at: after the hexwar state changes, the prefix is checked again."""
+    game = TokenGame(StalingradRules("short"))
+    for seed in range(5):
+        rng = random.Random(seed)
+        ts = game.new_initial_state()
+        while not ts.is_terminal():
+            if ts.is_chance_node():
+                ts.apply(ts.chance_weights()[0][0])
+                continue
+            legal = ts.legal_actions()
+            ts.apply(legal[rng.randrange(len(legal))])
+            if ts.prefix and not ts.is_chance_node() and END in ts.state.legal_actions():
+                assert ts.legal_tokens()  # asked (and kept) at the version it was built at
+                ts.state.apply(END)  # the phase ends under the prefix
+                assert ts.legal_tokens() == ts.state.legal_tokens(ts.prefix)
+                break
+        else:
+            raise AssertionError("no prefix with END legal")
 
 
 def test_state_deepcopies_and_pickles_through_the_save_format() -> None:

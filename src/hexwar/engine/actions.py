@@ -165,7 +165,15 @@ class Action:
 END: Final = Action("end")
 
 
+#: id of a checked tuple of chance outcomes -> that tuple (held, so the id names it): a
+#: constant one (a die's outcomes) is checked once; cleared when it reaches the limit.
+_CHECKED_OUTCOMES: Final[dict[int, object]] = {}
+_CHECKED_LIMIT: Final = 256
+
+
 def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction], ...]) -> None:
+    if _CHECKED_OUTCOMES.get(id(value)) is value:
+        return
     for item in value:
         if (
             not isinstance(item, tuple)
@@ -174,6 +182,11 @@ def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction]
             or not isinstance(item[1], Fraction)
         ):
             raise HexwarError(f"chance outcomes must be (Action, Fraction) pairs: {item!r}")
+    if type(value) is tuple:  # immutable: it stays checked
+        # memo.kept's bound, inline: memo imports the state, which imports this module
+        if len(_CHECKED_OUTCOMES) >= _CHECKED_LIMIT:
+            _CHECKED_OUTCOMES.clear()
+        _CHECKED_OUTCOMES[id(value)] = value
 
 
 @attrs.frozen

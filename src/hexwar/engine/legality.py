@@ -223,7 +223,9 @@ class Legality(Store):
         memo = self._memo_now()
         trie: dict[Prefix, tuple[str, ...]] | None = memo.get(_TRIE)
         if trie is None:
-            trie = memo[_TRIE] = _trie(self._listed())
+            d = self._pending[-1] if self._pending else None
+            chance = d.outcomes if d is not None and d.is_chance else None  # kept per event
+            trie = memo[_TRIE] = _trie(self._listed()) if chance is None else _outcomes_trie(chance)
         return trie.get(prefix, ())
 
     def _next(self, prefix: Prefix) -> tuple[str, ...]:
@@ -375,6 +377,21 @@ def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
             children.setdefault(tokens[:i], set()).add(tokens[i])
         children.setdefault(tokens, set()).add(DONE)
     return {prefix: tuple(sorted(nxt)) for prefix, nxt in children.items()}
+
+
+#: id of a chance event's outcomes -> (those outcomes, their :func:`_trie`): the outcomes
+#: are immutable and held, so the id names them (a die's outcomes are one constant).
+_OUTCOME_TRIES: Final[dict[int, tuple[Any, dict[Prefix, tuple[str, ...]]]]] = {}
+
+
+def _outcomes_trie(outcomes: tuple[Any, ...]) -> dict[Prefix, tuple[str, ...]]:
+    """:func:`_trie` of a chance event's actions, kept per outcomes object (read only)."""
+    found = _OUTCOME_TRIES.get(id(outcomes))
+    if found is None or found[0] is not outcomes:
+        if len(_OUTCOME_TRIES) >= 256:  # memo.kept's bound (memo imports state, state this)
+            _OUTCOME_TRIES.clear()
+        found = _OUTCOME_TRIES[id(outcomes)] = (outcomes, _trie(a for a, _ in outcomes))
+    return found[1]
 
 
 def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:

@@ -35,14 +35,12 @@ Player ids follow OpenSpiel: seats ``0 .. n - 1``, :data:`CHANCE_PLAYER` (``-1``
 from __future__ import annotations
 
 import json
-import math
 import random
 from fractions import Fraction
 from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
 from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
-from hexwar.engine.dice import integer_weights
 from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
@@ -56,14 +54,27 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
 #: At most this many tokens are taken in a row because each was the only legal one.
 _COLLAPSE_LIMIT: Final = 100_000
-#: The derive key of the hexwar state's player.
-_TO_ACT: Final = ("interop-to-act",)
 
 
 class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
-    __slots__ = ("_act", "_act_at", "_seat_at", "_seat_pos", "game", "prefix", "state")
+    __slots__ = (
+        "_act",
+        "_act_at",
+        "_built",
+        "_built_at",
+        "_lt",
+        "_lt_at",
+        "_lt_of",
+        "_player",
+        "_player_at",
+        "_seat_at",
+        "_seat_pos",
+        "game",
+        "prefix",
+        "state",
+    )
 
     def __init__(
         self,
@@ -83,6 +94,11 @@ class TokenState(Seeing):
         self._seen = None
         self._seen_at = -1
         self._act, self._act_at = "", -1
+        self._player, self._player_at = 0, -1
+        self._lt: tuple[str, ...] = ()
+        self._lt_at, self._lt_of = -1, prefix
+        #: the prefix :meth:`_step` built of legal tokens, and the version it did so at
+        self._built, self._built_at = prefix, -1
         if settle:
             self._collapse()
 
@@ -90,15 +106,24 @@ class TokenState(Seeing):
 
     def _to_act(self) -> str:
         """The hexwar state's player (a side, ``chance`` or ``terminal``), once per position
-        (kept on the token state too, for the version it was asked at)."""
+        (kept for the version it was asked at)."""
         st = self.state
-        if self._act_at != st.version:
-            self._act = st.derive(_TO_ACT, st.current_player)
-            self._act_at = st.version
+        if self._act_at != st._version:
+            self._act = st.current_player()
+            self._act_at = st._version
         return self._act
 
     def current_player(self) -> int:
-        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
+        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`; kept
+        for the position (state version) it was asked at (:meth:`_step` forgets it when the
+        seat turn changes)."""
+        if self._player_at == self.state._version:
+            return self._player
+        self._player = player = self._current_player()
+        self._player_at = self.state._version
+        return player
+
+    def _current_player(self) -> int:
         side = self._to_act()
         if side == TERMINAL:
             return TERMINAL_PLAYER
@@ -156,12 +181,24 @@ class TokenState(Seeing):
     # -- what may be done ----------------------------------------------------------------
 
     def legal_tokens(self) -> tuple[str, ...]:
-        """The tokens that may follow the prefix for the acting seat (or chance)."""
+        """The tokens that may follow the prefix for the acting seat (or chance); kept for
+        the position (state version) and prefix they were asked at (:meth:`_step` forgets
+        them when the seat turn changes)."""
+        if self._lt_at == self.state._version and self._lt_of is self.prefix:
+            return self._lt
+        self._lt = tokens = self._legal_tokens()
+        self._lt_at, self._lt_of = self.state._version, self.prefix
+        return tokens
+
+    def _legal_tokens(self) -> tuple[str, ...]:
         side = self._to_act()
         if side == TERMINAL:
             return ()
         if side == CHANCE or len(self.game.side_seats[side]) == 1:
-            return self.state.legal_tokens(self.prefix)
+            st = self.state
+            if self._built is self.prefix and self._built_at == st._version:
+                return st._after(self.prefix)  # legal by construction: no walk back
+            return st.legal_tokens(self.prefix)
         return self._seat_tokens(self._acting())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -190,20 +227,13 @@ class TokenState(Seeing):
     def chance_weights(self) -> list[tuple[int, int]]:
         """At a chance node: ``(token id, weight)`` of each next token, ascending, the
         weights integers in lowest terms proportional to the probabilities (exact)."""
-        st = self.state
+        return list(self._chance_weights()[0])
+
+    def _chance_weights(self) -> tuple[tuple[tuple[int, int], ...], int]:
+        """:meth:`chance_weights` and their sum (:meth:`TokenGame.chance_weights`)."""
         if not self.is_chance_node():
-            return []
-        k = len(self.prefix)
-        outcomes = st.chance_outcomes()
-        weights: dict[str, int] = {}
-        for (action, _), w in zip(outcomes, integer_weights(outcomes)[1], strict=True):
-            tokens = (action.kind, *action.args)
-            if tokens[:k] == self.prefix:
-                t = tokens[k] if k < len(tokens) else DONE
-                weights[t] = weights.get(t, 0) + w
-        g = math.gcd(*weights.values())
-        ids = self.game.space.id
-        return sorted((ids(t), w // g) for t, w in weights.items())
+            return (), 0
+        return self.game.chance_weights(self.state.pending[-1].outcomes, self.prefix)
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -222,8 +252,9 @@ class TokenState(Seeing):
         self._collapse()
 
     def _step(self, token: str) -> None:
-        if token != DONE:
-            self.prefix = (*self.prefix, token)
+        if token != DONE:  # a legal token after a legal prefix: a legal prefix
+            self.prefix = self._built = (*self.prefix, token)
+            self._built_at = self.state._version
             return
         st = self.state
         action = Action(self.prefix[0], self.prefix[1:])
@@ -234,6 +265,7 @@ class TokenState(Seeing):
             if acting != seats[-1]:  # the seat hands the phase on to the next one
                 self._seat_pos = seats.index(acting) + 1
                 self._seat_at = st.cursor
+                self._player_at = self._lt_at = -1  # asked for the seat that handed on
                 return
         private = st.pending[-1].private if st.pending else None  # as the journal keeps it
         fresh = self._seen is not None and self._seen_at == st.version

@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, ClassVar, Final
 
 from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import Value
+from hexwar.engine.actions import Action, Value, action_key
+from hexwar.engine.dice import integer_weights
+from hexwar.engine.memo import kept
 from hexwar.engine.observe import Encoder
+from hexwar.engine.space import DONE
 from hexwar.engine.state import Ruleset, State
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame"]
@@ -17,6 +22,14 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame"]
 #: OpenSpiel's player ids of a chance node and of a finished game.
 CHANCE_PLAYER: Final = -1
 TERMINAL_PLAYER: Final = -4
+#: At most this many chance events' (and prefixes') weights are kept per game.
+_KEPT: Final = 256
+#: A chance node's ``(token id, weight)`` pairs and their sum.
+Weights = tuple[tuple[tuple[int, int], ...], int]
+
+
+def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
+    return action_key(outcome[0])
 
 
 class TokenGame:
@@ -69,6 +82,9 @@ class TokenGame:
         self.encoder = Encoder(ruleset)
         self._initial: State | None = None
         self._initial_token_state: Any = None
+        #: id of a chance event's outcomes -> (those outcomes, prefix -> weights and
+        #: their sum): the outcomes are immutable and held, so their id names them
+        self._chance: dict[int, tuple[Any, dict[tuple[str, ...], Weights]]] = {}
 
     @classmethod
     def from_name(cls, name: str, **kwargs: Any) -> TokenGame:
@@ -94,6 +110,29 @@ class TokenGame:
     def state_of(self, state: State) -> Any:
         """A token state at the start of the next action of hexwar state ``state``."""
         return self.state_type(self, state)
+
+    def chance_weights(
+        self, outcomes: tuple[tuple[Action, Fraction], ...], prefix: tuple[str, ...]
+    ) -> Weights:
+        """The ``(token id, weight)`` pairs (ascending; integers in lowest terms, exact) of
+        the tokens after ``prefix`` of a chance event's ``outcomes``, and their sum; kept
+        per outcomes object and prefix (a die's outcomes are one constant)."""
+        entry = self._chance.get(id(outcomes))
+        if entry is None or entry[0] is not outcomes:
+            entry = kept(self._chance, id(outcomes), (outcomes, {}), _KEPT)
+        found = entry[1].get(prefix)
+        if found is None:
+            k, weights = len(prefix), dict[str, int]()
+            ordered = sorted(outcomes, key=_outcome_key)
+            for (action, _), w in zip(ordered, integer_weights(ordered)[1], strict=True):
+                tokens = (action.kind, *action.args)
+                if tokens[:k] == prefix:
+                    t = tokens[k] if k < len(tokens) else DONE
+                    weights[t] = weights.get(t, 0) + w
+            g, ids = math.gcd(*weights.values()), self.space.id
+            pairs = tuple(sorted((ids(t), w // g) for t, w in weights.items()))
+            found = kept(entry[1], prefix, (pairs, sum(w for _, w in pairs)), _KEPT)
+        return found
 
     @property
     def observation_size(self) -> int:

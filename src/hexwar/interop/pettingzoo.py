@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hexwar.interop.adapter import TokenGame, TokenState
+from hexwar.interop.adapter import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame, TokenState
 from hexwar.interop.tensor import Dense
 
 __all__ = ["HexwarAEC", "agent_names", "env"]
@@ -34,8 +34,8 @@ def agent_names(game: TokenGame) -> list[str]:
 
 def pick_chance(ts: TokenState, rng: random.Random) -> int:
     """A chance token drawn by its exact probability (integer weights, one draw)."""
-    weights = ts.chance_weights()
-    k = rng.randrange(sum(w for _, w in weights))
+    weights, total = ts._chance_weights()
+    k = rng.randrange(total)
     for token, w in weights:
         k -= w
         if k < 0:
@@ -92,19 +92,22 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._settle()
 
-    def _settle(self) -> None:
-        """Answer chance nodes; select the acting agent, or end the game."""
+    def _settle(self) -> bool:
+        """Answer chance nodes; select the acting agent, or end the game (``True``)."""
         ts = self.ts
-        while ts.is_chance_node():
+        player = ts.current_player()
+        while player == CHANCE_PLAYER:
             ts.apply(pick_chance(ts, self._rng))
-        if ts.is_terminal():
-            returns = ts.returns()
-            for a in self.agents:
-                self.rewards[a] = returns[self._index[a]]
-                self.terminations[a] = True
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.possible_agents[ts.current_player()]
+            player = ts.current_player()
+        if player != TERMINAL_PLAYER:
+            self.agent_selection = self.possible_agents[player]
+            return False
+        returns = ts.returns()
+        for a in self.agents:
+            self.rewards[a] = returns[self._index[a]]
+            self.terminations[a] = True
+        self.agent_selection = self.agents[0]
+        return True
 
     def observe(self, agent: str) -> dict[str, Any]:
         observation, mask = self._dense.observe(self.ts, self._index[agent])
@@ -117,8 +120,7 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         self.ts.apply(int(action))  # type: ignore[arg-type]
-        self._settle()
-        if self.ts.is_terminal():  # rewards are zero until the end (the seats' returns)
+        if self._settle():  # rewards are zero until the end (the seats' returns)
             self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
