@@ -278,6 +278,7 @@ BOMBARD: Final[Kind[str]] = Kind(
         Values(ground.bombard_units, checked=True, means="your unspent artillery (S7.1)"),
         Values(ground.bombard_targets, means="an enemy unit two hexes from it (S7.1)"),
     ),
+    exists=ground.has_bombard,
     actions=ground.bombard_actions,
 )
 ATTACK: Final[Kind[str]] = Kind(
