@@ -452,6 +452,13 @@ def test_memoised_planes_equal_planes_computed_anew() -> None:
             arr[:] = 0  # a fresh array: the next call is not affected
             assert np.flatnonzero(dense.observation(ts, p)).tolist() == sorted(set(hot))
             assert np.flatnonzero(dense.mask(ts, p)).tolist() == ts.legal_actions(p)
+            out = np.ones(dense.size, np.float32)  # written over whole, ``legal`` too
+            arr, mask = dense.observe(ts, p, out)
+            assert arr is out
+            assert np.flatnonzero(out).tolist() == sorted(set(hot))
+            mask[:] = 1  # a fresh mask: the kept one (the ``legal`` section) unchanged
+            assert np.flatnonzero(dense.mask(ts, p)).tolist() == ts.legal_actions(p)
+            assert np.flatnonzero(dense.observation(ts, p)).tolist() == sorted(set(hot))
         seen += 1
 
     random_game(game, 2, check)

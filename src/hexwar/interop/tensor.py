@@ -9,10 +9,10 @@ patched in place: when the encoder's planes were patched from the ones the array
 only the indices that went and came are written
 (:meth:`~hexwar.engine.observe.Encoder.planes_change`); else, as the encoder hands out
 each plane's indices as the *same* tuple while it is unchanged, only a plane that changed
-is written (its old indices cleared, its new ones set). The legal tokens' indices and
-their action mask are kept per tuple of tokens (the same tuples recur), so a mask is one
-copy. :meth:`Dense.observe` gives the tensor
-and the mask at once (one look at the player to act and the legal tokens).
+is written (its old indices cleared, its new ones set). The legal tokens' action mask is
+kept per tuple of tokens (the same tuples recur): a mask is one copy, and the ``legal``
+section one slice written from it. :meth:`Dense.observe` gives the tensor and the mask at
+once (one look at the player to act and the legal tokens).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from hexwar.interop.game import TokenGame
 
 __all__ = ["Dense"]
 
-#: Index arrays kept per game (parts of observations, legal-token tuples).
+#: Arrays kept per game (index arrays of observation parts, masks of legal-token tuples).
 _KEPT: Final = 1024
 
 Array = np.ndarray[Any, Any]
@@ -45,12 +45,13 @@ class Dense:
         if encoder.static_hot:
             self._static[np.array(encoder.static_hot, np.intp)] = 1.0
         self._no_mask = np.zeros(self.actions, np.int8)
-        self._legal_base = encoder.legal_base
+        #: the ``legal`` section's slice (token id ``i`` at ``legal_base + i``)
+        self._legal_at = slice(encoder.legal_base, encoder.legal_base + self.actions)
         self._planes_change = encoder.planes_change
         self._ids = game.space._ids
         self._arrays: dict[int, tuple[tuple[int, ...], Array]] = {}
-        #: legal tokens -> (their ``legal`` indices, their action mask)
-        self._legal: dict[tuple[str, ...], tuple[Array, Array]] = {}
+        #: legal tokens -> their action mask
+        self._legal: dict[tuple[str, ...], Array] = {}
         #: seat -> the planes its board array holds, and the array
         self._boards: dict[int, tuple[_Parts, Array]] = {}
 
@@ -95,16 +96,15 @@ class Dense:
         self._boards[player] = (planes, dense)
         return dense
 
-    def _legal_ids(self, tokens: tuple[str, ...]) -> tuple[Array, Array]:
-        """The ``legal`` section's indices of ``tokens`` (an index array) and their action
-        mask (an int8 array), kept per tuple of tokens (the same legal tokens recur, in
-        other positions too; never hand them out: copy the mask)."""
+    def _mask(self, tokens: tuple[str, ...]) -> Array:
+        """The action mask of ``tokens`` (an int8 array, 1 at each token's id), kept per
+        tuple of tokens (the same legal tokens recur, in other positions too; never hand
+        it out: copy it). Built from a list of ids (each numpy call costs ~1 µs)."""
         found = self._legal.get(tokens)
         if found is None:
-            ids = np.fromiter(map(self._ids.__getitem__, tokens), np.intp, len(tokens))
-            mask = self._no_mask.copy()
-            mask[ids] = 1
-            found = kept(self._legal, tokens, (ids + self._legal_base, mask), _KEPT)
+            found = self._no_mask.copy()
+            found[list(map(self._ids.__getitem__, tokens))] = 1
+            kept(self._legal, tokens, found, _KEPT)
         return found
 
     def observe(self, ts: TokenState, player: int, out: Array | None = None) -> tuple[Array, Array]:
@@ -119,8 +119,8 @@ class Dense:
             np.copyto(out, board)
         tokens = ts.legal_tokens() if acting == player else ()
         if tokens:
-            at, mask = self._legal_ids(tokens)
-            out[at] = 1.0
+            mask = self._mask(tokens)
+            out[self._legal_at] = mask  # the board array's ``legal`` section is all zero
             mask = mask.copy()
         else:
             mask = self._no_mask.copy()
@@ -135,4 +135,4 @@ class Dense:
     def mask(self, ts: TokenState, player: int) -> Array:
         """A new int8 action mask: 1 for each token seat ``player`` may take now."""
         tokens = ts.legal_tokens() if ts.current_player() == player else ()
-        return self._legal_ids(tokens)[1].copy() if tokens else self._no_mask.copy()
+        return self._mask(tokens).copy() if tokens else self._no_mask.copy()
