@@ -89,6 +89,7 @@ _WRITE = st.one_of(
         st.just("hide"), st.sampled_from(IDS), st.sampled_from((*SIDES, None)), st.booleans()
     ),
     st.tuples(st.just("reveal"), st.sampled_from(IDS)),
+    st.tuples(st.just("hide other"), st.sampled_from(IDS), st.sampled_from((*SIDES, None))),
     st.tuples(st.just("clone")),
     st.tuples(st.just("switch")),
 )
@@ -108,6 +109,8 @@ def _write(states: list[State], op: tuple[Any, ...]) -> None:
             state.delete("hurt", op[1])
     elif kind == "hide":
         state.hide("pos", op[1], op[2], key_too=op[3])
+    elif kind == "hide other":  # an entry of a table the board does not read
+        state.hide("posx", op[1], op[2], key_too=op[2] is None)
     elif kind == "reveal":
         state.reveal("pos", op[1])
     elif kind == "clone":
@@ -120,11 +123,11 @@ def _write(states: list[State], op: tuple[Any, ...]) -> None:
 @given(st.lists(_WRITE, max_size=30), st.sampled_from((1, 2)))
 def test_patched_planes_equal_planes_listed_anew(writes: list[tuple[Any, ...]], depth: int) -> None:
     """After every write (a piece placed, moved off the board, hurt, hidden from one side
-    or all, its key too, revealed; a clone written on; the planes asked for another state)
-    each observer's patched pieces and ZOC planes (counted up to ``depth`` per cell) are
-    the planes listed anew; and where the planes say which indices went and came since
-    planes they handed out (``change``, what a dense copy writes), those turn the one
-    set of ones into the other."""
+    or all, its key too, revealed; another table's entry hidden; a clone written on; the
+    planes asked for another state) each observer's patched pieces and ZOC planes
+    (counted up to ``depth`` per cell) are the planes listed anew; and where the planes
+    say which indices went and came since planes they handed out (``change``, what a
+    dense copy writes), those turn the one set of ones into the other."""
     by_piece, whole = boards(depth)
     patched = BoardPlanes(by_piece, SIDES, 0)
     anew = BoardPlanes(whole, SIDES, 0)

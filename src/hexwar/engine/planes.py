@@ -231,14 +231,16 @@ class BoardPlanes:
 
     def _patch(self, state: State, side: str, track: _Track) -> tuple[tuple[int, ...], ...]:
         """Bring ``track`` to ``state`` (the changed pieces asked again); its planes."""
-        board, view = self.board, Observed.of(state, side)
-        piece, piece_zoc = board.piece, board.piece_zoc
+        board, changed, last = self.board, self._changed(state, track), track.last
+        if not changed and last is not None:  # (only other entries hidden or shown)
+            return last  # the same planes, the same tuple: a dense copy writes nothing
+        view, piece, piece_zoc = Observed.of(state, side), board.piece, board.piece_zoc
         assert piece is not None
         index, index_of, entries = self._index, self._index_of, track.entries
         #: plane (-1: the pieces planes, s >= 0: side s's ZOC plane) -> the indices whose
         #: count fell to 0, and those whose count rose from 0
         moved: dict[int, tuple[list[int], list[int]]] = {}
-        for i in self._changed(state, track):
+        for i in changed:
             new = tuple(
                 at for p in piece(view, i) if (at := index[p] if p in index else index_of(p)) >= 0
             )
@@ -266,9 +268,8 @@ class BoardPlanes:
                 self._patch_zoc(track, i, piece_zoc(view, i), moved)
         hot, moves = track.hot, self._replan(track, moved)
         if board.zoc is not None and piece_zoc is None:  # a whole-view ZOC
-            zoc_of = board.zoc
-            return (hot[0], *[self._zoc_plane(b, zoc_of(view, s)) for s, b in self._zoc_at])
-        planes, last = tuple(hot), track.last
+            return (hot[0], *[self._zoc_plane(b, board.zoc(view, s)) for s, b in self._zoc_at])
+        planes = tuple(hot)
         if last is not None and moves is not None:
             kept(self._changes, id(planes), (planes, last, *moves), _CACHE_LIMIT)
         track.last = planes
