@@ -139,23 +139,20 @@ class PieceAttacks:
     def group(self, state: State, side: str, defender: str) -> GroupNeed | None:
         """The attack on ``defender`` by ``side`` now; ``None`` unless it is an enemy piece
         on the map (kept for the position)."""
+        return state.derive((self.name, side, defender), self._group, state, side, defender)
 
-        def build() -> GroupNeed | None:
-            near = self._near(state, side, defender)
-            strength, threshold = self.strength, self.threshold
-            if near is None or strength is None or threshold is None:
-                need = self.need
-                return None if near is None or need is None else need(state, side, defender, near)
-            power = {u: strength(state, u) for u in near}
-            return GroupNeed(near, power, threshold(state, side, defender) if near else None)
-
-        return state.derive((self.name, side, defender), build)
+    def _group(self, state: State, side: str, defender: str) -> GroupNeed | None:
+        near = self._near(state, side, defender)
+        strength, threshold = self.strength, self.threshold
+        if near is None or strength is None or threshold is None:
+            need = self.need
+            return None if near is None or need is None else need(state, side, defender, near)
+        power = {u: strength(state, u) for u in near}
+        return GroupNeed(near, power, threshold(state, side, defender) if near else None)
 
     def _open(self, state: State, side: str, defender: str) -> bool:
         """Whether some group may attack ``defender`` (kept for the position)."""
-        return state.derive(
-            (self.name, "open", side, defender), lambda: self._opens(state, side, defender)
-        )
+        return state.derive((self.name, "open", side, defender), self._opens, state, side, defender)
 
     def _opens(self, state: State, side: str, defender: str) -> bool:
         """:meth:`_open`: with ``strength`` and ``threshold``, the positive strengths added
