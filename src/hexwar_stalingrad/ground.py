@@ -341,7 +341,7 @@ def _defence(data: Static, state: State, defender: str) -> int:
     at = PIECES.occupied(state)
     cover = _artillery(data)[data.ground[defender].side]
     total = _strength(data, state, defender, "defend")
-    for n in at.keys() & data.neighbors[where(state, defender)]:
+    for n in at.keys() & data.neighbors[PIECES.label_of(state, defender)]:  # type: ignore[index]
         if (u := at[n][0]) in cover:
             total += _strength(data, state, u, "cover")
     return total
@@ -375,8 +375,7 @@ def _attacks(data: Static) -> PieceAttacks:
     def may_attack(state: State, unit: str) -> bool:
         return unit not in gunners and not state.get("attacked", unit)
 
-    def power(state: State, unit: str) -> int:
-        return _strength(data, state, unit, "attack")
+    power = functools.partial(_strength, data, role="attack")  # no Python frame per unit
 
     num, den = data.crt.threshold.as_integer_ratio()
 

@@ -61,6 +61,11 @@ __all__ = ["PieceAttacks", "PieceFire"]
 
 Args = tuple[str, ...]
 _TOP, _SIDE = itemgetter(0), itemgetter(1)
+_Entries = Mapping[str, tuple[str, str]]
+_Stacks = Mapping[str, tuple[str, ...]]
+_Near = Mapping[str, Sequence[str]]
+#: A position's pieces (piece -> (label, side)), stacks (label -> pieces) and adjacency.
+_Position = tuple[_Entries, _Stacks, _Near]
 
 
 @attrs.frozen(eq=False)
@@ -112,59 +117,61 @@ class PieceAttacks:
 
     def candidates(self, state: State, side: str, label: str) -> list[str]:
         """The side's pieces next to ``label`` that may attack, sorted."""
-        return self._candidates(state, side, label, self.pieces.entries(state))
+        return self._candidates(state, side, label, *self._position(state))
+
+    def _position(self, state: State) -> _Position:
+        """What :meth:`_candidates` reads of the position (asked once per question)."""
+        return self.pieces.entries(state), self.pieces.occupied(state), self.neighbors(state)
 
     def _candidates(
-        self, state: State, side: str, label: str, entries: Mapping[str, tuple[str, str]]
+        self, state: State, side: str, label: str, entries: _Entries, at: _Stacks, near: _Near
     ) -> list[str]:
-        at, may = self.pieces.occupied(state), self.may_attack
+        may = self.may_attack
         out = [
             p
-            for n in at.keys() & self.neighbors(state)[label]  # the occupied neighbours
+            for n in at.keys() & near[label]  # the occupied neighbours
             for p in at[n]
             if entries[p][1] == side and (may is None or may(state, p))
         ]
         out.sort()
         return out
 
-    def _near(self, state: State, side: str, defender: str) -> list[str] | None:
+    def _near(self, state: State, side: str, defender: str, *position: Any) -> list[str] | None:
         """The candidates against ``defender``, ``None`` unless it is an enemy piece on
-        the map."""
-        entries = self.pieces.entries(state)
+        the map; ``position``: :meth:`_position` (asked here if not given)."""
+        entries, at, near = position or self._position(state)
         entry = entries.get(defender)
         if entry is None or entry[1] == side:
             return None
-        return self._candidates(state, side, entry[0], entries)
+        return self._candidates(state, side, entry[0], entries, at, near)
 
     def group(self, state: State, side: str, defender: str) -> GroupNeed | None:
         """The attack on ``defender`` by ``side`` now; ``None`` unless it is an enemy piece
         on the map (kept for the position)."""
+        return state.derive((self.name, side, defender), self._group, state, side, defender)
 
-        def build() -> GroupNeed | None:
-            near = self._near(state, side, defender)
-            strength, threshold = self.strength, self.threshold
-            if near is None or strength is None or threshold is None:
-                need = self.need
-                return None if near is None or need is None else need(state, side, defender, near)
-            power = {u: strength(state, u) for u in near}
-            return GroupNeed(near, power, threshold(state, side, defender) if near else None)
+    def _group(self, state: State, side: str, defender: str) -> GroupNeed | None:
+        near = self._near(state, side, defender)
+        strength, threshold = self.strength, self.threshold
+        if near is None or strength is None or threshold is None:
+            need = self.need
+            return None if near is None or need is None else need(state, side, defender, near)
+        power = {u: strength(state, u) for u in near}
+        return GroupNeed(near, power, threshold(state, side, defender) if near else None)
 
-        return state.derive((self.name, side, defender), build)
-
-    def _open(self, state: State, side: str, defender: str) -> bool:
+    def _open(self, state: State, side: str, defender: str, position: _Position) -> bool:
         """Whether some group may attack ``defender`` (kept for the position)."""
-        return state.derive(
-            (self.name, "open", side, defender), lambda: self._opens(state, side, defender)
-        )
+        key = (self.name, "open", side, defender)
+        return state.derive(key, self._opens, state, side, defender, position)
 
-    def _opens(self, state: State, side: str, defender: str) -> bool:
+    def _opens(self, state: State, side: str, defender: str, position: _Position) -> bool:
         """:meth:`_open`: with ``strength`` and ``threshold``, the positive strengths added
         until they reach the threshold (the strongest group), else the :class:`GroupNeed`."""
         strength, threshold = self.strength, self.threshold
         if strength is None or threshold is None:
             group = self.group(state, side, defender)
             return group is not None and any(group.feasible((u,)) for u in group.candidates)
-        near = self._near(state, side, defender)
+        near = self._near(state, side, defender, *position)
         if not near:
             return False
         need = threshold(state, side, defender)
@@ -185,11 +192,13 @@ class PieceAttacks:
 
     def defenders(self, state: State, side: str, args: Args = ()) -> list[str]:
         """The enemy pieces some group of the side's pieces may attack, sorted."""
-        return [d for d in self.contacts(state, side) if self._open(state, side, d)]
+        position = self._position(state)
+        return [d for d in self.contacts(state, side) if self._open(state, side, d, position)]
 
     def exists(self, state: State, side: str) -> bool:
         """Whether ``side`` has at least one legal attack (stops at the first)."""
-        return any(self._open(state, side, d) for d in self.contacts(state, side))
+        position = self._position(state)
+        return any(self._open(state, side, d, position) for d in self.contacts(state, side))
 
     def attackers(self, state: State, side: str, fixed: Args) -> list[str]:
         """The pieces that may attack the defender ``fixed[0]``, sorted."""

@@ -200,7 +200,8 @@ class ResultProgram:
         """The choice ``op`` needs now (side, decision part, answers), or ``None`` after
         carrying out (or skipping) what needs no choice."""
         kind, n = op
-        side, foe = self._get(state, "side"), self._get(state, "foe")
+        fixed: tuple[str, ...] = state.get(self.name, "attack")  # type: ignore[assignment]
+        side, foe = fixed[2], fixed[3]  # one read of the record for both
         if kind == "elim":
             for piece in self._live(state, "defenders"):
                 self._lose(state, piece, len(self.counters.track(piece)), defender=True)
