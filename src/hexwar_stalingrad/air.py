@@ -194,30 +194,47 @@ def _occupied(state: State) -> set[str]:
 
 def airfield_is_free(state: State, label: str, side: str) -> bool:
     """Ruling S10.7: no air unit on it, no enemy ground unit on it or next to it."""
-    return _free(state, label, side, _occupied(state))
-
-
-def _free(state: State, label: str, side: str, occupied: set[str]) -> bool:
-    if label in occupied:
+    if label in _occupied(state):
         return False
     data = static(state)
-    at, foes = PIECES.occupied(state), data.foes(side)
-    return not any(at[h][0] in foes for h in at.keys() & {label, *data.neighbors[label]})
+    area = frozenset((label, *data.neighbors[label]))
+    return not _foe_on(PIECES.occupied(state), data.foes(side), area)
+
+
+def _foe_on(at: Mapping[str, tuple[str, ...]], foes: frozenset[str], area: frozenset[str]) -> bool:
+    """Whether a stack of ``at`` (cell -> pieces, top first) on a hex of ``area`` is a foe's."""
+    return any(at[h][0] in foes for h in at.keys() & area)
 
 
 def free_airfields(state: State, side: str) -> list[str]:
     """The side's free airfields (ruling S10.7), sorted; an airfield that is the base of a
     unit still to arrive (S3.2, S4.2) is kept for it."""
+    data = static(state)
     table = state.table("air")
-    reserved = {
+    taken = _occupied(state)  # once for every airfield
+    taken.update(
         base
-        for u, base in _bases(static(state))[side]
-        if isinstance(v := table.get(u), tuple) and v[0] == POOL
-    }
-    occupied = _occupied(state)  # once for every airfield
+        for u, base in _bases(data)[side]
+        if base is not None and isinstance(v := table.get(u), tuple) and v[0] == POOL
+    )
+    at, foes = PIECES.occupied(state), data.foes(side)
     return [
-        a for a in airfields(state, side) if a not in reserved and _free(state, a, side, occupied)
+        a
+        for a, area in _airfield_areas(data)[side]
+        if a not in taken and not _foe_on(at, foes, area)
     ]
+
+
+@functools.lru_cache(maxsize=8)
+def _airfield_areas(data: Static) -> Mapping[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """Each side's airfields (sorted) with the hexes no enemy ground unit may hold for the
+    airfield to be free: itself and its neighbours (ruling S10.7)."""
+    return {
+        side: tuple(
+            (a, frozenset((a, *data.neighbors[a]))) for a in data.tagged(f"airfield:{side}")
+        )
+        for side in SIDES
+    }
 
 
 @functools.lru_cache(maxsize=8)
@@ -611,7 +628,8 @@ def continue_return(state: State) -> None:
     if fighters:
         send_home(state, fighters[0], "return")
         return
-    for bomber in aloft(state, role=BOMBER):
+    bombers = aloft(state, role=BOMBER)
+    for bomber in bombers:
         if not state.get("air_spent", bomber):
             state.put("air_spent", bomber, True)
             target = _target(state, bomber)
@@ -619,7 +637,6 @@ def continue_return(state: State) -> None:
                 params = ("strike", bomber, target)
                 state.push(Decision.chance("air_roll", _ROLLS, params=params))
                 return
-    bombers = aloft(state, role=BOMBER)
     if bombers:
         send_home(state, bombers[0], "return")
 

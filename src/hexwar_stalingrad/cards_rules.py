@@ -335,10 +335,19 @@ def play_due(state: State, window: str) -> None:
     or an earlier one (a skipped stage, e.g. no air stage in non-flying weather) is played
     now, RKKA's first, each side's in card order. So a ``1`` card bites in the turn it is
     drawn, also when it harms its holder."""
-    position = WINDOWS.index(window)
+    position = _WINDOW_AT[window]
     cards = static(state).cards
     for side in SIDES:
-        for card_id in hand(state, side):
+        held = state.get("cards", _HAND_KEY[side])
+        if not isinstance(held, tuple):  # no hand yet
+            continue
+        for card_id in map(str, held):  # the hand as it was: play_card puts a new tuple
             card = cards[card_id]
-            if card.mark == MUST_PLAY and WINDOWS.index(card.window) <= position:
+            if card.mark == MUST_PLAY and _WINDOW_AT[card.window] <= position:
                 play_card(state, side, card_id)
+
+
+#: Each card window's place in the sequence of play (S5.3).
+_WINDOW_AT: Final = MappingProxyType({w: i for i, w in enumerate(WINDOWS)})
+#: Each side's hand key in the cards table.
+_HAND_KEY: Final = MappingProxyType({side: f"hand:{side}" for side in SIDES})

@@ -1,7 +1,7 @@
 """The attack (S8.1, S8.2, S7.4), bombardment (S7.1) and replacement (S4.1, S2.2)
 legality, which reads only what it needs (the contacts, the artillery, the reduced and
-dead units, a hex's ZOC controllers), against a scan of every unit, at every position
-of seeded random games."""
+dead units, a hex's ZOC controllers), and the free airfields (ruling S10.7), against a
+scan of every unit, at every position of seeded random games."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from random_games import random_game
 
 from hexwar.engine.actions import Action
 from hexwar.engine.state import State
-from hexwar_stalingrad import ground, reinforce
-from hexwar_stalingrad.board import DEAD, REDUCED, enemy, on_map, static, step, unit_at, where
+from hexwar_stalingrad import air, ground, reinforce
+from hexwar_stalingrad.board import DEAD, POOL, REDUCED, enemy, on_map, static, step, unit_at, where
 from hexwar_stalingrad.rules import StalingradRules
 
 
@@ -74,7 +74,37 @@ def _scan_replacements(state: State, side: str) -> list[Action]:
     ]
 
 
+def _scan_free_airfields(state: State, side: str, *, enemies: bool = True) -> list[str]:
+    """Ruling S10.7 by brute force: the side's airfields with no air unit on them, no enemy
+    ground unit on or next to them (unless not ``enemies``), and not the base of an air unit
+    still to arrive."""
+    data = static(state)
+    air_on = {air.air_where(state, u) for u in data.air}
+    kept = {
+        data.place(data.air[u].base) for u in data.side_air(side) if air.air_where(state, u) == POOL
+    }
+    return [
+        a
+        for a in sorted(data.tagged(f"airfield:{side}"))
+        if a not in air_on
+        and a not in kept
+        and not (
+            enemies
+            and any(
+                (u := unit_at(state, c)) is not None and data.ground[u].side != side
+                for c in (a, *data.neighbors[a])
+            )
+        )
+    ]
+
+
 def _check(state: State, seen: dict[str, int]) -> None:
+    for side_ in ("rkka", "wehrmacht"):
+        free = _scan_free_airfields(state, side_)
+        assert air.free_airfields(state, side_) == free, state.turn
+        assert [a for a in free if not air.airfield_is_free(state, a, side_)] == []
+        # an airfield not free only for an enemy ground unit on or next to it
+        seen["airfield"] += len(free) < len(_scan_free_airfields(state, side_, enemies=False))
     if state.pending or state.outcome is not None:
         return
     side, phase = state.current_player(), state.phase
@@ -105,7 +135,7 @@ def _check(state: State, seen: dict[str, int]) -> None:
 
 
 def test_the_scans_agree_in_random_games() -> None:
-    seen = dict.fromkeys(("attack", "bombard", "restore", "rebuild"), 0)
+    seen = dict.fromkeys(("attack", "bombard", "restore", "rebuild", "airfield"), 0)
 
     def on_step(state: State, action: Any) -> None:
         _check(state, seen)
