@@ -29,6 +29,7 @@ from hexwar.base.errors import (
     ActionSyntaxError,
     HexwarError,
 )
+from hexwar.base.kept import kept
 
 __all__ = [
     "CHANCE",
@@ -183,10 +184,7 @@ def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction]
         ):
             raise HexwarError(f"chance outcomes must be (Action, Fraction) pairs: {item!r}")
     if type(value) is tuple:  # immutable: it stays checked
-        # memo.kept's bound, inline: memo imports the state, which imports this module
-        if len(_CHECKED_OUTCOMES) >= _CHECKED_LIMIT:
-            _CHECKED_OUTCOMES.clear()
-        _CHECKED_OUTCOMES[id(value)] = value
+        kept(_CHECKED_OUTCOMES, id(value), value, _CHECKED_LIMIT)
 
 
 @attrs.frozen

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Final, TypeVar
 
 from hexwar.base.errors import HexwarError
+from hexwar.base.kept import kept
 from hexwar.engine import sequencer
 from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, action_key
 from hexwar.engine.ruleview import Prefix
@@ -382,15 +383,15 @@ def _trie(actions: Iterable[Action]) -> dict[Prefix, tuple[str, ...]]:
 #: id of a chance event's outcomes -> (those outcomes, their :func:`_trie`): the outcomes
 #: are immutable and held, so the id names them (a die's outcomes are one constant).
 _OUTCOME_TRIES: Final[dict[int, tuple[Any, dict[Prefix, tuple[str, ...]]]]] = {}
+_OUTCOME_LIMIT: Final = 256
 
 
 def _outcomes_trie(outcomes: tuple[Any, ...]) -> dict[Prefix, tuple[str, ...]]:
     """:func:`_trie` of a chance event's actions, kept per outcomes object (read only)."""
     found = _OUTCOME_TRIES.get(id(outcomes))
     if found is None or found[0] is not outcomes:
-        if len(_OUTCOME_TRIES) >= 256:  # memo.kept's bound (memo imports state, state this)
-            _OUTCOME_TRIES.clear()
-        found = _OUTCOME_TRIES[id(outcomes)] = (outcomes, _trie(a for a, _ in outcomes))
+        found = (outcomes, _trie(a for a, _ in outcomes))
+        kept(_OUTCOME_TRIES, id(outcomes), found, _OUTCOME_LIMIT)
     return found[1]
 
 

@@ -59,12 +59,12 @@ from typing import Any, Final, Generic, TypeVar
 import attrs
 
 from hexwar.base.errors import HexwarError, StaleMemo, UndeclaredRead
+from hexwar.base.kept import kept
 from hexwar.engine.state import State
 
 __all__ = ["StateMemo", "kept", "read_checking", "state_memo"]
 
 T = TypeVar("T")
-K = TypeVar("K")
 
 #: What a memo can never declare: these change with every position, not per table.
 _UNTRACKED: Final = frozenset({"$version", "$history"})
@@ -298,19 +298,3 @@ def state_memo(
         return StateMemo(reads, compute, size)
 
     return wrap
-
-
-def kept(store: dict[K, T], key: K, value: T, size: int) -> T:
-    """``value`` kept in ``store`` under ``key`` and returned; ``store`` emptied first when
-    it already holds ``size`` entries. The one bound of the library's memos of pure results
-    (of immutable data, or keyed by something exact): memory stays bounded however long a
-    process plays, and a memo started afresh only recomputes.
-
-    >>> store: dict[int, int] = {}
-    >>> [kept(store, i, i * i, 2) for i in range(3)], store
-    ([0, 1, 4], {2: 4})
-    """
-    if len(store) >= size:
-        store.clear()
-    store[key] = value
-    return value
