@@ -19,7 +19,7 @@ independent of ``PYTHONHASHSEED``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Final, Protocol, TypeAlias
 
@@ -43,6 +43,7 @@ __all__ = [
     "Seat",
     "Value",
     "action_key",
+    "sorted_outcomes",
 ]
 
 #: A state value: JSON-able and immutable (tuples, not lists), so copies can be shallow.
@@ -110,6 +111,22 @@ def action_key(action: Action) -> tuple[str, tuple[str, ...]]:
     ``__lt__`` (measured on 150 actions: 58 µs against 1848 µs).
     """
     return action.kind, action.args
+
+
+def sorted_outcomes(outcomes: Iterable[tuple[Action, Fraction]]) -> list[tuple[Action, Fraction]]:
+    """A chance event's ``(action, probability)`` pairs sorted by action (its actions are
+    unique, so by :func:`action_key`: the pairs' own order, without attrs' comparisons).
+
+    >>> half = Fraction(1, 2)
+    >>> pairs = [(Action("roll", ("6",)), half), (Action("roll", ("1",)), half)]
+    >>> [a.args for a, _ in sorted_outcomes(pairs)]
+    [('1',), ('6',)]
+    """
+    return sorted(outcomes, key=_outcome_key)
+
+
+def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
+    return action_key(outcome[0])
 
 
 @attrs.frozen(order=True, cache_hash=True)

@@ -17,7 +17,7 @@ from typing import Any, Final, TypeVar
 from hexwar.base.errors import HexwarError
 from hexwar.base.kept import kept
 from hexwar.engine import sequencer
-from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, action_key
+from hexwar.engine.actions import CHANCE, END, TERMINAL, Action, action_key, sorted_outcomes
 from hexwar.engine.ruleview import Prefix
 from hexwar.engine.space import DONE, tokens_of
 from hexwar.engine.store import _MISSING, Store
@@ -357,7 +357,7 @@ class Legality(Store):
             return []
         # the actions of a chance event are unique (push checks), so sorting by the
         # action's key gives the pairs' own order, without attrs' slow comparisons
-        return sorted(self._pending[-1].outcomes, key=_outcome_key)
+        return sorted_outcomes(self._pending[-1].outcomes)
 
     def is_chance_node(self) -> bool:
         """True when a chance event is pending."""
@@ -393,7 +393,3 @@ def _outcomes_trie(outcomes: tuple[Any, ...]) -> dict[Prefix, tuple[str, ...]]:
         found = (outcomes, _trie(a for a, _ in outcomes))
         kept(_OUTCOME_TRIES, id(outcomes), found, _OUTCOME_LIMIT)
     return found[1]
-
-
-def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
-    return action_key(outcome[0])

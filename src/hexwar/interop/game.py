@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Final
 
 from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import Action, Value, action_key
+from hexwar.engine.actions import Action, Value, sorted_outcomes
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.memo import kept
 from hexwar.engine.observe import Encoder
@@ -26,10 +26,6 @@ TERMINAL_PLAYER: Final = -4
 _KEPT: Final = 256
 #: A chance node's ``(token id, weight)`` pairs and their sum.
 Weights = tuple[tuple[tuple[int, int], ...], int]
-
-
-def _outcome_key(outcome: tuple[Action, Fraction]) -> tuple[str, tuple[str, ...]]:
-    return action_key(outcome[0])
 
 
 class TokenGame:
@@ -123,7 +119,7 @@ class TokenGame:
         found = entry[1].get(prefix)
         if found is None:
             k, weights = len(prefix), dict[str, int]()
-            ordered = sorted(outcomes, key=_outcome_key)
+            ordered = sorted_outcomes(outcomes)
             for (action, _), w in zip(ordered, integer_weights(ordered)[1], strict=True):
                 tokens = (action.kind, *action.args)
                 if tokens[:k] == prefix:
