@@ -22,7 +22,8 @@ a result for a game that declares its attacks itself. :class:`ResultProgram` is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from operator import itemgetter
+from typing import Any, Final, Literal
 
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
@@ -47,6 +48,8 @@ _FIXED: dict[str, int] = {
     k: i
     for i, k in enumerate(("cell", "result", "side", "foe", "attackers", "sources", "defenders"))
 }
+#: The side and the foe of the record's ``attack`` entry, in one read.
+_SIDE_FOE: Final = itemgetter(_FIXED["side"], _FIXED["foe"])
 _UNWRITTEN: dict[str, Value] = {"lost": 0, "paid": 0, "dsteps": 0, "path": (), "advanced": ()}
 
 
@@ -200,8 +203,7 @@ class ResultProgram:
         """The choice ``op`` needs now (side, decision part, answers), or ``None`` after
         carrying out (or skipping) what needs no choice."""
         kind, n = op
-        fixed: tuple[str, ...] = state.get(self.name, "attack")  # type: ignore[assignment]
-        side, foe = fixed[2], fixed[3]  # one read of the record for both
+        side, foe = _SIDE_FOE(state.get(self.name, "attack"))  # type: ignore[arg-type]
         if kind == "elim":
             for piece in self._live(state, "defenders"):
                 self._lose(state, piece, len(self.counters.track(piece)), defender=True)
