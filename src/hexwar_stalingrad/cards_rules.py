@@ -338,10 +338,7 @@ def play_due(state: State, window: str) -> None:
     position = _WINDOW_AT[window]
     cards = static(state).cards
     for side in SIDES:
-        held = state.get("cards", _HAND_KEY[side])
-        if not isinstance(held, tuple):  # no hand yet
-            continue
-        for card_id in map(str, held):  # the hand as it was: play_card puts a new tuple
+        for card_id in hand(state, side):
             card = cards[card_id]
             if card.mark == MUST_PLAY and _WINDOW_AT[card.window] <= position:
                 play_card(state, side, card_id)
@@ -349,5 +346,3 @@ def play_due(state: State, window: str) -> None:
 
 #: Each card window's place in the sequence of play (S5.3).
 _WINDOW_AT: Final = MappingProxyType({w: i for i, w in enumerate(WINDOWS)})
-#: Each side's hand key in the cards table.
-_HAND_KEY: Final = MappingProxyType({side: f"hand:{side}" for side in SIDES})
