@@ -234,11 +234,6 @@ class Kind(Generic[C]):
         object.__setattr__(self, "_any_by", any_by)
         object.__setattr__(self, "_first_exists", first_exists)
 
-    def _values(self, state: State, ctx: C, i: int, args: Args) -> Args:
-        step = self.steps[i]
-        assert isinstance(step, Values)
-        return state._step_values((self._key, i, ctx, args), step.values, ctx, args)
-
     def applies(self, state: State, ctx: C) -> bool:
         """Whether ``when`` allows the kind now."""
         return self.when is None or self.when(state, ctx)
@@ -251,7 +246,7 @@ class Kind(Generic[C]):
             assert isinstance(step, Values)
             if step.exists is not None:
                 return step.exists(state, ctx, args)
-            values = self._values(state, ctx, i, args)
+            values = state._step_values((self._key, i, ctx, args), step.values, ctx, args)
             if step.checked or (i == len(self.steps) - 1):
                 return bool(values)
             return any(self.completes(state, ctx, (*args, v)) for v in values)
@@ -273,7 +268,9 @@ class Kind(Generic[C]):
             return first_exists(state, ctx, ())
         any_by = self._any_by
         if any_by == _ANY_VALUES:
-            return bool(self._values(state, ctx, 0, ()))
+            first = self.steps[0]
+            assert isinstance(first, Values)
+            return bool(state._step_values((self._key, 0, ctx, ()), first.values, ctx, ()))
         if any_by == _ANY_TRUE:
             return True
         return state.derive((self._key, ctx), self.completes, state, ctx, ())
@@ -303,7 +300,8 @@ class Kind(Generic[C]):
         if i < fixed:
             step = self.steps[i]
             assert isinstance(step, Values)
-            values = self._values(state, ctx, i, args)
+            # a step's values, kept per position under (kind, step index, ctx, args)
+            values = state._step_values((self._key, i, ctx, args), step.values, ctx, args)
             if step.checked or i == len(self.steps) - 1:
                 return values
             return tuple(v for v in values if self.completes(state, ctx, (*args, v)))

@@ -123,13 +123,14 @@ class Legality(Store):
             prefix = tuple(prefix)
         answers = self._lt if self._memo_version == self._version else self._answers()
         found = answers.get(prefix)
-        if found is not None:
-            return found
-        if prefix and (prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])):
-            if len(answers) < _MEMO_LIMIT:  # a prefix is legal only if each token was
-                answers[prefix] = ()
-            return ()
-        return self._after(prefix)
+        if found is None:
+            if prefix and (prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])):
+                found = ()  # a prefix is legal only if each token was
+            else:  # what _after would answer, without its second look in answers
+                found = () if self._outcome is not None else self._next(prefix)
+            if len(answers) < _MEMO_LIMIT:
+                answers[prefix] = found
+        return found
 
     def _after(self, prefix: Prefix) -> tuple[str, ...]:
         """:meth:`legal_tokens` of a prefix known to be legal (built from legal tokens):

@@ -303,7 +303,7 @@ class State(Views):
                     sequencer.take_token(self, action)
                 else:
                     self.ruleset.decide(self, decision, action)
-            elif action.kind == _END_KIND and (action is END or action == END):
+            elif action.kind == _END_KIND and not action.args:  # END, without attrs' __eq__
                 sequencer.end_phase(self, self._phase())
             else:
                 self.ruleset.play(self, action)
