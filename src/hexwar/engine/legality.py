@@ -57,7 +57,7 @@ class Legality(Store):
             return TERMINAL
         if self._pending:
             return self._pending[-1].side
-        phase = self._phase()
+        phase = self._pp if self._cursor is self._pc else self._phase()
         side = None if phase is None else phase.side
         if side is None:  # pragma: no cover - settle() never stops here
             raise HexwarError(f"no side to act at {self._cursor}")
@@ -65,7 +65,8 @@ class Legality(Store):
 
     def _phase(self) -> sequencer.Phase | None:
         """:func:`sequencer.current_phase`, kept for the current cursor object (a cursor is
-        immutable and every move replaces it)."""
+        immutable and every move replaces it). The hottest callers read the kept phase
+        first (``self._pp if self._cursor is self._pc else self._phase()``)."""
         c = self._cursor
         if c is not self._pc:
             self._pp = sequencer.current_phase(self)
@@ -75,7 +76,7 @@ class Legality(Store):
     def _settle(self) -> None:
         """:func:`sequencer.settle` with the phase through :meth:`_phase`."""
         while self._outcome is None and not self._pending:
-            phase = self._phase()
+            phase = self._pp if self._cursor is self._pc else self._phase()
             if phase is not None:
                 side = phase.side
                 if type(side) is str and phase.may_end is None:
@@ -243,13 +244,15 @@ class Legality(Store):
             if prefix[0] == _END_KIND:
                 return (DONE,) if len(prefix) == 1 and self._may_end() else ()
             if self._tokenized[0]:
-                phase = self._phase()  # the side to act: the phase's, else current_player()
+                # the side to act: the phase's, else current_player()
+                phase = self._pp if self._cursor is self._pc else self._phase()
                 side = None if phase is None else phase.side
                 if type(side) is not str:
                     side = self.current_player()
                 return tuple(self.ruleset.phase_tokens(self, side, prefix))
             return self._listed_next(prefix)
-        phase = self._phase()  # the side to act and may_end with one look
+        # the side to act and may_end with one look
+        phase = self._pp if self._cursor is self._pc else self._phase()
         if self._tokenized[0]:
             side = None if phase is None else phase.side
             if type(side) is not str:
