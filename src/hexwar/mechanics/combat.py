@@ -284,8 +284,7 @@ class Combat(ResultProgram, AttackOdds):
             self.execute(state, str(cell), tuple(str(a) for a in entry[1:]), result)  # type: ignore[index]
             return True
         if decision.kind in {self.decision_kind(k) for k in PARTS}:
-            self._apply(state, self._program(state)[0], action)
-            self._run(state)
+            self._answer(state, action)
             return True
         return False
 
