@@ -283,10 +283,10 @@ class ResultProgram:
     def _ask_retreat(
         self, state: State, rec: Record, n: int, side: str, foe: str
     ) -> tuple[str, str, list[Action]] | None:
-        if n <= 0 or not self._live(state, rec, "defenders"):
+        stack, hooks = self._stack(state, rec) if n > 0 else [], self.hooks
+        if not stack:  # nothing (left) to retreat
             self._pop(rec)
             return None
-        stack, hooks = self._stack(state, rec), self.hooks
         if hooks.may_retreat is not None and not all(hooks.may_retreat(state, p) for p in stack):
             self._pop(rec, ("elim", 0) if self.retreat.forbidden == "eliminate" else ("dloss", 1))
             return None
