@@ -30,6 +30,7 @@ from hexwar.base.errors import (
     HexwarError,
 )
 from hexwar.base.kept import kept
+from hexwar.engine.dice import integer_weights
 
 __all__ = [
     "CHANCE",
@@ -43,6 +44,7 @@ __all__ = [
     "Seat",
     "Value",
     "action_key",
+    "check_chance",
     "sorted_outcomes",
 ]
 
@@ -202,6 +204,27 @@ def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction]
             raise HexwarError(f"chance outcomes must be (Action, Fraction) pairs: {item!r}")
     if type(value) is tuple:  # immutable: it stays checked
         kept(_CHECKED_OUTCOMES, id(value), value, _CHECKED_LIMIT)
+
+
+#: The same for the tuples :func:`check_chance` found well-formed.
+_WELL_FORMED: Final[dict[int, object]] = {}
+
+
+def check_chance(decision: Decision) -> None:
+    """:class:`HexwarError` unless the chance ``decision``'s outcomes are well-formed:
+    positive probabilities summing to exactly 1 (integer arithmetic), each action once."""
+    outcomes = decision.outcomes
+    if _WELL_FORMED.get(id(outcomes)) is outcomes:
+        return
+    try:
+        integer_weights(outcomes)
+        malformed = len({a for a, _ in outcomes}) != len(outcomes)
+    except HexwarError:
+        malformed = True
+    if malformed:
+        raise HexwarError(f"malformed chance event {decision.kind!r}: {outcomes}")
+    if type(outcomes) is tuple:  # immutable: it stays checked
+        kept(_WELL_FORMED, id(outcomes), outcomes, _CHECKED_LIMIT)
 
 
 @attrs.frozen

@@ -89,13 +89,13 @@ class Dice:
 
     @property
     def minimum(self) -> int:
-        """The lowest possible total."""
-        return self.count * self.faces()[0]
+        """The lowest possible total (the lowest face, :meth:`faces`, on every die)."""
+        return 0 if self.zero_based else self.count
 
     @property
     def maximum(self) -> int:
-        """The highest possible total."""
-        return self.count * self.faces()[-1]
+        """The highest possible total (the highest face on every die)."""
+        return self.count * (self.sides - 1 if self.zero_based else self.sides)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         """The exact distribution of the total, ascending; the probabilities sum to 1."""

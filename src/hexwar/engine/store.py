@@ -19,8 +19,7 @@ from typing import Any, Final
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine import sequencer
-from hexwar.engine.actions import Action, Decision, Outcome, Value
-from hexwar.engine.dice import integer_weights
+from hexwar.engine.actions import Action, Decision, Outcome, Value, check_chance
 from hexwar.engine.framework import Clonable
 from hexwar.engine.hooks import Effect, Expiry
 from hexwar.engine.ruleview import Prefix, Rules
@@ -240,13 +239,7 @@ class Store(Clonable):
     def push(self, decision: Decision) -> None:
         """Push a pending decision: it is answered before anything else."""
         if decision.is_chance:
-            try:  # integer arithmetic: positive probabilities summing to exactly 1
-                integer_weights(decision.outcomes)
-                malformed = len({a for a, _ in decision.outcomes}) != len(decision.outcomes)
-            except HexwarError:
-                malformed = True
-            if malformed:
-                raise HexwarError(f"malformed chance event {decision.kind!r}: {decision.outcomes}")
+            check_chance(decision)
         self._set("_pending", (*self._pending, decision))
 
     def add_effect(

@@ -117,7 +117,7 @@ class PieceAttacks:
 
     def candidates(self, state: State, side: str, label: str) -> list[str]:
         """The side's pieces next to ``label`` that may attack, sorted."""
-        return self._candidates(state, side, label, *self._position(state))
+        return sorted(self._candidates(state, side, label, *self._position(state)))
 
     def _position(self, state: State) -> _Position:
         """What :meth:`_candidates` reads of the position (asked once per question)."""
@@ -126,19 +126,18 @@ class PieceAttacks:
     def _candidates(
         self, state: State, side: str, label: str, entries: _Entries, at: _Stacks, near: _Near
     ) -> list[str]:
+        """:meth:`candidates` in no set order (sort them where the order counts)."""
         may = self.may_attack
-        out = [
+        return [
             p
             for n in at.keys() & near[label]  # the occupied neighbours
             for p in at[n]
             if entries[p][1] == side and (may is None or may(state, p))
         ]
-        out.sort()
-        return out
 
     def _near(self, state: State, side: str, defender: str, *position: Any) -> list[str] | None:
-        """The candidates against ``defender``, ``None`` unless it is an enemy piece on
-        the map; ``position``: :meth:`_position` (asked here if not given)."""
+        """The candidates against ``defender`` in no set order, ``None`` unless it is an
+        enemy piece on the map; ``position``: :meth:`_position` (asked here if not given)."""
         entries, at, near = position or self._position(state)
         entry = entries.get(defender)
         if entry is None or entry[1] == side:
@@ -153,6 +152,8 @@ class PieceAttacks:
     def _group(self, state: State, side: str, defender: str) -> GroupNeed | None:
         near = self._near(state, side, defender)
         strength, threshold = self.strength, self.threshold
+        if near is not None:
+            near.sort()
         if near is None or strength is None or threshold is None:
             need = self.need
             return None if near is None or need is None else need(state, side, defender, near)
@@ -171,7 +172,7 @@ class PieceAttacks:
         if strength is None or threshold is None:
             group = self.group(state, side, defender)
             return group is not None and any(group.feasible((u,)) for u in group.candidates)
-        near = self._near(state, side, defender, *position)
+        near = self._near(state, side, defender, *position)  # in any order: a sum
         if not near:
             return False
         need = threshold(state, side, defender)

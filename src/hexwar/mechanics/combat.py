@@ -190,6 +190,7 @@ class Combat(ResultProgram, AttackOdds):
     attack_kind: str = "attack"
     resolve_kind: str = "resolve"
     _kinds: Kinds[str] = attrs.field(init=False, repr=False)
+    _answered: frozenset[str] = attrs.field(init=False, repr=False)  # the parts' decision kinds
 
     def __attrs_post_init__(self) -> None:
         self.odds_rules.check(self.table)
@@ -198,6 +199,7 @@ class Combat(ResultProgram, AttackOdds):
         if self.resolution not in ("at_once", "chosen"):
             raise DataError(f"resolution {self.resolution!r}: expected 'at_once' or 'chosen'")
         object.__setattr__(self, "_kinds", self._build_kinds())
+        object.__setattr__(self, "_answered", frozenset(map(self.decision_kind, PARTS)))
 
     # -- wiring into a ruleset -------------------------------------------------------------
 
@@ -283,9 +285,8 @@ class Combat(ResultProgram, AttackOdds):
             entry = state.get(self.defenders_table, str(cell))
             self.execute(state, str(cell), tuple(str(a) for a in entry[1:]), result)  # type: ignore[index]
             return True
-        if decision.kind in {self.decision_kind(k) for k in PARTS}:
-            self._apply(state, self._program(state)[0], action)
-            self._run(state)
+        if decision.kind in self._answered:
+            self._answer(state, action)
             return True
         return False
 

@@ -14,7 +14,10 @@ fought-over cell, the retreating stack's top piece, the vacated cell — then th
 its count); its answer carries the part out and the program goes on. The decisions' and
 answers' spellings are data (:class:`~hexwar.mechanics.combat_rules.ResultForms`), the
 game's own legality questions hooks
-(:class:`~hexwar.mechanics.combat_rules.ResultHooks`). :meth:`ResultProgram.execute` runs
+(:class:`~hexwar.mechanics.combat_rules.ResultHooks`). The program runs on a local copy of
+the record, written to the table when it stops at a decision (and the table emptied when
+it ends): a hook called while it runs sees the pieces as the program has left them, and
+the table as at the last decision (none yet: empty). :meth:`ResultProgram.execute` runs
 a result for a game that declares its attacks itself. :class:`ResultProgram` is the base of
 :class:`~hexwar.mechanics.combat.Combat`, which holds the data it reads.
 """
@@ -28,13 +31,12 @@ from typing import Any, Final, Literal
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.board.stacking import StackingLimit
-from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
 from hexwar.engine.actions import Action, Decision, Value, action_key
 from hexwar.engine.state import State
 from hexwar.mechanics.combat_rules import AdvanceRules, ResultForms, ResultHooks
 from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_values import CombatResult
-from hexwar.mechanics.retreat import RetreatRules, retreat_options
+from hexwar.mechanics.retreat import RetreatRules, retreat_options, zoc_penalty
 from hexwar.mechanics.steps import StepCounters, cheapest_cover
 
 __all__ = ["Op", "ResultProgram"]
@@ -42,8 +44,8 @@ __all__ = ["Op", "ResultProgram"]
 #: One part of the program: its name and its count.
 Op = tuple[str, int]
 #: The record of a result (table ``<name>``): what is fixed when it starts, one tuple
-#: ``attack``; ``at`` (the defenders' cell), then the entries that start empty, written
-#: when they change.
+#: ``attack``; ``at`` (the defenders' cell), ``program``, then the entries that start
+#: empty, written when they change.
 _FIXED: dict[str, int] = {
     k: i
     for i, k in enumerate(("cell", "result", "side", "foe", "attackers", "sources", "defenders"))
@@ -51,6 +53,16 @@ _FIXED: dict[str, int] = {
 #: The side and the foe of the record's ``attack`` entry, in one read.
 _SIDE_FOE: Final = itemgetter(_FIXED["side"], _FIXED["foe"])
 _UNWRITTEN: dict[str, Value] = {"lost": 0, "paid": 0, "dsteps": 0, "path": (), "advanced": ()}
+#: The program's copy of the record (``Value`` entries): it reads and writes only this.
+Record = dict[str, Any]
+_MISSING: Final = object()
+
+
+def _get(rec: Record, key: str) -> Any:
+    fixed = _FIXED.get(key)
+    if fixed is not None:
+        return rec["attack"][fixed]
+    return rec.get(key, _UNWRITTEN.get(key))
 
 
 class ResultProgram:
@@ -109,19 +121,18 @@ class ResultProgram:
         """Whether a combat result is being carried out (its decisions are pending)."""
         return state.get(self.name, "program") is not None
 
-    def _get(self, state: State, key: str) -> Any:
-        fixed = _FIXED.get(key)
-        if fixed is not None:
-            return state.get(self.name, "attack")[fixed]  # type: ignore[index]
-        return state.get(self.name, key, _UNWRITTEN.get(key))
+    def _answer(self, state: State, action: Action) -> None:
+        """Carry out ``action``, the answer to the program's pending decision, and go on."""
+        rec: Record = dict(state.table(self.name))
+        self._apply(state, rec, rec["program"][0], action)
+        self._run(state, rec)
 
-    def _program(self, state: State) -> tuple[Op, ...]:
-        prog = state.get(self.name, "program")
-        assert isinstance(prog, tuple)
-        return prog  # type: ignore[return-value]
-
-    def _set_program(self, state: State, *ops: Op) -> None:
-        state.put(self.name, "program", tuple(ops))
+    def _store(self, state: State, rec: Record) -> None:
+        """Write the entries of ``rec`` the table does not hold as they are."""
+        table = state.table(self.name)
+        for key, value in rec.items():
+            if table.get(key, _MISSING) is not value:
+                state.put(self.name, key, value)
 
     def execute(
         self, state: State, cell: str, attackers: tuple[str, ...], result: CombatResult
@@ -147,169 +158,160 @@ class ResultProgram:
             foe = self.pieces.side(state, defenders[0])
         sources = tuple(self._label(self.pieces.where(state, a)) for a in attackers)
         fixed = (cell, result.code, side, foe, attackers, sources, defenders)
-        state.put(self.name, "attack", fixed)
-        state.put(self.name, "at", cell)
-        self._set_program(state, *ops)
-        self._run(state)
+        self._run(state, {"attack": fixed, "at": cell, "program": tuple(ops)})
 
-    def _finish(self, state: State) -> None:
-        for key in sorted(state.table(self.name)):
-            state.delete(self.name, key)
-
-    def _live(self, state: State, role: str) -> list[str]:
+    def _live(self, state: State, rec: Record, role: str) -> list[str]:
         """The defenders still in the defending stack, or the attackers still on the map."""
         if role == "attackers":
-            return sorted(
-                p for p in self._get(state, "attackers") if self.pieces.is_placed(state, p)
-            )
-        at = self._cell(self._get(state, "at"))
+            return sorted(p for p in _get(rec, "attackers") if self.pieces.is_placed(state, p))
+        at = self._cell(rec["at"])
         return sorted(
             p
-            for p in self._get(state, "defenders")
+            for p in _get(rec, "defenders")
             if self.pieces.is_placed(state, p) and self.pieces.where(state, p) == at
         )
 
-    def _run(self, state: State) -> None:
-        """Carry out the program until a part needs a choice (pushed) or it is done."""
+    def _run(self, state: State, rec: Record) -> None:
+        """Carry out the program until a part needs a choice (the record written, the
+        decision pushed) or it is done (the table emptied)."""
         while True:
-            prog = self._program(state)
+            prog = rec["program"]
             if not prog:
-                self._finish(state)
+                for key in sorted(state.table(self.name)):
+                    state.delete(self.name, key)
                 return
             op = prog[0]
-            asked = self._ask(state, op)
+            asked = self._ask(state, rec, op)
             if asked is None:
                 continue
             side, part, choices = asked
             if len(choices) == 1 and part not in self.forms.always_ask:
-                self._apply(state, op, choices[0])
+                self._apply(state, rec, op, choices[0])
                 continue
             ordered = tuple(sorted(choices, key=action_key))
-            params = (self._subject(state, part), op[0], op[1])
+            params = (self._subject(state, rec, part), op[0], op[1])
+            self._store(state, rec)
             state.push(Decision(self.decision_kind(part), side, params, choices=ordered))
             return
 
-    def _subject(self, state: State, part: str) -> str:
+    def _subject(self, state: State, rec: Record, part: str) -> str:
         """What a decision is about: the retreating stack's top piece, the vacated cell,
         else the cell fought over."""
         if part == "retreat":
-            return self._stack(state)[0]
-        return str(self._get(state, "cell" if part == "advance" else "at"))
+            return self._stack(state, rec)[0]
+        return str(_get(rec, "cell" if part == "advance" else "at"))
 
-    def _pop(self, state: State, *instead: Op) -> None:
-        self._set_program(state, *instead, *self._program(state)[1:])
+    @staticmethod
+    def _pop(rec: Record, *instead: Op) -> None:
+        rec["program"] = (*instead, *rec["program"][1:])
 
-    def _ask(self, state: State, op: Op) -> tuple[str, str, list[Action]] | None:
+    def _ask(self, state: State, rec: Record, op: Op) -> tuple[str, str, list[Action]] | None:
         """The choice ``op`` needs now (side, decision part, answers), or ``None`` after
         carrying out (or skipping) what needs no choice."""
         kind, n = op
-        side, foe = _SIDE_FOE(state.get(self.name, "attack"))  # type: ignore[arg-type]
+        side, foe = _SIDE_FOE(rec["attack"])
         if kind == "elim":
-            for piece in self._live(state, "defenders"):
-                self._lose(state, piece, len(self.counters.track(piece)), defender=True)
-            self._pop(state)
+            for piece in self._live(state, rec, "defenders"):
+                self._lose(state, rec, piece, len(self.counters.track(piece)), defender=True)
+            self._pop(rec)
             return None
         if kind in ("dloss", "aloss"):
-            live = self._live(state, "defenders" if kind == "dloss" else "attackers")
+            live = self._live(state, rec, "defenders" if kind == "dloss" else "attackers")
             if n <= 0 or not live:
-                self._pop(state)
+                self._pop(rec)
                 return None
             by_foe = kind == "dloss" or self.forms.attacker_loss_by == "defender"
             return (foe if by_foe else side), kind, [Action(self.forms.lose, (p,)) for p in live]
         if kind == "xch":
-            return self._ask_exchange(state, side)
+            return self._ask_exchange(state, rec, side)
         if kind == "retreat":
-            return self._ask_retreat(state, n, side, foe)
+            return self._ask_retreat(state, rec, n, side, foe)
         if kind == "advance":
-            return self._ask_advance(state, side)
+            return self._ask_advance(state, rec, side)
         raise AssertionError(op)  # pragma: no cover - the program holds only these
 
-    def _lose(self, state: State, piece: str, steps: int, *, defender: bool) -> None:
+    def _lose(self, state: State, rec: Record, piece: str, steps: int, *, defender: bool) -> None:
         loss = self.counters.lose(state, piece, steps)
         if loss.eliminated and self.pieces.is_placed(state, piece):
             self.pieces.remove(state, piece)
         if defender:
             lost = self.exchange_lost or self.defence_value
-            state.put(self.name, "lost", self._get(state, "lost") + loss.printed(lost))
-            state.put(self.name, "dsteps", self._get(state, "dsteps") + loss.steps)
+            rec["lost"] = _get(rec, "lost") + loss.printed(lost)
+            rec["dsteps"] = _get(rec, "dsteps") + loss.steps
         else:
             paid = self.exchange_paid or self.attack_value
-            state.put(self.name, "paid", self._get(state, "paid") + loss.printed(paid))
+            rec["paid"] = _get(rec, "paid") + loss.printed(paid)
 
-    def _ask_exchange(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
-        live = self._live(state, "attackers")
+    def _ask_exchange(
+        self, state: State, rec: Record, side: str
+    ) -> tuple[str, str, list[Action]] | None:
+        live = self._live(state, rec, "attackers")
         if self.exchange == "steps":
-            self._pop(state, *((("aloss", self._get(state, "dsteps")),) * bool(live)))
+            self._pop(rec, *((("aloss", _get(rec, "dsteps")),) * bool(live)))
             return None
-        owed = self._get(state, "lost") - self._get(state, "paid")
+        owed = _get(rec, "lost") - _get(rec, "paid")
         if owed <= 0 or not live:
-            self._pop(state)
+            self._pop(rec)
             return None
         if self.exchange == "stepwise":
             kind_of = self.hooks.kind_of
             if kind_of is not None:
-                kinds = {kind_of(p) for p in self._get(state, "defenders")}
+                kinds = {kind_of(p) for p in _get(rec, "defenders")}
                 live = [p for p in live if kind_of(p) in kinds] or live
             return side, "pay", [Action(self.forms.lose, (p,)) for p in live]
         paid = self.exchange_paid or self.attack_value
         covers = cheapest_cover(self.counters, state, live, owed, paid)
         return side, "pay", [Action("pay", way) for way in covers]
 
-    def _enemy_zoc(self, state: State, foe: str) -> frozenset[Any]:
-        _, enemies = self.pieces.friends_enemies(state, foe, unit=self.unit)
-        if not enemies:
-            return frozenset()
-        return zoc_cells(self.game_map, enemies, self.exerts_zoc or every_unit_exerts_zoc)
-
-    def _retreat_paths(self, state: State, n: int) -> list[Any]:
-        at = self._cell(self._get(state, "at"))
-        passed = tuple(self._cell(c) for c in self._get(state, "path"))
+    def _retreat_paths(self, state: State, rec: Record, n: int) -> list[Any]:
+        at = self._cell(rec["at"])
+        passed = tuple(self._cell(c) for c in _get(rec, "path"))
         return retreat_options(
             self.pieces, state, self.game_map, at, n, rules=self.retreat, limit=self.limit,
             unit=self.unit, exerts_zoc=self.exerts_zoc,
-            attackers=[self._cell(c) for c in self._get(state, "sources")],
-            origin=self._cell(self._get(state, "cell")), passed=passed,
-            movers=self._stack(state),
+            attackers=[self._cell(c) for c in _get(rec, "sources")],
+            origin=self._cell(_get(rec, "cell")), passed=passed,
+            movers=self._stack(state, rec),
         )  # fmt: skip
 
-    def _stack(self, state: State) -> list[str]:
+    def _stack(self, state: State, rec: Record) -> list[str]:
         """The retreating pieces, in their stack order (top first)."""
-        live = set(self._live(state, "defenders"))
-        at = self._cell(self._get(state, "at"))
+        live = set(self._live(state, rec, "defenders"))
+        at = self._cell(rec["at"])
         return [p for p in self.pieces.occupants(state, at) if p in live]
 
     def _ask_retreat(
-        self, state: State, n: int, side: str, foe: str
+        self, state: State, rec: Record, n: int, side: str, foe: str
     ) -> tuple[str, str, list[Action]] | None:
-        if n <= 0 or not self._live(state, "defenders"):
-            self._pop(state)
+        stack, hooks = self._stack(state, rec) if n > 0 else [], self.hooks
+        if not stack:  # nothing (left) to retreat
+            self._pop(rec)
             return None
-        stack, hooks = self._stack(state), self.hooks
         if hooks.may_retreat is not None and not all(hooks.may_retreat(state, p) for p in stack):
-            self._pop(state, ("elim", 0) if self.retreat.forbidden == "eliminate" else ("dloss", 1))
+            self._pop(rec, ("elim", 0) if self.retreat.forbidden == "eliminate" else ("dloss", 1))
             return None
         if hooks.retreat_cells is not None:
-            firsts = sorted(hooks.retreat_cells(state, self._get(state, "at"), tuple(stack)))
+            firsts = sorted(hooks.retreat_cells(state, rec["at"], tuple(stack)))
         else:
-            firsts = sorted({self._label(p.cells[0]) for p in self._retreat_paths(state, n)})
+            firsts = sorted({self._label(p.cells[0]) for p in self._retreat_paths(state, rec, n)})
         if not firsts:
             penalty: Op = ("elim", 0) if self.retreat.cannot == "eliminate" else ("dloss", 1)
-            self._pop(state, penalty)
+            self._pop(rec, penalty)
             return None
         chooser = foe if self.retreat.chooser == "owner" else side
         return chooser, "retreat", [Action("retreat", (c,)) for c in firsts]
 
-    def _advance_moves(self, state: State) -> list[Action]:
+    def _advance_moves(self, state: State, rec: Record) -> list[Action]:
         """``advance PIECE CELL`` for each attacker that may advance and each cell it may
         reach: the vacated cell, and along the retreat path with ``along_path``."""
-        rules, side = self.advance, self._get(state, "side")
-        done = self._get(state, "advanced")
-        origin = self._cell(self._get(state, "cell"))
+        rules, side = self.advance, _get(rec, "side")
+        done = _get(rec, "advanced")
+        origin = self._cell(_get(rec, "cell"))
         if any(self.pieces.side(state, p) != side for p in self.pieces.occupants(state, origin)):
             return []  # the defender held
         route = [origin]
         if rules.along_path:
-            for label in self._get(state, "path"):
+            for label in _get(rec, "path"):
                 cell = self._cell(label)
                 if any(
                     self.pieces.side(state, p) != side for p in self.pieces.occupants(state, cell)
@@ -317,7 +319,7 @@ class ResultProgram:
                     break
                 route.append(cell)
         out = []
-        for piece in self._live(state, "attackers"):
+        for piece in self._live(state, rec, "attackers"):
             if piece in done:
                 continue
             here = self.pieces.where(state, piece)
@@ -343,58 +345,55 @@ class ResultProgram:
         mclass = self.advance.movement_class
         return not mclass or self.game_map.cost(before, cell, mclass) is not None
 
-    def _ask_advance(self, state: State, side: str) -> tuple[str, str, list[Action]] | None:
+    def _ask_advance(
+        self, state: State, rec: Record, side: str
+    ) -> tuple[str, str, list[Action]] | None:
         rules = self.advance
-        mode = rules.mode_after(self._get(state, "result"))
-        done = self._get(state, "advanced")
+        mode = rules.mode_after(_get(rec, "result"))
+        done = _get(rec, "advanced")
         full = rules.units is not None and len(done) >= rules.units
-        moves = [] if mode == "none" or full else self._advance_moves(state)
+        moves = [] if mode == "none" or full else self._advance_moves(state, rec)
         if not moves:
-            self._pop(state)
+            self._pop(rec)
             return None
         if mode == "optional" or done:
-            moves.append(self._stop)
+            moves.append(self.forms.stop_action)
         return side, "advance", moves
 
-    @property
-    def _stop(self) -> Action:
-        return Action(self.forms.stop[0], self.forms.stop[1:])
-
-    def _apply(self, state: State, op: Op, action: Action) -> None:
+    def _apply(self, state: State, rec: Record, op: Op, action: Action) -> None:
         """Carry out the answer ``action`` to the choice ``op`` asked for."""
         kind, n = op
         if kind in ("dloss", "aloss"):
-            self._lose(state, action.args[0], 1, defender=kind == "dloss")
-            self._pop(state, *(((kind, n - 1),) * (n > 1)))
+            self._lose(state, rec, action.args[0], 1, defender=kind == "dloss")
+            self._pop(rec, *(((kind, n - 1),) * (n > 1)))
         elif kind == "xch":
             for piece in action.args:
                 if self.pieces.is_placed(state, piece):
-                    self._lose(state, piece, 1, defender=False)
+                    self._lose(state, rec, piece, 1, defender=False)
             if self.exchange != "stepwise":  # stepwise: asked again until it is paid
-                self._pop(state)
+                self._pop(rec)
         elif kind == "retreat":
             to = self._cell(action.args[0])
-            foe = self._get(state, "foe")
-            penalty = self.retreat.enemy_zoc == "step" and to in self._enemy_zoc(state, foe)
-            if penalty and self.retreat.friends_negate_zoc:
-                penalty = not any(
-                    self.pieces.side(state, p) == foe for p in self.pieces.occupants(state, to)
-                )
-            for piece in self._stack(state):  # as a stack, top first; friends there stay
+            foe = _get(rec, "foe")
+            penalty = zoc_penalty(
+                self.pieces, state, self.game_map, to, foe, rules=self.retreat,
+                unit=self.unit, exerts_zoc=self.exerts_zoc,
+            )  # fmt: skip
+            for piece in self._stack(state, rec):  # as a stack, top first; friends there stay
                 self.pieces.move(state, piece, to)
-            state.put(self.name, "at", action.args[0])
-            state.put(self.name, "path", (*self._get(state, "path"), action.args[0]))
+            rec["at"] = action.args[0]
+            rec["path"] = (*_get(rec, "path"), action.args[0])
             rest: list[Op] = [("dloss", 1)] if penalty else []
             if n > 1:
                 rest.append(("retreat", n - 1))
-            self._pop(state, *rest)
+            self._pop(rec, *rest)
         elif kind == "advance":
-            if action == self._stop:
-                self._pop(state)
+            if action == self.forms.stop_action:
+                self._pop(rec)
                 return
             piece = action.args[0]
-            label = action.args[1] if self.forms.advance_cell else self._get(state, "cell")
+            label = action.args[1] if self.forms.advance_cell else _get(rec, "cell")
             self.pieces.move(state, piece, self._cell(label))
-            state.put(self.name, "advanced", (*self._get(state, "advanced"), piece))
+            rec["advanced"] = (*_get(rec, "advanced"), piece)
         else:  # pragma: no cover - only these ask
             raise AssertionError(op)

@@ -23,6 +23,7 @@ import attrs
 from hexwar.base.errors import AttackRefused, DataError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
+from hexwar.engine.actions import Action
 from hexwar.engine.state import State
 from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_values import Distribution
@@ -172,6 +173,11 @@ class ResultForms:
                 raise DataError(f"result part {part!r}: expected one of {PARTS}")
         if self.attacker_loss_by not in ("attacker", "defender"):
             raise DataError(f"attacker_loss_by {self.attacker_loss_by!r}: not attacker/defender")
+
+    @property
+    def stop_action(self) -> Action:
+        """The answer that declines an advance (``stop``), as an action."""
+        return Action(self.stop[0], self.stop[1:])
 
 
 @attrs.frozen

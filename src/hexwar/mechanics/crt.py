@@ -358,7 +358,7 @@ class StrengthTable(ResultsTable):
 
     def _index_for(self, amount: Number) -> int:
         if type(amount) is Fraction or type(amount) is int:  # not a bool: kept per amount
-            key = ("amount", amount)
+            key = ("amount", *amount.as_integer_ratio())  # ints: no Python Fraction hash
             found: int | None = self._memo.get(key)
             if found is None:
                 found = self._find_index(amount)

@@ -60,7 +60,14 @@ from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
 from hexwar.engine.state import State
 from hexwar.grid.geometry import Hex
 
-__all__ = ["RetreatPath", "RetreatRules", "retreat_cells", "retreat_options", "retreat_paths"]
+__all__ = [
+    "RetreatPath",
+    "RetreatRules",
+    "retreat_cells",
+    "retreat_options",
+    "retreat_paths",
+    "zoc_penalty",
+]
 
 C = TypeVar("C", bound=Hashable)
 
@@ -308,3 +315,26 @@ def retreat_options(
         game_map, cell, length, rules=rules, enemies=enemies.keys(), zoc=zoc, friends=friends,
         movers=stack, limit=limit, attackers=attackers, origin=origin, passed=passed,
     )  # fmt: skip
+
+
+def zoc_penalty(
+    pieces: Pieces[C],
+    state: State,
+    game_map: GameMap[C],
+    cell: C,
+    side: str,
+    *,
+    rules: RetreatRules,
+    unit: Callable[[str], Any] | None = None,
+    exerts_zoc: Callable[[Any], bool] | None = None,
+) -> bool:
+    """Whether a stack of ``side`` retreating into ``cell`` loses a step there for the
+    enemy ZOC (``enemy_zoc = "step"``; a friend in it negates it under
+    ``friends_negate_zoc``), the pieces read from the registry as :func:`retreat_options`."""
+    if rules.enemy_zoc != "step":
+        return False
+    friends, enemies = pieces.friends_enemies(state, side, unit=unit)
+    if not enemies:
+        return False
+    zoc = zoc_cells(game_map, enemies, exerts_zoc or every_unit_exerts_zoc)
+    return _in_zoc(cell, zoc, friends, rules)
