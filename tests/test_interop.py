@@ -143,7 +143,7 @@ def test_kept_answers_equal_answers_asked_anew(players: int) -> None:
         while not ts.is_terminal():
             st = ts.state
             anew = TokenState(game, st, ts.prefix, ts._seat_pos, ts._seat_at, settle=False)
-            assert ts.current_player() == anew._current_player()
+            assert ts.current_player() == anew.current_player()  # (anew: nothing kept)
             assert ts.legal_tokens() == anew._legal_tokens()
             if ts.is_chance_node():
                 assert ts.chance_weights() == _weights_anew(ts)

@@ -12,7 +12,7 @@ from hexwar.base.errors import HexwarError, StaleMemo, UndeclaredRead
 from hexwar.engine.actions import Action, Decision
 from hexwar.engine.hooks import Expiry
 from hexwar.engine.memo import StateMemo, read_checking, state_memo
-from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+from hexwar.engine.sequencer import Cursor, Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import PSEUDO_TABLES, Ruleset, State
 from hexwar.testing import check_random_games, checking_reads
@@ -56,6 +56,23 @@ def test_pseudo_tables_follow_cursor_pending_effects_and_outcome() -> None:
     assert state.table_version("$effects") != before["$effects"]
     assert state.table_version("$cursor") == before["$cursor"]
     assert state.table_version("$outcome") == before["$outcome"]
+
+
+def test_the_turn_pseudo_table_follows_the_cursors_turn_alone() -> None:
+    state = Game().new_state()
+    turn, cursor = state.table_version("$turn"), state.table_version("$cursor")
+    state.move_cursor(Cursor(state.turn, 0, 0, "exit"))  # the same turn
+    assert state.table_version("$turn") == turn
+    assert state.table_version("$cursor") != cursor
+    state.move_cursor(Cursor(state.turn + 1))
+    assert state.table_version("$turn") != turn
+    state = Game().new_state()
+    state.apply("end")  # the next turn; undo goes back to the turn before: renewed
+    assert state.turn == 2
+    turn = state.table_version("$turn")
+    state.undo()
+    assert state.turn == 1
+    assert state.table_version("$turn") != turn
 
 
 def test_versions_are_process_unique_shared_by_clones_and_renewed_by_undo() -> None:
@@ -236,6 +253,26 @@ def test_read_checking_sees_reads_of_pseudo_tables_and_nested_memos() -> None:
             outer(state)
         with pytest.raises(UndeclaredRead, match=r"\$effects"):
             foggy(state)
+
+
+def test_read_checking_notes_the_turn_as_turn_which_cursor_covers() -> None:
+    @state_memo(reads=("$turn",))
+    def turn(state: State) -> int:
+        return state.turn
+
+    @state_memo(reads=("$cursor",))
+    def turn_too(state: State) -> int:
+        return state.turn  # the turn is a part of the cursor
+
+    @state_memo(reads=("$turn",))
+    def phase(state: State) -> str:
+        return str(state.phase)  # the cursor, not only its turn
+
+    state = Game().new_state()
+    with read_checking():
+        assert turn(state) == turn_too(state) == 1
+        with pytest.raises(UndeclaredRead, match=r"\$cursor"):
+            phase(state)
 
 
 def test_read_checking_compares_cached_and_fresh_results() -> None:

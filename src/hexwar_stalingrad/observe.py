@@ -150,7 +150,7 @@ def observation_view(rules: StalingradRules) -> ObservationView:
         features=(  # what each reads, so they are kept while those are unchanged
             Feature("hand", len(card_ids), hand, reads=("cards",)),
             Feature("cards_in_force", len(card_ids), in_force, reads=("$effects",)),
-            Feature("weather", len(weathers), weather, reads=("$cursor", "$effects")),
+            Feature("weather", len(weathers), weather, reads=("$turn", "$effects")),
         ),
     )
 

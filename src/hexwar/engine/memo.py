@@ -8,7 +8,8 @@ tables it does not read (a move list does not change when a card is played). A
 tables' :meth:`~hexwar.engine.state.State.table_version` numbers — so a repeated call costs one
 key of a few integers, and the result is exact: a version changes with every write to
 its table (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome`` cover the
-sequencer cursor, the pending decisions, the active effects and the outcome).
+sequencer cursor, the pending decisions, the active effects and the outcome; ``$turn``
+the cursor's turn alone, which ``$cursor`` covers too).
 
 It is only correct if ``compute`` reads nothing else. :func:`read_checking` (the
 verification kit turns it on) makes every memo recompute each call, records what the
@@ -130,7 +131,7 @@ def _recording_state_api() -> dict[str, Any]:
         "derive": derive,
         "_step_values": step_values,
         "cursor": _noting_property(orig["cursor"], "$cursor"),
-        "turn": _noting_property(orig["turn"], "$cursor"),
+        "turn": _noting_property(orig["turn"], "$turn"),  # (declaring $cursor covers it)
         "token": _noting_property(orig["token"], "$cursor"),
         "pending": _noting_property(orig["pending"], "$pending"),
         "effects": _noting_property(orig["effects"], "$effects"),
@@ -230,8 +231,8 @@ def _reads(value: str | Iterable[str]) -> tuple[str, ...]:
 @attrs.frozen(eq=False)
 class StateMemo(Generic[T]):
     """``compute(state, *args)`` cached on ``args`` and the versions of the tables it
-    ``reads`` (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome``
-    included); at most ``size`` entries, the oldest dropped first.
+    ``reads`` (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome``,
+    ``$turn`` included); at most ``size`` entries, the oldest dropped first.
 
     Exact across clones (a clone starts with its original's versions) and for positions
     reached again only by the same line of play: an undo gives the tables it touches
@@ -269,9 +270,13 @@ class StateMemo(Generic[T]):
         finally:
             _RECORDERS.pop()
         _note(*seen)  # an enclosing memo read them too
-        extra = sorted(seen.difference(self.reads))
+        extra = seen.difference(self.reads)
+        if "$cursor" in self.reads:
+            extra.discard("$turn")  # the turn is a part of the cursor
         if extra:
-            raise UndeclaredRead(f"memo {self.name} read {extra} but declares only {self.reads}")
+            raise UndeclaredRead(
+                f"memo {self.name} read {sorted(extra)} but declares only {self.reads}"
+            )
         cached = self._store.get(key, _MISSING)
         if cached is not _MISSING and cached != fresh:
             raise StaleMemo(f"memo {self.name}{args}: cached {cached!r} but now {fresh!r}")

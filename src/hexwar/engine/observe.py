@@ -148,7 +148,8 @@ class Encoder:
     def _features_memo(self) -> Callable[[State, str], tuple[int, ...]]:
         """The features' indices: each feature memoised on the tables it declares it
         reads (:attr:`Feature.reads`, with the hidden-entry tables ``Observed`` reads), so
-        a move of the cursor recomputes only the features that read it; when any feature
+        a move of the cursor recomputes only the features that read it, and all of them
+        on the union of those tables (one look-up while none changed); when any feature
         declares none, all computed (the caller keeps them per position)."""
         features = self.view.features
         if any(f.reads is None for f in features):
@@ -173,7 +174,8 @@ class Encoder:
                 out += memo(state, side)
             return tuple(out)
 
-        return each
+        union = (*dict.fromkeys(t for memo in memos for t in memo.reads),)
+        return StateMemo(union, each, _CACHE_LIMIT)
 
     def section(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of section ``name``."""

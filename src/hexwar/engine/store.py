@@ -40,8 +40,8 @@ _new_version: Final = _VERSIONS.__next__
 _MISSING: Final = object()
 _EMPTY: Final[Mapping[str, Value]] = MappingProxyType({})
 #: The pseudo-tables whose versions :meth:`State.table_version` also keeps: the sequencer
-#: cursor, the pending decisions, the active effects, the outcome.
-PSEUDO_TABLES: Final = ("$cursor", "$pending", "$effects", "$outcome")
+#: cursor, the pending decisions, the active effects, the outcome, the cursor's turn.
+PSEUDO_TABLES: Final = ("$cursor", "$pending", "$effects", "$outcome", "$turn")
 _FIELD_TABLES: Final = {
     "_cursor": "$cursor",
     "_pending": "$pending",
@@ -135,8 +135,7 @@ class Store(Clonable):
 
     def table_version(self, name: str) -> int:
         """A number that changes whenever table ``name`` changes (a write, or an undo or
-        rollback touching it); also for the pseudo-tables :data:`PSEUDO_TABLES`
-        (``$cursor``, ``$pending``, ``$effects``, ``$outcome``).
+        rollback touching it); also for the pseudo-tables :data:`PSEUDO_TABLES`.
 
         Numbers come from the one process-wide counter behind :attr:`version` and are
         never reused; a clone starts with its original's numbers. Two reads that see the
@@ -199,7 +198,7 @@ class Store(Clonable):
         setattr(self, field, value)
 
     def _rollback(self, changes: Iterable[tuple[Any, ...]]) -> None:
-        version = self._version = next(_VERSIONS)
+        self._tv["$turn"] = version = self._version = next(_VERSIONS)  # (may restore a turn)
         tv = self._tv
         for change in reversed(list(changes)):
             if change[0] == "t":
@@ -327,7 +326,9 @@ class Store(Clonable):
     def move_cursor(self, cursor: Cursor, phase: Any = _MISSING) -> None:
         """Move the sequencer's cursor (journaled); only the sequencer calls it, with the
         ``phase`` it is in (``None`` out of a phase), kept for :meth:`Legality._phase`."""
-        self._tv["$cursor"] = self._version = _new_version()  # _set, without the look-ups
+        self._tv["$cursor"] = self._version = version = _new_version()  # _set, inline
+        if cursor.turn != self._cursor.turn:
+            self._tv["$turn"] = version
         frame = self._frame
         if frame is not None:
             frame.append(("f", "_cursor", self._cursor))
