@@ -179,7 +179,8 @@ HOOK_POINTS: Final[Mapping[str, HookPoint]] = {
 
 
 def _ids(value: Value) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, tuple) else []
+    """A deck's or hand's card ids (a tuple of ids, as written here) as a new list."""
+    return list(cast("tuple[str, ...]", value)) if isinstance(value, tuple) else []
 
 
 def deck_cards(state: State, deck: str) -> list[Card]:
