@@ -320,6 +320,13 @@ def held_cards(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]
     return hand(state, side)
 
 
+def holds_cards(state: State, side: str, args: tuple[str, ...] = ()) -> bool:
+    """Whether ``side`` may play a card now (:func:`held_cards` is not empty): every
+    phase asks it (S5.3), the cards themselves only once ``play`` is chosen."""
+    held = state.get("cards", f"hand:{side}")
+    return isinstance(held, tuple) and bool(held)
+
+
 def play_card(state: State, side: str, card_id: str) -> None:
     """S5.3: reveal the card and put its effects in force; ``1``/``!`` go under the deck."""
     card = static(state).cards[card_id]
