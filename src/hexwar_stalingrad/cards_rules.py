@@ -60,14 +60,24 @@ def _side_matches(effect: Effect, side: str) -> bool:
 
 
 def _unit_matches(state: State, effect: Effect, unit: str) -> bool:
-    info = static(state).ground[unit]
-    if not _side_matches(effect, info.side):
-        return False
-    arms = effect.param("arms")
-    if isinstance(arms, tuple) and info.arm not in arms:
-        return False
-    group = effect.param("group")
-    return not (isinstance(group, str) and group not in info.groups)
+    """Whether the effect applies to the ground unit (:func:`_selected`)."""
+    return unit in _selected(static(state), effect.params)
+
+
+@functools.lru_cache(maxsize=256)
+def _selected(data: Static, params: tuple[tuple[str, Value], ...]) -> frozenset[str]:
+    """The ground units an effect with ``params`` applies to: of its ``side`` (S5.4),
+    of one of its ``arms``, in its ``group``, each when given (built once per scenario
+    and parameters)."""
+    named = dict(reversed(params))  # as Effect.param reads them: the first of a name
+    side, arms, group = named.get("side"), named.get("arms"), named.get("group")
+    return frozenset(
+        unit
+        for unit, info in data.ground.items()
+        if side in (None, "both", info.side)
+        and not (isinstance(arms, tuple) and info.arm not in arms)
+        and not (isinstance(group, str) and group not in info.groups)
+    )
 
 
 def _int(effect: Effect, name: str) -> int:
