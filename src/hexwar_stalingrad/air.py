@@ -25,10 +25,11 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import compress
 from operator import itemgetter
-from typing import Final
+from typing import Final, cast
 
 from hexwar.engine.actions import END, Action, Decision
 from hexwar.engine.dice import D6
+from hexwar.engine.memo import StateMemo
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
 from hexwar.mechanics.combat_rules import GroupNeed
@@ -298,13 +299,8 @@ def _plan_key(side: str, role: str) -> str:
 
 def _plan(state: State, side: str, role: str) -> tuple[tuple[str, str, str], ...]:
     value = state.get("air_plan", _plan_key(side, role), ())
-    assert isinstance(value, tuple)
-    out = []
-    for entry in value:
-        assert isinstance(entry, tuple)
-        unit, label, target = (str(x) for x in entry)
-        out.append((unit, label, target))
-    return tuple(out)
+    assert isinstance(value, tuple)  # written by _decide_placement: (unit, hex, target) each
+    return cast("tuple[tuple[str, str, str], ...]", value)
 
 
 def placement_actions(state: State, side: str, role: str) -> list[Action]:
@@ -324,9 +320,10 @@ def _placement_units_and_hexes(
     state: State, side: str, role: str
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The units ``side`` may still place for ``role`` and the hexes open to them (both
-    empty when either is), once per position."""
-    key = ("stalingrad-placement", side, role)
-    return state.derive(key, lambda: _units_and_hexes(state, side, role))
+    empty when either is), kept on the versions of the tables they are read from
+    (:data:`_PLACEMENT`): the placement just answered and the legal tokens after it
+    (the decision pushed again) share one answer."""
+    return _PLACEMENT(state, side, role)
 
 
 def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -346,6 +343,13 @@ def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
         hexes = sorted(near - bomber_hexes - taken)
     return (tuple(units), tuple(hexes)) if hexes else ((), ())
+
+
+#: :func:`_units_and_hexes` on the tables it reads: the plans, the air units, the ground
+#: units' cells and the aloft units (and the ruleset's static data).
+_PLACEMENT: Final = StateMemo(
+    reads=("air_plan", "air", PIECES.stacks, "sky"), compute=_units_and_hexes, size=256
+)
 
 
 def fly_units(state: State, decision: Decision, args: tuple[str, ...] = ()) -> list[str]:
@@ -615,7 +619,8 @@ def send_home(state: State, unit: str, context: str) -> None:
         if context == "return":
             continue_return(state)
         return
-    choices = tuple(Action("land", (unit, a)) for a in free)
+    made = static(state).interned
+    choices = tuple([made("land", unit, a) for a in free])
     _ask(state, Decision("air_home", side, (context,), choices=choices))
 
 
@@ -744,24 +749,34 @@ def _points(state: State, side: str) -> int:
     return v if isinstance(v, int) else 0
 
 
+def _reduced_and_dead(state: State, side: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The side's reduced air units on an airfield and its destroyed ones, sorted (one
+    pass over its units)."""
+    table = state.table("air")
+    reduced, dead = [], []
+    for u in static(state).side_air(side):
+        v = table.get(u)
+        if isinstance(v, tuple):
+            if v[0] == DEAD:
+                dead.append(u)
+            elif v[1] == REDUCED and v[0] not in _NOT_BASED:
+                reduced.append(u)
+    return tuple(reduced), tuple(dead)
+
+
+#: :func:`_reduced_and_dead` on the ``air`` table (all it reads): the replacement phases'
+#: positions share it while no air unit is replaced (ground restores, cards).
+_REDUCED_AND_DEAD: Final = StateMemo(reads=("air",), compute=_reduced_and_dead, size=64)
+
+
 def _restorable(state: State, side: str, points: int) -> list[str]:
     if points < REPLACEMENT_COST["restore"]:
         return []
-    table = state.table("air")  # reduced, on an airfield
-    return [
-        u
-        for u in static(state).side_air(side)
-        if isinstance(v := table.get(u), tuple) and v[1] == REDUCED and v[0] not in _NOT_BASED
-    ]
+    return list(_REDUCED_AND_DEAD(state, side)[0])  # reduced, on an airfield
 
 
 def _rebuildable(state: State, side: str) -> list[str]:
-    table = state.table("air")
-    return [
-        u
-        for u in static(state).side_air(side)
-        if isinstance(v := table.get(u), tuple) and v[0] == DEAD
-    ]
+    return list(_REDUCED_AND_DEAD(state, side)[1])
 
 
 def _levels(points: int) -> list[str]:

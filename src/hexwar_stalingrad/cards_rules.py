@@ -60,14 +60,24 @@ def _side_matches(effect: Effect, side: str) -> bool:
 
 
 def _unit_matches(state: State, effect: Effect, unit: str) -> bool:
-    info = static(state).ground[unit]
-    if not _side_matches(effect, info.side):
-        return False
-    arms = effect.param("arms")
-    if isinstance(arms, tuple) and info.arm not in arms:
-        return False
-    group = effect.param("group")
-    return not (isinstance(group, str) and group not in info.groups)
+    """Whether the effect applies to the ground unit (:func:`_selected`)."""
+    return unit in _selected(static(state), effect.params)
+
+
+@functools.lru_cache(maxsize=256)
+def _selected(data: Static, params: tuple[tuple[str, Value], ...]) -> frozenset[str]:
+    """The ground units an effect with ``params`` applies to: of its ``side`` (S5.4),
+    of one of its ``arms``, in its ``group``, each when given (built once per scenario
+    and parameters)."""
+    named = dict(reversed(params))  # as Effect.param reads them: the first of a name
+    side, arms, group = named.get("side"), named.get("arms"), named.get("group")
+    return frozenset(
+        unit
+        for unit, info in data.ground.items()
+        if side in (None, "both", info.side)
+        and not (isinstance(arms, tuple) and info.arm not in arms)
+        and not (isinstance(group, str) and group not in info.groups)
+    )
 
 
 def _int(effect: Effect, name: str) -> int:
@@ -179,7 +189,8 @@ HOOK_POINTS: Final[Mapping[str, HookPoint]] = {
 
 
 def _ids(value: Value) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, tuple) else []
+    """A deck's or hand's card ids (a tuple of ids, as written here) as a new list."""
+    return list(cast("tuple[str, ...]", value)) if isinstance(value, tuple) else []
 
 
 def deck_cards(state: State, deck: str) -> list[Card]:
@@ -317,6 +328,13 @@ def card_actions(state: State, side: str) -> list[Action]:
 def held_cards(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The cards ``side`` may play now: every card it holds (S5.3), sorted."""
     return hand(state, side)
+
+
+def holds_cards(state: State, side: str, args: tuple[str, ...] = ()) -> bool:
+    """Whether ``side`` may play a card now (:func:`held_cards` is not empty): every
+    phase asks it (S5.3), the cards themselves only once ``play`` is chosen."""
+    held = state.get("cards", f"hand:{side}")
+    return isinstance(held, tuple) and bool(held)
 
 
 def play_card(state: State, side: str, card_id: str) -> None:

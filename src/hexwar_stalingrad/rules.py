@@ -260,7 +260,13 @@ def _move_actions(state: State, side: str) -> list[Action]:
 # which the kit checks against the steps' token tree at every step.
 PLAY: Final[Kind[str]] = Kind(
     "play",
-    (Values(cards_rules.held_cards, means="a card in your hand that may be played now (S5.3)"),),
+    (
+        Values(
+            cards_rules.held_cards,
+            exists=cards_rules.holds_cards,
+            means="a card in your hand that may be played now (S5.3)",
+        ),
+    ),
     actions=cards_rules.card_actions,
 )
 MOVE: Final[Kind[str]] = Kind(
@@ -401,7 +407,7 @@ def _replacements_end(side: str) -> Callable[[State], None]:
 
 
 def _has_no_cards(side: str) -> Any:
-    return lambda state: not cards_rules.hand(state, side)
+    return lambda state: not cards_rules.holds_cards(state, side)
 
 
 def _window(window: str) -> Callable[[State], None]:

@@ -349,7 +349,8 @@ class Store(Clonable):
         themselves secret (which hexes hold a hidden set-up).
         """
         ref = f"{table}/{key}"
-        self.put(_HIDDEN_TABLE, ref, side)
+        if self._tables.get(_HIDDEN_TABLE, _EMPTY).get(ref, _MISSING) != side:  # else no write
+            self.put(_HIDDEN_TABLE, ref, side)
         if key_too:
             self.put(_HIDDEN_KEYS_TABLE, ref, side)
         else:
