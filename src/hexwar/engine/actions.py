@@ -212,7 +212,16 @@ _WELL_FORMED: Final[dict[int, object]] = {}
 
 def check_chance(decision: Decision) -> None:
     """:class:`HexwarError` unless the chance ``decision``'s outcomes are well-formed:
-    positive probabilities summing to exactly 1 (integer arithmetic), each action once."""
+    positive probabilities summing to exactly 1 (integer arithmetic), each action once.
+
+    A tuple of outcomes found well-formed is kept, so a constant (a die's) is checked once.
+
+    >>> heads, tails = Action("coin", ("heads",)), Action("coin", ("tails",))
+    >>> check_chance(Decision.chance("toss", ((heads, Fraction(1, 2)), (tails, Fraction(1, 2)))))
+    >>> check_chance(Decision.chance("toss", ((heads, Fraction(1, 2)), (heads, Fraction(1, 2)))))
+    Traceback (most recent call last):
+    hexwar.base.errors.HexwarError: malformed chance event 'toss': ...
+    """
     outcomes = decision.outcomes
     if _WELL_FORMED.get(id(outcomes)) is outcomes:
         return
