@@ -226,6 +226,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             state.apply_unchecked(Action.parse(text))
     where = "the end" if args.turn is None else f"turn {min(args.turn, state.turn)}"
     print(f"6th Army encircled at {where}: {victory.encircled(state)}", file=out)
+    print(f"RKKA ground unit in Stalingrad at {where}: {victory.rkka_in_city(state)}", file=out)
     if args.svg:
         title = f"Stalingrad, {where} (record {Path(args.record).name})"
         Path(args.svg).write_text(position_svg(state, title=title), encoding="utf-8")
