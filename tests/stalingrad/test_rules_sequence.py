@@ -247,7 +247,8 @@ def test_s11_1_the_reason_names_the_condition_that_failed() -> None:
     unit in Stalingrad says so (it used to read "the ring ... is not closed")."""
     units = ring_around("1515")
     state = situation(StalingradRules(length="short"), units, phase="movement")
-    assert victory.encircled(state) and not victory.rkka_in_city(state)
+    assert victory.encircled(state)
+    assert not victory.rkka_in_city(state)
     outcome = victory.short_game_outcome(state)
     assert outcome.winner == "wehrmacht"
     assert outcome.reason == "S11.1: no RKKA ground unit is in Stalingrad"
@@ -256,8 +257,7 @@ def test_s11_1_the_reason_names_the_condition_that_failed() -> None:
         StalingradRules(length="short"), {"r-1ga": "1010", "w-li-n": city}, phase="movement"
     )
     assert victory.short_game_outcome(state).reason == (
-        "S11.1: the ring around the 6th Army is not closed"
-        " and no RKKA ground unit is in Stalingrad"
+        "S11.1: the ring around the 6th Army is not closed and no RKKA ground unit is in Stalingrad"
     )
 
 
