@@ -775,3 +775,46 @@ def test_result_forms_refuse_unknown_parts() -> None:
         ResultForms(attacker_loss_by="nobody")  # type: ignore[arg-type]
     with pytest.raises(DataError, match="forbidden"):
         RetreatRules(forbidden="ignore")  # type: ignore[arg-type]
+
+
+# -- issue 30: one stacking default; retreats through friends -------------------------------
+
+CROWDED = {
+    "r1": (Hex(0, 0), "red"),
+    "r2": (Hex(0, 1), "red"),
+    "b1": (Hex(1, 0), "blue"),
+    "b2": (Hex(2, -1), "blue"),
+    "b3": (Hex(2, 0), "blue"),
+    "b4": (Hex(1, 1), "blue"),
+}
+
+
+def test_a_retreat_ends_one_unit_per_cell_by_default_like_movement() -> None:
+    """``Combat`` without a ``limit`` stacks as movement does (``ONE_PER_CELL``): b1's
+    only ways back hold friends, so it cannot retreat and is eliminated (DLR, 2:1, 5)."""
+    from hexwar.board.stacking import ONE_PER_CELL
+
+    combat = Combat(REG, COUNTERS, BOARD, CRT)
+    assert combat.limit is ONE_PER_CELL
+    state = fight(combat, CROWDED)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 5")
+    assert COUNTERS.is_eliminated(state, "b1")
+    assert not any(a.kind == "retreat" for a in state.legal_actions())
+
+
+def test_a_retreat_until_free_goes_on_through_friends_to_an_empty_cell() -> None:
+    """``RetreatRules(until_free=True)`` (*Battle for Moscow*): the retreat into a friend's
+    cell goes on, a cell at a time, until it ends where the limit allows."""
+    combat = Combat(REG, COUNTERS, BOARD, CRT, retreat=RetreatRules(until_free=True))
+    state = fight(combat, CROWDED)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 5")
+    assert legal(state) == ["retreat 2,-1", "retreat 2,0"]
+    state.apply("retreat 2,0")  # b3 is there: on, one cell farther from the start
+    assert state.current_player() == "blue"
+    assert legal(state) == ["retreat 2,1", "retreat 3,-1", "retreat 3,0"]
+    state.apply("retreat 3,0")
+    assert REG.where(state, "b1") == Hex(3, 0)
+    assert COUNTERS.step(state, "b1") == 1
+    assert legal(state) == ["advance r1 1,0", "advance r2 1,0", "stop"]
