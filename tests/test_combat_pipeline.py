@@ -818,3 +818,24 @@ def test_a_retreat_until_free_goes_on_through_friends_to_an_empty_cell() -> None
     assert REG.where(state, "b1") == Hex(3, 0)
     assert COUNTERS.step(state, "b1") == 1
     assert legal(state) == ["advance r1 1,0", "advance r2 1,0", "stop"]
+
+
+def test_a_save_whose_decision_repeats_a_choice_is_refused() -> None:
+    """A pending decision's fixed choices are distinct (issue 30: a resealed save)."""
+    import hashlib
+    import json
+
+    from hexwar.base.errors import RecordError
+
+    combat = Combat(REG, COUNTERS, BOARD, CRT, retreat=RetreatRules(until_free=True))
+    state = fight(combat, CROWDED)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 5")
+    env = json.loads(dumps(state))
+    assert env["state"]["pending"][-1]["choices"] == ["retreat 2,-1", "retreat 2,0"]
+    env["state"]["pending"][-1]["choices"].append("retreat 2,0")
+    del env["digest"]
+    body = json.dumps(env, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    env["digest"] = hashlib.sha256(body.encode()).hexdigest()
+    with pytest.raises(RecordError, match="repeated choice"):
+        loads(Toy(combat, CROWDED), json.dumps(env))
