@@ -262,7 +262,7 @@ def test_random_games_reach_every_part_of_the_program() -> None:
 
 
 def test_odds_sum_terrain_hexside_and_side_shifts() -> None:
-    start = {"r1": (Hex(1, -1), "red"), "r2": (Hex(3, -1), "red"), "b1": (FOREST, "blue")}
+    start = {"r1": (Hex(1, 0), "red"), "r2": (Hex(3, -1), "red"), "b1": (FOREST, "blue")}
     plain = make_combat()
     state = fight(plain, start)
     odds = plain.odds(state, "red", lab(FOREST), ("r1", "r2"))
@@ -839,3 +839,20 @@ def test_a_save_whose_decision_repeats_a_choice_is_refused() -> None:
     env["digest"] = hashlib.sha256(body.encode()).hexdigest()
     with pytest.raises(RecordError, match="repeated choice"):
         loads(Toy(combat, CROWDED), json.dumps(env))
+
+
+def test_the_odds_of_an_attacker_not_next_to_the_cell_are_refused() -> None:
+    """Issue 30: a HexwarError naming the piece, not the map graph's ``KeyError``."""
+    from hexwar.base.errors import HexwarError
+
+    combat = make_combat(odds_rules=OddsRules(hexsides=(HexsideShift("river", -1, "all"),)))
+    state = Toy(combat, START).new_state()
+    for cell, attackers, message in (
+        ("1,0", ("r3",), "r3 is not next to it"),
+        ("1,0", ("b2",), "b2 is not a piece of red here"),
+        ("9,9", ("r1",), "not a cell of the map"),
+    ):
+        with pytest.raises(HexwarError, match=message):
+            combat.odds(state, "red", cell, attackers)
+        with pytest.raises(HexwarError, match=message):
+            combat.distribution(state, "red", cell, attackers)

@@ -148,3 +148,14 @@ def test_simulate_command_prints_rates_and_a_progress_bar() -> None:
         timeout=300,
     )
     assert bad.returncode == 2
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["study"]])
+def test_a_huge_game_count_is_refused_with_a_usage_message(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: ``--games 99999999999999999999`` is refused at once (exit status 2)."""
+    with pytest.raises(SystemExit) as caught:
+        main([*command, "--games", "99999999999999999999"])
+    assert caught.value.code == 2
+    assert "99999999999999999999 is above 1000000" in capsys.readouterr().err

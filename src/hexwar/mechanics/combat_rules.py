@@ -343,9 +343,13 @@ class AttackOdds:
     def odds(self, state: State, side: str, cell: str, attackers: Sequence[str]) -> Odds:
         """The odds of ``attackers`` against the stack in ``cell`` (see the module
         docstring): the unshifted column (just below the lowest when the ratio is below
-        the table's threshold; the highest against a defence of 0), plus the shifts."""
+        the table's threshold; the highest against a defence of 0), plus the shifts.
+
+        Every attacker must be a piece of ``side`` next to ``cell`` (else
+        :class:`~hexwar.base.errors.AttackRefused`)."""
         attackers = tuple(attackers)
         where = self._cell(cell)
+        self._check_attackers(state, side, cell, where, attackers)
         attack = sum(
             (Fraction(self.piece_strength(state, p, "attack")) for p in attackers), Fraction(0)
         )
@@ -365,6 +369,19 @@ class AttackOdds:
                 index = -1
         shift = self._shift(state, Attack(side, cell, attackers), where)
         return place_column(self.table, self.odds_rules, index, shift, attack, defence)
+
+    def _check_attackers(
+        self, state: State, side: str, cell: str, where: Any, attackers: tuple[str, ...]
+    ) -> None:
+        if where not in self.game_map:
+            raise AttackRefused(f"attack on {cell}: not a cell of the map")
+        near = set(self.game_map.neighbors(where))
+        for piece in attackers:
+            placed = self.pieces.is_placed(state, piece)
+            if not placed or self.pieces.side(state, piece) != side:
+                raise AttackRefused(f"attack on {cell}: {piece} is not a piece of {side} here")
+            if self.pieces.where(state, piece) not in near:
+                raise AttackRefused(f"attack on {cell}: {piece} is not next to it")
 
     def _shift(self, state: State, attack: Attack, where: Any) -> int:
         game_map, rules = self.game_map, self.odds_rules
