@@ -856,3 +856,22 @@ def test_the_odds_of_an_attacker_not_next_to_the_cell_are_refused() -> None:
             combat.odds(state, "red", cell, attackers)
         with pytest.raises(HexwarError, match=message):
             combat.distribution(state, "red", cell, attackers)
+
+
+def test_terrain_shifts_by_the_defender_s_side_and_by_cell_tag() -> None:
+    """Issue 30: ``OddsRules.side_terrain`` (the defender's own terrain) and ``tags``."""
+    tagged = build_map(
+        CHART,
+        dict.fromkeys(hexagon(3), "clear") | {FOREST: "forest"},
+        tags={FOREST: ["moscow"]},
+    )
+    start = {"r1": (Hex(1, 0), "red"), "r2": (Hex(3, -1), "red"), "b1": (FOREST, "blue")}
+    rules = OddsRules(terrain={"forest": -1}, side_terrain={"blue": {"forest": -1}})
+    combat = Combat(REG, COUNTERS, tagged, CRT, odds_rules=rules)
+    state = fight(combat, start)
+    assert combat.odds(state, "red", lab(FOREST), ("r1", "r2")).shift == -2
+    moscow = attrs.evolve(combat, odds_rules=OddsRules(tags={"moscow": -2, "other": 5}))
+    assert moscow.odds(state, "red", lab(FOREST), ("r1", "r2")).shift == -2
+    blue_fights = {"b1": (Hex(1, 0), "blue"), "b2": (Hex(3, -1), "blue"), "r1": (FOREST, "red")}
+    state = fight(combat, blue_fights)
+    assert combat.odds(state, "blue", lab(FOREST), ("b1", "b2")).shift == -1  # red: no bonus
