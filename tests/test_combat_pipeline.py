@@ -875,3 +875,24 @@ def test_terrain_shifts_by_the_defender_s_side_and_by_cell_tag() -> None:
     blue_fights = {"b1": (Hex(1, 0), "blue"), "b2": (Hex(3, -1), "blue"), "r1": (FOREST, "red")}
     state = fight(combat, blue_fights)
     assert combat.odds(state, "blue", lab(FOREST), ("b1", "b2")).shift == -1  # red: no bonus
+
+
+def test_a_strength_may_halve_exactly() -> None:
+    """Issue 30: a status taken at the turn's start (``TurnStatus``) halves a unit's
+    strength as a Fraction; the odds sum exactly (2 + 4 = 6 against 4: 1:1, not 2:1)."""
+    from fractions import Fraction
+
+    from hexwar.mechanics.status import TurnStatus
+
+    cut_off = TurnStatus(REG, lambda state, piece: piece == "r1", table="unsupplied")
+
+    def strength(state: State, piece: str, role: str) -> int | Fraction:
+        value = COUNTERS.value(state, piece, "attack" if role == "attack" else "defence")
+        return cut_off.halved(state, piece, value)
+
+    combat = make_combat(strength=strength)
+    state = fight(combat, CROWDED)
+    assert combat.odds(state, "red", "1,0", ("r1", "r2")).column == "2:1"
+    cut_off.take(state)
+    odds = combat.odds(state, "red", "1,0", ("r1", "r2"))
+    assert (odds.attack, odds.column) == (Fraction(6), "1:1")
