@@ -244,12 +244,9 @@ def _card_conservation(state: State, data: Static) -> None:
         if decision.kind == "shuffle":
             for card in decision.params[1:]:
                 where.setdefault(str(card), []).append(f"pending[{i}]")
-    in_play = {
-        e.source
-        for e in state.effects
-        if e.expiry == Expiry.GAME and e.source in data.cards and data.cards[e.source].mark == "∞"
-    }
-    for card in sorted(in_play - {cards.get("common")}):  # the face-up event is in play too
+    sources = {e.source or "" for e in state.effects if e.expiry == Expiry.GAME}
+    in_play = {c for c in sources if c in data.cards and data.cards[c].mark == "∞"}
+    for card in sorted(in_play - {str(cards.get("common"))}):  # the face-up event: in play
         where.setdefault(card, []).append("in play")
     for deck in DECK_ORDER:
         shuffling = any(d.kind == "shuffle" and d.params[:1] == (deck,) for d in state.pending)

@@ -68,7 +68,7 @@ class Weighted:
         if not tokens:
             raise ValueError("no legal token at the start: the game has no legal action")
         weights = [self.weights.get(t, self.default) for t in tokens]
-        prefix = (rng.choices(tokens, weights)[0],)
+        prefix: tuple[str, ...] = (rng.choices(tokens, weights)[0],)
         while True:
             following = state.legal_tokens(prefix)
             token = following[rng.randrange(len(following))]
