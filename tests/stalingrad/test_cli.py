@@ -63,6 +63,16 @@ def test_replay_checks_the_record_and_draws_a_turn(demo: tuple[Path, str], tmp_p
     code, text = run("replay", str(folder / "stalingrad-short-seed2.json"))
     assert code == 0
     assert "result:" in text
+    # both S11.1 conditions beside the result (issue 30: "encircled: True" alone misled)
+    encircled = next(ln for ln in text.splitlines() if ln.startswith("6th Army encircled"))
+    in_city = next(ln for ln in text.splitlines() if ln.startswith("RKKA ground unit in"))
+    result = next(ln for ln in text.splitlines() if ln.startswith("result:"))
+    if "rkka" in result:
+        assert encircled.endswith("True")
+        assert in_city.endswith("True")
+    else:
+        assert ("not closed" in result) == encircled.endswith("False")
+        assert ("no RKKA ground unit" in result) == in_city.endswith("False")
 
 
 def test_replay_rejects_a_tampered_record(demo: tuple[Path, str], tmp_path: Path) -> None:
