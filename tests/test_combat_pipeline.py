@@ -262,7 +262,7 @@ def test_random_games_reach_every_part_of_the_program() -> None:
 
 
 def test_odds_sum_terrain_hexside_and_side_shifts() -> None:
-    start = {"r1": (Hex(1, -1), "red"), "r2": (Hex(3, -1), "red"), "b1": (FOREST, "blue")}
+    start = {"r1": (Hex(1, 0), "red"), "r2": (Hex(3, -1), "red"), "b1": (FOREST, "blue")}
     plain = make_combat()
     state = fight(plain, start)
     odds = plain.odds(state, "red", lab(FOREST), ("r1", "r2"))
@@ -775,3 +775,124 @@ def test_result_forms_refuse_unknown_parts() -> None:
         ResultForms(attacker_loss_by="nobody")  # type: ignore[arg-type]
     with pytest.raises(DataError, match="forbidden"):
         RetreatRules(forbidden="ignore")  # type: ignore[arg-type]
+
+
+# -- issue 30: one stacking default; retreats through friends -------------------------------
+
+CROWDED = {
+    "r1": (Hex(0, 0), "red"),
+    "r2": (Hex(0, 1), "red"),
+    "b1": (Hex(1, 0), "blue"),
+    "b2": (Hex(2, -1), "blue"),
+    "b3": (Hex(2, 0), "blue"),
+    "b4": (Hex(1, 1), "blue"),
+}
+
+
+def test_a_retreat_ends_one_unit_per_cell_by_default_like_movement() -> None:
+    """``Combat`` without a ``limit`` stacks as movement does (``ONE_PER_CELL``): b1's
+    only ways back hold friends, so it cannot retreat and is eliminated (DLR, 2:1, 5)."""
+    from hexwar.board.stacking import ONE_PER_CELL
+
+    combat = Combat(REG, COUNTERS, BOARD, CRT)
+    assert combat.limit is ONE_PER_CELL
+    state = fight(combat, CROWDED)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 5")
+    assert COUNTERS.is_eliminated(state, "b1")
+    assert not any(a.kind == "retreat" for a in state.legal_actions())
+
+
+def test_a_retreat_until_free_goes_on_through_friends_to_an_empty_cell() -> None:
+    """``RetreatRules(until_free=True)`` (*Battle for Moscow*): the retreat into a friend's
+    cell goes on, a cell at a time, until it ends where the limit allows."""
+    combat = Combat(REG, COUNTERS, BOARD, CRT, retreat=RetreatRules(until_free=True))
+    state = fight(combat, CROWDED)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 5")
+    assert legal(state) == ["retreat 2,-1", "retreat 2,0"]
+    state.apply("retreat 2,0")  # b3 is there: on, one cell farther from the start
+    assert state.current_player() == "blue"
+    assert legal(state) == ["retreat 2,1", "retreat 3,-1", "retreat 3,0"]
+    state.apply("retreat 3,0")
+    assert REG.where(state, "b1") == Hex(3, 0)
+    assert COUNTERS.step(state, "b1") == 1
+    assert legal(state) == ["advance r1 1,0", "advance r2 1,0", "stop"]
+
+
+def test_a_save_whose_decision_repeats_a_choice_is_refused() -> None:
+    """A pending decision's fixed choices are distinct (issue 30: a resealed save)."""
+    import hashlib
+    import json
+
+    from hexwar.base.errors import RecordError
+
+    combat = Combat(REG, COUNTERS, BOARD, CRT, retreat=RetreatRules(until_free=True))
+    state = fight(combat, CROWDED)
+    state.apply("attack 1,0 r1 r2")
+    state.apply("roll 5")
+    env = json.loads(dumps(state))
+    assert env["state"]["pending"][-1]["choices"] == ["retreat 2,-1", "retreat 2,0"]
+    env["state"]["pending"][-1]["choices"].append("retreat 2,0")
+    del env["digest"]
+    body = json.dumps(env, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    env["digest"] = hashlib.sha256(body.encode()).hexdigest()
+    with pytest.raises(RecordError, match="repeated choice"):
+        loads(Toy(combat, CROWDED), json.dumps(env))
+
+
+def test_the_odds_of_an_attacker_not_next_to_the_cell_are_refused() -> None:
+    """Issue 30: a HexwarError naming the piece, not the map graph's ``KeyError``."""
+    from hexwar.base.errors import HexwarError
+
+    combat = make_combat(odds_rules=OddsRules(hexsides=(HexsideShift("river", -1, "all"),)))
+    state = Toy(combat, START).new_state()
+    for cell, attackers, message in (
+        ("1,0", ("r3",), "r3 is not next to it"),
+        ("1,0", ("b2",), "b2 is not a piece of red here"),
+        ("9,9", ("r1",), "not a cell of the map"),
+    ):
+        with pytest.raises(HexwarError, match=message):
+            combat.odds(state, "red", cell, attackers)
+        with pytest.raises(HexwarError, match=message):
+            combat.distribution(state, "red", cell, attackers)
+
+
+def test_terrain_shifts_by_the_defender_s_side_and_by_cell_tag() -> None:
+    """Issue 30: ``OddsRules.side_terrain`` (the defender's own terrain) and ``tags``."""
+    tagged = build_map(
+        CHART,
+        dict.fromkeys(hexagon(3), "clear") | {FOREST: "forest"},
+        tags={FOREST: ["moscow"]},
+    )
+    start = {"r1": (Hex(1, 0), "red"), "r2": (Hex(3, -1), "red"), "b1": (FOREST, "blue")}
+    rules = OddsRules(terrain={"forest": -1}, side_terrain={"blue": {"forest": -1}})
+    combat = Combat(REG, COUNTERS, tagged, CRT, odds_rules=rules)
+    state = fight(combat, start)
+    assert combat.odds(state, "red", lab(FOREST), ("r1", "r2")).shift == -2
+    moscow = attrs.evolve(combat, odds_rules=OddsRules(tags={"moscow": -2, "other": 5}))
+    assert moscow.odds(state, "red", lab(FOREST), ("r1", "r2")).shift == -2
+    blue_fights = {"b1": (Hex(1, 0), "blue"), "b2": (Hex(3, -1), "blue"), "r1": (FOREST, "red")}
+    state = fight(combat, blue_fights)
+    assert combat.odds(state, "blue", lab(FOREST), ("b1", "b2")).shift == -1  # red: no bonus
+
+
+def test_a_strength_may_halve_exactly() -> None:
+    """Issue 30: a status taken at the turn's start (``TurnStatus``) halves a unit's
+    strength as a Fraction; the odds sum exactly (2 + 4 = 6 against 4: 1:1, not 2:1)."""
+    from fractions import Fraction
+
+    from hexwar.mechanics.status import TurnStatus
+
+    cut_off = TurnStatus(REG, lambda state, piece: piece == "r1", table="unsupplied")
+
+    def strength(state: State, piece: str, role: str) -> int | Fraction:
+        value = COUNTERS.value(state, piece, "attack" if role == "attack" else "defence")
+        return cut_off.halved(state, piece, value)
+
+    combat = make_combat(strength=strength)
+    state = fight(combat, CROWDED)
+    assert combat.odds(state, "red", "1,0", ("r1", "r2")).column == "2:1"
+    cut_off.take(state)
+    odds = combat.odds(state, "red", "1,0", ("r1", "r2"))
+    assert (odds.attack, odds.column) == (Fraction(6), "1:1")

@@ -273,3 +273,35 @@ def test_enemy_zones_shared_by_classes_and_variants_answer_as_fresh_searches(
                 reach_labels(board, mclass, labels, HEX_CODEC.label(start), points, HEX_CODEC)
                 == want
             )
+
+
+def test_a_move_returns_its_path_and_the_towns_on_it_change_hands() -> None:
+    """Issue 30: ``PieceMoves.play`` returns the cheapest route it took (start first), so
+    ``Control.enter`` takes the towns passed through; forest costs more, so the route
+    keeps to the clear cells; a friend's cell may be passed."""
+    from hexwar.mechanics.control import Control
+
+    chart = chart_from_dict(
+        {
+            "terrain": {"clear": {}, "forest": {}},
+            "movement": {"foot": {"terrain": {"clear": 1, "forest": 3}}},
+        }
+    )
+    board = build_map(
+        chart, dict.fromkeys(hexagon(3), "forest") | {Hex(q, 0): "clear" for q in range(-3, 4)}
+    )
+    reg = Pieces(HEX_CODEC)
+    moves = PieceMoves(
+        reg, lambda state: board, classes=lambda state: {"r1": "foot", "r2": "foot"},
+        points=lambda state, side: {"r1": 3, "r2": 3}.__getitem__, codec=HEX_CODEC,
+    )  # fmt: skip
+    towns = Control(HEX_CODEC, [Hex(1, 0), Hex(0, 1)])
+    state = Game().new_state()
+    towns.set_up(state, {Hex(1, 0): "blue", Hex(0, 1): "blue"})
+    reg.place(state, "r1", Hex(-1, 0), "red")
+    reg.place(state, "r2", Hex(0, 0), "red")
+    path = moves.play(state, Action.parse("move r1 2,0"))
+    assert path == [Hex(-1, 0), Hex(0, 0), Hex(1, 0), Hex(2, 0)]
+    assert towns.enter(state, "red", path) == [Hex(1, 0)]
+    assert towns.held(state, "red") == [Hex(1, 0)]
+    assert moves.path(state, Action.parse("move r2 -1,0")) == [Hex(0, 0), Hex(-1, 0)]

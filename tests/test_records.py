@@ -286,3 +286,29 @@ def test_apply_of_none_or_a_number_is_a_type_error() -> None:
     for thing in (None, 3):
         with pytest.raises(TypeError, match=f"not {type(thing).__name__}"):
             state.apply(thing)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("thing", [b"end", None, 3, ["end"], ("end",), 1.5])
+def test_to_action_refuses_every_bad_type_with_a_hexwar_error(thing: object) -> None:
+    """Issue 30: a bad-typed action is a ``HexwarError`` (and still a ``TypeError``)."""
+    from hexwar.base.errors import ActionTypeError, HexwarError
+    from hexwar.engine.actions import Action, to_action
+
+    for convert in (to_action, Action.parse):
+        with pytest.raises(HexwarError, match=f"not {type(thing).__name__}") as caught:
+            convert(thing)  # type: ignore[arg-type]
+        assert isinstance(caught.value, ActionTypeError | TypeError)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="needs State.apply to convert with hexwar.engine.actions.to_action "
+    "(engine/state.py is another helper's, issue 30)",
+)
+def test_apply_of_bytes_is_a_hexwar_error() -> None:
+    from hexwar.base.errors import HexwarError
+
+    state = seeded_game(4, stop=3)
+    with pytest.raises(HexwarError):
+        state.apply(b"end")  # type: ignore[arg-type]

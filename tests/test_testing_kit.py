@@ -267,3 +267,25 @@ class DuelMachine(RulesStateMachine):
 
 TestDuelMachine = DuelMachine.TestCase
 TestDuelMachine.settings = settings(max_examples=25, stateful_step_count=30, deadline=None)
+
+
+def test_the_report_counts_actions_by_kind_and_a_policy_picks() -> None:
+    """Issue 30: the report counts what the games reached; the default policy weighs
+    ``end`` down (``Weighted``), ``uniform`` is the plain token draw, any bot is a policy."""
+    from hexwar.engine.actions import END
+    from hexwar.testing import Weighted, uniform
+
+    report = check_random_games(lambda: Duel().new_state(), games=10, seed=3)
+    assert sum(report.kinds.values()) == report.steps
+    plain = check_random_games(lambda: Duel().new_state(), games=10, seed=3, policy=uniform)
+    assert sum(plain.kinds.values()) == plain.steps
+    assert report.kinds["end"] / report.steps < plain.kinds["end"] / plain.steps
+    ender = check_random_games(
+        lambda: Duel().new_state(),
+        games=3,
+        seed=3,
+        policy=lambda state, rng: END if END in state.legal_actions() else uniform(state, rng),
+    )
+    assert ender.ok
+    with pytest.raises(ValueError, match="must be > 0"):
+        Weighted({"end": 0})

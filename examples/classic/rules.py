@@ -2,11 +2,12 @@
 
 Six turns (turn 3 is mud). Blue, then Red, plays three phases: **replacements**
 (``restore PIECE``: 1 point, a step back; ``rebuild PIECE CELL``: 2 points, a dead unit
-at its weakest step on Blue's west edge or in a town Red holds; 1 point a turn, kept);
-**movement** (``move PIECE CELL`` with its step's move points; an enemy ZOC stops it, so
-does the river but at the bridge; it takes every town on its path); **combat** (``attack
-CELL A1 ...``: forest -1 column, town -2, all across the river -1, nothing below 1:2;
-the pipeline runs losses, exchanges by printed defence, one-hex retreats, advances).
+at its weakest step on its own map edge or in a town its side holds in communication
+with that edge; 1 point a turn, kept); **movement** (``move PIECE CELL`` with its step's
+move points; an enemy ZOC stops it, so does the river but at the bridge; it takes every
+town on its path); **combat** (``attack CELL A1 ...``: forest -1 column, town -2, all
+across the river -1, nothing below 1:2; the pipeline runs losses, exchanges by printed
+defence, one-hex retreats — on through friends to an empty hex —, advances).
 Then **attrition**: a unit with no trace to its own map edge (past enemy units and enemy
 ZOC a friend does not hold) loses a step. After turn 6 Blue wins holding two of the
 three towns, else Red; a side with no units left loses at once.
@@ -18,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hexwar.board.maps import GameMap
-from hexwar.board.movement import Reach
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
@@ -27,10 +27,12 @@ from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
 from hexwar.mechanics.combat import AdvanceRules, Combat, HexsideShift, OddsRules
 from hexwar.mechanics.control import Control
-from hexwar.mechanics.replacements import Replacements
+from hexwar.mechanics.moves import PieceMoves
+from hexwar.mechanics.replacements import Replacements, edge_or_held
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
 from hexwar.mechanics.supply import trace_lengths, zoc_stops
+from hexwar.mechanics.victory import ControlVictory
 
 from .data import CRT, MAP, MUD_COST, REPLACEMENT_POINTS, SIDES, TOWNS, TURNS, UNITS, WEATHER, cell
 
@@ -49,7 +51,7 @@ COMBAT = Combat(
     odds_rules=OddsRules(
         terrain={"forest": -1, "town": -2}, hexsides=(HexsideShift("river", -1, "all"),)
     ),
-    retreat=RetreatRules(movement_class="foot", cannot="eliminate"),
+    retreat=RetreatRules(movement_class="foot", cannot="eliminate", until_free=True),
     advance=AdvanceRules("optional", units=1),
     exchange="points",
     exchange_lost="defence",
@@ -66,40 +68,25 @@ def board(state: State) -> GameMap[Any]:
     return MUD_MAP if WEATHER[state.turn - 1] == "mud" else MAP
 
 
-def reach(state: State, piece: str) -> Reach[Any]:
-    """Where ``piece`` may move now (its step's move points), once per position."""
-    points = COUNTERS.value(state, piece, "move")
-    return state.derive(
-        ("bridgehead-reach", piece),
-        lambda: REG.reach(state, piece, board(state), UNITS[piece][2], points),
-    )
-
-
-def movers(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    return [
-        p for p in REG.pieces_of(state, side)
-        if not state.get("moved", p) and len(reach(state, p).costs) > 1
-    ]  # fmt: skip
-
-
-def ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    start = REG.where(state, args[0])
-    return sorted(MAP.label(c) for c in reach(state, args[0]).costs if c != start)
-
-
-def rebuild_places(state: State, side: str, piece: str) -> list[Any]:
-    """Blue rebuilds on its west edge, Red in a town it holds."""
-    return MAP.tagged("supply:blue") if side == "blue" else TOWN_CONTROL.held(state, "red")
-
-
-REPLACEMENTS: Replacements[Any] = Replacements(COUNTERS, places=rebuild_places)
+CLASSES = {unit: mclass for unit, (_, _, mclass, _) in UNITS.items()}
+MOVES = PieceMoves(
+    REG, board, classes=lambda state: CLASSES,
+    points=lambda state, side: lambda p: COUNTERS.value(state, p, "move"),
+)  # fmt: skip
+EDGES = {side: MAP.tagged(f"supply:{side}") for side in SIDES}
+REPLACEMENTS: Replacements[Any] = Replacements(
+    COUNTERS, places=edge_or_held(REG, MAP, EDGES, TOWN_CONTROL)
+)
 MOVE: Kind[str] = Kind(
     "move",
     (
-        Values(movers, checked=True, means="a unit of yours that has not moved and can"),
-        Values(ends, means="a hex that unit can reach"),
+        Values(MOVES.movers, checked=True, means="a unit of yours that has not moved and can"),
+        Values(MOVES.ends, means="a hex that unit can reach"),
     ),
+    exists=MOVES.exists,
+    actions=MOVES.actions,
 )
+VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=2, what="towns")
 KINDS: Mapping[str, Kinds[str]] = {
     "replacements": Kinds(REPLACEMENTS.kinds()),
     "movement": Kinds((MOVE,)),
@@ -182,16 +169,10 @@ class Bridgehead(Ruleset):
         side = state.current_player()
         if COMBAT.play(state, action) or REPLACEMENTS.play(state, side, action):
             return
-        piece, label = action.args  # move
-        path = reach(state, piece).path_to(MAP.cell_at(label))
-        REG.move(state, piece, path[-1])
-        state.put("moved", piece, True)
-        TOWN_CONTROL.enter(state, side, path)
+        TOWN_CONTROL.enter(state, side, MOVES.play(state, action))  # the towns on its path
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         COMBAT.decide(state, decision, action)
 
     def final_outcome(self, state: State) -> Outcome:
-        towns = TOWN_CONTROL.count(state, "blue")
-        winner = "blue" if towns >= 2 else "red"
-        return Outcome(winner, f"Blue holds {towns} of {len(TOWNS)} towns")
+        return VICTORY.outcome(state)

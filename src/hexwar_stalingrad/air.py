@@ -425,13 +425,15 @@ def _adjacent(state: State, a: str, b: str) -> bool:
 
 
 def supporters(state: State, defender: str) -> list[str]:
-    """The defender's fighters adjacent to it (S10.5); supporting spends nothing (S10.4)."""
+    """The defender's own air units adjacent to it, fighters and bombers alike (S10.5:
+    «Каждая фишка бомбардировщиков и истребителей может атаковать, наносить авиаудар или
+    поддерживать свои фишки только 1 раз за ход!»); supporting spends nothing (S10.4)."""
     here = sky_hex(state, defender)
     assert here is not None
     side = _side(state, defender)
     return [
         f
-        for f in aloft(state, side, FIGHTER)
+        for f in aloft(state, side)
         if f != defender and _adjacent(state, here, sky_hex(state, f) or here)
     ]
 

@@ -38,7 +38,7 @@ from hexwar.engine.state import State
 from hexwar.mechanics.crt import OddsTable
 from hexwar.study import Cell, Plan, run_study, wilson
 from hexwar.study.backends import backend_for
-from hexwar.study.cli import at_least
+from hexwar.study.cli import MAX_GAMES, at_least
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import DEAD, FULL, POOL, REDUCED, SIDES, static, step, where
 from hexwar_stalingrad.heuristic import HeuristicBot
@@ -226,6 +226,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             state.apply_unchecked(Action.parse(text))
     where = "the end" if args.turn is None else f"turn {min(args.turn, state.turn)}"
     print(f"6th Army encircled at {where}: {victory.encircled(state)}", file=out)
+    print(f"RKKA ground unit in Stalingrad at {where}: {victory.rkka_in_city(state)}", file=out)
     if args.svg:
         title = f"Stalingrad, {where} (record {Path(args.record).name})"
         Path(args.svg).write_text(position_svg(state, title=title), encoding="utf-8")
@@ -393,7 +394,7 @@ def parser() -> argparse.ArgumentParser:
     odds.add_argument("defence", type=_fraction)
     odds.add_argument("--air", action="store_true", help="air combat: nearest column (S10.5)")
     sim = sub.add_parser("simulate", help="win rates of two bots over many games")
-    sim.add_argument("--games", type=at_least(1), default=20)
+    sim.add_argument("--games", type=at_least(1, MAX_GAMES), default=20)
     sim.add_argument("--bots", default="heuristic,heuristic", help="RKKA,Wehrmacht")
     sim.add_argument(
         "--length", type=_length, default="short", help="short, long or a number of turns"

@@ -38,10 +38,24 @@ def ready(rules: StalingradRules, seed: int = 0) -> State:
 
 
 def _clear_cards(state: State) -> None:
+    """No card in force or in a hand: the effects end, and the cards held or in play
+    (an ``∞`` card) go under their decks, so every card stays in one place (S5)."""
+    cards = static(state).cards
+    back: set[str] = set()
     for effect in state.effects:
         state.remove_effect(effect)
+        card = cards.get(effect.source or "")
+        if card is not None and card.mark == "∞" and state.get("cards", "common") != card.id:
+            back.add(card.id)
     for side in state.ruleset.sides:
+        held = state.get("cards", f"hand:{side}")
+        if isinstance(held, tuple):
+            back.update(map(str, held))
         state.put("cards", f"hand:{side}", ())
+    for card_id in sorted(back):
+        key = f"deck:{cards[card_id].deck}"
+        order = state.get("cards", key)
+        state.put("cards", key, (*(order if isinstance(order, tuple) else ()), card_id))
 
 
 def situation(

@@ -22,6 +22,7 @@ from typing import Final
 
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import Value
+from hexwar.engine.hooks import Expiry
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import (
     DEAD,
@@ -228,6 +229,71 @@ def _cards(state: State, data: Static) -> None:
             raise _fail("a hand is kept sorted", "cards", key)
 
 
+def _card_conservation(state: State, data: Static) -> None:
+    """S5: no card is lost or added. Once a deck is shuffled (S3.3), each of its cards is in
+    exactly one place: the deck, a hand, face up as the common event, a pending shuffle
+    draw, or — an ``∞`` card played — beside its owner, its ``game`` effects in force; a
+    deck not yet shuffled has none of its cards anywhere."""
+    cards = state.table("cards")
+    where: dict[str, list[str]] = {}
+    for key in sorted(cards):
+        value = cards[key]
+        for card in value if isinstance(value, tuple) else (value,) if value else ():
+            where.setdefault(str(card), []).append(f"cards.{key}")
+    for i, decision in enumerate(state.pending):
+        if decision.kind == "shuffle":
+            for card in decision.params[1:]:
+                where.setdefault(str(card), []).append(f"pending[{i}]")
+    sources = {e.source or "" for e in state.effects if e.expiry == Expiry.GAME}
+    in_play = {c for c in sources if c in data.cards and data.cards[c].mark == "∞"}
+    for card in sorted(in_play - {str(cards.get("common"))}):  # the face-up event: in play
+        where.setdefault(card, []).append("in play")
+    for deck in DECK_ORDER:
+        shuffling = any(d.kind == "shuffle" and d.params[:1] == (deck,) for d in state.pending)
+        started = f"deck:{deck}" in cards or shuffling
+        for card in sorted(c.id for c in data.cards.values() if c.deck == deck):
+            places = where.get(card, [])
+            if started and len(places) != 1:
+                raise DataError(
+                    f"card {card} is in {len(places)} places {places} (S5: each card once)",
+                    entry=f"state.tables.cards.deck:{deck}",
+                )
+            if not started and places:
+                raise DataError(
+                    f"card {card} is in {places} before its deck is shuffled (S3.3)",
+                    entry=f"state.tables.cards.deck:{deck}",
+                )
+
+
+def _hidden_marks(state: State) -> None:
+    """S5.2, S10.2: what the rules hide stays hidden — every deck's order from every side,
+    a hand and a side's air placements from the other side (``$hidden``)."""
+    marks = state.table("$hidden")
+    required: list[tuple[str, str | None]] = []
+    for key in sorted(state.table("cards")):
+        if key.startswith("deck:"):
+            required.append((f"cards/{key}", None))
+        elif key.startswith("hand:"):
+            required.append((f"cards/{key}", key.partition(":")[2]))
+    for key in sorted(state.table("air_plan")):
+        required.append((f"air_plan/{key}", key.partition(":")[0]))
+    for ref, side in required:
+        if ref not in marks or marks[ref] != side:
+            seen = "every side" if side is None else f"all but {side}"
+            raise _fail(f"not hidden from {seen} (S5.2, S10.2)", "$hidden", ref)
+
+
+def _pending(state: State, data: Static) -> None:
+    """A pending decision names each unit and card at most once (an attacker listed twice
+    would count twice: S8.2, S10.5; a card twice in a shuffle would be drawn twice: S3.3)."""
+    ids = data.ground.keys() | data.air.keys() | data.cards.keys()
+    for i, decision in enumerate(state.pending):
+        named = [p for p in decision.params if isinstance(p, str) and p in ids]
+        if len(named) != len(set(named)):
+            twice = sorted({p for p in named if named.count(p) > 1})
+            raise DataError(f"names {twice} more than once", entry=f"state.pending[{i}].params")
+
+
 def _effect_params(params: Mapping[str, object]) -> tuple[tuple[str, Value], ...]:
     """A card effect's parameters as the rules put them in force (cards_rules)."""
     out: dict[str, Value] = {}
@@ -277,4 +343,7 @@ def validate_position(state: State, data: Static, turn_limit: int) -> None:
     _marks(state, data)
     _game(state)
     _cards(state, data)
+    _card_conservation(state, data)
+    _hidden_marks(state)
+    _pending(state, data)
     _effects(state, data)

@@ -83,10 +83,15 @@ def relief_contact(state: State) -> bool:
 
 
 def short_game_outcome(state: State) -> Outcome:
-    """S11.1, the 5-turn game."""
-    if rkka_in_city(state) and encircled(state):
+    """S11.1, the 5-turn game: the reason names each condition the RKKA missed."""
+    in_city, ring = rkka_in_city(state), encircled(state)
+    if in_city and ring:
         return Outcome("rkka", "S11.1: RKKA in Stalingrad and the 6th Army encircled")
-    return Outcome("wehrmacht", "S11.1: the ring around the 6th Army is not closed")
+    missed = [
+        *([] if ring else ["the ring around the 6th Army is not closed"]),
+        *([] if in_city else ["no RKKA ground unit is in Stalingrad"]),
+    ]
+    return Outcome("wehrmacht", "S11.1: " + " and ".join(missed))
 
 
 def long_game_outcome(state: State) -> Outcome:

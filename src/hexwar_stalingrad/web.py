@@ -93,7 +93,8 @@ def web_game(scenario: str | None = None) -> WebGame:
     def rules(options: Mapping[str, str]) -> Ruleset:
         return StalingradRules.from_scenario(scenario, length=options.get("length", "short"))
 
-    return attrs.evolve(WEB, rules=rules, title=f"{WEB.title} ({scenario})")
+    name = StalingradRules.from_scenario(scenario).data.name  # scenario.toml's, or the default
+    return attrs.evolve(WEB, rules=rules, title=f"{WEB.title} ({scenario})", scenario=name)
 
 
 WEB: Final = WebGame(

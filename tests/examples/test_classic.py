@@ -8,6 +8,7 @@ from examples.classic import rules
 from examples.classic.data import cell
 from examples.classic.rules import COMBAT, COUNTERS, REG, TOWN_CONTROL, Bridgehead
 
+from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import RandomPlayer, play
 from hexwar.testing import check_random_games
@@ -19,6 +20,9 @@ def test_the_kit_finds_no_violation_in_random_games() -> None:
     report = check_random_games(lambda: Bridgehead().new_state(), games=20, seed=11)
     assert report.ok, report.violations[:3]
     assert report.terminal == 20
+    # the kit's default policy fights (issue 30: the uniform draw ended most phases at once)
+    assert report.kinds["attack"] >= report.games
+    assert sum(report.kinds.values()) == report.steps
 
 
 def test_the_rules_fit_in_200_lines() -> None:
@@ -42,7 +46,7 @@ def test_a_move_takes_the_towns_on_its_path_and_mud_slows_it() -> None:
     assert TOWN_CONTROL.owner(state, cell("0602")) == "red"
     # the armour crosses at the bridge and drives through the town 0602 to 0702
     REG.move(state, "b-3arm", cell("0403"))
-    path = rules.reach(state, "b-3arm").path_to(cell("0702"))
+    path = rules.MOVES.path(state, Action.parse("move b-3arm 0702"))
     assert cell("0602") in path
     state.apply("move b-3arm 0702")
     assert TOWN_CONTROL.owner(state, cell("0602")) == "blue"
@@ -86,3 +90,26 @@ def test_attrition_takes_a_step_from_a_cut_off_unit() -> None:
     rules.attrition(state)
     assert COUNTERS.step(state, "r-4mil") == before + 1
     assert COUNTERS.step(state, "r-1inf") == 0  # in supply: untouched
+
+
+def test_a_retreat_goes_on_through_a_friend_and_rebuilds_follow_communication() -> None:
+    """Issue 30's mechanisms in Bridgehead: a one-hex retreat into a friend's hex goes on
+    to an empty hex (``until_free``); a side rebuilds on its edge or in a held town in
+    communication with it (``edge_or_held``); Blue wins holding two towns."""
+    state = Bridgehead().new_state()
+    red = rules.REPLACEMENTS.places(state, "red", "r-1inf")
+    assert [cell(t) for t in ("0602", "0704", "0806")] == red[-3:]
+    assert rules.REPLACEMENTS.places(state, "blue", "b-1inf") == rules.EDGES["blue"]
+    REG.move(state, "b-3arm", cell("0403"))
+    state.apply("end")  # Blue's movement
+    state.apply("attack 0504 b-3arm")
+    state.apply("roll 5")  # DR, one hex
+    REG.move(state, "r-1inf", cell("0603"))  # a friend on one of the retreat's hexes
+    assert "retreat 0603" in [str(a) for a in state.legal_actions()]
+    state.apply("retreat 0603")
+    assert state.pending[-1].kind == "combat_retreat"  # on: 0603 holds r-1inf
+    state.apply(state.legal_actions()[0])
+    assert len(REG.occupants(state, REG.where(state, "r-2inf"))) == 1
+    for town in ("0602", "0704"):
+        TOWN_CONTROL.take(state, cell(town), "blue")
+    assert rules.VICTORY.outcome(state).winner == "blue"

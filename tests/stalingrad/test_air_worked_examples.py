@@ -173,8 +173,9 @@ def test_w5_14_vs_15_is_1_to_1_die_2_ex_both_flip_neither_attacks_again_both_sup
         },
     )
     assert state.phase == "combat_rkka"
-    assert air.supporters(state, "wa-bf109g") == []  # the Bf-110 is a bomber: no support
-    assert air.air_odds(state, "wa-bf109g", ["ra-composite", "ra-lagg3"]) == (14, 15, "1:1")
+    # the Bf-110 beside it supports it too (S10.5: bombers support): 14÷21 is still 1:1
+    assert air.supporters(state, "wa-bf109g") == ["wa-bf110"]
+    assert air.air_odds(state, "wa-bf109g", ["ra-composite", "ra-lagg3"]) == (14, 21, "1:1")
     state.apply("intercept wa-bf109g ra-composite ra-lagg3")
     state.apply("roll 2")
     assert air.air_step(state, "wa-bf109g") == "reduced"  # the defender flips first
@@ -222,3 +223,25 @@ def test_w6_full_air_strike_1_bomb_die_4_lo_on_infantry_in_a_trench_takes_a_loss
     state.apply("roll 4")
     assert step(state, GERMAN_INFANTRY) == "reduced"
     assert where(state, GERMAN_INFANTRY) == TRENCH
+
+
+def test_s10_5_an_adjacent_friendly_bomber_supports_in_air_combat() -> None:
+    """S10.5: «Каждая фишка бомбардировщиков и истребителей может атаковать, наносить
+    авиаудар или поддерживать свои фишки» — a bomber supports too: La-5 (9) against a
+    Bf-110 (6) with a Ju-87 (3) beside it is 9÷9 = 1:1, not 9÷6 → 2:1; supporting does
+    not spend the Ju-87, which still strikes (S10.4)."""
+    n = static(air_stage_cache()).neighbors
+    beside = next(h for h in n[TARGET] if h != TRENCH)
+    state = air_stage({RKKA_UNIT: TARGET, "r-21a-b": beside, GERMAN_INFANTRY: TRENCH})
+    la5 = next(h for h in n[TARGET] if h != beside and h in n[beside])
+    place_all(
+        state,
+        {
+            ("wehrmacht", "bomber"): [f"fly wa-bf110 {TARGET}", f"fly wa-ju87-2 {beside}"],
+            ("rkka", "fighter"): [f"fly ra-la5 {la5}"],
+        },
+    )
+    assert air.supporters(state, "wa-bf110") == ["wa-ju87-2"]
+    assert air.air_odds(state, "wa-bf110", ["ra-la5"]) == (9, 9, "1:1")
+    state.apply("intercept wa-bf110 ra-la5")
+    assert not state.get("air_spent", "wa-ju87-2")

@@ -63,6 +63,16 @@ def test_replay_checks_the_record_and_draws_a_turn(demo: tuple[Path, str], tmp_p
     code, text = run("replay", str(folder / "stalingrad-short-seed2.json"))
     assert code == 0
     assert "result:" in text
+    # both S11.1 conditions beside the result (issue 30: "encircled: True" alone misled)
+    encircled = next(ln for ln in text.splitlines() if ln.startswith("6th Army encircled"))
+    in_city = next(ln for ln in text.splitlines() if ln.startswith("RKKA ground unit in"))
+    result = next(ln for ln in text.splitlines() if ln.startswith("result:"))
+    if "rkka" in result:
+        assert encircled.endswith("True")
+        assert in_city.endswith("True")
+    else:
+        assert ("not closed" in result) == encircled.endswith("False")
+        assert ("no RKKA ground unit" in result) == in_city.endswith("False")
 
 
 def test_replay_rejects_a_tampered_record(demo: tuple[Path, str], tmp_path: Path) -> None:
@@ -148,3 +158,14 @@ def test_simulate_command_prints_rates_and_a_progress_bar() -> None:
         timeout=300,
     )
     assert bad.returncode == 2
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["study"]])
+def test_a_huge_game_count_is_refused_with_a_usage_message(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: ``--games 99999999999999999999`` is refused at once (exit status 2)."""
+    with pytest.raises(SystemExit) as caught:
+        main([*command, "--games", "99999999999999999999"])
+    assert caught.value.code == 2
+    assert "99999999999999999999 is above 1000000" in capsys.readouterr().err

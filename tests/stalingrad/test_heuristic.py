@@ -571,7 +571,7 @@ def test_heuristic_6th_army_breaks_out_on_the_short_game_last_turn_s11_1() -> No
             )
             escapes = _escapes(state) if chance else frozenset()
             choice = super().__call__(state)
-            if chance:
+            if chance and choice.kind != "play":  # a card played first decides nothing here
                 seen.append((choice, choice.kind == "move" and choice.args[1] in escapes))
             return choice
 
@@ -709,10 +709,10 @@ def test_heuristic_odds_from_parts_equal_the_rules_attack_odds_s8_2() -> None:
 def test_heuristic_last_short_turn_never_weakens_the_ring_s11_1() -> None:
     # S11.1 is judged at the end of turn 5: there RKKA makes no move after which the ring
     # is open where it was closed or has more gaps or thin spots (ring_risk), and no ground
-    # attack; checked at every RKKA decision of turn 5 in the short games of seeds 0..4,
-    # where the rule rules some best-scored move out
+    # attack; checked at every RKKA decision of turn 5 in the short games of seeds 0..,
+    # up to the first where the rule rules some best-scored move out (within 20 games)
     moves = ruled_out = 0
-    for seed in range(5):
+    for seed in range(20):
         bot = HeuristicBot(2 * seed)
 
         def rkka(state: State, bot: HeuristicBot = bot) -> Action:
@@ -729,8 +729,10 @@ def test_heuristic_last_short_turn_never_weakens_the_ring_s11_1() -> None:
 
         play(SHORT, {"rkka": rkka, "wehrmacht": HeuristicBot(2 * seed + 1)}, seed)
         ruled_out += bot.ruled_out
+        if ruled_out and moves > 10:
+            break
     assert moves > 10
-    assert ruled_out > 0, "no move ruled out in seeds 0..4: the test no longer exercises it"
+    assert ruled_out > 0, "no move ruled out in 20 games: the test no longer exercises it"
 
 
 # -- win rates over fixed seed ranges ---------------------------------------------------------

@@ -213,3 +213,45 @@ def test_source_phrases_are_the_russian_rulebooks() -> None:
     assert len(quotes) >= 60
     wrong = [q for q in quotes if q not in original]
     assert not wrong, f"phrases not found in {seed.name}: {wrong}"
+
+
+def rulings_of(rule: str) -> list[str]:
+    """The ruling blocks between ``rule``'s anchor and the next anchor."""
+    text = RULEBOOK.read_text(encoding="utf-8")
+    start = text.index(f'<a id="{rule}"></a>')
+    following = ANCHOR.search(text, start + len(f'<a id="{rule}"></a>'))
+    return ruling_blocks(text[start : following.start() if following else len(text)])
+
+
+@pytest.mark.parametrize(
+    ("rule", "topics"),
+    [
+        ("S4.1", ["air unit", "mix"]),
+        ("S6.5", ["«…И АРТИЛЛЕРИИ»"]),
+        ("S10.4", ["support uses nothing up", "a bomber that supported still strikes"]),
+        ("S10.5", ["AL in the air", "EX in the air", "the defender's hex", "after an EX"]),
+    ],
+)
+def test_decisions_where_the_source_is_silent_are_marked_rulings(
+    rule: str, topics: list[str]
+) -> None:
+    """Each statement the source does not make, or makes otherwise, is a ruling of ours
+    with its reason (issue 30: S4.1, S6.5, S10.4, S10.5)."""
+    blocks = rulings_of(rule)
+    for topic in topics:
+        assert any(topic in b for b in blocks), f"{rule}: no ruling on {topic!r}"
+
+
+def test_the_relief_group_ruling_names_the_data_s_counters() -> None:
+    """Ruling S11.2 "who is who" names exactly the counters the data tags
+    ``relief_group`` (and oob.md explains why)."""
+    from hexwar_stalingrad.board import static
+    from hexwar_stalingrad.rules import StalingradRules
+
+    (block,) = [b for b in rulings_of("S11.2") if "who is who" in b]
+    data = static(StalingradRules().new_state())
+    tagged = {u for u, info in data.ground.items() if "relief_group" in info.groups}
+    named = set(re.findall(r"`(w-[\w-]+)`", block))
+    assert named == tagged == {"w-6pz", "w-17pz", "w-23pz"}
+    assert "three" in block
+    assert "six" not in block

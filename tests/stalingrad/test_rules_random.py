@@ -88,6 +88,9 @@ def test_random_short_games_pass_every_kit_check() -> None:
     )
     assert report.ok, report.violations[:3]
     assert report.terminal == 2
+    # the kit's default policy reaches ground and air combat (issue 30)
+    assert report.kinds["attack"] >= report.games
+    assert report.kinds["intercept"] > 0
 
 
 CI_GAMES = 200

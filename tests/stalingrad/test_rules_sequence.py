@@ -242,6 +242,25 @@ def test_s11_1_a_closed_ring_of_units_and_zoc_encircles() -> None:
     assert not victory.encircled(state)
 
 
+def test_s11_1_the_reason_names_the_condition_that_failed() -> None:
+    """S11.1 needs both the city and the ring: a game lost with the ring closed but no RKKA
+    unit in Stalingrad says so (it used to read "the ring ... is not closed")."""
+    units = ring_around("1515")
+    state = situation(StalingradRules(length="short"), units, phase="movement")
+    assert victory.encircled(state)
+    assert not victory.rkka_in_city(state)
+    outcome = victory.short_game_outcome(state)
+    assert outcome.winner == "wehrmacht"
+    assert outcome.reason == "S11.1: no RKKA ground unit is in Stalingrad"
+    city = sorted(static(state).city)[0]
+    state = situation(
+        StalingradRules(length="short"), {"r-1ga": "1010", "w-li-n": city}, phase="movement"
+    )
+    assert victory.short_game_outcome(state).reason == (
+        "S11.1: the ring around the 6th Army is not closed and no RKKA ground unit is in Stalingrad"
+    )
+
+
 def test_s11_1_only_6th_army_units_in_the_stalingrad_area_must_be_blocked() -> None:
     """Ruling S11.1 (the source: the 6th Army units "в Сталинграде"): a 6th Army unit
     rebuilt on a far truck hex (S4.1) does not open a closed ring; one inside the area

@@ -196,6 +196,19 @@ def unknown_card_place(env: dict[str, Any], rng: random.Random) -> None:
     _tables(env)["cards"][rng.choice(["discard", "hand:nobody", "deck:"])] = []
 
 
+def card_removed(env: dict[str, Any], rng: random.Random) -> None:
+    """A card taken out of a deck or a hand (27 → 26 cards in play: S5 conservation)."""
+    cards = _tables(env)["cards"]
+    key = rng.choice(sorted(k for k, v in cards.items() if isinstance(v, list) and v))
+    cards[key] = [c for c in cards[key] if c != rng.choice(cards[key])]
+
+
+def hidden_mark_removed(env: dict[str, Any], rng: random.Random) -> None:
+    """A deck's or hand's ``$hidden`` mark dropped (the other side would see it: S5.2)."""
+    hidden = _tables(env)["$hidden"]
+    del hidden[rng.choice(sorted(k for k in hidden if k.startswith("cards/")))]
+
+
 def effect_params_wrong_type(env: dict[str, Any], rng: random.Random) -> None:
     effects = [e for e in env["state"]["effects"] if e["params"]]
     effect = rng.choice(effects)
@@ -355,6 +368,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     card_in_the_wrong_deck,
     unknown_card,
     unknown_card_place,
+    card_removed,
+    hidden_mark_removed,
     effect_params_wrong_type,
     effect_params_reshaped,
     effect_of_another_card,
@@ -462,3 +477,23 @@ def test_a_save_of_other_options_or_data_is_refused(save_text: str) -> None:
     env.pop("rules_version")
     with pytest.raises(RecordError, match="missing field 'rules_version'"):
         loads(RULES, json.dumps(env))
+
+
+def test_a_pending_decision_naming_a_unit_twice_is_refused() -> None:
+    """An attacker listed twice in a pending roll would count twice (S8.2): refused."""
+    found: list[State] = []
+
+    def grab(state: State, action: Any) -> None:
+        top = state.pending[-1] if state.pending else None
+        if not found and top is not None and top.kind == "roll" and top.params[0] == "attack":
+            found.append(state.clone())
+
+    random_game(RULES, 5, on_step=grab)
+    assert found, "the seeded game declared a ground attack"
+    env = json.loads(dumps(found[0]))
+    assert loads(RULES, reseal(copy.deepcopy(env))) == found[0]
+    params = env["state"]["pending"][-1]["params"]
+    params.append(params[-1])  # the last attacker again
+    with pytest.raises(RecordError, match="more than once") as caught:
+        loads(RULES, reseal(env), source="save.json")
+    assert caught.value.entry == "state.pending[0].params"

@@ -442,3 +442,19 @@ def test_a_scenario_directory_is_served_and_its_saves_know_their_data(tmp_path: 
     path.write_text(json.dumps(data))
     with pytest.raises(ValueError, match="other game data"):
         load_session(path, {game.name: game})
+
+
+def test_serve_scenario_plays_a_named_scenario_directory(tmp_path: Path) -> None:
+    """``serve --scenario DIR`` for a directory with its own ``scenario.toml`` name (the
+    variant docs/stalingrad/variants.md teaches): the session is set up under that name."""
+    import shutil
+
+    from hexwar_stalingrad.scenario import shipped_data_dir
+    from hexwar_stalingrad.web import web_game
+
+    variant = tmp_path / "romanians-hold"
+    shutil.copytree(shipped_data_dir(), variant)
+    (variant / "scenario.toml").write_text('name = "romanians-hold"\n', encoding="utf-8")
+    game = web_game(str(variant))
+    session, _ = Session.create(game, {"length": "short"}, {}, directory=tmp_path)
+    assert game.scenario == session.state.scenario == "romanians-hold"

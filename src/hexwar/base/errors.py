@@ -17,6 +17,7 @@ from __future__ import annotations
 
 __all__ = [
     "ActionSyntaxError",
+    "ActionTypeError",
     "ActivationError",
     "AttackRefused",
     "ChanceError",
@@ -107,6 +108,11 @@ class LabelError(HexwarError):
 
 class ActionSyntaxError(HexwarError):
     """A text that is not the text form of any action."""
+
+
+class ActionTypeError(ActionSyntaxError, TypeError):
+    """A value that is neither an action nor a text (``apply(b"end")``): a
+    :class:`HexwarError` that is a ``TypeError`` too."""
 
 
 class NotLegalNow(IllegalAction):

@@ -225,6 +225,11 @@ class MoveSearch(Generic[C]):
         """Every cell a unit at ``start`` can end its move in (as :func:`reachable`)."""
         return self._search(start, allowance, None)
 
+    def path(self, start: C, allowance: float, target: C) -> list[C]:
+        """One cheapest legal path from ``start`` to the end cell ``target`` (both
+        included; the search stops once ``target`` is settled)."""
+        return self._search(start, allowance, target).path_to(target)
+
     def end_indices(self, start: C, allowance: float) -> dict[int, float]:
         """The end cells as ``{cell index: minimal cost}`` (indices of the map's
         :meth:`~hexwar.board.maps.GameMap.indexed_cells`); the start is included with cost 0.

@@ -24,11 +24,12 @@ limit is a function ``units -> reason | None`` that a game writes and combines.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from hexwar.base.errors import StackError, StackingViolation
 
 __all__ = [
+    "ONE_PER_CELL",
     "StackingLimit",
     "all_limits",
     "arrive",
@@ -97,6 +98,14 @@ def max_units(
         return None
 
     return check
+
+
+#: The default stacking limit of the core: one unit per cell. Movement
+#: (:class:`hexwar.mechanics.moves.PieceMoves`: friendly pieces may be passed, not ended
+#: on), retreats (:mod:`hexwar.mechanics.retreat`) and advances after combat
+#: (:class:`hexwar.mechanics.combat.Combat`'s ``limit``) all use it unless a game says
+#: otherwise (``limit=None``: no limit).
+ONE_PER_CELL: Final[StackingLimit] = max_units(1)
 
 
 def all_limits(*limits: StackingLimit) -> StackingLimit:

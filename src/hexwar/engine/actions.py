@@ -27,6 +27,7 @@ import attrs
 
 from hexwar.base.errors import (
     ActionSyntaxError,
+    ActionTypeError,
     HexwarError,
 )
 from hexwar.base.kept import kept
@@ -46,6 +47,7 @@ __all__ = [
     "action_key",
     "check_chance",
     "sorted_outcomes",
+    "to_action",
 ]
 
 #: A state value: JSON-able and immutable (tuples, not lists), so copies can be shallow.
@@ -106,6 +108,24 @@ def _kind(_inst: object, _attr: attrs.Attribute[str], value: object) -> None:
         _KNOWN_KINDS.add(value)
 
 
+def to_action(value: object) -> Action:
+    """An :class:`Action`, or the action a text stands for; anything else raises
+    :class:`~hexwar.base.errors.ActionTypeError` (a ``HexwarError`` and a ``TypeError``).
+
+    >>> to_action("roll 4")
+    Action(kind='roll', args=('4',))
+    >>> to_action(b"end")
+    Traceback (most recent call last):
+    ...
+    hexwar.base.errors.ActionTypeError: an action or its text, not bytes: b'end'
+    """
+    if isinstance(value, Action):
+        return value
+    if isinstance(value, str):
+        return Action.parse(value)
+    raise ActionTypeError(f"an action or its text, not {type(value).__name__}: {value!r:.80}")
+
+
 def action_key(action: Action) -> tuple[str, tuple[str, ...]]:
     """The sort key of an action: ``(kind, args)``, the same order as ``Action``'s own.
 
@@ -157,7 +177,7 @@ class Action:
         hexwar.base.errors.ActionSyntaxError: bad action text 'roll  4': one space between tokens
         """
         if not isinstance(text, str):
-            raise ActionSyntaxError(f"an action text is a str, not {type(text).__name__}")
+            raise ActionTypeError(f"an action text is a str, not {type(text).__name__}")
         if not text:
             raise ActionSyntaxError("bad action text '': empty")
         if len(text) > MAX_ACTION_TEXT:

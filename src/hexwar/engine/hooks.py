@@ -104,8 +104,9 @@ _POINTS = (
     ),
     HookPoint(
         "combat_strength",
-        "(state, value: int, *, unit: str, role: str) -> int",
-        "A unit's strength as attacker or defender (role 'attack'/'defend'; S8.2).",
+        "(state, value: int | Fraction, *, unit: str, role: str) -> int | Fraction",
+        "A unit's strength as attacker or defender (role 'attack'/'defend'; S8.2); a "
+        "Fraction halves exactly (hexwar.mechanics.status).",
     ),
     HookPoint(
         "odds_shift",

@@ -223,6 +223,8 @@ def _check_pending(sides: set[str], pending: tuple[Decision, ...]) -> None:
             raise _bad("a chance event decided by a side", where)
         if len({a for a, _ in d.outcomes}) != len(d.outcomes):
             raise _bad("repeated chance outcome", where)
+        if len(set(d.choices)) != len(d.choices):
+            raise _bad("repeated choice", where)
 
 
 def _check_effects(ruleset: Ruleset, sides: set[str], snap: Snapshot) -> None:

@@ -94,7 +94,7 @@ import attrs
 from hexwar.base.errors import AttackRefused, DataError, IllegalAction
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
-from hexwar.board.stacking import StackingLimit
+from hexwar.board.stacking import ONE_PER_CELL, StackingLimit
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.kinds import Combination, Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase
@@ -156,7 +156,8 @@ class Combat(ResultProgram, AttackOdds):
     ``may_attack(state, piece)``, ``shift(state, attack)`` (side conditions, added to the
     ``odds_shift`` hook), ``feasible`` (a monotone pruning of attacker groups, see
     :class:`~hexwar.engine.kinds.Combination`), ``limit`` (stacking, for retreats and
-    advances), ``unit`` (ids -> what ``limit`` and ``exerts_zoc`` expect).
+    advances; default :data:`~hexwar.board.stacking.ONE_PER_CELL`, as movement; ``None``:
+    no limit), ``unit`` (ids -> what ``limit`` and ``exerts_zoc`` expect).
 
     ``name`` prefixes the state tables (``<name>`` the result in progress,
     ``<name>_attackers`` and ``<name>_defenders`` the phase's declarations) and the
@@ -181,7 +182,7 @@ class Combat(ResultProgram, AttackOdds):
     may_attack: Callable[[State, str], bool] | None = None
     shift: Callable[[State, Attack], int] | None = None
     feasible: Callable[[State, str, tuple[str, ...], tuple[str, ...]], bool] | None = None
-    limit: StackingLimit | None = None
+    limit: StackingLimit | None = ONE_PER_CELL
     unit: Callable[[str], Any] | None = None
     exerts_zoc: Callable[[Any], bool] | None = None
     name: str = "combat"

@@ -274,6 +274,15 @@ class ResultProgram:
             movers=self._stack(state, rec),
         )  # fmt: skip
 
+    def _stacked_over(self, state: State, cell: Any) -> bool:
+        """Whether the pieces in ``cell`` break the stacking limit."""
+        if self.limit is None:
+            return False
+        units = [
+            p if self.unit is None else self.unit(p) for p in self.pieces.occupants(state, cell)
+        ]
+        return self.limit(units) is not None
+
     def _stack(self, state: State, rec: Record) -> list[str]:
         """The retreating pieces, in their stack order (top first)."""
         live = set(self._live(state, rec, "defenders"))
@@ -386,6 +395,8 @@ class ResultProgram:
             rest: list[Op] = [("dloss", 1)] if penalty else []
             if n > 1:
                 rest.append(("retreat", n - 1))
+            elif self.retreat.until_free and self._stacked_over(state, to):
+                rest.append(("retreat", 1))  # on through the friends (RetreatRules.until_free)
             self._pop(rec, *rest)
         elif kind == "advance":
             if action == self.forms.stop_action:

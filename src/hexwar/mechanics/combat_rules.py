@@ -75,6 +75,10 @@ def _shifts(value: Mapping[str, int]) -> Mapping[str, int]:
     return dict(value)
 
 
+def _side_shifts(value: Mapping[str, Mapping[str, int]]) -> Mapping[str, Mapping[str, int]]:
+    return {side: dict(shifts) for side, shifts in value.items()}
+
+
 def _modes(value: Mapping[str, AdvanceMode]) -> Mapping[str, AdvanceMode]:
     return dict(value)
 
@@ -94,10 +98,17 @@ def _hexside_shifts(value: Iterable[HexsideShift]) -> tuple[HexsideShift, ...]:
 @attrs.frozen
 class OddsRules:
     """The odds' shifts and edges as data: ``terrain`` (the defender's terrain ->
-    column shift, "forest -1"), ``hexsides`` (:class:`HexsideShift`), ``below`` and
-    ``above`` (:data:`BELOW`, :data:`ABOVE`), ``rule`` (cited by a refusal)."""
+    column shift, "forest -1"), ``side_terrain`` (the defending side -> its own terrain
+    shifts, added to ``terrain``: "Soviet units in a city -1"), ``tags`` (a tag of the
+    defender's cell -> shift, every matching tag counts: "Moscow -2"), ``hexsides``
+    (:class:`HexsideShift`), ``below`` and ``above`` (:data:`BELOW`, :data:`ABOVE`),
+    ``rule`` (cited by a refusal)."""
 
     terrain: Mapping[str, int] = attrs.field(factory=dict, converter=_shifts)
+    side_terrain: Mapping[str, Mapping[str, int]] = attrs.field(
+        factory=dict, converter=_side_shifts
+    )
+    tags: Mapping[str, int] = attrs.field(factory=dict, converter=_shifts)
     hexsides: tuple[HexsideShift, ...] = attrs.field(default=(), converter=_hexside_shifts)
     below: str = "refuse"
     above: str = "highest"
@@ -343,9 +354,13 @@ class AttackOdds:
     def odds(self, state: State, side: str, cell: str, attackers: Sequence[str]) -> Odds:
         """The odds of ``attackers`` against the stack in ``cell`` (see the module
         docstring): the unshifted column (just below the lowest when the ratio is below
-        the table's threshold; the highest against a defence of 0), plus the shifts."""
+        the table's threshold; the highest against a defence of 0), plus the shifts.
+
+        Every attacker must be a piece of ``side`` next to ``cell`` (else
+        :class:`~hexwar.base.errors.AttackRefused`)."""
         attackers = tuple(attackers)
         where = self._cell(cell)
+        self._check_attackers(state, side, cell, where, attackers)
         attack = sum(
             (Fraction(self.piece_strength(state, p, "attack")) for p in attackers), Fraction(0)
         )
@@ -366,9 +381,30 @@ class AttackOdds:
         shift = self._shift(state, Attack(side, cell, attackers), where)
         return place_column(self.table, self.odds_rules, index, shift, attack, defence)
 
+    def _check_attackers(
+        self, state: State, side: str, cell: str, where: Any, attackers: tuple[str, ...]
+    ) -> None:
+        if where not in self.game_map:
+            raise AttackRefused(f"attack on {cell}: not a cell of the map")
+        near = set(self.game_map.neighbors(where))
+        for piece in attackers:
+            placed = self.pieces.is_placed(state, piece)
+            if not placed or self.pieces.side(state, piece) != side:
+                raise AttackRefused(f"attack on {cell}: {piece} is not a piece of {side} here")
+            if self.pieces.where(state, piece) not in near:
+                raise AttackRefused(f"attack on {cell}: {piece} is not next to it")
+
     def _shift(self, state: State, attack: Attack, where: Any) -> int:
         game_map, rules = self.game_map, self.odds_rules
-        shift = rules.terrain.get(game_map.terrain(where), 0)
+        terrain = game_map.terrain(where)
+        shift = rules.terrain.get(terrain, 0)
+        if rules.side_terrain:
+            defenders = self.pieces.occupants(state, where)
+            if defenders:
+                defender = self.pieces.side(state, defenders[0])
+                shift += rules.side_terrain.get(defender, {}).get(terrain, 0)
+        if rules.tags:
+            shift += sum(rules.tags.get(tag, 0) for tag in game_map.tags(where))
         if rules.hexsides:
             active, side_of = game_map.chart.active_features, game_map.hexside
             crossed = [

@@ -141,6 +141,12 @@ class SearchMemo:
             self.steps = FirstSteps(steps, self.labels, self.indices)
         return self.steps
 
+    def path(self, enemies: frozenset[str], label: str, points: int, to: str) -> list[str]:
+        """The labels of one cheapest route of a move from ``label`` to ``to`` (both
+        included), against enemy pieces on ``enemies``."""
+        cells, labels = self.cells, self.codec.label
+        return [labels(c) for c in self.search(enemies).path(cells[label], points, cells[to])]
+
     def ends(self, enemies: frozenset[str], label: str, points: int) -> tuple[str, ...]:
         """The end cells of a move (see :func:`reach_labels`)."""
         key = (enemies, label, points)

@@ -31,7 +31,8 @@ the first piece that moves.
 >>> reg.place(state, "r1", Hex(0, 0), "red"); reg.place(state, "b1", Hex(2, 0), "blue")
 >>> moves.movers(state, "red"), moves.ends(state, "red", ("r1",))
 (['r1'], ['-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0'])
->>> moves.play(state, moves.actions(state, "red")[0])
+>>> moves.play(state, moves.actions(state, "red")[0])   # the path it took
+[Hex(q=0, r=0), Hex(q=-1, r=0)]
 >>> reg.where(state, "r1"), moves.exists(state, "red")   # a piece moves once a phase
 (Hex(q=-1, r=0), False)
 """
@@ -45,6 +46,7 @@ from typing import Any
 
 import attrs
 
+from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
@@ -148,11 +150,27 @@ class PieceMoves:
             table = self._actions[piece] = _Actions(self.kind, piece)
         return table
 
-    def play(self, state: State, action: Action) -> None:
-        """Carry out ``move PIECE CELL``: the piece moves there, marked as moved."""
+    def path(self, state: State, action: Action) -> list[Any]:
+        """The cells (the registry's) of one cheapest route of the legal move ``move PIECE
+        CELL``, its start first: what a unit passed through (towns it takes on the way,
+        :meth:`hexwar.mechanics.control.Control.enter`)."""
         piece, label = action.args
+        query = self.query(state, self.pieces.side(state, piece))
+        start = query.place_of(piece)
+        if start is None:
+            raise PieceError(f"{piece!r} is not a piece on the map of the side to move")
+        mclass = query.classes[piece]
+        labels = query._memo(mclass).path(query.enemies(), start, query.points(piece), label)
+        return [self.pieces.codec.cell_at(lab) for lab in labels]
+
+    def play(self, state: State, action: Action) -> list[Any]:
+        """Carry out ``move PIECE CELL``: the piece moves there, marked as moved; returns
+        the path it took (:meth:`path`)."""
+        piece, label = action.args
+        path = self.path(state, action)
         self.pieces.move(state, piece, self.pieces.codec.cell_at(label))
         state.put(self.moved, piece, True)
+        return path
 
 
 class _Actions(dict[str, Action]):

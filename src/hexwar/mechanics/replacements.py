@@ -36,22 +36,32 @@ phase's :class:`~hexwar.engine.kinds.Kinds`:
 >>> repl.rebuild(state, "red", "b", Hex(3, 0))
 >>> repl.points(state, "red"), counters.step(state, "b"), repl.restorable(state, "red")
 (0, 1, [])
+
+Options: ``restore_rebuilt=False`` — a piece rebuilt in a phase may not be restored in
+the same phase (it comes back reduced, and stays so until the next phase of
+replacements); ``first_turn`` — the first turn each piece may be rebuilt (a unit that
+arrives later); :func:`edge_or_held` — the common ``places``: the side's map edge, or a
+city it holds that is in communication with that edge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
 from hexwar.base.errors import ReplacementError
+from hexwar.board.maps import GameMap
+from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
 from hexwar.engine.kinds import Kind, Values
 from hexwar.engine.state import State
+from hexwar.mechanics.control import Control
 from hexwar.mechanics.steps import StepCounters
+from hexwar.mechanics.supply import trace_lengths, zoc_stops
 
-__all__ = ["Replacements"]
+__all__ = ["Replacements", "edge_or_held"]
 
 C = TypeVar("C")
 POINTS_TABLE: Final = "replacement_points"
@@ -63,7 +73,10 @@ class Replacements(Generic[C]):
 
     ``places(state, side, piece)``: the cells an eliminated piece may be rebuilt on
     (occupied cells are left out here); ``may_restore(state, side, piece)``: whether a
-    reduced piece on the map may take a step back (e.g. not in an enemy ZOC, in supply).
+    reduced piece on the map may take a step back (e.g. not in an enemy ZOC, in supply);
+    ``restore_rebuilt``: whether a piece rebuilt in this phase may be restored in it (the
+    rebuilt pieces are marked in ``<table>_rebuilt``); ``first_turn``: piece -> the first
+    turn it may be rebuilt.
     """
 
     counters: StepCounters
@@ -72,6 +85,8 @@ class Replacements(Generic[C]):
     restore_cost: int = 1
     rebuild_cost: int = 2
     rebuild_step: int | None = None
+    restore_rebuilt: bool = True
+    first_turn: Mapping[str, int] = attrs.field(factory=dict, converter=dict)
     table: str = POINTS_TABLE
     restore_kind: str = "restore"
     rebuild_kind: str = "rebuild"
@@ -118,16 +133,27 @@ class Replacements(Generic[C]):
         for piece in self._pieces.pieces_of(state, side):
             if piece not in counters.tracks or counters.step(state, piece) == 0:
                 continue
+            if not self.restore_rebuilt and self._rebuilt_now(state, piece):
+                continue
             if self.may_restore is None or self.may_restore(state, side, piece):
                 out.append(piece)
         return sorted(out)
+
+    def _now(self, state: State) -> str:
+        return f"{state.turn}:{state.stage}:{state.phase}"
+
+    def _rebuilt_now(self, state: State, piece: str) -> bool:
+        return state.get(f"{self.table}_rebuilt", piece) == self._now(state)
 
     def rebuildable(self, state: State, side: str) -> list[str]:
         """The side's eliminated pieces it can pay to rebuild on some free cell, sorted."""
         if self.points(state, side) < self.rebuild_cost:
             return []
+        first, turn = self.first_turn, state.turn
         return [
-            p for p in self.counters.eliminated(state, side) if self.rebuild_cells(state, side, p)
+            p
+            for p in self.counters.eliminated(state, side)
+            if first.get(p, turn) <= turn and self.rebuild_cells(state, side, p)
         ]
 
     def rebuild_cells(self, state: State, side: str, piece: str) -> list[str]:
@@ -160,6 +186,8 @@ class Replacements(Generic[C]):
         track = self.counters.track(piece)
         step = len(track) - 1 if self.rebuild_step is None else self.rebuild_step
         self.counters.rebuild(state, piece, cell, step=step, side=side)
+        if not self.restore_rebuilt:
+            state.put(f"{self.table}_rebuilt", piece, self._now(state))
 
     # -- as actions --------------------------------------------------------------------------
 
@@ -192,3 +220,29 @@ class Replacements(Generic[C]):
             self.rebuild(state, side, piece, self._pieces.codec.cell_at(label))
             return True
         return False
+
+
+def edge_or_held(
+    pieces: Pieces[C],
+    game_map: GameMap[C],
+    edges: Mapping[str, Iterable[C]],
+    control: Control[C] | None = None,
+) -> Callable[[State, str, str], list[C]]:
+    """A :class:`Replacements` ``places``: the cells of the side's map edge (``edges[side]``)
+    and, with ``control``, the cells the side holds that are *in communication* — a trace
+    to its edge that enters no enemy unit and no enemy ZOC cell without a friendly unit
+    (:func:`~hexwar.mechanics.supply.trace_lengths`, :func:`~hexwar.mechanics.supply.zoc_stops`)."""
+    sources = {side: sorted(cells, key=pieces.codec.label) for side, cells in edges.items()}
+
+    def places(state: State, side: str, piece: str) -> list[C]:
+        edge = sources.get(side, [])
+        if control is None:
+            return list(edge)
+        friends, enemies = pieces.friends_enemies(state, side)
+        reached = trace_lengths(
+            game_map, edge, blocked=set(enemies), stops=zoc_stops(game_map, enemies, friends)
+        )
+        held = [c for c in control.held(state, side) if c in reached]
+        return [*edge, *(c for c in held if c not in edge)]
+
+    return places

@@ -55,7 +55,7 @@ import attrs
 from hexwar.base.errors import DataError, HexwarError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
-from hexwar.board.stacking import StackingLimit
+from hexwar.board.stacking import ONE_PER_CELL, StackingLimit
 from hexwar.board.zoc import every_unit_exerts_zoc, zoc_cells
 from hexwar.engine.state import State
 from hexwar.grid.geometry import Hex
@@ -79,7 +79,7 @@ def retreat_cells(
     away: Hex,
     *,
     on_map: Container[Hex],
-    limit: StackingLimit | None = None,
+    limit: StackingLimit | None = ONE_PER_CELL,
     unit: Callable[[str], Any] | None = None,
 ) -> list[Hex]:
     """The cells (sorted) the stack in ``cell`` may retreat to from an attacker in ``away``.
@@ -126,6 +126,10 @@ class RetreatRules:
       ``friends_negate_zoc``: an enemy-ZOC cell holding a friendly unit counts as free;
     - ``through_friends``: the stack may pass cells of friendly units (it may always
       *end* in one when the stacking limit allows);
+    - ``until_free``: a retreat whose last cell holds friendly units the stacking limit
+      refuses goes on, a cell at a time under the same rules, until it ends in a cell
+      the limit allows (*Battle for Moscow*: "retreat through friendly units until it
+      ends in an empty hex"); without it no such retreat exists;
     - ``movement_class``: a step must be legal for it on the map (impassable terrain
       and hexsides of the terrain chart); ``impassable`` (terrains) and ``uncrossable``
       (hexside features, after a bridge's negation) close cells and hexsides to a
@@ -140,6 +144,7 @@ class RetreatRules:
     enemy_zoc: ZocRule = "forbidden"
     friends_negate_zoc: bool = False
     through_friends: bool = True
+    until_free: bool = False
     movement_class: str | None = None
     impassable: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
     uncrossable: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
@@ -184,12 +189,13 @@ def retreat_paths(
     zoc: Collection[C] = (),
     friends: Mapping[C, Sequence[Any]] | None = None,
     movers: Sequence[Any] = (),
-    limit: StackingLimit | None = None,
+    limit: StackingLimit | None = ONE_PER_CELL,
     attackers: Collection[C] = (),
     origin: C | None = None,
     passed: Sequence[C] = (),
 ) -> list[RetreatPath[C]]:
-    """Every legal retreat of exactly ``length`` cells from ``start``, sorted.
+    """Every legal retreat of exactly ``length`` cells from ``start`` (longer under
+    ``RetreatRules.until_free``), sorted.
 
     ``enemies``: cells holding enemy units (never entered); ``zoc``: the cells in the
     enemy's ZOC; ``friends``: cell -> the friendly units there (what ``limit`` expects);
@@ -262,11 +268,13 @@ class _PathSearch(Generic[C]):
 
     def grow(self, cell: C, cells: tuple[C, ...], penalties: int) -> None:
         depth = len(cells)
-        if depth == self.length:
+        if depth >= self.length:
             there = tuple(self.friends.get(cell, ())) if cells else ()
             if not cells or self.limit is None or self.limit((*there, *self.movers)) is None:
                 self.out.append(RetreatPath(cells, penalties))
-            return
+                return
+            if not self.rules.until_free:
+                return
         for nxt in self.game_map.neighbors(cell):
             if self.step_ok(cell, nxt, depth + 1):
                 self.seen.add(nxt)
@@ -289,7 +297,7 @@ def retreat_options(
     length: int,
     *,
     rules: RetreatRules = RetreatRules(),
-    limit: StackingLimit | None = None,
+    limit: StackingLimit | None = ONE_PER_CELL,
     unit: Callable[[str], Any] | None = None,
     exerts_zoc: Callable[[Any], bool] | None = None,
     attackers: Collection[C] = (),

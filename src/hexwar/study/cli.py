@@ -19,7 +19,7 @@ import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from hexwar.base.errors import HexwarError
 from hexwar.study.backends import backend_for
@@ -30,7 +30,7 @@ from hexwar.study.results import read_rows, row_key
 from hexwar.study.runner import Cell, Plan, run_study
 from hexwar.study.stats import wilson
 
-__all__ = ["main", "parse_value", "parser"]
+__all__ = ["MAX_GAMES", "at_least", "main", "parse_value", "parser"]
 
 
 def parse_value(text: str) -> Any:
@@ -41,16 +41,32 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An ``argparse`` type: an integer no smaller than ``low`` (shared by the games' CLIs)."""
+#: The most games a command plays (per cell of a study): a stated limit, so that a typo
+#: (``--games 99999999999999999999``) is refused at once instead of running for ever.
+MAX_GAMES: Final = 1_000_000
+#: The largest seed, worker count or other count a command takes.
+MAX_COUNT: Final = 2**63 - 1
+
+
+def at_least(low: int, most: int = MAX_COUNT) -> Callable[[str], int]:
+    """An ``argparse`` type: an integer from ``low`` to ``most`` (shared by the games'
+    CLIs).
+
+    >>> at_least(1, MAX_GAMES)("99999999999999999999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 99999999999999999999 is above 1000000
+    """
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not an integer: {text[:40]!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is below {low}")
+        if value > most:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is above {most}")
         return value
 
     return parse
@@ -62,7 +78,7 @@ def parser(prog: str, game: str | None, flags: Mapping[str, str]) -> argparse.Ar
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     if game is None:
         p.add_argument("game", help="MODULE:NAME of a StudyGame or a Ruleset class")
-    p.add_argument("--games", type=at_least(1), default=20, help="games per cell")
+    p.add_argument("--games", type=at_least(1, MAX_GAMES), default=20, help="games per cell")
     p.add_argument("--seed", type=at_least(0), default=0, help="the first seed")
     p.add_argument("--bots", action="append", help="one bot per side, A,B (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=V1,V2")

@@ -3,7 +3,8 @@
 :mod:`hexwar.testing.kit` checks any ruleset the way OpenSpiel checks its games (its
 per-state checks in :mod:`hexwar.testing.checks`),
 :mod:`hexwar.testing.machine` holds the hypothesis state machine and state strategy,
-:mod:`hexwar.testing.failures` the progress display and failure records; their
+:mod:`hexwar.testing.failures` the progress display and failure records,
+:mod:`hexwar.testing.policies` the random players' policies; their
 names are re-exported here (``from hexwar.testing import check_random_games``).
 :mod:`hexwar.testing.strategies` holds hypothesis strategies of hexes, maps and
 placements. It may import every layer but :mod:`hexwar.render`; nothing in the core
@@ -21,13 +22,16 @@ from hexwar.testing.kit import (
     outputs_under_hash_seeds,
 )
 from hexwar.testing.machine import FAST_SHRINK, RulesStateMachine, random_states
+from hexwar.testing.policies import Policy, Weighted, uniform
 
 __all__ = [
     "FAST_SHRINK",
+    "Policy",
     "RulesStateMachine",
     "RulesViolation",
     "SimulationReport",
     "Violation",
+    "Weighted",
     "check_random_games",
     "check_rejects",
     "check_step",
@@ -35,4 +39,5 @@ __all__ = [
     "checking_reads",
     "outputs_under_hash_seeds",
     "random_states",
+    "uniform",
 ]

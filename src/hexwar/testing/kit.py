@@ -24,6 +24,7 @@ Requires ``hypothesis`` (the ``test`` extra); a worked example: ``docs/architect
 
 from __future__ import annotations
 
+import collections
 import functools
 import os
 import random
@@ -44,6 +45,7 @@ from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import State
 from hexwar.testing.checks import check_step
 from hexwar.testing.failures import Progress, write_record
+from hexwar.testing.policies import Policy, Weighted
 
 __all__ = [
     "RulesViolation",
@@ -88,6 +90,9 @@ class SimulationReport:
     steps: int = 0
     terminal: int = 0
     violations: list[Violation] = attrs.Factory(list)
+    #: The actions applied, counted by kind (chance outcomes included): what the games
+    #: reached (``kinds["attack"] / games``: attacks a game).
+    kinds: collections.Counter[str] = attrs.Factory(collections.Counter)
 
     @property
     def ok(self) -> bool:
@@ -95,7 +100,7 @@ class SimulationReport:
         return not self.violations
 
 
-def _pick(state: State, rng: random.Random) -> Action:
+def _pick(state: State, rng: random.Random, policy: Policy = sample_action) -> Action:
     if state.current_player() == CHANCE:
         outcomes = state.chance_outcomes()
         den = 1
@@ -106,7 +111,7 @@ def _pick(state: State, rng: random.Random) -> Action:
             k -= int(p * den)
             if k < 0:
                 return action
-    return sample_action(state, rng)
+    return policy(state, rng)
 
 
 def _gcd(a: int, b: int) -> int:
@@ -128,11 +133,15 @@ def check_random_games(
     check_reads: bool = True,
     progress: bool | TextIO = False,
     failure_records: str | os.PathLike[str] | None = None,
+    policy: Policy | None = None,
 ) -> SimulationReport:
     """Play ``games`` random games (reproducible from ``seed``), checking every step.
 
-    Actions are drawn token by token (:func:`hexwar.engine.loop.sample_action`), chance
-    outcomes by their probabilities. ``invariants`` and the history check run at every
+    The players' actions are drawn by ``policy`` (:mod:`hexwar.testing.policies`; default
+    :class:`~hexwar.testing.policies.Weighted`: the kind by weight, ``end`` ten times less
+    likely than any other kind, then token by token), chance outcomes by their
+    probabilities; :attr:`SimulationReport.kinds` counts the actions applied by kind.
+    ``invariants`` and the history check run at every
     step. The costlier checks (legal actions and their text forms, the token tree and
     ids, seats, clone, serialization, and the undo walk-back comparison) run at every
     step by default; ``full_check_every=N`` runs them at every N-th step only (and at
@@ -161,6 +170,7 @@ def check_random_games(
         return _check_games(
             new_state, games, seed, max_steps, invariants, raise_on_first,
             check_serialization, full_check_every, check_reads, bar, folder,
+            Weighted() if policy is None else policy,
         )  # fmt: skip
     finally:
         if bar is not None:
@@ -207,6 +217,7 @@ def _check_games(
     check_reads: bool,
     bar: Progress | None = None,
     folder: Path | None = None,
+    policy: Policy = sample_action,
 ) -> SimulationReport:
     rng = random.Random(seed)
     checking = read_checking if check_reads else nullcontext
@@ -226,7 +237,7 @@ def _check_games(
         fail = functools.partial(
             _report, report, state, applied, seed, folder, raise_on_first, game
         )
-        run = _GameRun(state, applied, fail, report, invariants, check_serialization)
+        run = _GameRun(state, applied, fail, report, invariants, check_serialization, policy)
         for step in range(max_steps + 1):
             full = step % full_check_every == 0 or state.is_terminal()
             with checking() if full else nullcontext():
@@ -256,7 +267,9 @@ class _GameRun:
         report: SimulationReport,
         invariants: Sequence[Invariant],
         check_serialization: bool,
+        policy: Policy = sample_action,
     ) -> None:
+        self.policy = policy
         self.state = state
         self.applied = applied
         self.fail = fail
@@ -302,7 +315,7 @@ class _GameRun:
         agree); ``False``: stop."""
         state, fail = self.state, self.fail
         try:
-            action = _pick(state, rng)
+            action = _pick(state, rng, self.policy)
         except Exception as exc:
             fail(step, _kind_of(exc, "legal"), f"{type(exc).__name__}: {exc}")
             return False
@@ -315,6 +328,7 @@ class _GameRun:
             return False
         self.applied.append(action)
         self.report.steps += 1
+        self.report.kinds[action.kind] += 1
         if twin is None and not state.is_terminal():
             return True
         try:
