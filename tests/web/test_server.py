@@ -265,7 +265,13 @@ def test_the_other_games_play_through_the_same_server(client: TestClient, game: 
     gid, _ = new_game(client, game, **{f"seat:{s}": "random" for s in seats})
     view = client.get(f"/api/g/{gid}/view").json()
     assert view["outcome"] is not None
+    # the first view starts the board's drawing (in a worker); the next one has it
+    assert view["board"] is None
+    assert (view["board_version"] is None) == (game == "bridgehead")
+    view = client.get(f"/api/g/{gid}/view").json()
+    assert view["board_version"] == view["version"]
     assert (view["board"] is None) == (game != "bridgehead")
+    assert view["board"] == draw(GAMES[game], session_of(client, gid).state, None)  # worker's
 
 
 def test_a_seat_controls_only_its_tagged_actions(client: TestClient) -> None:

@@ -190,6 +190,7 @@ async def view(request: Request) -> Response:
     data = await run_in_threadpool(
         seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
     )
+    server.ensure_drawn(session, None if plan is None else plan.seat.side)
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 

@@ -33,8 +33,9 @@ from hexwar.engine.loop import Player
 from hexwar.engine.state import State
 from hexwar.web.games import WebGame
 from hexwar.web.seats import derived_seed
+from hexwar.web.views import render_view, snapshot
 
-__all__ = ["BotJob", "BotPool", "BotFailed"]
+__all__ = ["BotFailed", "BotJob", "BotPool", "DrawJob"]
 
 log = logging.getLogger("hexwar.web")
 
@@ -62,6 +63,19 @@ class BotJob:
     player: str
 
 
+@attrs.frozen
+class DrawJob:
+    """What a worker needs to draw a game's board as ``side`` sees it (``None``: a
+    spectator) after ``actions``."""
+
+    game_id: str
+    game: str
+    options: tuple[tuple[str, str], ...]
+    seed: int
+    actions: tuple[str, ...]
+    side: str | None
+
+
 @attrs.define
 class _Kept:
     state: State
@@ -69,7 +83,7 @@ class _Kept:
     bots: dict[str, Player]
 
 
-def _catch_up(games: Mapping[str, WebGame], kept: _Kept | None, job: BotJob) -> _Kept:
+def _catch_up(games: Mapping[str, WebGame], kept: _Kept | None, job: BotJob | DrawJob) -> _Kept:
     """The worker's position of ``job``'s game, brought to its actions."""
     seen = kept.actions if kept is not None else []
     if kept is None or job.actions[: len(seen)] != tuple(seen):
@@ -82,11 +96,11 @@ def _catch_up(games: Mapping[str, WebGame], kept: _Kept | None, job: BotJob) -> 
     return kept
 
 
-def _work(conn: Connection, games: Mapping[str, WebGame]) -> None:  # pragma: no cover
-    """A worker's loop (in its own process): answer each job with ``("ok", action)`` or
-    ``("error", reason)`` until the pipe closes."""
+def _work(conn: Connection, games: Mapping[str, WebGame], nice: int) -> None:  # pragma: no cover
+    """A worker's loop (in its own process): answer each job with ``("ok", action)`` (a
+    board's SVG for a :class:`DrawJob`) or ``("error", reason)`` until the pipe closes."""
     with contextlib.suppress(OSError):
-        os.nice(_NICE)
+        os.nice(nice)
     kept: OrderedDict[str, _Kept] = OrderedDict()
     while True:
         try:
@@ -98,6 +112,10 @@ def _work(conn: Connection, games: Mapping[str, WebGame]) -> None:  # pragma: no
             kept[job.game_id] = entry
             while len(kept) > _KEPT:
                 kept.popitem(last=False)
+            if isinstance(job, DrawJob):
+                found = snapshot(games[job.game], entry.state, job.side)
+                conn.send(("ok", None if found is None else render_view(*found)))
+                continue
             bot = entry.bots.get(job.seat)
             if bot is None:
                 seed = derived_seed(job.seed, job.seat, len(job.actions))
@@ -118,15 +136,15 @@ def _work(conn: Connection, games: Mapping[str, WebGame]) -> None:  # pragma: no
 class _Worker:
     """One worker process and its pipe (one job at a time)."""
 
-    def __init__(self, games: Mapping[str, WebGame]) -> None:
+    def __init__(self, games: Mapping[str, WebGame], nice: int) -> None:
         ctx = multiprocessing.get_context("fork")
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_work, args=(child, games), daemon=True)
+        self.process = ctx.Process(target=_work, args=(child, games, nice), daemon=True)
         self.process.start()
         child.close()
         self.lock = asyncio.Lock()
 
-    async def ask(self, job: BotJob) -> str:
+    async def ask(self, job: BotJob | DrawJob) -> Any:
         async with self.lock:
             loop = asyncio.get_running_loop()
             ready: asyncio.Future[None] = loop.create_future()
@@ -149,7 +167,7 @@ class _Worker:
         status, text = reply
         if status != "ok":
             raise BotFailed(text)
-        return str(text)
+        return text
 
     def alive(self) -> bool:
         return self.process.is_alive()
@@ -161,13 +179,15 @@ class _Worker:
 
 
 class BotPool:
-    """``size`` worker processes playing the bots of ``games`` (started on first use)."""
+    """``size`` worker processes playing the bots of ``games`` or drawing their boards
+    (started on first use), ``nice`` lower in priority than the server."""
 
-    def __init__(self, games: Mapping[str, WebGame], size: int) -> None:
+    def __init__(self, games: Mapping[str, WebGame], size: int, nice: int = _NICE) -> None:
         if size < 1:
             raise ValueError(f"a bot pool has at least one worker, not {size}")
         self.games = dict(games)
         self.size = size
+        self.nice = nice
         self._workers: list[_Worker | None] = [None] * size
         self.closed = False
 
@@ -182,14 +202,21 @@ class BotPool:
             if found is not None:
                 log.warning("hexwar: bot worker %d stopped; starting another", i)
                 found.kill()
-            found = self._workers[i] = _Worker(self.games)
+            found = self._workers[i] = _Worker(self.games, self.nice)
         return found
 
     async def decide(self, job: BotJob) -> str:
         """The action (text) ``job``'s bot picks, from the game's worker."""
         if self.closed:
             raise BotFailed("the server is shutting down")
-        return await self._worker(int(job.game_id, 16) % self.size).ask(job)
+        return str(await self._worker(int(job.game_id, 16) % self.size).ask(job))
+
+    async def draw(self, job: DrawJob) -> str | None:
+        """The board ``job`` asks for, drawn by the game's worker."""
+        if self.closed:
+            raise BotFailed("the server is shutting down")
+        found = await self._worker(int(job.game_id, 16) % self.size).ask(job)
+        return None if found is None else str(found)
 
     def close(self) -> None:
         """Kill every worker (a bot thinking stops at once)."""

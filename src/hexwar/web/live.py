@@ -23,6 +23,7 @@ from hexwar.base.errors import RequestRefused
 from hexwar.web.http import parse
 from hexwar.web.pages import seat_view
 from hexwar.web.seats import SeatPlan
+from hexwar.web.server import Server
 from hexwar.web.session import Session
 
 __all__ = ["live"]
@@ -57,7 +58,8 @@ async def _hello(websocket: WebSocket, session: Session) -> SeatPlan | None:
 
 async def live(websocket: WebSocket) -> None:
     """Push ``seat_view`` to one page whenever its game changes, until it goes away."""
-    sessions: dict[str, Session] = websocket.app.state.server.sessions
+    server: Server = websocket.app.state.server
+    sessions = server.sessions
     await websocket.accept()
     session = sessions.get(websocket.path_params["game"])
     if session is None:
@@ -84,6 +86,7 @@ async def live(websocket: WebSocket) -> None:
         while True:
             changed.clear()
             await websocket.send_json(await run_in_threadpool(seat_view, session, plan, None))
+            server.ensure_drawn(session, None if plan is None else plan.seat.side)
             while not changed.is_set():
                 waiting = asyncio.ensure_future(changed.wait())
                 await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)

@@ -21,14 +21,21 @@ _LOG_SHOWN: Final = 60
 
 def seat_view(session: Session, plan: SeatPlan | None, since: int | None) -> dict[str, Any]:
     """What the page of ``plan``'s seat (``None``: a spectator) shows, as JSON data;
-    ``since``: the version the page shows (unchanged: only ``version`` is sent)."""
+    ``since``: the version the page shows (unchanged, board included: only ``version`` is
+    sent). ``board`` is the latest board drawn for the seat's side and ``board_version``
+    the number of actions it shows (:mod:`hexwar.web.drawn`: the server draws the current
+    one meanwhile)."""
+    side = None if plan is None else plan.seat.side
     with session.lock:
         state = session.state
-        if since == len(state.history) and not session.undo_asked:
+        current = session.board_current(side)
+        if since == len(state.history) and not session.undo_asked and current:
             return {"version": since, "unchanged": True}
-        board = session.board_job(None if plan is None else plan.seat.side)
         data = _view(session, plan)
-    data["board"] = board()  # drawn outside the lock: the bots go on meanwhile
+        if session.game.board is None:
+            data["board"], data["board_version"] = None, data["version"]
+        else:
+            data["board_version"], data["board"] = session.board_now(side)
     return data
 
 

@@ -24,7 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from hexwar.base.errors import RequestRefused
-from hexwar.web.bots import BotFailed, BotJob, BotPool
+from hexwar.web.bots import BotFailed, BotJob, BotPool, DrawJob
 from hexwar.web.games import WebGame
 from hexwar.web.replay import Replay
 from hexwar.web.saves import load_sessions
@@ -37,6 +37,8 @@ log = logging.getLogger("hexwar.web")
 
 _REPLAYS_KEPT: Final = 32
 _MINUTE: Final = 60.0
+#: The drawing workers' priority below the server's (above the bots': ``bots._NICE``).
+_DRAW_NICE: Final = 5
 
 
 @attrs.frozen
@@ -64,6 +66,8 @@ class Server:
             session.pace = limits.pace
         self.replays: dict[str, Replay] = {}
         self.pool = BotPool(self.games, limits.bot_workers)
+        self.drawers = BotPool(self.games, limits.bot_workers, nice=_DRAW_NICE)
+        self._drawing: dict[tuple[str, str | None], asyncio.Task[None]] = {}
         self._new: dict[str, deque[float]] = {}
         self._runners: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
@@ -131,8 +135,30 @@ class Server:
             self.kick(session)
 
     def idle(self, game_id: str) -> bool:
-        """Whether no runner plays ``game_id`` now (it waits for a human, or is over)."""
-        return game_id not in self._runners
+        """Whether no runner plays ``game_id`` now (it waits for a human, or is over) and
+        none of its boards is being drawn."""
+        return game_id not in self._runners and all(k[0] != game_id for k in self._drawing)
+
+    def ensure_drawn(self, session: Session, side: str | None) -> None:
+        """Have ``side``'s board of ``session``'s current position drawn (in a drawing
+        worker), unless it is or is being drawn; the live pages are told when it is."""
+        key = (session.id, side)
+        if self.closing or key in self._drawing:
+            return
+        job = session.draw_job(side)
+        if job is not None:
+            self._drawing[key] = asyncio.get_running_loop().create_task(self._draw(job, session))
+
+    async def _draw(self, job: DrawJob, session: Session) -> None:
+        try:
+            svg = await self.drawers.draw(job)
+            if await run_in_threadpool(session.store_board, job, svg):
+                session.changed()
+        except BotFailed as exc:
+            if not self.closing:
+                log.error("hexwar: game %s: the board was not drawn: %s", session.id, exc)
+        finally:
+            self._drawing.pop((job.game_id, job.side), None)
 
     async def _run(self, session: Session) -> None:
         try:
@@ -160,7 +186,8 @@ class Server:
         """Stop every runner and kill the bot workers (within a second)."""
         self.closing = True
         self.pool.close()
-        tasks = list(self._runners.values())
+        self.drawers.close()
+        tasks = [*self._runners.values(), *self._drawing.values()]
         for task in tasks:
             task.cancel()
         if tasks:

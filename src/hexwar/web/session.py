@@ -74,7 +74,7 @@ class Session(BoardCache):
         #: number of actions when they asked (a new action cancels the requests).
         self.undo_asked: set[str] = set()
         self.undo_at = 0
-        self._drawn: dict[tuple[int, str | None], str | None] = {}
+        self._drawn: dict[str | None, tuple[tuple[int, str], str | None]] = {}
         #: The indices (in the history) of the chance events: the dice shown as rolled.
         self.chance: set[int] = set()
         #: What the game's table made of each roll, by its index (``WebGame.roll_result``).
@@ -336,7 +336,6 @@ class Session(BoardCache):
             del self.by[last:]
             self.undo_asked, self.undo_at = set(), len(self.state.history)
             self._bots = {}  # their plans were for the position taken back
-            self._drawn = {}
             self.save()
             return n - last
 

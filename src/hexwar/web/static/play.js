@@ -186,14 +186,21 @@
 
   function show(v) {
     const moved = !view || v.version !== view.version;
+    // the board comes as drawn for the latest position ready (board_version); the
+    // current one follows in a push
+    const redraw = moved || v.board_version !== view.board_version;
     view = v;
     showStatus(v);
     showLog(v);
+    if (redraw) {
+      const board = document.getElementById("board");
+      board.innerHTML = v.board || (v.board_version === null
+        ? "<p>(drawing the board…)</p>" : "<p>(this game draws no board: use the buttons)</p>");
+      board.dataset.version = String(v.board_version);
+      if (zoom === null) fitZoom(board);
+    }
     if (moved) {
       showDice(v);
-      const board = document.getElementById("board");
-      board.innerHTML = v.board || "<p>(this game draws no board: use the buttons)</p>";
-      if (zoom === null) fitZoom(board);
       prefix = [];
       preview = null;
       tokens = v.tokens;
