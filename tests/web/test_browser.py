@@ -143,7 +143,10 @@ def click_token(driver: WebDriver, token: str) -> bool:
 
 
 def click_cell(driver: WebDriver, label: str) -> None:
-    """A click on hex ``label``: on its top counter if one stands there, else the hex."""
+    """A click on hex ``label``: on its top counter if one stands there, else the hex
+    (once the board of the position shown is drawn: it comes a moment after the rest)."""
+    until(driver, lambda d: d.find_element(By.ID, "board").get_attribute("data-version")
+          == d.find_element(By.TAG_NAME, "body").get_attribute("data-version"), "the board")
     frame = f'g.counter[data-label="{label}"] > rect:first-of-type'
     found = driver.find_elements(By.CSS_SELECTOR, frame)
     el = found[-1] if found else driver.find_element(
@@ -207,15 +210,16 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
         if not click_token(driver, choice):
             continue
         clicks += 1
-        if choice == "done":
-            until(driver, lambda d, v=version: d.find_element(By.TAG_NAME, "body").get_attribute(
-                "data-version") != v or over(d), "the action applied")  # fmt: skip
-        else:
-            until(driver, lambda d: d.find_element(By.ID, "chosen").text != "choose an action:"
-                  or over(d), "the next token")  # fmt: skip
+        # the action applied (a `done`, or an `end` with nothing to confirm), or the
+        # next token offered
+        until(driver, lambda d, v=version: d.find_element(By.TAG_NAME, "body").get_attribute(
+            "data-version") != v or over(d) or (choice != "done" and d.find_element(
+                By.ID, "chosen").text != "choose an action:"), "the next step")  # fmt: skip
         assert clicks < 2000
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
+    until(driver, lambda d: "result:" in d.find_element(By.CSS_SELECTOR, "#board svg text.title")
+          .text, "the final board (drawn a moment after)")  # fmt: skip
     title = driver.find_element(By.CSS_SELECTOR, "#board svg text.title").text
     assert "result:" in title
     assert state.outcome is not None

@@ -70,7 +70,7 @@ def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
         f"<title>{html.escape(title)}</title>"
         '<link rel="stylesheet" href="/static/play.css">'
         f"{js}</head><body>{body}</body></html>",
-        headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
+        headers={"Referrer-Policy": "same-origin", "Cache-Control": "no-store"},
     )
 
 
@@ -191,6 +191,7 @@ async def view(request: Request) -> Response:
         seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
     )
     server.ensure_drawn(session, None if plan is None else plan.seat.side)
+    server.kick(session)  # a game loaded or added without its runner: set it going
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 

@@ -68,6 +68,7 @@ class Server:
         self.pool = BotPool(self.games, limits.bot_workers)
         self.drawers = BotPool(self.games, limits.bot_workers, nice=_DRAW_NICE)
         self._drawing: dict[tuple[str, str | None], asyncio.Task[None]] = {}
+        self._wanted: set[tuple[str, str | None]] = set()
         self._new: dict[str, deque[float]] = {}
         self._runners: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
@@ -143,7 +144,10 @@ class Server:
         """Have ``side``'s board of ``session``'s current position drawn (in a drawing
         worker), unless it is or is being drawn; the live pages are told when it is."""
         key = (session.id, side)
-        if self.closing or key in self._drawing:
+        if self.closing:
+            return
+        if key in self._drawing:  # asked again meanwhile: draw again after this one
+            self._wanted.add(key)
             return
         job = session.draw_job(side)
         if job is not None:
@@ -158,7 +162,11 @@ class Server:
             if not self.closing:
                 log.error("hexwar: game %s: the board was not drawn: %s", session.id, exc)
         finally:
-            self._drawing.pop((job.game_id, job.side), None)
+            key = (job.game_id, job.side)
+            self._drawing.pop(key, None)
+            if key in self._wanted:
+                self._wanted.discard(key)
+                self.ensure_drawn(session, job.side)
 
     async def _run(self, session: Session) -> None:
         try:
