@@ -125,7 +125,8 @@ async def load(base: str, args: argparse.Namespace) -> tuple[Stats, dict[str, di
         bots, humans = [], {}
         for _ in range(args.bot_games):
             r = await client.post("/new", data={"game": "stalingrad", "opt:length": "short",
-                                  "seat:rkka": "heuristic", "seat:wehrmacht": "heuristic"})  # fmt: skip
+                                  "seat:rkka": "heuristic",
+                                  "seat:wehrmacht": "heuristic"})  # fmt: skip
             r.raise_for_status()
             bots.append(GAME_ID.search(r.text).group(1))  # type: ignore[union-attr]
         for _ in range(args.human_games):
@@ -163,7 +164,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         cmd = [sys.executable, "-m", "hexwar_stalingrad", "serve", "--port", str(port),
                "--games", folder, "--pace", str(args.pace), "--bot-workers",
-               str(args.bot_workers), "--new-per-minute", "1000", "--max-games", "1000"]  # fmt: skip
+               str(args.bot_workers), "--new-per-minute", "1000",
+               "--max-games", "1000"]  # fmt: skip
         server = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
         assert server.stdout is not None
         server.stdout.readline()
@@ -206,7 +208,8 @@ def main() -> int:
     for kind, values in stats.times.items():
         ms = [v * 1000 for v in values]
         print(f"{kind:>6}: {len(ms)} requests, p50 {percentile(ms, 50):.0f} ms, "
-              f"p95 {percentile(ms, 95):.0f} ms, max {max(ms, default=float('nan')):.0f} ms")  # fmt: skip
+              f"p95 {percentile(ms, 95):.0f} ms, "
+              f"max {max(ms, default=float('nan')):.0f} ms")  # fmt: skip
     print(f"errors: {len(stats.errors)}; 409 races (the bot moved first): {stats.races}")
     for e in stats.errors[:10]:
         print("  ", e)

@@ -24,14 +24,13 @@ if not os.environ.get("HEXWAR_BROWSER"):
     pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
 
 import uvicorn
+from examples.classic.web import WEB as BRIDGEHEAD
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
-
-from examples.classic.web import WEB as BRIDGEHEAD
 
 from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import create_app
@@ -145,8 +144,14 @@ def click_token(driver: WebDriver, token: str) -> bool:
 def click_cell(driver: WebDriver, label: str) -> None:
     """A click on hex ``label``: on its top counter if one stands there, else the hex
     (once the board of the position shown is drawn: it comes a moment after the rest)."""
-    until(driver, lambda d: d.find_element(By.ID, "board").get_attribute("data-version")
-          == d.find_element(By.TAG_NAME, "body").get_attribute("data-version"), "the board")
+    until(
+        driver,
+        lambda d: (
+            d.find_element(By.ID, "board").get_attribute("data-version")
+            == d.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+        ),
+        "the board",
+    )
     frame = f'g.counter[data-label="{label}"] > rect:first-of-type'
     found = driver.find_elements(By.CSS_SELECTOR, frame)
     el = found[-1] if found else driver.find_element(
@@ -212,8 +217,8 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
         clicks += 1
         # the action applied (a `done`, or an `end` with nothing to confirm), or the
         # next token offered
-        until(driver, lambda d, v=version: d.find_element(By.TAG_NAME, "body").get_attribute(
-            "data-version") != v or over(d) or (choice != "done" and d.find_element(
+        until(driver, lambda d, v=version, c=choice: d.find_element(By.TAG_NAME, "body")
+              .get_attribute("data-version") != v or over(d) or (c != "done" and d.find_element(
                 By.ID, "chosen").text != "choose an action:"), "the next step")  # fmt: skip
         assert clicks < 2000
     assert state.is_terminal()
@@ -477,7 +482,8 @@ def test_the_board_carries_the_games_markers_and_fits_a_small_map(
     app.state.server.sessions[session.id] = session
     driver = browser()
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})  # fmt: skip
+                           {"width": 1280, "height": 800, "deviceScaleFactor": 1,
+                            "mobile": False})  # fmt: skip
     driver.get(f"{base}/g/{session.id}/blue?t={tokens['blue']}")
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg text.marker"), "markers")
     stars = driver.find_elements(By.CSS_SELECTOR, "#board svg text.marker")

@@ -29,6 +29,7 @@ from hexwar.web.session import Session
 
 GAMES = {BRIDGEHEAD.name: BRIDGEHEAD}
 EVIL = "http://evil.example"
+FORM = {"content-type": "application/x-www-form-urlencoded"}
 
 
 @pytest.fixture
@@ -99,9 +100,9 @@ def test_hostile_requests_get_4xx_and_change_nothing(client: Client) -> None:
     check("huge streamed body", client.post(act, content=iter([big[:1000]] * 200),
           headers=blue).status_code, 413)  # fmt: skip
     check("huge form", client.post("/new", content=b"game=" + b"x" * (MAX_BODY + 1),
-          headers={"content-type": "application/x-www-form-urlencoded"}).status_code, 413)  # fmt: skip
+          headers=FORM).status_code, 413)  # fmt: skip
     check("bad form", client.post("/new", content=b"\xff=\xfe",
-          headers={"content-type": "application/x-www-form-urlencoded"}).status_code, 400)  # fmt: skip
+          headers=FORM).status_code, 400)  # fmt: skip
     # record uploads: huge, nested, not a record
     huge = b'{"actions": ["' + b"x" * MAX_RECORD + b'"]}'
     check("huge record", client.post("/api/replay", content=huge).status_code, 413)
@@ -123,13 +124,17 @@ def test_hostile_requests_get_4xx_and_change_nothing(client: Client) -> None:
 def test_hostile_websocket_hellos_are_closed_with_a_reason(client: Client) -> None:
     gid, tokens, session = hot_seat(client)
     before = position_digest(session.state)
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with client.websocket_connect(f"/ws/g/{gid}", headers={"origin": EVIL}) as ws:
-            ws.receive_json()
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/g/{gid}", headers={"origin": EVIL}) as ws,
+    ):
+        ws.receive_json()
     assert refused.value.code == 4403
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with client.websocket_connect(f"/ws/g/{gid}", headers={"host": "evil.example"}) as ws:
-            ws.receive_json()
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/g/{gid}", headers={"host": "evil.example"}) as ws,
+    ):
+        ws.receive_json()
     assert refused.value.code == 4403
     for hello, code in (
         (nested(1000), 4400),

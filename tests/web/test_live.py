@@ -19,7 +19,6 @@ with warnings.catch_warnings():
 from tests.web.test_server import make_client, new_game, session_of
 
 from hexwar.engine.records import position_digest
-from hexwar.web.app import create_app
 from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
 from hexwar_stalingrad.board import static

@@ -22,7 +22,6 @@ from examples.classic.web import WEB as BRIDGEHEAD
 from examples.triumph_and_glory.rules import TriumphAndGlory
 from tests.toy_game import Duel
 
-from hexwar.base.errors import NotLegalNow
 from hexwar.engine.fileformat import position_digest
 from hexwar.engine.records import GameRecord, replay
 from hexwar.web.app import create_app
@@ -453,7 +452,7 @@ def test_undo_against_a_bot_stops_at_the_last_chance_event(client: TestClient) -
     session = session_of(client, gid)
     taken = refused = 0
     for _ in range(40):
-        if taken and refused or session.state.is_terminal():
+        if (taken and refused) or session.state.is_terminal():
             break
         before, n = position_digest(session.state), len(session.state.history)
         tokens = first_action(client, gid, h)
@@ -476,7 +475,8 @@ def test_undo_against_a_bot_stops_at_the_last_chance_event(client: TestClient) -
                                 headers=h)  # fmt: skip
             assert again.status_code == 200
             assert position_digest(session.state) == after  # the bot replies the same
-    assert taken and refused, (taken, refused)
+    assert taken, "no bot reply without dice was taken back"
+    assert refused, "no undo past a roll was refused"
 
 
 def test_a_scenario_directory_is_served_and_its_saves_know_their_data(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ adds them with :func:`combat_support`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -45,7 +45,7 @@ _PARTS = {
 def combats_of(ruleset: Ruleset) -> list[Combat]:
     """The :class:`Combat` objects a ruleset plays: its own attributes, its classes',
     and its class's module's (in that order, each once)."""
-    places: list[dict[str, Any]] = [vars(ruleset)]
+    places: list[Mapping[str, Any]] = [vars(ruleset)]
     places += [vars(k) for k in type(ruleset).__mro__]
     module = sys.modules.get(type(ruleset).__module__)
     if module is not None:

@@ -26,9 +26,9 @@ from hexwar.web.session import Session
 
 __all__ = [
     "LOCAL_HOSTS",
-    "Guard",
     "MAX_BODY",
     "TOKEN_HEADER",
+    "Guard",
     "body",
     "check_host",
     "check_origin",
