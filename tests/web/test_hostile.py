@@ -21,11 +21,13 @@ with warnings.catch_warnings():
 from examples.classic.web import WEB as BRIDGEHEAD
 from tests.web.test_server import Client, make_client, new_game, session_of
 
+from hexwar.__main__ import main as hexwar_main
 from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import MAX_RECORD, create_app
 from hexwar.web.http import MAX_BODY
 from hexwar.web.server import Limits
 from hexwar.web.session import Session
+from hexwar_stalingrad.cli import main as stalingrad_main
 
 GAMES = {BRIDGEHEAD.name: BRIDGEHEAD}
 EVIL = "http://evil.example"
@@ -222,3 +224,42 @@ def test_bad_files_in_the_games_folder_are_skipped_and_named(
     with Client(app) as client:
         assert client.get(f"/api/g/{good.id}/view").status_code == 200
     assert good.path.read_text() == text
+
+
+@pytest.mark.parametrize("cli", ["hexwar", "hexwar_stalingrad"])
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--port", "99999"], "a port is 1 to 65535"),
+        (["--port", "-1"], "a port is 1 to 65535"),
+        (["--port", "x"], "a port is a number"),
+        (["--pace", "-1"], "a pace is 0 seconds or more"),
+        (["--pace", "nan"], "a pace is 0 seconds or more"),
+        (["--bot-workers", "0"], "expected 1 or more"),
+    ],
+)
+def test_serve_checks_its_arguments_before_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cli: str, args: list[str], said: str
+) -> None:
+    folder = tmp_path / "games"
+    main = hexwar_main if cli == "hexwar" else stalingrad_main
+    target = ["examples.classic.web:WEB"] if cli == "hexwar" else []
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", *target, "--games", str(folder), *args])
+    assert stopped.value.code == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert len(errors) == 1
+    assert said in errors[0]
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize("target", ["os:system", "os:path", "no_such_module:X", "os", "json:loads"])
+def test_serve_refuses_what_is_not_a_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    folder = tmp_path / "games"
+    assert hexwar_main(["serve", target, "--games", str(folder)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("error: ")
+    assert not folder.exists()
