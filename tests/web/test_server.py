@@ -474,7 +474,6 @@ def test_undo_against_a_bot_stops_at_the_last_chance_event(client: TestClient) -
             again = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": tokens},
                                 headers=h)  # fmt: skip
             assert again.status_code == 200
-            assert position_digest(session.state) == after  # the bot replies the same
     assert taken, "no bot reply without dice was taken back"
     assert refused, "no undo past a roll was refused"
 

@@ -54,6 +54,7 @@ __all__ = [
     "UnknownMovementClassError",
     "UnknownToken",
     "VictoryError",
+    "WorkerFailed",
 ]
 
 
@@ -251,6 +252,10 @@ class RequestRefused(HexwarError):
         self.status = status
         self.reason = reason
         self.rule = rule
+
+
+class WorkerFailed(HexwarError):
+    """A web server's worker process could not answer (its bot raised, or it stopped)."""
 
 
 # -- balance studies ---------------------------------------------------------------------------

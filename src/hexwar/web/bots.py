@@ -27,7 +27,7 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar.base.errors import HexwarError
+from hexwar.base.errors import HexwarError, WorkerFailed
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player
 from hexwar.engine.state import State
@@ -35,7 +35,7 @@ from hexwar.web.games import WebGame
 from hexwar.web.seats import derived_seed
 from hexwar.web.views import render_view, snapshot
 
-__all__ = ["BotFailed", "BotJob", "BotPool", "DrawJob"]
+__all__ = ["BotJob", "BotPool", "DrawJob"]
 
 log = logging.getLogger("hexwar.web")
 
@@ -43,10 +43,6 @@ log = logging.getLogger("hexwar.web")
 _KEPT: Final = 64
 #: How much lower a worker's priority is than the server's (``nice``).
 _NICE: Final = 10
-
-
-class BotFailed(Exception):
-    """A bot could not answer (it raised, or its worker died)."""
 
 
 @attrs.frozen
@@ -163,10 +159,12 @@ class _Worker:
                     loop.remove_reader(fd)
                 reply: Any = self.conn.recv()
             except (EOFError, OSError) as exc:
-                raise BotFailed(f"the bot worker stopped ({exc or type(exc).__name__})") from None
+                raise WorkerFailed(
+                    f"the bot worker stopped ({exc or type(exc).__name__})"
+                ) from None
         status, text = reply
         if status != "ok":
-            raise BotFailed(text)
+            raise WorkerFailed(text)
         return text
 
     def alive(self) -> bool:
@@ -208,13 +206,13 @@ class BotPool:
     async def decide(self, job: BotJob) -> str:
         """The action (text) ``job``'s bot picks, from the game's worker."""
         if self.closed:
-            raise BotFailed("the server is shutting down")
+            raise WorkerFailed("the server is shutting down")
         return str(await self._worker(int(job.game_id, 16) % self.size).ask(job))
 
     async def draw(self, job: DrawJob) -> str | None:
         """The board ``job`` asks for, drawn by the game's worker."""
         if self.closed:
-            raise BotFailed("the server is shutting down")
+            raise WorkerFailed("the server is shutting down")
         found = await self._worker(int(job.game_id, 16) % self.size).ask(job)
         return None if found is None else str(found)
 

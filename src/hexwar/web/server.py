@@ -23,8 +23,8 @@ import attrs
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from hexwar.base.errors import RequestRefused
-from hexwar.web.bots import BotFailed, BotJob, BotPool, DrawJob
+from hexwar.base.errors import RequestRefused, WorkerFailed
+from hexwar.web.bots import BotJob, BotPool, DrawJob
 from hexwar.web.games import WebGame
 from hexwar.web.replay import Replay
 from hexwar.web.saves import load_sessions
@@ -158,7 +158,7 @@ class Server:
             svg = await self.drawers.draw(job)
             if await run_in_threadpool(session.store_board, job, svg):
                 session.changed()
-        except BotFailed as exc:
+        except WorkerFailed as exc:
             if not self.closing:
                 log.error("hexwar: game %s: the board was not drawn: %s", session.id, exc)
         finally:
@@ -180,7 +180,7 @@ class Server:
                 if isinstance(job, BotJob):
                     try:
                         text = await self.pool.decide(job)
-                    except BotFailed as exc:
+                    except WorkerFailed as exc:
                         if not self.closing:
                             log.error("hexwar: game %s: the bot stopped: %s", session.id, exc)
                         return
