@@ -13,10 +13,11 @@ from typing import Final
 
 from hexwar.engine.state import Ruleset, State
 from hexwar.render import CounterView
-from hexwar.web.games import BoardView, WebGame
+from hexwar.web.combat import combat_support
+from hexwar.web.games import BoardView, Marker, WebGame
 
 from .data import UNITS
-from .rules import COUNTERS, REG, Bridgehead
+from .rules import COMBAT, COUNTERS, REG, TOWN_CONTROL, Bridgehead
 from .rules import board as game_map
 
 __all__ = ["WEB", "board"]
@@ -25,7 +26,8 @@ COLOUR: Final = {"blue": "#3a64b5", "red": "#c8372d"}
 
 
 def board(state: State, side: str | None) -> BoardView:
-    """The map of this turn and every piece on it (nothing in Bridgehead is hidden)."""
+    """The map of this turn, every piece on it (nothing in Bridgehead is hidden) and a
+    star on each town in the colour of the side holding it."""
     views = []
     for cell, pieces in sorted(REG.positions(state).items()):
         for piece in pieces:
@@ -45,11 +47,18 @@ def board(state: State, side: str | None) -> BoardView:
                     ),
                 )
             )
-    return BoardView(game_map(state), views)
+    towns = [
+        Marker(town, "★", COLOUR.get(owner or "", "#555555"), f"town held by {owner or 'nobody'}")
+        for town in sorted(TOWN_CONTROL.cells)
+        for owner in [TOWN_CONTROL.owner(state, town)]
+    ]
+    return BoardView(game_map(state), views, markers=towns)
 
 
 def _rules(options: Mapping[str, str]) -> Ruleset:
     return Bridgehead()
 
 
-WEB: Final = WebGame(name="bridgehead", title="Bridgehead", rules=_rules, board=board)
+WEB: Final = combat_support(  # the odds before an attack, the CRT result beside the roll
+    WebGame(name="bridgehead", title="Bridgehead", rules=_rules, board=board), COMBAT
+)

@@ -17,16 +17,17 @@ from typing import Final
 
 import attrs
 
+from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 from hexwar.web.games import BoardView, WebGame
-from hexwar_stalingrad import ground
+from hexwar_stalingrad import air, ground
 from hexwar_stalingrad.board import on_map, static
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.render import STYLE, counters
 from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 
-__all__ = ["WEB", "attack_preview", "board", "describe", "web_game"]
+__all__ = ["DECISIONS", "WEB", "attack_preview", "board", "describe", "roll_result", "web_game"]
 
 #: The kinds a click on a unit starts, in order (S6 move, S8 attack, S7 bombard, S10 air).
 UNIT_KINDS: Final = ("move", "attack", "bombard", "fly", "intercept", "land", "loss", "advance")
@@ -72,6 +73,42 @@ def describe(state: State, token: str) -> str | None:
     return None
 
 
+#: The decisions in words for the status line (the rules they answer: ``DECISION_RULES``).
+DECISIONS: Final = {
+    "retreat": "choose the retreat hex (S8.5)",
+    "advance": "advance after combat, or stop (S8.4)",
+    "al_loss": "choose the attacker that takes the AL loss (S8.4)",
+    "ex_loss": "choose the units that pay the exchange (S8.4)",
+    "reserve": "place the reserve unit (S4.2)",
+    "air_place": "place the air units, in secret (S10.2)",
+    "air_loss": "choose the air unit lost (S10.5)",
+    "air_advance": "advance the air unit, or not (S10.5)",
+    "air_home": "choose the air unit's airfield (S10.6)",
+}
+
+
+def roll_result(state: State, outcome: Action) -> str | None:
+    """The table's result of a die roll about to be applied: the CRT for an attack
+    (S8.3) or an air combat (S10.5), the bombardment table for artillery (S7.2) or an air
+    strike (S9.2); ``None`` for other chance events (the shuffles)."""
+    decision = state.pending[-1] if state.pending else None
+    if decision is None or decision.kind not in ("roll", "air_roll"):
+        return None
+    roll = outcome.int_arg(0)
+    what, *params = (str(p) for p in decision.params)
+    if decision.kind == "roll" and what == "attack":
+        defender, column, shift, *attackers = params
+        found = ground.attack_result(state, defender, column, int(shift), tuple(attackers), roll)
+        return f"{found.code} ({column} column)"
+    if decision.kind == "roll" and what == "bombard":
+        return f"{ground.bombard_result(state, params[0], params[1], roll).code} (bombardment)"
+    if what == "strike":
+        return f"{air.strike_result(state, params[0], roll).code} (air strike)"
+    column, attacker = params[1], params[2]
+    side = static(state).air[attacker].side
+    return f"{air.combat_result(state, column, side, roll).code} ({column} column, air)"
+
+
 def _rules(options: Mapping[str, str]) -> Ruleset:
     return StalingradRules(length=options.get("length", "short"))
 
@@ -107,4 +144,6 @@ WEB: Final = WebGame(
     unit_kinds=UNIT_KINDS,
     preview=attack_preview,
     describe=describe,
+    roll_result=roll_result,
+    decisions=DECISIONS,
 )

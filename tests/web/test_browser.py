@@ -24,6 +24,7 @@ if not os.environ.get("HEXWAR_BROWSER"):
     pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
 
 import uvicorn
+from examples.classic.web import WEB as BRIDGEHEAD
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
@@ -35,7 +36,9 @@ from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import create_app
 from hexwar.web.session import Session
 from hexwar_stalingrad.board import where as ground_where
+from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.web import WEB as STALINGRAD
+from hexwar_stalingrad.web import attack_preview
 
 LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
 WAIT = 30.0
@@ -44,7 +47,8 @@ WAIT = 30.0
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     """A uvicorn server on a free port in a thread: ``(base URL, app)``."""
-    app = create_app({STALINGRAD.name: STALINGRAD}, tmp_path_factory.mktemp("games"))
+    games = {STALINGRAD.name: STALINGRAD, BRIDGEHEAD.name: BRIDGEHEAD}
+    app = create_app(games, tmp_path_factory.mktemp("games"))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -138,7 +142,16 @@ def click_token(driver: WebDriver, token: str) -> bool:
 
 
 def click_cell(driver: WebDriver, label: str) -> None:
-    """A click on hex ``label``: on its top counter if one stands there, else the hex."""
+    """A click on hex ``label``: on its top counter if one stands there, else the hex
+    (once the board of the position shown is drawn: it comes a moment after the rest)."""
+    until(
+        driver,
+        lambda d: (
+            d.find_element(By.ID, "board").get_attribute("data-version")
+            == d.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+        ),
+        "the board",
+    )
     frame = f'g.counter[data-label="{label}"] > rect:first-of-type'
     found = driver.find_elements(By.CSS_SELECTOR, frame)
     el = found[-1] if found else driver.find_element(
@@ -162,11 +175,11 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
 
     # the card phase: a button, then "do it"
     while state.phase != "movement":
-        assert click_token(driver, "end")
-        until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button.done"), "done button")
-        assert click_token(driver, "done")
-        until(driver, lambda d: my_turn(d) and d.find_element(By.ID, "prefix").text.startswith(
-            "choose"), "the next decision")  # fmt: skip
+        version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+        assert click_token(driver, "end")  # one click: nothing to confirm
+        until(driver, lambda d, v=version: my_turn(d) and d.find_element(By.TAG_NAME, "body")
+              .get_attribute("data-version") != v and d.find_element(By.ID, "prefix").text
+              .startswith("choose"), "the next decision")  # fmt: skip
 
     # click a unit: its legal hexes light up, exactly the engine's tokens
     unit = state.legal_tokens(("move",))[0]
@@ -202,15 +215,16 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
         if not click_token(driver, choice):
             continue
         clicks += 1
-        if choice == "done":
-            until(driver, lambda d, v=version: d.find_element(By.TAG_NAME, "body").get_attribute(
-                "data-version") != v or over(d), "the action applied")  # fmt: skip
-        else:
-            until(driver, lambda d: d.find_element(By.ID, "chosen").text != "choose an action:"
-                  or over(d), "the next token")  # fmt: skip
+        # the action applied (a `done`, or an `end` with nothing to confirm), or the
+        # next token offered
+        until(driver, lambda d, v=version, c=choice: d.find_element(By.TAG_NAME, "body")
+              .get_attribute("data-version") != v or over(d) or (c != "done" and d.find_element(
+                By.ID, "chosen").text != "choose an action:"), "the next step")  # fmt: skip
         assert clicks < 2000
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
+    until(driver, lambda d: "result:" in d.find_element(By.CSS_SELECTOR, "#board svg text.title")
+          .text, "the final board (drawn a moment after)")  # fmt: skip
     title = driver.find_element(By.CSS_SELECTOR, "#board svg text.title").text
     assert "result:" in title
     assert state.outcome is not None
@@ -224,11 +238,11 @@ def _to_rkka_movement(driver: WebDriver, state: Any) -> None:
     """End RKKA's phases by buttons until its movement phase."""
     until(driver, my_turn, "RKKA to act")
     while state.phase != "movement":
-        assert click_token(driver, "end")
-        until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "button.done"), "done button")
-        assert click_token(driver, "done")
-        until(driver, lambda d: my_turn(d) and d.find_element(By.ID, "prefix").text.startswith(
-            "choose"), "the next decision")  # fmt: skip
+        version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+        assert click_token(driver, "end")  # one click: nothing to confirm
+        until(driver, lambda d, v=version: my_turn(d) and d.find_element(By.TAG_NAME, "body")
+              .get_attribute("data-version") != v and d.find_element(By.ID, "prefix").text
+              .startswith("choose"), "the next decision")  # fmt: skip
 
 
 def board_shots(driver: WebDriver, out: Path, name: str) -> None:
@@ -398,3 +412,89 @@ def test_the_replay_viewer_steps_through_a_record(
     until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
           == "0", "the start")  # fmt: skip
     assert driver.find_elements(By.CSS_SELECTOR, "#log li") == []
+
+
+def _lone_attack(session: Session) -> tuple[str, str] | None:
+    """A defender and an attacker that may attack it alone, with nobody else to add."""
+    state = session.state
+    if state.phase != "attack" or state.current_player() != "rkka" or state.pending:
+        return None
+    for d in state.legal_tokens(("attack",)):
+        for a in state.legal_tokens(("attack", d)):
+            if state.legal_tokens(("attack", d, a)) == ("done",):
+                return d, a
+    return None
+
+
+def test_an_attack_shows_its_odds_asks_to_confirm_and_the_roll_shows_its_result(
+    server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
+) -> None:
+    """Issue 28: a click on a lone attacker shows the odds and waits for *do it*; the dice
+    panel then shows the roll and the CRT's result; the status line speaks words."""
+    base, app = server
+    session, tokens = Session.create(STALINGRAD, {"length": "short"}, {"wehrmacht": "heuristic"},
+                                     seed=2, directory=app.state.server.directory)  # fmt: skip
+    plan = session.authorise("rkka", tokens["rkka"])
+    chooser = HeuristicBot(3)
+    session.advance()
+    while (found := _lone_attack(session)) is None:
+        action = chooser(session.state)
+        session.act(plan, [action.kind, *action.args])
+        session.advance()
+        assert not session.state.is_terminal()
+    app.state.server.sessions[session.id] = session
+    defender, attacker = found
+    state = session.state
+    driver = browser()
+    driver.get(f"{base}/g/{session.id}/rkka?t={tokens['rkka']}")
+    until(driver, my_turn, "RKKA to act")
+    n = len(state.history)
+    click_cell(driver, ground_where(state, defender))
+    until(driver, lambda d: d.find_element(By.ID, "chosen").text == f"attack {defender}",
+          "the defender chosen")  # fmt: skip
+    click_cell(driver, ground_where(state, attacker))
+    until(driver, lambda d: d.find_element(By.ID, "preview").text, "the odds")
+    odds = driver.find_element(By.ID, "preview").text
+    assert odds == attack_preview(state, ("attack", defender, attacker))
+    assert odds.startswith("odds ")
+    assert "check the odds" in driver.find_element(By.ID, "message").text
+    assert len(state.history) == n, "nothing applied before the confirm"
+    driver.save_screenshot(str(out / "attack-confirm.png"))
+    assert click_token(driver, "done")
+    until(driver, lambda d: f"← attack {defender} {attacker}" in d.find_element(By.ID, "dice").text,
+          "the roll and its result")  # fmt: skip
+    dice = driver.find_element(By.ID, "dice").text
+    assert state.history[n + 1].kind == "roll"
+    assert f"roll {state.history[n + 1].args[0]} → {session.results[n + 1]}" in dice
+    assert f"attack {defender} {attacker}" in dice
+    status = driver.find_element(By.ID, "status").text
+    assert "_" not in status, status
+    driver.save_screenshot(str(out / "attack-rolled.png"))
+
+
+def test_the_board_carries_the_games_markers_and_fits_a_small_map(
+    server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
+) -> None:
+    """Bridgehead's towns carry a star in the colour of their holder (``BoardView.markers``);
+    the default zoom shows its whole small map and the legend."""
+    base, app = server
+    session, tokens = Session.create(BRIDGEHEAD, {}, {}, directory=app.state.server.directory)
+    app.state.server.sessions[session.id] = session
+    driver = browser()
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 800, "deviceScaleFactor": 1,
+                            "mobile": False})  # fmt: skip
+    driver.get(f"{base}/g/{session.id}/blue?t={tokens['blue']}")
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg text.marker"), "markers")
+    stars = driver.find_elements(By.CSS_SELECTOR, "#board svg text.marker")
+    assert [s.text for s in stars] == ["★"] * 3
+    assert {s.get_attribute("data-label") for s in stars} == {"0602", "0704", "0806"}
+    fits = driver.execute_script(
+        "const b = document.getElementById('board').getBoundingClientRect();"
+        "const s = document.querySelector('#board svg').getBoundingClientRect();"
+        "const l = document.querySelector('#board svg g.legend').getBoundingClientRect();"
+        "return [s.width <= b.width + 1, s.height <= b.height + 1, l.right <= b.right + 1,"
+        " l.bottom <= b.bottom + 1]"
+    )
+    assert fits == [True, True, True, True]
+    driver.save_screenshot(str(out / "bridgehead-markers.png"))

@@ -16,10 +16,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tests.web.test_server import new_game, session_of
+from tests.web.test_server import make_client, new_game, session_of
 
 from hexwar.engine.records import position_digest
-from hexwar.web.app import create_app
 from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
 from hexwar_stalingrad.board import static
@@ -31,7 +30,8 @@ from hexwar_stalingrad.web import WEB, attack_preview
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        yield TestClient(create_app({WEB.name: WEB}, tmp_path))
+        with make_client({WEB.name: WEB}, tmp_path) as made:
+            yield made
 
 
 def test_every_page_of_a_game_is_pushed_each_change(client: TestClient) -> None:

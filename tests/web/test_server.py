@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,6 @@ from examples.classic.web import WEB as BRIDGEHEAD
 from examples.triumph_and_glory.rules import TriumphAndGlory
 from tests.toy_game import Duel
 
-from hexwar.base.errors import NotLegalNow
 from hexwar.engine.fileformat import position_digest
 from hexwar.engine.records import GameRecord, replay
 from hexwar.web.app import create_app
@@ -42,13 +43,40 @@ GAMES = {
     )
 }
 LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
+#: How long a test waits for the bots and dice to settle (never reached when they work).
+SETTLE = 300.0
+
+
+class Client(TestClient):
+    """A TestClient that, after each request, waits until every game's runner has stopped
+    (its bots and dice played in the worker processes), so a test sees the position the
+    game waits in, as a player would after the bots' replies."""
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        answer = super().request(*args, **kwargs)
+        settle(self.app)
+        return answer
+
+
+def settle(app: Any) -> None:
+    server = app.state.server
+    deadline = time.monotonic() + SETTLE
+    while any(not server.idle(gid) for gid in list(server.sessions)):
+        assert time.monotonic() < deadline, "the bots did not settle"
+        time.sleep(0.005)
+
+
+def make_client(games: Any, folder: Path) -> Client:
+    """A client of a new app (``with`` it: the app's lifespan starts and stops it)."""
+    return Client(create_app(games, folder, hosts={"testserver"}))
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        yield TestClient(create_app(GAMES, tmp_path))
+        with make_client(GAMES, tmp_path) as made:
+            yield made
 
 
 def new_game(client: TestClient, game: str, **form: str) -> tuple[str, dict[str, str]]:
@@ -236,7 +264,13 @@ def test_the_other_games_play_through_the_same_server(client: TestClient, game: 
     gid, _ = new_game(client, game, **{f"seat:{s}": "random" for s in seats})
     view = client.get(f"/api/g/{gid}/view").json()
     assert view["outcome"] is not None
+    # the first view starts the board's drawing (in a worker); the next one has it
+    assert view["board"] is None
+    assert (view["board_version"] is None) == (game == "bridgehead")
+    view = client.get(f"/api/g/{gid}/view").json()
+    assert view["board_version"] == view["version"]
     assert (view["board"] is None) == (game != "bridgehead")
+    assert view["board"] == draw(GAMES[game], session_of(client, gid).state, None)  # worker's
 
 
 def test_a_seat_controls_only_its_tagged_actions(client: TestClient) -> None:
@@ -260,27 +294,29 @@ def test_a_seat_controls_only_its_tagged_actions(client: TestClient) -> None:
 def test_a_restart_loses_nothing(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        first = TestClient(create_app(GAMES, tmp_path))
-    gid, _, h = stalingrad_vs_bot(first)
-    state = session_of(first, gid).state
-    unit = state.legal_tokens(("move",))[0]
-    hexes = state.legal_tokens(("move", unit))
-    first.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["move", unit, hexes[-1]]},
-               headers=h)  # fmt: skip
-    digest, history = position_digest(state), state.history
+        first = make_client(GAMES, tmp_path)
+    with first:
+        gid, _, h = stalingrad_vs_bot(first)
+        state = session_of(first, gid).state
+        unit = state.legal_tokens(("move",))[0]
+        hexes = state.legal_tokens(("move", unit))
+        first.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": ["move", unit,
+                   hexes[-1]]}, headers=h)  # fmt: skip
+        digest, history = position_digest(state), state.history
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        second = TestClient(create_app(GAMES, tmp_path))  # a new server on the same folder
-    again = session_of(second, gid).state
-    assert position_digest(again) == digest
-    assert again.history == history
-    assert again is not state
-    # the same token still plays the seat, and the game goes on to its end
-    while not again.is_terminal():
-        r = second.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": first_action(
-            second, gid, h)}, headers=h)  # fmt: skip
-        assert r.status_code == 200, r.text
-    assert second.get(f"/api/g/{gid}/record").status_code == 200
+        second = make_client(GAMES, tmp_path)  # a new server on the same folder
+    with second:
+        again = session_of(second, gid).state
+        assert position_digest(again) == digest
+        assert again.history == history
+        assert again is not state
+        # the same token still plays the seat, and the game goes on to its end
+        while not again.is_terminal():
+            r = second.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": first_action(
+                second, gid, h)}, headers=h)  # fmt: skip
+            assert r.status_code == 200, r.text
+        assert second.get(f"/api/g/{gid}/record").status_code == 200
 
 
 def test_an_edited_save_file_that_breaks_a_rule_is_refused(tmp_path: Path) -> None:
@@ -289,7 +325,7 @@ def test_an_edited_save_file_that_breaks_a_rule_is_refused(tmp_path: Path) -> No
     data = json.loads(path.read_text())
     data["actions"].append("move r-13tc 0101")
     path.write_text(json.dumps(data))
-    with pytest.raises(NotLegalNow, match=r"move r-13tc 0101 is not a legal action now"):
+    with pytest.raises(ValueError, match=r"action 1 `move r-13tc 0101`: .* not a legal action"):
         load_session(path, GAMES)
 
 
@@ -402,28 +438,44 @@ def test_undo_when_every_human_seat_agrees(client: TestClient, tmp_path: Path) -
     # the save says so too: a restarted server has the position before the action
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        again = TestClient(create_app(GAMES, tmp_path))
+        again = make_client(GAMES, tmp_path)
     assert position_digest(session_of(again, gid).state) == before
     # nothing human left to take back
     r = client.post(f"/api/g/{gid}/undo", json={"seat": "rkka"}, headers=rkka)
     assert r.status_code == 409
 
 
-def test_undo_against_a_bot_takes_back_the_bots_reply_too(client: TestClient) -> None:
+def test_undo_against_a_bot_stops_at_the_last_chance_event(client: TestClient) -> None:
+    """The bot's reply is taken back with the human action; past a roll or a draw, undo
+    is refused (409) and nothing changes — a roll once seen never goes to another choice."""
     gid, _, h = stalingrad_vs_bot(client)
     session = session_of(client, gid)
-    for _ in range(8):  # RKKA ends its phases; the bot and the dice answer in between
-        before, n = position_digest(session.state), len(session.state.history)
-        r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": first_action(
-            client, gid, h)}, headers=h)  # fmt: skip
-        assert r.status_code == 200
-        if len(session.state.history) > n + 1:
+    taken = refused = 0
+    for _ in range(40):
+        if (taken and refused) or session.state.is_terminal():
             break
-    assert len(session.state.history) > n + 1, "the bot or the dice answered"
-    r = client.post(f"/api/g/{gid}/undo", json={"seat": "rkka"}, headers=h)
-    assert r.json()["undone"] > 1
-    assert position_digest(session.state) == before
-    assert len(session.state.history) == n
+        before, n = position_digest(session.state), len(session.state.history)
+        tokens = first_action(client, gid, h)
+        r = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": tokens}, headers=h)
+        assert r.status_code == 200, r.text
+        after, m = position_digest(session.state), len(session.state.history)
+        rolled = any(i >= n for i in session.chance)
+        r = client.post(f"/api/g/{gid}/undo", json={"seat": "rkka"}, headers=h)
+        if rolled:
+            assert r.status_code == 409, r.text
+            assert "undo stops at the last chance event" in r.json()["error"]
+            assert position_digest(session.state) == after
+            refused += 1
+        else:
+            assert r.status_code == 200, r.text
+            assert r.json()["undone"] == m - n
+            assert position_digest(session.state) == before
+            taken += m - n > 1
+            again = client.post(f"/api/g/{gid}/act", json={"seat": "rkka", "tokens": tokens},
+                                headers=h)  # fmt: skip
+            assert again.status_code == 200
+    assert taken, "no bot reply without dice was taken back"
+    assert refused, "no undo past a roll was refused"
 
 
 def test_a_scenario_directory_is_served_and_its_saves_know_their_data(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ __all__ = [
     "UnknownMovementClassError",
     "UnknownToken",
     "VictoryError",
+    "WorkerFailed",
 ]
 
 
@@ -257,6 +258,10 @@ class RequestRefused(HexwarError):
         self.status = status
         self.reason = reason
         self.rule = rule
+
+
+class WorkerFailed(HexwarError):
+    """A web server's worker process could not answer (its bot raised, or it stopped)."""
 
 
 # -- balance studies ---------------------------------------------------------------------------

@@ -19,23 +19,27 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
   (:mod:`hexwar.web.live`); the page polls ``view`` only when it cannot connect.
 
 A refused request answers 4xx with ``{"error": reason, "rule": rule}`` and changes
-nothing. Bots and chance events are played after the answer (a background task), and the
-live pages are sent each position they reach.
+nothing: a foreign ``Host`` or ``Origin`` 403 (:class:`~hexwar.web.http.Guard`), a body
+past its limit 413 (read as a stream, stopped there), too many new games 429. Bots and
+chance events are played by the game's runner (:mod:`hexwar.web.server`; the bots think
+in worker processes, :mod:`hexwar.web.bots`), and the live pages are sent each position
+they reach.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
-import secrets
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from pathlib import Path
 from typing import Final
 from urllib.parse import parse_qsl
 
+import attrs
 from starlette.applications import Starlette
-from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -43,21 +47,20 @@ from starlette.staticfiles import StaticFiles
 
 from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
+from hexwar.web.http import MAX_BODY, Guard, handler, parse, raw_body, seat_of
 from hexwar.web.http import body as json_body
-from hexwar.web.http import handler, seat_of
 from hexwar.web.live import live
 from hexwar.web.pages import record_json, seat_view, titles
-from hexwar.web.replay import Replay, load_record
-from hexwar.web.saves import load_sessions
+from hexwar.web.replay import load_record
 from hexwar.web.seats import HUMAN
+from hexwar.web.server import Limits, Server
 from hexwar.web.session import Session
 
 __all__ = ["create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
-_MAX_BODY: Final = 64 * 1024
-_MAX_RECORD: Final = 16 * 1024 * 1024
-_REPLAYS_KEPT: Final = 32
+#: The largest record file ``/api/replay`` takes (a long game's record is well under).
+MAX_RECORD: Final = 4 * 1024 * 1024
 
 
 def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
@@ -67,41 +70,8 @@ def _page(title: str, body: str, script: bool = False) -> HTMLResponse:
         f"<title>{html.escape(title)}</title>"
         '<link rel="stylesheet" href="/static/play.css">'
         f"{js}</head><body>{body}</body></html>",
-        headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
+        headers={"Referrer-Policy": "same-origin", "Cache-Control": "no-store"},
     )
-
-
-class Server:
-    """The games offered and the sessions being played (kept in ``directory``)."""
-
-    def __init__(self, games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> None:
-        self.games = dict(games)
-        self.directory = directory
-        self.pace = pace
-        directory.mkdir(parents=True, exist_ok=True)
-        self.sessions: dict[str, Session] = load_sessions(directory, self.games)
-        for session in self.sessions.values():
-            session.pace = pace
-        self.replays: dict[str, Replay] = {}
-
-    def add_replay(self, found: Replay) -> str:
-        """Keep ``found`` (the oldest dropped past ``_REPLAYS_KEPT``); its id."""
-        rid = secrets.token_hex(6)
-        self.replays[rid] = found
-        while len(self.replays) > _REPLAYS_KEPT:
-            del self.replays[next(iter(self.replays))]
-        return rid
-
-    def session(self, request: Request) -> Session:
-        found = self.sessions.get(request.path_params["game"])
-        if found is None:
-            raise RequestRefused(404, "no such game on this server")
-        return found
-
-    @staticmethod
-    def background(session: Session) -> BackgroundTask | None:
-        """Play bots and chance after the answer is sent (``None``: nothing to play)."""
-        return None if session.waiting() else BackgroundTask(session.advance)
 
 
 def _server(request: Request) -> Server:
@@ -153,11 +123,9 @@ async def index(request: Request) -> Response:
 
 async def new(request: Request) -> Response:
     server = _server(request)
-    raw = await request.body()
-    if len(raw) > _MAX_BODY:
-        raise RequestRefused(413, f"a request body is at most {_MAX_BODY} bytes")
+    raw = await raw_body(request, MAX_BODY)
     try:
-        pairs = parse_qsl(raw.decode("utf-8"), strict_parsing=bool(raw))
+        pairs = parse_qsl(raw.decode("utf-8"), strict_parsing=bool(raw), max_num_fields=200)
     except (ValueError, UnicodeDecodeError):
         raise RequestRefused(400, "the form must be URL-encoded text") from None
     form = dict(pairs)
@@ -166,25 +134,23 @@ async def new(request: Request) -> Response:
         raise RequestRefused(400, f"no game {name!r} here; games: {sorted(server.games)}")
     options = {k[4:]: v for k, v in form.items() if k.startswith("opt:")}
     players = {k[5:]: v for k, v in form.items() if k.startswith("seat:")}
+    server.admit(request.client.host if request.client else "")
     session, tokens = Session.create(
         server.games[name], options, players, directory=server.directory
     )
-    session.pace = server.pace
-    server.sessions[session.id] = session
+    server.add(session)
     links = "".join(
         f"<li>seat {html.escape(n)}: <a class=seatlink href='/g/{session.id}/{n}?t={t}'>"
         f"/g/{session.id}/{html.escape(n)}?t={t}</a></li>"
         for n, t in sorted(tokens.items())
     )
-    page = _page(
+    return _page(
         "new game",
         f"<h1>Game {session.id}</h1><p>Each link is that seat's secret: "
         "open it in the browser of whoever plays the seat (on one machine: one tab "
         f"per seat).</p><ul>{links}</ul>"
         f"<p>Watch: <a href='/g/{session.id}'>/g/{session.id}</a></p>",
     )
-    page.background = server.background(session)
-    return page
 
 
 async def play_page(request: Request) -> Response:
@@ -224,9 +190,9 @@ async def view(request: Request) -> Response:
     data = await run_in_threadpool(
         seat_view, session, plan, int(since) if since.isdigit() and len(since) < 10 else None
     )
-    return JSONResponse(
-        data, headers={"Cache-Control": "no-store"}, background=server.background(session)
-    )
+    server.ensure_drawn(session, None if plan is None else plan.seat.side)
+    server.kick(session)  # a game loaded or added without its runner: set it going
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
 async def tokens(request: Request) -> Response:
@@ -261,10 +227,9 @@ async def act(request: Request) -> Response:
     body = await json_body(request)
     plan = seat_of(session, request, body.get("seat"))
     action = await run_in_threadpool(session.act, plan, body.get("tokens"))
-    return JSONResponse(
-        {"applied": str(action), "version": len(session.state.history)},
-        background=server.background(session),
-    )
+    version = len(session.state.history)
+    server.kick(session)
+    return JSONResponse({"applied": str(action), "version": version})
 
 
 async def undo(request: Request) -> Response:
@@ -273,6 +238,7 @@ async def undo(request: Request) -> Response:
     body = await json_body(request)
     plan = seat_of(session, request, body.get("seat"))
     taken = await run_in_threadpool(session.ask_undo, plan)
+    server.kick(session)
     return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
 
 
@@ -298,9 +264,10 @@ async def replay_upload_page(request: Request) -> Response:
 
 async def replay_upload(request: Request) -> Response:
     server = _server(request)
-    raw = await request.body()
-    if len(raw) > _MAX_RECORD:
-        raise RequestRefused(413, f"a record is at most {_MAX_RECORD} bytes")
+    raw = await raw_body(request, MAX_RECORD)
+    data = await run_in_threadpool(parse, raw, "the record")
+    if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
+        raise RequestRefused(400, "the record: not a game record (a JSON object with actions)")
     found = await run_in_threadpool(load_record, server.games, raw)
     return JSONResponse({"replay": server.add_replay(found)})
 
@@ -345,10 +312,30 @@ async def replay_view(request: Request) -> Response:
     return JSONResponse(data)
 
 
-def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> Starlette:
+def create_app(
+    games: Mapping[str, WebGame],
+    directory: Path,
+    pace: float = 0.0,
+    *,
+    limits: Limits | None = None,
+    hosts: Collection[str] = (),
+) -> Starlette:
     """The application serving ``games`` (by name), keeping its games in ``directory``;
-    ``pace``: seconds between two actions of a game without human seats (to watch it)."""
-    server = Server(games, directory, pace)
+    ``pace``: seconds between two actions of a game without human seats (to watch it);
+    ``limits``: the caps and the bot workers (:class:`~hexwar.web.server.Limits`; its
+    ``pace`` is replaced by ``pace``); ``hosts``: the names (besides this machine's and
+    IP addresses) the server answers for in ``Host``. Saved games that do not load are
+    logged and skipped."""
+    server = Server(games, directory, attrs.evolve(limits or Limits(), pace=pace))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.kick_all()
+        try:
+            yield
+        finally:
+            await server.close()
+
     app = Starlette(
         routes=[
             Route("/", handler(index)),
@@ -369,6 +356,8 @@ def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0)
             Route("/api/r/{replay}", handler(replay_view)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
+        middleware=[Middleware(Guard, hosts=hosts)],
+        lifespan=lifespan,
     )
     app.state.server = server
     return app

@@ -26,11 +26,24 @@ from typing import Any
 import attrs
 
 from hexwar.board.maps import GameMap
+from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 from hexwar.render import CounterView, Style
 
-__all__ = ["BoardView", "WebGame", "generic"]
+__all__ = ["BoardView", "Marker", "WebGame", "generic"]
+
+
+@attrs.frozen
+class Marker:
+    """A game's mark on one cell of the board: a short ``text`` or symbol (``"★"``,
+    ``"R"``) in ``colour``, drawn at the top of the cell over what is there; ``title``:
+    the tooltip (who holds a town, why the cell matters)."""
+
+    cell: Any
+    text: str
+    colour: str = "#000000"
+    title: str | None = None
 
 
 @attrs.frozen
@@ -38,14 +51,16 @@ class BoardView:
     """A position as one side may see it: the map and the counters on it.
 
     ``counters``: ``(unit token, view)`` pairs; the token (``None``: not clickable) is
-    what a click on that counter stands for in an action (``move UNIT HEX``). Only what
-    the viewing side may know belongs here: the server draws it as given.
+    what a click on that counter stands for in an action (``move UNIT HEX``); ``markers``:
+    the game's marks on cells (:class:`Marker`: who holds a town). Only what the viewing
+    side may know belongs here: the server draws it as given.
     """
 
     game_map: GameMap[Any]
     counters: Sequence[tuple[str | None, CounterView]] = ()
     style: Style | None = None
     labels: bool = True
+    markers: Sequence[Marker] = ()
 
 
 def _random(seed: int) -> Player:
@@ -65,7 +80,11 @@ class WebGame:
     :meth:`~hexwar.engine.state.Ruleset.new_state`; ``preview(state, prefix)``: a line
     shown under the action being built (the exact odds of an attack), or ``None``; it
     must only read the state; ``describe(state, token)``: a short name for a token on
-    its button (a unit's or a card's name), or ``None``.
+    its button (a unit's or a card's name), or ``None``; ``roll_result(state, outcome)``:
+    what the game's table makes of a chance outcome about to be applied (``"DR"``), shown
+    beside the roll, or ``None``; ``decisions``: the pending decisions' kinds in words
+    for the status line (``{"ex_loss": "choose the exchange losses (S8.4)"}``; a kind not
+    named there is described by the ruleset's ``step_meaning``, never by its name).
     """
 
     name: str
@@ -78,6 +97,8 @@ class WebGame:
     scenario: str = "default"
     preview: Callable[[State, tuple[str, ...]], str | None] | None = None
     describe: Callable[[State, str], str | None] | None = None
+    roll_result: Callable[[State, Action], str | None] | None = None
+    decisions: Mapping[str, str] = attrs.field(factory=dict)
 
     def ruleset(self, chosen: Mapping[str, str]) -> Ruleset:
         """The ruleset for ``chosen`` options (missing ones take their default); an
@@ -100,12 +121,18 @@ def generic(
     scenario: str = "default",
 ) -> WebGame:
     """A :class:`WebGame` for any ruleset class (built without arguments) and scenario:
-    no options, a random bot, no board."""
+    no options, a random bot, no board; when the ruleset's module plays the shared
+    combat mechanism (:class:`~hexwar.mechanics.combat.Combat`), its odds preview, roll
+    results and decision names (:mod:`hexwar.web.combat`)."""
+    from hexwar.web.combat import combat_support, combats_of
+
     made = ruleset()
     name = made.name if scenario == "default" else f"{made.name}-{scenario}"
-    return WebGame(
+    game = WebGame(
         name=name,
         title=title or (made.name if scenario == "default" else f"{made.name} ({scenario})"),
         rules=lambda _options: ruleset(),
         scenario=scenario,
     )
+    found = combats_of(made)
+    return combat_support(game, *found) if found else game

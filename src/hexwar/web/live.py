@@ -14,25 +14,38 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hexwar.base.errors import RequestRefused
+from hexwar.web.http import parse
 from hexwar.web.pages import seat_view
 from hexwar.web.seats import SeatPlan
+from hexwar.web.server import Server
 from hexwar.web.session import Session
 
 __all__ = ["live"]
 
+_MAX_HELLO: Final = 4096
+
 
 async def _hello(websocket: WebSocket, session: Session) -> SeatPlan | None:
-    """The seat the page's first message names (``None``: a watcher)."""
+    """The seat the page's first message names (``None``: a watcher); parsed strictly
+    (:func:`~hexwar.engine.fileformat.parse_json`, at most ``_MAX_HELLO`` bytes)."""
     try:
-        hello: Any = await asyncio.wait_for(websocket.receive_json(), timeout=30)
-    except (TimeoutError, ValueError, KeyError):
+        message = await asyncio.wait_for(websocket.receive(), timeout=30)
+    except TimeoutError:
         raise RequestRefused(400, "the first message is {seat, token} as JSON") from None
+    if message.get("type") == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    raw = message.get("text")
+    if raw is None:
+        raw = message.get("bytes") or b""
+    if len(raw) > _MAX_HELLO:
+        raise RequestRefused(413, f"the first message is at most {_MAX_HELLO} bytes")
+    hello: Any = parse(raw, "the first message")
     if not isinstance(hello, dict):
         raise RequestRefused(400, "the first message is {seat, token} as JSON")
     seat, token = hello.get("seat"), hello.get("token")
@@ -45,7 +58,8 @@ async def _hello(websocket: WebSocket, session: Session) -> SeatPlan | None:
 
 async def live(websocket: WebSocket) -> None:
     """Push ``seat_view`` to one page whenever its game changes, until it goes away."""
-    sessions: dict[str, Session] = websocket.app.state.server.sessions
+    server: Server = websocket.app.state.server
+    sessions = server.sessions
     await websocket.accept()
     session = sessions.get(websocket.path_params["game"])
     if session is None:
@@ -72,6 +86,7 @@ async def live(websocket: WebSocket) -> None:
         while True:
             changed.clear()
             await websocket.send_json(await run_in_threadpool(seat_view, session, plan, None))
+            server.ensure_drawn(session, None if plan is None else plan.seat.side)
             while not changed.is_set():
                 waiting = asyncio.ensure_future(changed.wait())
                 await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)

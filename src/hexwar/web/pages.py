@@ -7,11 +7,12 @@ from typing import Any, Final
 
 from hexwar.base.errors import RequestRefused
 from hexwar.engine.records import record_of
+from hexwar.engine.state import HIDDEN
 from hexwar.web.seats import SeatPlan
 from hexwar.web.session import Session
 from hexwar.web.views import secrets_of
 
-__all__ = ["SPECTATOR", "record_json", "seat_view", "titles"]
+__all__ = ["SPECTATOR", "decision_text", "record_json", "seat_view", "titles"]
 
 #: The spectator: its observation is what every side may know.
 SPECTATOR: Final = "*spectator*"
@@ -20,14 +21,21 @@ _LOG_SHOWN: Final = 60
 
 def seat_view(session: Session, plan: SeatPlan | None, since: int | None) -> dict[str, Any]:
     """What the page of ``plan``'s seat (``None``: a spectator) shows, as JSON data;
-    ``since``: the version the page shows (unchanged: only ``version`` is sent)."""
+    ``since``: the version the page shows (unchanged, board included: only ``version`` is
+    sent). ``board`` is the latest board drawn for the seat's side and ``board_version``
+    the number of actions it shows (:mod:`hexwar.web.drawn`: the server draws the current
+    one meanwhile)."""
+    side = None if plan is None else plan.seat.side
     with session.lock:
         state = session.state
-        if since == len(state.history) and not session.undo_asked:
+        current = session.board_current(side)
+        if since == len(state.history) and not session.undo_asked and current:
             return {"version": since, "unchanged": True}
-        board = session.board_job(None if plan is None else plan.seat.side)
         data = _view(session, plan)
-    data["board"] = board()  # drawn outside the lock: the bots go on meanwhile
+        if session.game.board is None:
+            data["board"], data["board_version"] = None, data["version"]
+        else:
+            data["board_version"], data["board"] = session.board_now(side)
     return data
 
 
@@ -40,6 +48,7 @@ def _view(session: Session, plan: SeatPlan | None) -> dict[str, Any]:
         plan is not None and not state.is_terminal() and (state.current_player() == plan.seat.side)
     )
     history = obs["history"]
+    shown = [(n, _log_line(session, n, e)) for n, e in enumerate(history)][-_LOG_SHOWN:]
     return {
         "id": session.id,
         "game": session.game.name,
@@ -53,6 +62,7 @@ def _view(session: Session, plan: SeatPlan | None) -> dict[str, Any]:
         "phase": obs["phase"],
         "to_act": obs["to_act"],
         "decision": obs["decision"],
+        "decision_text": decision_text(session, obs["decision"]),
         "your_turn": mine,
         "outcome": obs["outcome"],
         "seats": [
@@ -61,13 +71,38 @@ def _view(session: Session, plan: SeatPlan | None) -> dict[str, Any]:
         ],
         "secrets": {} if plan is None else secrets_of(state, plan.seat.side),
         "undo_asked": sorted(session.undo_asked) if session.undo_at == len(history) else [],
-        "log": list(enumerate(history))[-_LOG_SHOWN:],
+        "log": [(n, line) for n, line in shown if line is not None],
         "chance": sorted(i for i in session.chance if i >= len(history) - _LOG_SHOWN),
+        "results": {
+            str(i): r for i, r in sorted(session.results.items()) if i >= len(history) - _LOG_SHOWN
+        },
         "tokens": list(state.legal_tokens(())) if mine else [],
         "titles": titles(session, state.legal_tokens(())) if mine else {},
         "board": None,
         "units": session.units_at(None if plan is None else plan.seat.side),
     }
+
+
+def _log_line(session: Session, n: int, entry: str) -> str | None:
+    """A log entry as the page shows it: a hidden chance event (a shuffle, a card dealt)
+    is left out, another side's hidden choice is said in words."""
+    if entry != HIDDEN:
+        return entry
+    return None if n in session.chance else "(a choice kept secret from you)"
+
+
+def decision_text(session: Session, kind: str | None) -> str | None:
+    """The pending decision in words: the game's (``WebGame.decisions``), else what the
+    ruleset says its answer is (``step_meaning``), never its internal name."""
+    if kind is None:
+        return None
+    found = session.game.decisions.get(kind)
+    if found:
+        return found
+    with session.lock:
+        state = session.state
+        meaning = None if state.is_chance_node() else state.ruleset.step_meaning(state, ())
+    return f"choose {meaning}" if meaning else "a decision to make (the buttons below)"
 
 
 def titles(session: Session, tokens: Iterable[str]) -> dict[str, str]:

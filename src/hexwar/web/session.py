@@ -31,6 +31,7 @@ from hexwar.engine.fileformat import position_digest
 from hexwar.engine.loop import Player
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
+from hexwar.web.bots import BotJob
 from hexwar.web.clicks import first_step, toggled
 from hexwar.web.drawn import BoardCache
 from hexwar.web.games import WebGame
@@ -73,9 +74,11 @@ class Session(BoardCache):
         #: number of actions when they asked (a new action cancels the requests).
         self.undo_asked: set[str] = set()
         self.undo_at = 0
-        self._drawn: dict[tuple[int, str | None], str | None] = {}
+        self._drawn: dict[str | None, tuple[tuple[int, str], str | None]] = {}
         #: The indices (in the history) of the chance events: the dice shown as rolled.
         self.chance: set[int] = set()
+        #: What the game's table made of each roll, by its index (``WebGame.roll_result``).
+        self.results: dict[int, str] = {}
         #: Called (from any thread) after every change: the live pages' wake-up calls.
         self.listeners: list[Callable[[], None]] = []
         #: Seconds between two bot or chance actions in a game without a human seat to
@@ -303,9 +306,13 @@ class Session(BoardCache):
 
     def ask_undo(self, plan: SeatPlan) -> int:
         """``plan``'s seat asks to take back the last action a human seat applied (and the
-        bots' and chance's actions after it). Done once every human seat has asked at the
-        same position; returns the number of actions taken back (0: still waiting).
-        Chance events are drawn from the number of actions, so the same dice come again."""
+        bots' actions after it). Done once every human seat has asked at the same position;
+        returns the number of actions taken back (0: still waiting).
+
+        **Undo stops at the last chance event**: an action followed by a chance event (a
+        roll, a draw) cannot be taken back, so a roll once seen is never replayed on
+        another choice (the dice are drawn from the game's seed and the number of actions:
+        taking an attack back would otherwise tell the next attack's roll). 409 then."""
         with self.lock:
             n = len(self.state.history)
             if self.undo_at != n:
@@ -313,6 +320,13 @@ class Session(BoardCache):
             last = max((i for i, b in enumerate(self.by) if b is not None), default=None)
             if last is None:
                 raise RequestRefused(409, "no human action to take back")
+            rolled = [i for i in self.chance if i > last]
+            if rolled:
+                raise RequestRefused(
+                    409,
+                    f"the dice were rolled after that action (action {min(rolled) + 1}): "
+                    "undo stops at the last chance event",
+                )
             self.undo_asked.add(plan.seat.name)
             if self.undo_asked != set(self.humans()):
                 self.changed()
@@ -320,10 +334,8 @@ class Session(BoardCache):
             for _ in range(n - last):
                 self.state.undo()
             del self.by[last:]
-            self.chance = {i for i in self.chance if i < last}
             self.undo_asked, self.undo_at = set(), len(self.state.history)
             self._bots = {}  # their plans were for the position taken back
-            self._drawn = {}
             self.save()
             return n - last
 
@@ -345,15 +357,63 @@ class Session(BoardCache):
             if state.is_terminal():
                 return False
             if state.is_chance_node():
-                self.chance.add(len(state.history))
                 driver = SeededDriver(derived_seed(self.seed, "chance", len(state.history)))
                 action = driver.pick(state.chance_outcomes())
+                self.note_chance(action)
             else:
                 seats = self.acting_seats()
                 if not seats or any(p.player == HUMAN for p in seats):
                     return False
                 action = self._bot(seats[0])(state)
             state.apply(action)
+            self.by.append(None)
+            self.save()
+            return True
+
+    def note_chance(self, action: Action) -> None:
+        """Before ``action`` (the chance event's outcome) is applied: mark it as a chance
+        event and keep what the game's table makes of it (``WebGame.roll_result``)."""
+        n = len(self.state.history)
+        self.chance.add(n)
+        decision = self.state.pending[-1] if self.state.pending else None
+        if self.game.roll_result is not None and decision is not None and not decision.private:
+            found = self.game.roll_result(self.state, action)
+            if found:
+                self.results[n] = found
+
+    def next_job(self) -> BotJob | bool | None:
+        """For the server's bot runner: play a chance event here (``True``), or the job
+        of the bot to act (its worker picks the action: :meth:`apply_bot`), or ``None``
+        when the game is over or waits for a human."""
+        with self.lock:
+            state = self.state
+            if state.is_terminal():
+                return None
+            if state.is_chance_node():
+                return self.step()
+            seats = self.acting_seats()
+            if not seats or any(p.player == HUMAN for p in seats):
+                return None
+            return BotJob(
+                self.id,
+                self.game.name,
+                tuple(sorted(self.options.items())),
+                self.seed,
+                tuple(str(a) for a in state.history),
+                seats[0].seat.name,
+                seats[0].player,
+            )
+
+    def apply_bot(self, job: BotJob, text: str) -> bool:
+        """Apply the action ``text`` a worker's bot picked for ``job`` (already checked
+        there against the same position); ``False`` (nothing done) if the game moved on
+        meanwhile (an undo)."""
+        with self.lock:
+            if len(self.state.history) != len(job.actions) or self.state.is_chance_node():
+                return False
+            if [str(a) for a in self.state.history[-3:]] != list(job.actions[-3:]):
+                return False
+            self.state.apply_unchecked(Action.parse(text))
             self.by.append(None)
             self.save()
             return True

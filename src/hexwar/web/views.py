@@ -3,16 +3,18 @@ hidden information of a side (what its observation holds and another side's hide
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any, Final
 
 from hexwar.engine.state import HIDDEN, State
-from hexwar.render import render_svg
+from hexwar.render import RenderError, render_svg
 from hexwar.web.games import BoardView, WebGame
 
 __all__ = ["draw", "position_title", "render_view", "secrets_of", "snapshot", "units_at"]
 
 _CELL_ATTR: Final = re.compile(r'data-cell="([^"]*)"')
+_POLYGON: Final = re.compile(r'<polygon class="cell" data-cell="([^"]*)"[^>]*? points="([^"]*)"')
 
 
 def units_at(game: WebGame, state: State, side: str | None) -> dict[str, list[str]]:
@@ -58,7 +60,37 @@ def render_view(view: BoardView, title: str) -> str:
         label = labels.get(m.group(1))
         return m.group(0) if label is None else f'{m.group(0)} data-label="{label}"'
 
-    return _CELL_ATTR.sub(tag, str(svg))
+    drawn = _CELL_ATTR.sub(tag, str(svg))
+    return _with_markers(drawn, view) if view.markers else drawn
+
+
+def _with_markers(svg: str, view: BoardView) -> str:
+    """``svg`` with the view's markers drawn at the top of their cells (found by the
+    cells' polygons), over everything else; clicks go through them."""
+    centres: dict[str, tuple[float, float, float]] = {}
+    for cell, points in _POLYGON.findall(svg):
+        xy = [tuple(map(float, p.split(","))) for p in points.split()]
+        cx = sum(x for x, _ in xy) / len(xy)
+        cy = sum(y for _, y in xy) / len(xy)
+        centres[cell] = (cx, cy, max(abs(x - cx) for x, _ in xy))
+    out = ['<g class="markers" text-anchor="middle" pointer-events="none">']
+    for marker in view.markers:
+        found = centres.get(html.escape(repr(marker.cell), quote=True))
+        if found is None:
+            raise RenderError(f"marker {marker.text!r}: cell {marker.cell!r} is not on the map")
+        cx, cy, r = found
+        title = f"<title>{html.escape(marker.title)}</title>" if marker.title else ""
+        out.append(
+            f'<text class="marker" x="{cx - 0.66 * r:.2f}" y="{cy + 0.14 * r:.2f}" '
+            f'font-size="{0.4 * r:.2f}" font-weight="bold" '
+            f'fill="{html.escape(marker.colour, quote=True)}" stroke="#ffffff" '
+            f'stroke-width="{0.08 * r:.2f}" paint-order="stroke" '
+            f'data-label="{html.escape(view.game_map.label(marker.cell), quote=True)}">'
+            f"{title}{html.escape(marker.text)}</text>"
+        )
+    out.append("</g>")
+    end = svg.rindex("</svg>")
+    return svg[:end] + "".join(out) + svg[end:]
 
 
 def position_title(state: State) -> str:

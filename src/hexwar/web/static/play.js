@@ -53,7 +53,7 @@
     const parts = ["turn " + v.turn];
     if (v.stage) parts.push("stage " + v.stage);
     if (v.phase) parts.push("phase " + v.phase);
-    if (v.decision) parts.push("decision " + v.decision);
+    if (v.decision) parts.push(v.decision_text || "a decision");
     let who = v.to_act === "*terminal*" ? "game over" : "to act: " + v.to_act;
     if (v.your_turn) who += " (you)";
     parts.push(who);
@@ -70,7 +70,8 @@
     for (const [n, entry] of v.log) {
       const li = document.createElement("li");
       li.value = n + 1;
-      li.textContent = entry;
+      const result = (v.results || {})[String(n)];
+      li.textContent = result ? entry + " → " + result : entry;
       if (v.chance.includes(n)) li.className = "chance";
       log.appendChild(li);
     }
@@ -147,6 +148,7 @@
       preview = r.preview;
       view.titles = Object.assign(view.titles || {}, r.titles);
       say("");
+      if (tokens.length === 1 && tokens[0] === "done" && !preview) return act(prefix);
       showControls();
     } catch (err) { refuse(err); }
   }
@@ -175,20 +177,30 @@
       preview = r.preview;
       view.titles = Object.assign(view.titles || {}, r.titles);
       say("");
-      if (tokens.length === 1 && tokens[0] === "done") return act(prefix);
+      // only `done` left: apply at once, unless there is something to confirm (the odds)
+      if (tokens.length === 1 && tokens[0] === "done" && !preview) return act(prefix);
       showControls();
+      if (preview) say("check the odds below, then ✓ do it", "confirm");
     } catch (err) { refuse(err); }
   }
 
   function show(v) {
     const moved = !view || v.version !== view.version;
+    // the board comes as drawn for the latest position ready (board_version); the
+    // current one follows in a push
+    const redraw = moved || v.board_version !== view.board_version;
     view = v;
     showStatus(v);
     showLog(v);
+    if (redraw) {
+      const board = document.getElementById("board");
+      board.innerHTML = v.board || (v.board_version === null
+        ? "<p>(drawing the board…)</p>" : "<p>(this game draws no board: use the buttons)</p>");
+      board.dataset.version = String(v.board_version);
+      if (zoom === null) fitZoom(board);
+    }
     if (moved) {
       showDice(v);
-      const board = document.getElementById("board");
-      board.innerHTML = v.board || "<p>(this game draws no board: use the buttons)</p>";
       prefix = [];
       preview = null;
       tokens = v.tokens;
@@ -202,15 +214,16 @@
   function showDice(v) {
     const box = document.getElementById("dice");
     const rolled = new Set(v.chance);
-    // hidden draws (a shuffled deck: "?") are not dice
-    const fresh = v.log.filter(([n, entry]) => rolled.has(n) && entry !== "?"
-      && (diceSeen === null || n >= diceSeen));
+    // hidden draws (a shuffled deck) are not in the log: not dice
+    const fresh = v.log.filter(([n]) => rolled.has(n) && (diceSeen === null || n >= diceSeen));
     diceSeen = v.version;
     if (!fresh.length) return;
     const byN = new Map(v.log);
     const lines = fresh.slice(-6).map(([n, entry]) => {
       const cause = byN.get(n - 1);
-      return "⚄ " + entry + (cause && !rolled.has(n - 1) ? "  ← " + cause : "");
+      const result = (v.results || {})[String(n)];
+      return "⚄ " + entry + (result ? " → " + result : "")
+        + (cause && !rolled.has(n - 1) ? "  ← " + cause : "");
     });
     box.textContent = lines.join("\n");
     box.dataset.count = String(fresh.length);
@@ -267,13 +280,25 @@
   });
   for (const [id, k] of [["zoomin", 1.25], ["zoomout", 0.8]]) {
     document.getElementById(id).addEventListener("click", () => {
-      zoom = Math.max(1, Math.min(4, zoom * k));
+      zoom = Math.max(0.3, Math.min(4, (zoom || 1) * k));
       document.getElementById("board").style.setProperty("--zoom", String(zoom));
       localStorage.setItem("hexwar-zoom", String(zoom));
     });
   }
-  let zoom = Number(localStorage.getItem("hexwar-zoom")) || 2;  // counters legible
-  document.getElementById("board").style.setProperty("--zoom", String(zoom));
+  // the size the player chose last, else: a small map and its legend fit the box; a
+  // large map (hundreds of hexes) is drawn larger, so that its counters can be read
+  let zoom = Number(localStorage.getItem("hexwar-zoom")) || null;
+  if (zoom) document.getElementById("board").style.setProperty("--zoom", String(zoom));
+  function fitZoom(board) {
+    const svg = board.querySelector("svg");
+    if (!svg || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) return;
+    const box = svg.viewBox.baseVal;
+    const cells = svg.querySelectorAll("polygon.cell").length;
+    const tall = (board.clientWidth * box.height) / box.width;
+    const room = window.innerHeight * 0.86;
+    zoom = cells > 300 ? 2 : Math.min(1, room / tall);
+    board.style.setProperty("--zoom", String(zoom));
+  }
   refresh(true);
   connect();
 })();
