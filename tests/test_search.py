@@ -1,0 +1,192 @@
+"""The search player (hexwar.search): it cannot cheat, it is reproducible, it finds an
+obvious win and it beats random play (issue 34)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from examples.boy_otryadov.rules import BoyOtryadov
+from examples.tutorial.crossing import Crossing
+from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import CHANCE, END, Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import RandomPlayer, play
+from hexwar.engine.state import State
+from hexwar.search import Candidate, Explanation, SearchPlayer, determinise
+from hexwar.study.stats import wilson
+from hexwar_stalingrad.evaluation import Evaluation
+from hexwar_stalingrad.rules import StalingradRules
+
+
+def _to_side(
+    state: State, driver: SeededDriver, random_player: RandomPlayer, actions: int
+) -> State:
+    """``actions`` random actions (chance by ``driver``), then on to a side's decision."""
+    done = 0
+    while True:
+        while state.current_player() == CHANCE:
+            state.apply_unchecked(driver.pick(state.chance_outcomes()))
+        if done == actions:
+            return state
+        state.apply_unchecked(random_player(state))
+        done += 1
+
+
+# -- (1) it cannot cheat -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("actions", [0, 29])
+def test_stalingrad_twins_give_the_same_search(actions: int) -> None:
+    # Twins: the same position with the cards hidden from the side to act (the other
+    # hand, every deck's order) dealt anew (S3.3, S5.2)
+    state = _to_side(
+        StalingradRules("short").new_state(), SeededDriver(5), RandomPlayer(5), actions
+    )
+    side = state.current_player()
+    twin = state.ruleset.resample_hidden(state, side, random.Random(99))
+    assert twin.table("cards") != state.table("cards")  # they do differ in what is hidden
+    assert twin.observation(side) == state.observation(side)
+    results = []
+    for s in (state, twin):
+        player = SearchPlayer(seed=3, iterations=25, horizon=10, evaluation=Evaluation())
+        player(s)
+        results.append(player.last)
+    assert results[0] == results[1]
+
+
+def _boy_red_to_place(seed: int) -> State:
+    """«Бой отрядов» skirmish after blue's hidden set-up (X.2), drawn with ``seed``."""
+    state = BoyOtryadov().new_state("skirmish")
+    blue = RandomPlayer(seed)
+    while state.current_player() == "blue":
+        state.apply_unchecked(blue(state))
+    return state
+
+
+def test_boy_otryadov_hidden_setup_twins_give_the_same_search() -> None:
+    a, b = _boy_red_to_place(1), _boy_red_to_place(2)
+    assert a.current_player() == b.current_player() == "red"
+    assert a.table("pieces") != b.table("pieces")  # blue's placements differ ...
+    assert a.observation("red") == b.observation("red")  # ... unseen by red
+    results = []
+    for s in (a, b):
+        player = SearchPlayer(seed=4, iterations=8)
+        player(s)
+        results.append(player.last)
+    assert results[0] == results[1]
+
+
+def test_a_determinisation_keeps_what_the_side_sees() -> None:
+    state = _boy_red_to_place(1)
+    drawn = determinise(state, "red", random.Random(0))
+    assert drawn.observation("red") == state.observation("red")
+    assert drawn.legal_actions() == state.legal_actions()
+
+
+def test_the_other_sides_hidden_placements_are_drawn_anew() -> None:
+    state = _boy_red_to_place(1)
+    rng = random.Random(0)
+    tables = {str(determinise(state, "red", rng).table("pieces")) for _ in range(5)}
+    assert len(tables) > 1
+
+
+# -- (2) determinism -----------------------------------------------------------------------
+
+
+def test_same_seed_same_search_other_seed_other_tree() -> None:
+    state = _to_side(Crossing().new_state(), SeededDriver(1), RandomPlayer(1), 0)
+    runs = [SearchPlayer(seed=s, iterations=60) for s in (7, 7, 8)]
+    for p in runs:
+        p(state)
+    assert runs[0].last == runs[1].last
+    assert runs[0].last != runs[2].last  # the seed drives every draw
+
+
+def test_whole_games_replay_from_the_seeds() -> None:
+    def game() -> tuple[Action, ...]:
+        players = {"blue": SearchPlayer(seed=2, iterations=20), "red": RandomPlayer(3)}
+        return play(Crossing().new_state(), players, SeededDriver(4)).history
+
+    assert game() == game()
+
+
+# -- (3) an obvious win ----------------------------------------------------------------------
+
+
+def _red_may_take_the_town() -> State:
+    """The Crossing, turn 3 (the last), red to move with its infantry next to the empty
+    town; blue has only ended its phases. Whoever holds the town at the end wins."""
+    state = Crossing().new_state()
+    driver = SeededDriver(0)
+    script = {(1, "red", "move"): [Action.of("move", "r-inf", 1, 0)]}
+    while not (state.turn == 3 and state.current_player() == "red" and state.phase == "move"):
+        if state.current_player() == CHANCE:  # pragma: no cover - nobody attacks
+            state.apply(driver.pick(state.chance_outcomes()))
+            continue
+        todo = script.get((state.turn, state.current_player(), state.phase), [])
+        state.apply(todo.pop(0) if todo else END)
+    return state
+
+
+def test_it_takes_the_town_that_wins() -> None:
+    state = _red_may_take_the_town()
+    win = Action.of("move", "r-inf", 0, 0)
+    assert state.is_legal(win)
+    player = SearchPlayer(seed=0, iterations=150)
+    assert player(state) == win
+    explanation = player.last
+    assert isinstance(explanation, Explanation)
+    best = explanation.candidates[0]
+    assert isinstance(best, Candidate) and best.action == win and best.win_chance == 1.0
+    assert str(win) in str(explanation)
+
+
+def test_no_search_without_a_side_to_act() -> None:
+    with pytest.raises(ValueError, match="iterations"):
+        SearchPlayer(iterations=0)
+    dealing = StalingradRules("short").new_state()  # the decks are shuffled first (S3.3)
+    assert dealing.current_player() == CHANCE
+    with pytest.raises(HexwarError, match="no side to act"):
+        SearchPlayer()(dealing)
+
+
+# -- (4) against uniform random --------------------------------------------------------------
+
+
+def _crossing_record(games: int, iterations: int, first_seed: int) -> dict[str, list[int]]:
+    """Per seat of the search: [won, lost, drawn] against uniform random on the Crossing.
+    Game ``g``'s seeds: search ``first_seed + g``, random ``+ 1000``, dice ``+ 2000``."""
+    record = {}
+    for seat, other in (("blue", "red"), ("red", "blue")):
+        tally = [0, 0, 0]
+        for g in range(first_seed, first_seed + games):
+            players = {
+                seat: SearchPlayer(seed=g, iterations=iterations),
+                other: RandomPlayer(1000 + g),
+            }
+            winner = play(Crossing().new_state(), players, SeededDriver(2000 + g)).outcome
+            assert winner is not None
+            tally[0 if winner.winner == seat else 1 if winner.winner == other else 2] += 1
+        record[seat] = tally
+    return record
+
+
+def test_it_beats_random_on_the_crossing() -> None:
+    # Random against random wins 31 and 23 of 400 Crossing games (blue, red; most are
+    # drawn: nobody holds the town). Tolerance: 5 games a seat at 100 iterations; the
+    # search must win at least 6 of the 10 and lose at most 1 (random play would win 6
+    # of 10 with probability below 1e-4).
+    record = _crossing_record(5, 100, 0)
+    won = sum(t[0] for t in record.values())
+    lost = sum(t[1] for t in record.values())
+    assert won >= 6 and lost <= 1, record
+
+
+@pytest.mark.slow
+def test_it_beats_random_on_the_crossing_40_games_a_seat() -> None:
+    record = _crossing_record(40, 200, 100)
+    for seat, (won, lost, _) in record.items():
+        low, _ = wilson(won, 40)
+        assert low > 0.5 and lost <= 4, (seat, record)
