@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from examples.boy_otryadov.rules import BoyOtryadov
 from examples.tutorial.crossing import Crossing
+
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import CHANCE, END, Action
 from hexwar.engine.dice import SeededDriver
@@ -139,7 +139,9 @@ def test_it_takes_the_town_that_wins() -> None:
     explanation = player.last
     assert isinstance(explanation, Explanation)
     best = explanation.candidates[0]
-    assert isinstance(best, Candidate) and best.action == win and best.win_chance == 1.0
+    assert isinstance(best, Candidate)
+    assert best.action == win
+    assert best.win_chance == 1.0
     assert str(win) in str(explanation)
 
 
@@ -181,7 +183,8 @@ def test_it_beats_random_on_the_crossing() -> None:
     record = _crossing_record(5, 100, 0)
     won = sum(t[0] for t in record.values())
     lost = sum(t[1] for t in record.values())
-    assert won >= 6 and lost <= 1, record
+    assert won >= 6, record
+    assert lost <= 1, record
 
 
 @pytest.mark.slow
@@ -189,4 +192,5 @@ def test_it_beats_random_on_the_crossing_40_games_a_seat() -> None:
     record = _crossing_record(40, 200, 100)
     for seat, (won, lost, _) in record.items():
         low, _ = wilson(won, 40)
-        assert low > 0.5 and lost <= 4, (seat, record)
+        assert low > 0.5, (seat, record)
+        assert lost <= 4, (seat, record)
