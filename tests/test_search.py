@@ -14,7 +14,7 @@ from hexwar.engine.actions import CHANCE, END, Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import RandomPlayer, play
 from hexwar.engine.state import State
-from hexwar.search import Candidate, Explanation, SearchPlayer, determinise
+from hexwar.search import Candidate, Explanation, SearchPlayer, determinise, replay_hidden
 from hexwar.study.stats import wilson
 from hexwar_stalingrad.evaluation import Evaluation
 from hexwar_stalingrad.rules import StalingradRules
