@@ -56,6 +56,51 @@ def test_stalingrad_twins_give_the_same_search(actions: int) -> None:
     assert results[0] == results[1]
 
 
+def _placing(state: State, side: str) -> bool:
+    return (
+        bool(state.pending)
+        and state.pending[-1].kind == "air_place"
+        and state.pending[-1].side == side
+    )
+
+
+def _stalingrad_air_twins() -> tuple[State, State]:
+    """The short game at the first air placement (S10.2): RKKA places one bomber — its
+    first legal placement in one twin, its last in the other — and ends; the Wehrmacht
+    is to place, RKKA's placement hidden from it."""
+    state = StalingradRules("short").new_state()
+    driver, rkka = SeededDriver(0), RandomPlayer(0)
+    while not _placing(state, "rkka"):
+        if state.current_player() == CHANCE:
+            state.apply_unchecked(driver.pick(state.chance_outcomes()))
+        else:
+            state.apply_unchecked(rkka(state))
+    flies = [a for a in state.legal_actions() if a.kind == "fly"]
+    twins = []
+    for fly in (flies[0], flies[-1]):
+        twin = state.clone()
+        twin.apply(fly)
+        while not _placing(twin, "wehrmacht"):
+            twin.apply(END)
+        twins.append(twin)
+    return twins[0], twins[1]
+
+
+def test_stalingrad_hidden_air_placement_twins_give_the_same_search() -> None:
+    a, b = _stalingrad_air_twins()
+    assert a.table("air_plan") != b.table("air_plan")
+    assert a.observation("wehrmacht") == b.observation("wehrmacht")
+    results = []
+    for s in (a, b):
+        player = SearchPlayer(seed=1, iterations=10, horizon=10, evaluation=Evaluation())
+        player(s)
+        results.append(player.last)
+    assert results[0] == results[1]
+    rng = random.Random(0)
+    drawn = {str(determinise(a, "wehrmacht", rng).table("air_plan")) for _ in range(5)}
+    assert len(drawn) > 1  # RKKA's placement is drawn anew, not read
+
+
 def _boy_red_to_place(seed: int) -> State:
     """«Бой отрядов» skirmish after blue's hidden set-up (X.2), drawn with ``seed``."""
     state = BoyOtryadov().new_state("skirmish")
@@ -87,9 +132,12 @@ def test_a_determinisation_keeps_what_the_side_sees() -> None:
 
 def test_the_other_sides_hidden_placements_are_drawn_anew() -> None:
     state = _boy_red_to_place(1)
+    state.apply(state.legal_actions()[0])  # red's own first placement, kept
     rng = random.Random(0)
-    tables = {str(determinise(state, "red", rng).table("pieces")) for _ in range(5)}
-    assert len(tables) > 1
+    for drawn_by in (determinise, replay_hidden):
+        tables = [drawn_by(state, "red", rng) for _ in range(5)]
+        assert len({str(t.table("pieces")) for t in tables}) > 1
+        assert all(t.observation("red") == state.observation("red") for t in tables)
 
 
 # -- (2) determinism -----------------------------------------------------------------------
