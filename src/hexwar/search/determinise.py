@@ -12,7 +12,9 @@ state on. What is hidden from the side is drawn anew with the search's generator
   «Сталинград», S10.2), they are undone on a copy first, what was hidden before them is
   resampled, then they are replayed: the side's own as recorded, each of the others
   drawn anew (a choice uniformly token by token, a draw by its probabilities); a replay
-  whose observation by the side differs from the true one is drawn again;
+  whose observation by the side differs from the true one is drawn again (when none
+  fits in :data:`REPLAY_ATTEMPTS`, a secret action revealed since, the ruleset's own
+  resampling is used alone);
 - a ruleset without its own resampling is replayed so from its start
   (:func:`replay_hidden`).
 
@@ -100,8 +102,13 @@ def determinise(state: State, side: str, rng: random.Random) -> State:
             drawn = _redrawn(_resampled(base, side, rng), run, side, rng, state)
             if drawn is not None and drawn.observation(side) == view:
                 return drawn
-        raise _no_replay(state, side)
+        if not _declares_resampling(state):
+            raise _no_replay(state, side)
     return _resampled(state, side, rng)
+
+
+def _declares_resampling(state: State) -> bool:
+    return type(state.ruleset).resample_hidden is not FrameworkHooks.resample_hidden
 
 
 def replay_hidden(state: State, side: str, rng: random.Random) -> State:
@@ -124,7 +131,7 @@ def replay_hidden(state: State, side: str, rng: random.Random) -> State:
 def _no_replay(state: State, side: str) -> HexwarError:
     return HexwarError(
         f"{state.ruleset.name}: no replay of the history consistent with {side}'s view in "
-        f"{REPLAY_ATTEMPTS} attempts"
+        f"{REPLAY_ATTEMPTS} attempts (the game should declare Ruleset.resample_hidden)"
     )
 
 
@@ -153,7 +160,7 @@ def _resampled(state: State, side: str, rng: random.Random) -> State:
     if not hides_from(state, side):
         return state.clone()
     ruleset = state.ruleset
-    if type(ruleset).resample_hidden is not FrameworkHooks.resample_hidden:
+    if _declares_resampling(state):
         drawn: State = ruleset.resample_hidden(state, side, OrderFreeRandom(rng.getrandbits(64)))
         return drawn
     return replay_hidden(state, side, rng)
