@@ -22,6 +22,7 @@ from typing import Any
 
 from examples.classic.rules import Bridgehead
 from examples.registry import register_examples
+
 from hexwar.engine import registry
 from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver

@@ -12,7 +12,7 @@ from examples.tutorial.crossing import Crossing
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import CHANCE, END, Action
 from hexwar.engine.dice import SeededDriver
-from hexwar.engine.loop import RandomPlayer, play
+from hexwar.engine.loop import Player, RandomPlayer, play
 from hexwar.engine.state import State
 from hexwar.search import Candidate, Explanation, SearchPlayer, determinise, replay_hidden
 from hexwar.study.stats import wilson
@@ -154,7 +154,10 @@ def test_same_seed_same_search_other_seed_other_tree() -> None:
 
 def test_whole_games_replay_from_the_seeds() -> None:
     def game() -> tuple[Action, ...]:
-        players = {"blue": SearchPlayer(seed=2, iterations=20), "red": RandomPlayer(3)}
+        players: dict[str, Player] = {
+            "blue": SearchPlayer(seed=2, iterations=20),
+            "red": RandomPlayer(3),
+        }
         return play(Crossing().new_state(), players, SeededDriver(4)).history
 
     assert game() == game()
@@ -168,7 +171,9 @@ def _red_may_take_the_town() -> State:
     town; blue has only ended its phases. Whoever holds the town at the end wins."""
     state = Crossing().new_state()
     driver = SeededDriver(0)
-    script = {(1, "red", "move"): [Action.of("move", "r-inf", 1, 0)]}
+    script: dict[tuple[int, str, str | None], list[Action]] = {
+        (1, "red", "move"): [Action.of("move", "r-inf", 1, 0)]
+    }
     while not (state.turn == 3 and state.current_player() == "red" and state.phase == "move"):
         if state.current_player() == CHANCE:  # pragma: no cover - nobody attacks
             state.apply(driver.pick(state.chance_outcomes()))
@@ -212,7 +217,7 @@ def _crossing_record(games: int, iterations: int, first_seed: int) -> dict[str, 
     for seat, other in (("blue", "red"), ("red", "blue")):
         tally = [0, 0, 0]
         for g in range(first_seed, first_seed + games):
-            players = {
+            players: dict[str, Player] = {
                 seat: SearchPlayer(seed=g, iterations=iterations),
                 other: RandomPlayer(1000 + g),
             }

@@ -65,7 +65,7 @@ class OrderFreeRandom(random.Random):
     True
     """
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         x[:] = sorted(x, key=_key)
         super().shuffle(x)
 
