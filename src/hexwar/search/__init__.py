@@ -9,7 +9,7 @@
 - :class:`~hexwar.search.evaluation.PositionValue`: the optional evaluation a ruleset (or
   a game module) supplies to cut rollouts at a horizon.
 
-See ``docs/agents.md``.
+It imports only ``hexwar.base`` and ``hexwar.engine`` (never a game). See ``docs/agents.md``.
 """
 
 from hexwar.search.determinise import determinise, replay_hidden

@@ -18,10 +18,16 @@ state on. What is hidden from the side is drawn anew with the search's generator
 - a ruleset without its own resampling is replayed so from its start
   (:func:`replay_hidden`).
 
->>> from examples.tutorial.crossing import Crossing
->>> import random
->>> state = Crossing().new_state()
->>> determinise(state, "blue", random.Random(1)) == state   # nothing is hidden: a clone
+>>> from hexwar.engine.state import Ruleset
+>>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+>>> class Open(Ruleset):  # nothing hidden
+...     name = "open"
+...     sides = ("a",)
+...     sequence = TurnSequence((Stage("s", (Phase("p", side="a"),)),), turn_limit=1)
+...     def setup(self, state, scenario, options):
+...         state.put("game", "n", 0)
+>>> state = Open().new_state()
+>>> determinise(state, "a", random.Random(1)) == state   # a clone
 True
 """
 

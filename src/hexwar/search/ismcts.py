@@ -23,14 +23,33 @@ The action returned follows the most visited token from the root down to ``DONE`
 Every draw comes from the player's own ``random.Random(seed)`` (a player is outside the
 rules), so with an iteration budget the same seed and state give the same action.
 
->>> from examples.tutorial.crossing import Crossing
->>> state = Crossing().new_state()
->>> player = SearchPlayer(seed=1, iterations=30)
->>> action = player(state)
->>> state.is_legal(action) and action == SearchPlayer(seed=1, iterations=30)(state)
-True
->>> player.last.iterations
-30
+>>> from hexwar.engine.actions import Outcome
+>>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
+>>> from hexwar.engine.state import Ruleset
+>>> class Six(Ruleset):  # add 1 or 2 a turn, three turns: reach 6 to win
+...     name = "five"
+...     sides = ("a",)
+...     sequence = TurnSequence((Stage("s", (Phase("p", side="a"),)),), turn_limit=3)
+...     def setup(self, state, scenario, options):
+...         state.put("game", "n", 0)
+...     def phase_actions(self, state, side):
+...         if state.get("game", "turn") == state.turn:
+...             return []
+...         return [Action.of("add", 1), Action.of("add", 2)]
+...     def play(self, state, action):
+...         state.put("game", "n", state.get("game", "n") + action.int_arg(0))
+...         state.put("game", "turn", state.turn)
+...     def final_outcome(self, state):
+...         return Outcome("a" if state.get("game", "n") == 6 else None, "six or not")
+>>> state = Six().new_state()
+>>> player = SearchPlayer(seed=1, iterations=200)
+>>> player(state)
+Action(kind='add', args=('2',))
+>>> print(player.last)
+a: add 2 after 200 iterations
+  add 2: 135 visits, 87% to win
+  end: 41 visits, 50% to win
+  add 1: 20 visits, 50% to win
 """
 
 from __future__ import annotations
