@@ -29,6 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "interop": {"base", "grid", "engine", "board", "mechanics", "render", "testing"},
     "web": {"base", "grid", "engine", "board", "mechanics", "render"},
     "study": {"base", "engine"},
+    "search": {"base", "engine"},
 }
 
 #: Packages that are games, or that hold them: the core imports none of them.

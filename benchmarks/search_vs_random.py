@@ -1,0 +1,112 @@
+"""The search player (:mod:`hexwar.search`) against uniform random, on every game of the
+repository: the figures of ``docs/agents.md``.
+
+Run: ``python benchmarks/search_vs_random.py [--games N] [--iterations I] [--horizon H]
+[--seed S] [--only NAME ...]``. For each game and each seat it plays ``N`` games of the
+search (``I`` iterations an action; on «Сталинград» its evaluation cuts rollouts after
+``H`` actions) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of
+random against random from the same seeds, and prints the wins, losses and draws, the
+win rate with its Wilson 95 % interval, and the CPU time (``time.process_time``) per
+action the search chose.
+
+Game ``g`` (``g = S .. S + N - 1``): the search seeded ``g``, the random player
+``1000 + g``, the dice (:class:`~hexwar.engine.dice.SeededDriver`) ``2000 + g``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from examples.classic.rules import Bridgehead
+from examples.registry import register_examples
+
+from hexwar.engine import registry
+from hexwar.engine.actions import Action
+from hexwar.engine.dice import SeededDriver
+from hexwar.engine.loop import Player, RandomPlayer, play
+from hexwar.engine.state import State
+from hexwar.search import PositionValue, SearchPlayer
+from hexwar.study.stats import wilson
+from hexwar_stalingrad.evaluation import Evaluation
+
+#: The games: name -> a new state.
+GAMES: dict[str, Callable[[], State]] = {}
+
+
+def _registered(name: str) -> Callable[[], State]:
+    def new() -> State:
+        scenario, options = registry.start(name)
+        return registry.make(name).new_state(scenario, options)
+
+    return new
+
+
+def _games() -> dict[str, Callable[[], State]]:
+    register_examples()
+    games = {name: _registered(name) for name in ("crossing", "boy_otryadov", "triumph_and_glory")}
+    games["bridgehead"] = lambda: Bridgehead().new_state()
+    games["stalingrad-short"] = _registered("stalingrad-short")
+    return games
+
+
+def _evaluation(name: str) -> PositionValue | None:
+    return Evaluation() if name.startswith("stalingrad") else None
+
+
+def run(name: str, games: int, iterations: int, horizon: int, seed: int) -> None:
+    new = _games()[name]
+    sides = new().ruleset.sides
+    for seat in sides:
+        tally = {"search": [0, 0, 0], "random": [0, 0, 0]}
+        cpu, actions = 0.0, 0
+        for g in range(seed, seed + games):
+            for who in ("search", "random"):
+                players: dict[str, Player] = {s: RandomPlayer(1000 + g) for s in sides}
+                if who == "search":
+                    searcher = SearchPlayer(
+                        seed=g, iterations=iterations, evaluation=_evaluation(name),
+                        horizon=horizon,
+                    )  # fmt: skip
+
+                    def timed(state: State, searcher: SearchPlayer = searcher) -> Action:
+                        nonlocal cpu, actions
+                        start = time.process_time()
+                        action = searcher(state)
+                        cpu += time.process_time() - start
+                        actions += 1
+                        return action
+
+                    players[seat] = timed
+                end = play(new(), players, SeededDriver(2000 + g))
+                winner = None if end.outcome is None else end.outcome.winner
+                tally[who][0 if winner == seat else 2 if winner is None else 1] += 1
+        for who, (won, lost, drawn) in tally.items():
+            low, high = wilson(won, games)
+            line = (
+                f"{name:18} {seat:10} {who:6} games {games:3}  won {won:3} lost {lost:3} "
+                f"drawn {drawn:3}  win {won / games:6.1%} [{low:.1%}, {high:.1%}]"
+            )
+            if who == "search":
+                line += f"  CPU/action {cpu / max(actions, 1):.3f} s ({actions} actions)"
+            print(line, flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--horizon", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", nargs="*", default=None)
+    args: Any = parser.parse_args(argv)
+    names = args.only or list(_games())
+    print(f"iterations {args.iterations}, horizon {args.horizon}, seeds from {args.seed}")
+    for name in names:
+        run(name, args.games, args.iterations, args.horizon, args.seed)
+
+
+if __name__ == "__main__":
+    main()
