@@ -28,7 +28,6 @@ from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import Action
 from hexwar.engine.state import Ruleset, State
 from hexwar.mechanics.combat import Combat
-from hexwar.web.games import WebGame
 
 __all__ = ["combat_support", "combats_of", "decision_words", "odds_line", "roll_line"]
 
@@ -113,9 +112,10 @@ def decision_words(combat: Combat) -> dict[str, str]:
     return out
 
 
-def combat_support(game: WebGame, *combats: Combat) -> WebGame:
+def combat_support(game: Any, *combats: Combat) -> Any:
     """``game`` with the odds preview, roll results and decision words of ``combats``
-    (what the game gives itself is kept)."""
+    (what the game gives itself is kept). ``game`` is a
+    :class:`~hexwar.web.games.WebGame` (typed ``Any``: ``games.generic`` imports this module)."""
     words: dict[str, str] = {}
     for combat in combats:
         words |= decision_words(combat)

@@ -19,6 +19,7 @@ from typing import Final
 
 from hexwar.engine.state import Ruleset
 from hexwar.web.games import WebGame, generic
+from hexwar.web.server import DEFAULT_LIVE_GAMES, DEFAULT_PER_MINUTE
 
 __all__ = ["add_arguments", "resolve", "run"]
 
@@ -26,8 +27,6 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8642
 DEFAULT_GAMES: Final = "hexwar-games"
 DEFAULT_PACE: Final = 0.3
-DEFAULT_LIVE_GAMES: Final = 100
-DEFAULT_PER_MINUTE: Final = 10
 DEFAULT_WORKERS: Final = max(1, (os.cpu_count() or 2) // 2)
 
 

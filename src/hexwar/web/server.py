@@ -28,7 +28,6 @@ from hexwar.web.bots import BotJob, BotPool, DrawJob
 from hexwar.web.games import WebGame
 from hexwar.web.replay import Replay
 from hexwar.web.saves import load_sessions
-from hexwar.web.serve import DEFAULT_LIVE_GAMES, DEFAULT_PER_MINUTE
 from hexwar.web.session import Session
 
 __all__ = ["Limits", "Server"]
@@ -39,6 +38,11 @@ _REPLAYS_KEPT: Final = 32
 _MINUTE: Final = 60.0
 #: The drawing workers' priority below the server's (above the bots': ``bots._NICE``).
 _DRAW_NICE: Final = 5
+
+
+#: The default caps: games not yet over, and new games per client address per minute.
+DEFAULT_LIVE_GAMES: Final = 100
+DEFAULT_PER_MINUTE: Final = 10
 
 
 @attrs.frozen
