@@ -25,7 +25,7 @@ from hexwar.__main__ import main as hexwar_main
 from hexwar.engine.fileformat import position_digest
 from hexwar.web.app import MAX_RECORD, create_app
 from hexwar.web.http import MAX_BODY
-from hexwar.web.server import Limits
+from hexwar.web.limits import Limits
 from hexwar.web.session import Session
 from hexwar_stalingrad.cli import main as stalingrad_main
 

@@ -49,11 +49,12 @@ from hexwar.base.errors import RequestRefused
 from hexwar.web.games import WebGame
 from hexwar.web.http import MAX_BODY, Guard, handler, parse, raw_body, seat_of
 from hexwar.web.http import body as json_body
+from hexwar.web.limits import Limits
 from hexwar.web.live import live
 from hexwar.web.pages import record_json, seat_view, titles
 from hexwar.web.replay import load_record
 from hexwar.web.seats import HUMAN
-from hexwar.web.server import Limits, Server
+from hexwar.web.server import Server
 from hexwar.web.session import Session
 
 __all__ = ["create_app"]
@@ -322,7 +323,7 @@ def create_app(
 ) -> Starlette:
     """The application serving ``games`` (by name), keeping its games in ``directory``;
     ``pace``: seconds between two actions of a game without human seats (to watch it);
-    ``limits``: the caps and the bot workers (:class:`~hexwar.web.server.Limits`; its
+    ``limits``: the caps and the bot workers (:class:`~hexwar.web.limits.Limits`; its
     ``pace`` is replaced by ``pace``); ``hosts``: the names (besides this machine's and
     IP addresses) the server answers for in ``Host``. Saved games that do not load are
     logged and skipped."""

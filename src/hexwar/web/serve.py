@@ -19,7 +19,7 @@ from typing import Final
 
 from hexwar.engine.state import Ruleset
 from hexwar.web.games import WebGame, generic
-from hexwar.web.server import DEFAULT_LIVE_GAMES, DEFAULT_PER_MINUTE
+from hexwar.web.limits import DEFAULT_LIVE_GAMES, DEFAULT_PER_MINUTE
 
 __all__ = ["add_arguments", "resolve", "run"]
 
@@ -138,7 +138,7 @@ def run(games: Sequence[WebGame], args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 1
     from hexwar.web.app import create_app
-    from hexwar.web.server import Limits
+    from hexwar.web.limits import Limits
 
     folder = Path(args.games)
     if folder.exists() and not folder.is_dir():

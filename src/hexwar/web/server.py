@@ -19,18 +19,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-import attrs
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from hexwar.base.errors import RequestRefused, WorkerFailed
 from hexwar.web.bots import BotJob, BotPool, DrawJob
 from hexwar.web.games import WebGame
+from hexwar.web.limits import Limits
 from hexwar.web.replay import Replay
 from hexwar.web.saves import load_sessions
 from hexwar.web.session import Session
 
-__all__ = ["Limits", "Server"]
+__all__ = ["Server"]
 
 log = logging.getLogger("hexwar.web")
 
@@ -38,23 +38,6 @@ _REPLAYS_KEPT: Final = 32
 _MINUTE: Final = 60.0
 #: The drawing workers' priority below the server's (above the bots': ``bots._NICE``).
 _DRAW_NICE: Final = 5
-
-
-#: The default caps: games not yet over, and new games per client address per minute.
-DEFAULT_LIVE_GAMES: Final = 100
-DEFAULT_PER_MINUTE: Final = 10
-
-
-@attrs.frozen
-class Limits:
-    """What the server takes on: ``live_games`` (games not over, at most), ``per_minute``
-    (new games per client address in any minute), ``bot_workers`` (processes for the
-    bots), ``pace`` (seconds between two actions of a game without human seats)."""
-
-    live_games: int = DEFAULT_LIVE_GAMES
-    per_minute: int = DEFAULT_PER_MINUTE
-    bot_workers: int = 1
-    pace: float = 0.0
 
 
 class Server:
