@@ -22,7 +22,7 @@ import pytest
 from hexwar.engine.actions import END
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.dice import integer_weights
-from hexwar.engine.legality import _trie
+from hexwar.engine.state import _trie
 from hexwar.engine.registry import register
 from hexwar.engine.space import DONE, tokens_of
 from hexwar.engine.state import State
