@@ -38,7 +38,7 @@ class Observed:
     def __init__(self, state: State, side: str) -> None:
         self.state = state
         self.side = side
-        self._at = state.version  # the position's version when the view was made
+        self._at = state._version  # the position's version when the view was made
         self._hidden = state.table(_HIDDEN_TABLE)
         self._keys = state.table(_HIDDEN_KEYS_TABLE)
         # which tables hide something from ``side``: shared by the views of one version
@@ -59,7 +59,7 @@ class Observed:
         planes, features and ``selected`` plane share it; their memos declare the
         hidden-entry tables a view reads when it is made."""
         found = _VIEWS.get(side)
-        if found is None or found._at != state.version:
+        if found is None or found._at != state._version:
             found = kept(_VIEWS, side, cls(state, side), _MASKED_LIMIT)
         return found
 

@@ -107,6 +107,7 @@ _FIELD_TABLES: Final = {
 }
 T = TypeVar("T")
 S = TypeVar("S", bound="State")
+_Values = Callable[[Any, Any, "Prefix"], Iterable[str]]  # a kind's step: (state, ctx, args)
 _END_KIND: Final = END.kind
 # The keys of the engine's own answers in a position's memo: objects no key passed to
 # State.derive can equal, so derived values are kept under their own keys.
@@ -382,7 +383,7 @@ class Ruleset:
 _REBUILT: Final[dict[tuple[type, str], Any]] = {}
 
 
-def _rebuild(cls: type[FrameworkHooks], options: dict[str, Any], digest: str) -> Any:
+def _rebuild(cls: type[Ruleset], options: dict[str, Any], digest: str) -> Any:
     key = (cls, json.dumps(options, sort_keys=True))
     found = _REBUILT.get(key)
     if found is None:
