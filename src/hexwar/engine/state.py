@@ -1255,10 +1255,6 @@ def _outcomes_trie(outcomes: tuple[Any, ...]) -> dict[Prefix, tuple[str, ...]]:
     return found[1]
 
 
-#: How many legal tokens the default reason for an illegal action lists.
-_SHOWN_TOKENS: Final = 8
-
-
 def explain_default(
     state: State, action: Action, meaning_of: Callable[[Prefix], str | None]
 ) -> tuple[str, str | None]:
