@@ -246,7 +246,6 @@ def _parts(games: int) -> None:
     import attrs
 
     import hexwar.engine.dice as dice
-    import hexwar.engine.legality as legality
     import hexwar.engine.loop as loop
     import hexwar.engine.sequencer as sequencer
     import hexwar.engine.state as state_mod
@@ -263,9 +262,7 @@ def _parts(games: int) -> None:
         (srules.__file__, "play"): "rules: play",
         (srules.__file__, "decide"): "rules: decide",
         (sequencer.__file__, "settle"): "core: settle, idle test, steps (+ on_enter)",
-        (legality.__file__, "_settle"): "core: settle, idle test, steps (+ on_enter)",
-        (legality.__file__, "legal_tokens"): "core: legal_tokens",
-        (legality.__file__, "_after"): "core: legal_tokens",
+        (state_mod.__file__, "legal_tokens"): "core: legal_tokens",
         (loop.__file__, "sample_action"): "core: random player",
         (state_mod.__file__, "_apply"): "core: _apply",
         (dice.__file__, "pick"): "chance picks",

@@ -300,12 +300,6 @@ def test_to_action_refuses_every_bad_type_with_a_hexwar_error(thing: object) -> 
         assert isinstance(caught.value, ActionTypeError | TypeError)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="needs State.apply to convert with hexwar.engine.actions.to_action "
-    "(engine/state.py is another helper's, issue 30)",
-)
 def test_apply_of_bytes_is_a_hexwar_error() -> None:
     from hexwar.base.errors import HexwarError
 

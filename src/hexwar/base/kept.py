@@ -1,22 +1,30 @@
-"""The one bound of the library's memos of pure results (no imports: every layer, the
-engine's actions and legality included, may use it; :mod:`hexwar.engine.memo` re-exports
-it)."""
+"""The one bound of the library's caches (no imports: every layer, the engine's actions
+and legality included, may use it; :mod:`hexwar.engine.memo` re-exports it).
+
+Every cache in the core — a position's derived answers (``State.derive``, the legal
+tokens), :class:`~hexwar.engine.memo.StateMemo`, the per-ruleset and per-scenario memos
+of pure results — holds at most :data:`KEPT_LIMIT` entries and, when full, is emptied
+before the next one is kept (:func:`kept`): memory stays bounded however long a process
+plays, and a cache started afresh only recomputes.
+"""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
-__all__ = ["kept"]
+__all__ = ["KEPT_LIMIT", "kept"]
 
 K = TypeVar("K")
 T = TypeVar("T")
 
+#: The most entries any cache of the core holds.
+KEPT_LIMIT: Final = 4096
 
-def kept(store: dict[K, T], key: K, value: T, size: int) -> T:
+
+def kept(store: dict[K, T], key: K, value: T, size: int = KEPT_LIMIT) -> T:
     """``value`` kept in ``store`` under ``key`` and returned; ``store`` emptied first when
-    it already holds ``size`` entries. The one bound of the library's memos of pure results
-    (of immutable data, or keyed by something exact): memory stays bounded however long a
-    process plays, and a memo started afresh only recomputes.
+    it already holds ``size`` entries (:data:`KEPT_LIMIT`; a smaller ``size`` only in
+    tests). The one policy of the library's caches.
 
     >>> store: dict[int, int] = {}
     >>> [kept(store, i, i * i, 2) for i in range(3)], store

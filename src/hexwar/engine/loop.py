@@ -58,7 +58,7 @@ def sample_action(state: State, rng: random.Random) -> Action:
     action's probability is the product of ``1 / len(legal tokens)`` along its tokens,
     not ``1 / len(legal_actions())``.
     """
-    after = state._after  # the empty prefix, and each one built from legal tokens below
+    after = state.legal_tokens
     if type(rng) is not random.Random:  # a subclass may draw otherwise: ask it
         return _sample_by_choice(after, rng.choice)
     bits = rng.getrandbits
@@ -139,11 +139,6 @@ class TokenStepper:
         self.space = state.ruleset.space
         self.apply = apply
         self._prefix: tuple[str, ...] = ()
-        #: the state's version when the last token of :attr:`prefix` was checked (the
-        #: prefix is known legal while the state has not changed), and the tokens that
-        #: may follow it, once asked at that version
-        self._at = -1
-        self._legal_now: tuple[str, ...] | None = None
 
     @property
     def prefix(self) -> tuple[str, ...]:
@@ -151,16 +146,8 @@ class TokenStepper:
         return self._prefix
 
     def tokens(self) -> tuple[str, ...]:
-        """The legal tokens after :attr:`prefix`, sorted."""
-        state = self.state
-        if self._at == state._version:  # the position the prefix was built in
-            found = self._legal_now
-            if found is None:
-                found = self._legal_now = state._after(self._prefix)
-            return found
-        self._at = state._version
-        found = self._legal_now = state.legal_tokens(self._prefix)
-        return found
+        """The legal tokens after :attr:`prefix`, sorted (the state keeps them per position)."""
+        return self.state.legal_tokens(self._prefix)
 
     def mask(self) -> tuple[int, ...]:
         """The ids of the legal tokens after :attr:`prefix` (in token order)."""
@@ -180,11 +167,9 @@ class TokenStepper:
                               f"no `{token}` action may be taken here")  # fmt: skip
         if token != DONE:
             self._prefix = (*self._prefix, token)
-            self._legal_now = None  # asked again for the longer prefix, at the same version
             return None
         action = Action(self._prefix[0], self._prefix[1:])
         self._prefix = ()
-        self._at = -1
         if self.apply:
             self.state.apply_unchecked(action)
         return action
@@ -192,7 +177,6 @@ class TokenStepper:
     def reset(self) -> None:
         """Forget the tokens chosen so far (the state is unchanged)."""
         self._prefix = ()
-        self._at = -1
 
 
 def play(

@@ -13,7 +13,7 @@ import attrs
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine.memo import kept
-from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE, HIDDEN
+from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE, HIDDEN
 
 if TYPE_CHECKING:
     from hexwar.engine.actions import Value

@@ -1,7 +1,7 @@
 """Pickling a :class:`~hexwar.engine.state.State` through the save format
 (:func:`hexwar.engine.savefile.dumps` / :func:`~hexwar.engine.savefile.loads`), never its
 internals: registered with :mod:`copyreg` when ``hexwar`` is imported. The ruleset pickles
-as its class and options (:class:`hexwar.engine.framework.FrameworkHooks`). A loaded
+as its class and options (:class:`hexwar.engine.state.Ruleset`). A loaded
 state keeps its history but cannot undo past the load.
 (``tests/test_interop.py`` pickles Stalingrad states.)
 """

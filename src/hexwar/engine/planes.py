@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 from hexwar.base.errors import HexwarError, StaleMemo
 from hexwar.engine.memo import StateMemo, checking, kept
 from hexwar.engine.observed import Board, Observed
-from hexwar.engine.store import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
+from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
 if TYPE_CHECKING:
     from hexwar.engine.state import State

@@ -89,9 +89,8 @@ class Sequenced(Protocol):
 
     def end_game(self, outcome: Outcome) -> None: ...
 
-    def move_cursor(self, cursor: Cursor, phase: Any = ...) -> None:
-        """Move the cursor (journaled); ``phase``: the phase it is in (``None`` outside
-        a phase), when the caller knows it."""
+    def move_cursor(self, cursor: Cursor) -> None:
+        """Move the cursor (journaled)."""
 
     def lapse_effects(self, expiry: Expiry) -> None:
         """Remove the effects lasting until ``expiry``."""

@@ -121,14 +121,6 @@ def current_stage(state: Sequenced) -> Stage | Segment | None:
     return stages[c.stage] if 0 <= c.stage < len(stages) else None
 
 
-def phase_side(state: Sequenced) -> str | None:
-    """The side acting in the current phase, or ``None`` (automatic or no phase)."""
-    phase = current_phase(state)
-    if phase is None or phase.side is None:
-        return None
-    return phase.side if isinstance(phase.side, str) else phase.side(state)
-
-
 def may_end(state: Sequenced) -> bool:
     """Whether the current phase may end now (its ``may_end`` predicate; default yes)."""
     phase = current_phase(state)
@@ -166,7 +158,8 @@ def _clear(state: Sequenced, tables: tuple[str, ...]) -> None:
 
 
 def settle(state: Sequenced) -> None:
-    """Advance until a decision is pending, a side must act, or the game is over."""
+    """Advance until a decision is pending, a side must act, or the game is over: the one
+    way play goes on (:meth:`~hexwar.engine.state.State.apply` and a new game call it)."""
     while state.outcome is None and not state.pending and not _waiting(state, current_phase(state)):
         _step(state)
 
@@ -181,7 +174,7 @@ def end_phase(state: Sequenced, phase: Phase | None = None) -> None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):
         raise SequenceError(f"phase {phase.name!r} may not end yet (may_end is false)")
-    state.move_cursor(_cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens), None)
+    state.move_cursor(_cursor(c.turn, c.stage, c.phase, "exit", c.token, c.tokens))
     state.hook("phase_end", None, phase=phase.name)
     if phase.on_exit is not None:
         phase.on_exit(state)
@@ -195,7 +188,7 @@ def take_token(state: Sequenced, action: Action) -> None:
     if c.mark != "await" or not isinstance(stage, Segment) or not action.args:
         raise SequenceError(f"no segment awaits a token at {c}")
     token = action.args[-1]
-    state.move_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)), None)
+    state.move_cursor(attrs.evolve(c, mark="token", token=token, tokens=(*c.tokens, token)))
     _clear(state, stage.token_scratch)
     if stage.cup is not None:
         stage.cup.take(state, token)
@@ -216,14 +209,14 @@ def _step(state: Sequenced) -> None:
         else:  # phase exited
             _enter_phase(state, c.phase + 1)
     elif mark == "new":
-        state.move_cursor(_cursor(c.turn, -1, -1, "enter"), None)
+        state.move_cursor(_cursor(c.turn, -1, -1, "enter"))
         state.lapse_timed()
         if seq.on_turn_start is not None:
             seq.on_turn_start(state)
     elif c.stage == -1:  # turn started
         _enter_stage(state, 0)
     elif c.stage >= len(stages):  # turn ended
-        state.move_cursor(_cursor(c.turn + 1), None)
+        state.move_cursor(_cursor(c.turn + 1))
     elif mark == "enter":  # a stage entered (phase -1 from here on)
         stage = stages[c.stage]
         if isinstance(stage, Segment):
@@ -247,7 +240,7 @@ def _enter_stage(state: Sequenced, index: int) -> None:
         _end_turn(state)
         return
     stage = stages[index]
-    state.move_cursor(_cursor(c.turn, index, -1, "enter"), None)
+    state.move_cursor(_cursor(c.turn, index, -1, "enter"))
     if stage.scratch:
         _clear(state, stage.scratch)
     if stage.on_enter is not None:
@@ -262,7 +255,7 @@ def _ask_token(state: Sequenced, stage: Segment) -> None:
         return
     if decision.kind != TOKEN:
         raise SequenceError(f"segment {stage.name!r}: next() must return token_pick/token_draw")
-    state.move_cursor(attrs.evolve(c, phase=-1, mark="await", token=None), None)
+    state.move_cursor(attrs.evolve(c, phase=-1, mark="await", token=None))
     state.push(decision)
 
 
@@ -279,7 +272,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
             _exit_stage(state)
         return
     phase = phases[index]
-    state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens), phase)
+    state.move_cursor(_cursor(c.turn, c.stage, index, "enter", c.token, c.tokens))
     if phase.scratch:
         _clear(state, phase.scratch)
     if phase.on_enter is not None:
@@ -290,7 +283,7 @@ def _enter_phase(state: Sequenced, index: int) -> None:
 def _exit_stage(state: Sequenced) -> None:
     c = state.cursor
     stage = _stages(state)[c.stage]
-    state.move_cursor(_cursor(c.turn, c.stage, -1, "exit"), None)
+    state.move_cursor(_cursor(c.turn, c.stage, -1, "exit"))
     if stage.on_exit is not None:
         stage.on_exit(state)
 
@@ -298,7 +291,7 @@ def _exit_stage(state: Sequenced) -> None:
 def _end_turn(state: Sequenced) -> None:
     c = state.cursor
     seq = state.ruleset.sequence
-    state.move_cursor(_cursor(c.turn, len(seq.stages), -1, "exit"), None)
+    state.move_cursor(_cursor(c.turn, len(seq.stages), -1, "exit"))
     if seq.on_turn_end is not None:
         seq.on_turn_end(state)
     state.lapse_effects(Expiry.TURN)

@@ -60,16 +60,8 @@ class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
     __slots__ = (
-        "_act",
-        "_built",
-        "_built_at",
-        "_lt",
-        "_lt_at",
-        "_lt_of",
-        "_player",
         "_seat_at",
         "_seat_pos",
-        "_who_at",
         "game",
         "prefix",
         "state",
@@ -92,50 +84,24 @@ class TokenState(Seeing):
         self._seat_at = seat_at
         self._seen = None
         self._seen_at = -1
-        #: the hexwar state's player, the acting seat (``None`` until asked for a side of
-        #: several seats), and the version they are for (:meth:`_who`)
-        self._act, self._who_at = "", -1
-        self._player: int | None = None
-        self._lt: tuple[str, ...] = ()
-        self._lt_at, self._lt_of = -1, prefix
-        #: the prefix :meth:`_step` built of legal tokens, and the version it did so at
-        self._built, self._built_at = prefix, -1
         if settle:
             self._collapse()
 
     # -- who acts ------------------------------------------------------------------------
 
-    def _who(self) -> None:
-        """Ask the hexwar state's player (a side, ``chance`` or ``terminal``) once per
-        position (state version), and the player id it is unless the side has several
-        seats (then :meth:`current_player` works the seat out when asked)."""
-        st = self.state
-        self._act = side = st.current_player()
-        self._who_at = st._version
-        if side == TERMINAL:
-            self._player = TERMINAL_PLAYER
-        elif side == CHANCE:
-            self._player = CHANCE_PLAYER
-        else:
-            seats = self.game.side_seats[side]
-            self._player = seats[0] if len(seats) == 1 else None
-
     def _to_act(self) -> str:
-        """The hexwar state's player, kept for the position (:meth:`_who`)."""
-        if self._who_at != self.state._version:
-            self._who()
-        return self._act
+        """The hexwar state's player (a side, ``chance`` or ``terminal``)."""
+        return self.state.current_player()
 
     def current_player(self) -> int:
-        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`; kept
-        for the position (state version) it was asked at (:meth:`_step` forgets the seat
-        when the seat turn changes)."""
-        if self._who_at != self.state._version:
-            self._who()
-        player = self._player
-        if player is None:  # a side of several seats
-            player = self._player = self._acting()
-        return player
+        """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
+        side = self.state.current_player()
+        if side == TERMINAL:
+            return TERMINAL_PLAYER
+        if side == CHANCE:
+            return CHANCE_PLAYER
+        seats = self.game.side_seats[side]
+        return seats[0] if len(seats) == 1 else self._acting()
 
     def is_terminal(self) -> bool:
         return self.state.is_terminal()
@@ -186,24 +152,12 @@ class TokenState(Seeing):
     # -- what may be done ----------------------------------------------------------------
 
     def legal_tokens(self) -> tuple[str, ...]:
-        """The tokens that may follow the prefix for the acting seat (or chance); kept for
-        the position (state version) and prefix they were asked at (:meth:`_step` forgets
-        them when the seat turn changes)."""
-        if self._lt_at == self.state._version and self._lt_of is self.prefix:
-            return self._lt
-        self._lt = tokens = self._legal_tokens()
-        self._lt_at, self._lt_of = self.state._version, self.prefix
-        return tokens
-
-    def _legal_tokens(self) -> tuple[str, ...]:
-        side = self._to_act()
+        """The tokens that may follow the prefix for the acting seat (or chance)."""
+        side = self.state.current_player()
         if side == TERMINAL:
             return ()
         if side == CHANCE or len(self.game.side_seats[side]) == 1:
-            st, prefix = self.state, self.prefix
-            if not prefix or (self._built is prefix and self._built_at == st._version):
-                return st._after(prefix)  # empty, or legal by construction: no walk back
-            return st.legal_tokens(prefix)
+            return self.state.legal_tokens(self.prefix)
         return self._seat_tokens(self._acting())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -258,8 +212,7 @@ class TokenState(Seeing):
 
     def _step(self, token: str) -> None:
         if token != DONE:  # a legal token after a legal prefix: a legal prefix
-            self.prefix = self._built = (*self.prefix, token)
-            self._built_at = self.state._version
+            self.prefix = (*self.prefix, token)
             return
         st = self.state
         action = Action(self.prefix[0], self.prefix[1:])
@@ -270,7 +223,6 @@ class TokenState(Seeing):
             if acting != seats[-1]:  # the seat hands the phase on to the next one
                 self._seat_pos = seats.index(acting) + 1
                 self._seat_at = st.cursor
-                self._player, self._lt_at = None, -1  # asked for the seat that handed on
                 return
         private = st.pending[-1].private if st.pending else None  # as the journal keeps it
         fresh = self._seen is not None and self._seen_at == st.version

@@ -41,10 +41,9 @@ from typing import Any, TypeVar
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import CHANCE, Action
 from hexwar.engine.dice import integer_weights
-from hexwar.engine.framework import HIDDEN_TABLE, FrameworkHooks
 from hexwar.engine.loop import sample_action
 from hexwar.engine.snapshot import HistoryEntry
-from hexwar.engine.state import State
+from hexwar.engine.state import Ruleset, State
 
 __all__ = ["determinise", "exact_pick", "replay_hidden"]
 
@@ -93,7 +92,7 @@ def exact_pick(outcomes: Sequence[tuple[T, Fraction]], rng: random.Random) -> T:
 
 def hides_from(state: State, side: str) -> bool:
     """Whether any entry of ``state`` is hidden from ``side``."""
-    return any(owner != side for owner in state.table(HIDDEN_TABLE).values())
+    return state.hides_from(side)
 
 
 def determinise(state: State, side: str, rng: random.Random) -> State:
@@ -114,7 +113,7 @@ def determinise(state: State, side: str, rng: random.Random) -> State:
 
 
 def _declares_resampling(state: State) -> bool:
-    return type(state.ruleset).resample_hidden is not FrameworkHooks.resample_hidden
+    return type(state.ruleset).resample_hidden is not Ruleset.resample_hidden
 
 
 def replay_hidden(state: State, side: str, rng: random.Random) -> State:
