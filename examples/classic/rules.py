@@ -96,7 +96,7 @@ REPLACEMENTS: Replacements[Any] = Replacements(COUNTERS, places=rebuild_places)
 MOVE: Kind[str] = Kind(
     "move",
     (
-        Values(movers, checked=True, means="a unit of yours that has not moved and can"),
+        Values(movers, means="a unit of yours that has not moved and can"),
         Values(ends, means="a hex that unit can reach"),
     ),
 )

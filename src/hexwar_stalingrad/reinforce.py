@@ -41,7 +41,6 @@ __all__ = [
     "end_replacements",
     "place_reserves",
     "play_replacement",
-    "replacement_actions",
 ]
 
 #: S4.1: points per side and turn; cost of restoring / rebuilding reduced / full.
@@ -155,24 +154,6 @@ def _levels(state: State, side: str, unit: str) -> list[str]:
     """The levels of rebuilding the dead ``unit`` the side can pay for (sorted)."""
     points = _available(state, side, unit)
     return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
-
-
-def replacement_actions(state: State, side: str) -> list[Action]:
-    """``restore UNIT`` and ``rebuild UNIT HEX full|reduced`` the side can pay for (S4.1).
-
-    ZOC affects replacements (S2.2): a reduced unit in enemy ZOC cannot be restored and a
-    truck hex in enemy ZOC receives no rebuilt unit (ruling S4.1).
-    """
-    if not _has_points(state, side):
-        return []
-    out: list[Action] = []
-    dead = _dead(state, side)
-    trucks = _trucks(state, side) if dead else ()
-    for unit in dead if trucks else ():
-        for level in _levels(state, side, unit):
-            out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
-    restores = [Action("restore", (unit,)) for unit in _restorable(state, side)]
-    return out + restores  # sorted: rebuild < restore
 
 
 def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:

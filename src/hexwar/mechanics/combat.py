@@ -239,7 +239,7 @@ class Combat(ResultProgram, AttackOdds):
         kinds = [attack]
         if self.resolution == "chosen":
             declared = Values(
-                self._declared, checked=True, means="a cell whose declared attack waits"
+                self._declared, means="a cell whose declared attack waits"
             )
             kinds.append(Kind(self.resolve_kind, (declared,)))
         return Kinds(tuple(kinds))

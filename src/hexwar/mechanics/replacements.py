@@ -171,12 +171,12 @@ class Replacements(Generic[C]):
     def _build_kinds(self) -> tuple[Kind[str], Kind[str]]:
         restore: Kind[str] = Kind(
             self.restore_kind,
-            (Values(lambda state, side, args: self.restorable(state, side), checked=True),),
+            (Values(lambda state, side, args: self.restorable(state, side)),),
         )
         rebuild: Kind[str] = Kind(
             self.rebuild_kind,
             (
-                Values(lambda state, side, args: self.rebuildable(state, side), checked=True),
+                Values(lambda state, side, args: self.rebuildable(state, side)),
                 Values(lambda state, side, args: self.rebuild_cells(state, side, args[0])),
             ),
         )
