@@ -33,9 +33,7 @@ def check_tokens(state: State, legal: Sequence[Action] | None = None) -> Failure
 
     Walks the whole token tree from the empty prefix: each prefix's tokens are sorted,
     unique and in the ruleset's space, none is a dead end (a legal prefix with nothing
-    after it), ``done`` never comes first; the leaves are exactly ``legal_actions`` (an
-    ``enumeration`` failure when the list comes from the game's own enumerators:
-    :meth:`~hexwar.engine.state.Ruleset.phase_enumeration`, ``Kind(..., actions=...)``); each
+    after it), ``done`` never comes first; the leaves are exactly ``legal_actions``; each
     legal action's ids decode back to it and :meth:`State.is_legal` accepts it, while a
     prefix that is not itself an action is refused.
     """
@@ -90,29 +88,7 @@ def _walk_tokens(state: State, space: ActionSpace) -> tuple[Failures, set[Action
 
 def _leaves_differ(state: State, leaves: set[Action], legal: set[Action]) -> tuple[str, str]:
     extra, missing = sorted(leaves - legal), sorted(legal - leaves)
-    if _enumerated(state):
-        # the list came from the game's own enumerators (Kind(..., actions=...)):
-        # they disagree with the token tree, the one legality source
-        return (
-            "enumeration",
-            f"the ruleset's enumeration differs from the token tree: not in the list"
-            f" {extra[:3]}, not in the tree {missing[:3]}",
-        )
     return ("prefix", f"token tree leaves differ: extra {extra[:3]}, missing {missing[:3]}")
-
-
-def _enumerated(state: State) -> bool:
-    """Whether ``state.legal_actions()`` comes from the ruleset's own enumeration
-    (:meth:`Ruleset.phase_enumeration` / :meth:`Ruleset.decision_enumeration`)."""
-    if state.is_terminal():
-        return False
-    rules = state.ruleset
-    if state.pending:
-        d = state.pending[-1]
-        if d.is_chance or d.choices:
-            return False
-        return rules.decision_enumeration(state, d) is not None
-    return rules.phase_enumeration(state, state.current_player()) is not None
 
 
 def check_step(
