@@ -14,13 +14,13 @@ three towns, else Red; a side with no units left loses at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from hexwar.board.maps import GameMap
 from hexwar.board.movement import Reach
 from hexwar.board.pieces import Pieces
-from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
@@ -93,18 +93,25 @@ def rebuild_places(state: State, side: str, piece: str) -> list[Any]:
 
 
 REPLACEMENTS: Replacements[Any] = Replacements(COUNTERS, places=rebuild_places)
+
+
+def move(state: State, action: Action) -> None:
+    """``move PIECE HEX``: along the cheapest path, taking the towns it enters."""
+    piece, label = action.args
+    path = reach(state, piece).path_to(MAP.cell_at(label))
+    REG.move(state, piece, path[-1])
+    state.put("moved", piece, True)
+    TOWN_CONTROL.enter(state, state.current_player(), path)
+
+
 MOVE: Kind[str] = Kind(
     "move",
     (
         Values(movers, means="a unit of yours that has not moved and can"),
         Values(ends, means="a hex that unit can reach"),
     ),
+    does=move,
 )
-KINDS: Mapping[str, Kinds[str]] = {
-    "replacements": Kinds(REPLACEMENTS.kinds()),
-    "movement": Kinds((MOVE,)),
-    "combat": COMBAT.kinds,
-}
 
 
 def occupy(state: State) -> None:
@@ -145,9 +152,9 @@ def side_stage(side: str) -> Stage:
     return Stage(
         side,
         (
-            Phase("replacements", side=side),
-            Phase("movement", side=side, scratch=("moved",), on_exit=occupy),
-            COMBAT.phase("combat", side, on_exit=occupy),
+            Phase("replacements", side=side, kinds=Kinds(REPLACEMENTS.kinds())),
+            Phase("movement", side=side, scratch=("moved",), on_exit=occupy, kinds=Kinds((MOVE,))),
+            COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
         ),
     )
 
@@ -157,6 +164,7 @@ class Bridgehead(Ruleset):
 
     name = "bridgehead"
     sides = SIDES
+    decision_kinds = COMBAT.decision_kinds
     end = Stage("end", (Phase("attrition", on_enter=attrition),))
     sequence = TurnSequence(
         (side_stage("blue"), side_stage("red"), end), TURNS, on_turn_start=grant
@@ -171,25 +179,6 @@ class Bridgehead(Ruleset):
         for unit, (side, _, _, start) in UNITS.items():
             REG.place(state, unit, cell(start), side)
         TOWN_CONTROL.set_up(state, {cell(t): "red" for t in TOWNS})
-
-    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
-        return KINDS[str(state.phase)].tokens(state, side, prefix)
-
-    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
-        return None if state.pending else KINDS[str(state.phase)].meaning(prefix)
-
-    def play(self, state: State, action: Action) -> None:
-        side = state.current_player()
-        if COMBAT.play(state, action) or REPLACEMENTS.play(state, side, action):
-            return
-        piece, label = action.args  # move
-        path = reach(state, piece).path_to(MAP.cell_at(label))
-        REG.move(state, piece, path[-1])
-        state.put("moved", piece, True)
-        TOWN_CONTROL.enter(state, side, path)
-
-    def decide(self, state: State, decision: Decision, action: Action) -> None:
-        COMBAT.decide(state, decision, action)
 
     def final_outcome(self, state: State) -> Outcome:
         towns = TOWN_CONTROL.count(state, "blue")

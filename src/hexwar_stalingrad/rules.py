@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
@@ -26,7 +26,7 @@ from hexwar.base.errors import DataError
 from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.hooks import EffectRule, HookPoint
-from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values, decision_kinds
 from hexwar.engine.observe import ObservationView
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
@@ -336,6 +336,24 @@ AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
 )
 
 
+#: The kinds of decision and what an answer to each does (S3.3, S4.2, S8.3-S8.5, S10).
+DECISION_KINDS: Final = decision_kinds(
+    DecisionKind("shuffle", does=cards_rules.shuffle_step),
+    DecisionKind("roll", does=ground.resolve),
+    *(
+        DecisionKind(k, does=ground.decide_combat)
+        for k in ("retreat", "advance", "al_loss", "ex_loss")
+    ),
+    DecisionKind(
+        "reserve", does=lambda state, decision, action: reinforce.decide_reserve(state, action)
+    ),
+    *(
+        DecisionKind(k, does=air.decide, answers=AIR_PLACEMENT if k == "air_place" else None)
+        for k in sorted(air.DECISIONS)
+    ),
+)
+
+
 def weather(state: State) -> str:
     """The weather of the current turn: the turn track (S1.2), then card effects."""
     turns = static(state).turns
@@ -410,6 +428,7 @@ class StalingradRules(Ruleset):
     version = "1"
     sides = SIDES
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
+    decision_kinds = DECISION_KINDS
     hook_points: ClassVar[Mapping[str, HookPoint]] = {
         **cards_rules.HOOK_POINTS,
         "weather": HookPoint(
@@ -441,8 +460,8 @@ class StalingradRules(Ruleset):
                 Stage(
                     "cards",
                     (
-                        Phase("events", on_enter=_events),
-                        *(Phase(s, side=s, skip=_has_no_cards(s)) for s in SIDES),
+                        Phase("events", on_enter=_events, kinds=CARDS_ONLY),
+                        *(Phase(s, side=s, skip=_has_no_cards(s), kinds=CARDS_ONLY) for s in SIDES),
                     ),
                 ),
                 Stage(
@@ -453,6 +472,7 @@ class StalingradRules(Ruleset):
                             side=s,
                             on_enter=_replacements_start(s),
                             on_exit=_replacements_end(s),
+                            kinds=REPLACEMENTS,
                         )
                         for s in SIDES
                     ),
@@ -465,13 +485,6 @@ class StalingradRules(Ruleset):
             turn_limit=self.turns,
             on_turn_start=_turn_start,
         )
-        #: (stage index, phase index, side) -> the kinds of that phase (S4), from the sequence
-        self.kinds_by_phase: Mapping[tuple[int, int, str], Kinds[str]] = {
-            (i, j, side): self._kinds_of(stage.name, phase.name, side)
-            for i, stage in enumerate(self.sequence.stages)
-            for j, phase in enumerate(stage.phases)
-            for side in SIDES
-        }
 
     # -- identity (records, save files) ------------------------------------------------------
 
@@ -567,7 +580,11 @@ class StalingradRules(Ruleset):
         """Stage 3 (S4, S10): the air rules (:mod:`hexwar_stalingrad.air`); its start is the
         ``air`` card window (ruling S5.3)."""
         stage = air.stage(skip=_no_air)
-        return attrs.evolve(stage, on_enter=_chain(stage.on_enter, _window("air")))
+        return attrs.evolve(
+            stage,
+            on_enter=_chain(stage.on_enter, _window("air")),
+            phases=tuple(attrs.evolve(p, kinds=AIR_COMBAT) for p in stage.phases),
+        )
 
     def _ground_stage(self, side: str) -> Stage:
         clear_moved = _clear("moved")
@@ -591,6 +608,7 @@ class StalingradRules(Ruleset):
                         clear_moved if p in ("movement", "exploitation") else None,
                         _window(f"{side}_{p}"),  # ruling S5.3: a card window starts
                     ),
+                    kinds=GROUND.get(p, CARDS_ONLY),
                 )
                 for p in GROUND_PHASES
             ),
@@ -659,50 +677,7 @@ class StalingradRules(Ruleset):
         )
         return ActionSpace(KINDS, vocabularies)
 
-    # -- what may be done ------------------------------------------------------------------------
-
-    def _kinds_of(self, stage: str, phase: str, side: str) -> Kinds[str]:
-        if stage == "replacements":
-            return REPLACEMENTS
-        if stage == "air":
-            return AIR_COMBAT
-        if stage == side:
-            return GROUND.get(phase, CARDS_ONLY)
-        return CARDS_ONLY
-
-    def phase_kinds(self, state: State, side: str) -> Kinds[str]:
-        """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
-        every phase the side acts in, and the phase's own kinds (by the cursor's stage and
-        phase indexes: :attr:`kinds_by_phase`, built with the sequence)."""
-        c = state.cursor
-        found = self.kinds_by_phase.get((c.stage, c.phase, side))
-        if found is None:
-            return self._kinds_of(str(state.stage), str(state.phase), side)
-        return found
-
-    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
-        """The tokens that may follow ``prefix`` in the current phase (sorted; ``done``
-        closes a complete action): the kinds with a legal action, then each kind's
-        arguments one at a time (``docs/stalingrad/rules.md``, *Action space*).
-
-        ``prefix`` is a legal prefix (the engine walks it token by token)."""
-        return self.phase_kinds(state, side).tokens(state, side, tuple(prefix))
-
-    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
-        """What the next token must be, from the kinds' ``means`` (the default reason)."""
-        if state.pending:
-            d = state.pending[-1]
-            return AIR_PLACEMENT.meaning(prefix) if d.kind == "air_place" else None
-        return self.phase_kinds(state, state.current_player()).meaning(prefix)
-
-    def decision_tokens(
-        self, state: State, decision: Decision, prefix: tuple[str, ...]
-    ) -> Sequence[str]:
-        """The tokens of an answer to a decision without fixed choices: the hidden air
-        placements (S10.2, S10.3)."""
-        if decision.kind == "air_place":
-            return AIR_PLACEMENT.tokens(state, decision, tuple(prefix))
-        return super().decision_tokens(state, decision, prefix)
+    # -- what may be done: each phase's kinds (S4), DECISION_KINDS ---------------------------
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
         phase = state.phase
@@ -725,42 +700,6 @@ class StalingradRules(Ruleset):
         if rule is None and state.outcome is None:
             rule = _fallback_rule(state, action)
         return reason, rule
-
-    # -- what happens ------------------------------------------------------------------------------
-
-    def play(self, state: State, action: Action) -> None:
-        kind = action.kind
-        if kind == "move":
-            ground.play_move(state, action)
-        elif kind == "attack":
-            ground.declare_attack(state, action)
-        elif kind == "bombard":
-            ground.declare_bombard(state, action)
-        elif kind == "play":
-            cards_rules.play_card(state, state.current_player(), action.args[0])
-        elif kind in ("restore", "rebuild") and action.args[0] in self.data.air:
-            air.play_replacement(state, state.current_player(), action)
-        elif kind in ("restore", "rebuild"):
-            reinforce.play_replacement(state, state.current_player(), action)
-        elif kind == "intercept":
-            air.declare_air_attack(state, action)
-        else:  # pragma: no cover - legal_actions offers nothing else
-            raise AssertionError(action)
-
-    def decide(self, state: State, decision: Decision, action: Action) -> None:
-        kind = decision.kind
-        if kind == "shuffle":
-            cards_rules.shuffle_step(state, decision, action)
-        elif kind == "roll":
-            ground.resolve(state, decision, action)
-        elif kind in ("retreat", "advance", "al_loss", "ex_loss"):
-            ground.decide_combat(state, decision, action)
-        elif kind == "reserve":
-            reinforce.decide_reserve(state, action)
-        elif kind in air.DECISIONS:
-            air.decide(state, decision, action)
-        else:  # pragma: no cover
-            raise AssertionError(decision)
 
     # -- frameworks (hexwar.interop): hooks into hexwar_stalingrad.observe -----------------
 

@@ -118,12 +118,13 @@ def test_s4_first_token_is_phase_actions_non_empty_along_random_games() -> None:
     for state in walk(rules, 3, turns=5):
         if state.pending:
             continue
-        for side in rules.sides:
-            expected = bool(rules.phase_kinds(state, side).actions(state, side))
-            assert bool(rules.phase_tokens(state, side, ())) is expected, (state, side)
-            seen.add((state.phase, expected))
+        side = state.current_player()
+        expected = any(a.kind != "end" for a in state.legal_actions())  # the tree's leaves
+        assert bool(rules.phase_tokens(state, side, ())) is expected, (state, side)
+        seen.add((state.phase, expected))
     assert ("movement", True) in seen
-    assert ("movement", False) in seen  # the other side has no move in our phase
+    # the sequencer stops only where the side has something to do (S4: idle phases end)
+    assert all(busy for _, busy in seen), sorted(seen)
 
 
 def test_s6_moves_after_undo_and_in_clones_equal_a_plain_search() -> None:

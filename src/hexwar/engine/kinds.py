@@ -62,11 +62,11 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from hexwar.engine.actions import Action, action_key
+from hexwar.engine.actions import Action, Decision, action_key
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 
-__all__ = ["Combination", "Kind", "Kinds", "Values"]
+__all__ = ["Combination", "DecisionKind", "Kind", "Kinds", "Values"]
 
 C = TypeVar("C")
 Args = tuple[str, ...]
@@ -325,6 +325,10 @@ class Kinds(Generic[C]):
         """The kinds' names, in order."""
         return tuple(k.name for k in self.kinds)
 
+    def get(self, name: str) -> Kind[C] | None:
+        """The kind called ``name``, or ``None``."""
+        return self._by_name.get(name)
+
     def tokens(self, state: State, ctx: C, prefix: Args) -> tuple[str, ...]:
         """The tokens that may follow the legal ``prefix`` (sorted; ``done`` when complete)."""
         if not prefix:  # a loop, not a comprehension: no function built per position
@@ -365,3 +369,30 @@ class Kinds(Generic[C]):
             out += kind.enumerate(state, ctx)
         out.sort(key=action_key)
         return out
+
+
+@attrs.frozen
+class DecisionKind:
+    """A kind of decision (``Decision.kind``): what an answer to it ``does(state,
+    decision, action)`` (the decision is already off the stack), and, for answers spelled
+    token by token, their ``answers`` kinds (their context is the decision). List them in
+    :attr:`hexwar.engine.state.Ruleset.decision_kinds`: the default ``decide``,
+    ``decision_tokens`` and ``step_meaning`` dispatch through them.
+
+    >>> roll = DecisionKind("roll", does=lambda state, decision, action: None)
+    >>> roll.name, roll.answers is None
+    ('roll', True)
+    """
+
+    name: str
+    does: Callable[[State, Decision, Action], None] = attrs.field(eq=False)
+    answers: Kinds[Decision] | None = None
+
+
+def decision_kinds(*kinds: DecisionKind) -> dict[str, DecisionKind]:
+    """``{kind.name: kind}``, for :attr:`hexwar.engine.state.Ruleset.decision_kinds`
+    (names must be distinct)."""
+    out = {k.name: k for k in kinds}
+    if len(out) != len(kinds):
+        raise ValueError(f"decision kinds repeat: {[k.name for k in kinds]}")
+    return out

@@ -135,7 +135,7 @@ class Legality(Store):
 
     def _after(self, prefix: Prefix) -> tuple[str, ...]:
         """:meth:`legal_tokens` of a prefix known to be legal (built from legal tokens):
-        no walk back along it (the random player, the kit's enumeration)."""
+        no walk back along it (the random player, the tree walk of the whole list)."""
         answers = self._lt if self._memo_version == self._version else self._answers()
         found = answers.get(prefix)
         if found is None:
@@ -172,18 +172,8 @@ class Legality(Store):
                 if not self._pending and sequencer.may_end(self):
                     actions.append(END)
                 found = tuple(sorted(set(actions), key=action_key))
-            else:
-                if self._pending:
-                    listed = self.ruleset.decision_enumeration(self, self._pending[-1])
-                else:
-                    listed = self.ruleset.phase_enumeration(self, self.current_player())
-                if listed is None:
-                    actions = self._enumerate()
-                else:
-                    actions = list(listed)
-                    if not self._pending and sequencer.may_end(self):
-                        actions.append(END)
-                found = tuple(sorted(actions, key=action_key))
+            else:  # the token tree walked to its leaves
+                found = tuple(sorted(self._enumerate(), key=action_key))
             memo[_LEGAL] = found
         return found
 

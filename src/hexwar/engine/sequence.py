@@ -10,7 +10,7 @@ and of a ruleset (:class:`SequencedRules`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import attrs
 
@@ -18,6 +18,9 @@ from hexwar.base.errors import SequenceError
 from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.dice import draw_outcomes
 from hexwar.engine.hooks import Expiry
+
+if TYPE_CHECKING:
+    from hexwar.engine.kinds import Kinds
 
 __all__ = [
     "MARKS",
@@ -122,6 +125,9 @@ class Phase:
     ``may_end(state)``: while it is false the side is not offered
     :data:`~hexwar.engine.actions.END` (a mandatory move, «Бой отрядов» X.4); a phase that may
     not end and has no action to offer raises :class:`SequenceError`.
+    ``kinds``: what the side may do in the phase, a :class:`~hexwar.engine.kinds.Kinds`
+    whose kinds say what they do: the ruleset's default ``phase_tokens``, ``play`` and
+    ``step_meaning`` answer from it (a game that overrides them may leave it out).
     """
 
     name: str
@@ -132,6 +138,7 @@ class Phase:
     end_when_idle: bool = True
     scratch: tuple[str, ...] = ()
     may_end: Predicate | None = None
+    kinds: Kinds[Any] | None = None
 
 
 @attrs.frozen

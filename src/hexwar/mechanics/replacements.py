@@ -172,6 +172,7 @@ class Replacements(Generic[C]):
         restore: Kind[str] = Kind(
             self.restore_kind,
             (Values(lambda state, side, args: self.restorable(state, side)),),
+            does=self._play,
         )
         rebuild: Kind[str] = Kind(
             self.rebuild_kind,
@@ -179,8 +180,12 @@ class Replacements(Generic[C]):
                 Values(lambda state, side, args: self.rebuildable(state, side)),
                 Values(lambda state, side, args: self.rebuild_cells(state, side, args[0])),
             ),
+            does=self._play,
         )
         return restore, rebuild
+
+    def _play(self, state: State, action: Action) -> None:
+        self.play(state, state.current_player(), action)
 
     def play(self, state: State, side: str, action: Action) -> bool:
         """Carry out a ``restore`` / ``rebuild`` action; ``False`` for any other kind."""
