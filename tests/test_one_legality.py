@@ -68,9 +68,12 @@ def scan_source(text: str, name: str = "<source>") -> list[str]:
                 hits.append(f"{name}:{node.lineno}: def {fn}")
             elif (fn.startswith("has_") or fn.endswith("_actions")) and not list_api:
                 hits.append(f"{name}:{node.lineno}: def {fn} (a twin of a kind's steps)")
-        elif isinstance(node, ast.Name) and node.id == "_COMPLETE":
-            if isinstance(node.ctx, ast.Store):
-                hits.append(f"{name}:{node.lineno}: _COMPLETE")
+        elif (
+            isinstance(node, ast.Name)
+            and node.id == "_COMPLETE"
+            and isinstance(node.ctx, ast.Store)
+        ):
+            hits.append(f"{name}:{node.lineno}: _COMPLETE")
     return hits
 
 
