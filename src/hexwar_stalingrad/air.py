@@ -747,13 +747,15 @@ def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[s
 
 
 def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The free own airfields the destroyed unit ``args[0]`` may be rebuilt on (S4.1)."""
-    return free_airfields(state, side) if args[0] in rebuild_units(state, side) else []
+    """The free own airfields the destroyed unit ``args[0]`` (one of
+    :func:`rebuild_units`) may be rebuilt on (S4.1)."""
+    return free_airfields(state, side)
 
 
 def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The levels (``full``, ``reduced``) the side can pay for (S4.1)."""
-    return _levels(_points(state, side)) if args[1] in rebuild_hexes(state, side, args) else []
+    """The levels (``full``, ``reduced``) the side can pay for (S4.1), after a legal
+    unit and airfield."""
+    return _levels(_points(state, side))
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

@@ -173,16 +173,14 @@ def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[s
 
 
 def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` may be rebuilt on."""
-    if args[0] not in rebuild_units(state, side):
-        return []
+    """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` (one of
+    :func:`rebuild_units`) may be rebuilt on."""
     return list(_trucks(state, side))
 
 
 def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The levels the side can pay for to rebuild ``args[0]`` on ``args[1]`` (S4.1)."""
-    if args[1] not in rebuild_hexes(state, side, args):
-        return []
+    """The levels the side can pay for to rebuild ``args[0]`` on ``args[1]`` (one of
+    :func:`rebuild_hexes`), S4.1."""
     return _levels(state, side, args[0])
 
 

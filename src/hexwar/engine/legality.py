@@ -266,6 +266,9 @@ class Legality(Store):
 
     def _enumerate(self) -> list[Action]:
         """Every leaf of the token tree of the current node (a token-defined one)."""
+        listed = self.ruleset._walk_kinds(self)  # type: ignore[arg-type]
+        if listed is not None:  # the declared kinds' trees, walked without the prefix checks
+            return listed
         out: list[Action] = []
         stack: list[Prefix] = [()]
         while stack:

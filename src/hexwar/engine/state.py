@@ -245,6 +245,27 @@ class Ruleset(FrameworkHooks):
         """:meth:`_hook_folds`' answers by hook point (filled on first use)."""
         return {}
 
+    def _walk_kinds(self, state: State) -> list[Action] | None:
+        """The current node's whole list from its declared kinds (each kind's token tree
+        walked to its leaves; ``end`` where the phase may end), or ``None`` when the
+        node's tokens do not come from declared kinds."""
+        cls = type(self)
+        if state.pending:
+            d = state.pending[-1]
+            found = self.decision_kinds.get(d.kind)
+            if found is None or found.answers is None:
+                return None
+            if cls.decision_tokens is not Ruleset.decision_tokens:
+                return None
+            return found.answers.actions(state, d)
+        kinds = _phase_kinds(state)
+        if kinds is None or cls.phase_tokens is not Ruleset.phase_tokens:
+            return None
+        out = kinds.actions(state, state.current_player())
+        if sequencer.may_end(state):
+            out.append(END)
+        return out
+
     @functools.cached_property
     def _tokenized(self) -> tuple[bool, bool]:
         """Whether this ruleset writes its phase / decision legality token by token."""
