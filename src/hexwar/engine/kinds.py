@@ -244,15 +244,16 @@ class Kind(Generic[C]):
         return combo.exists(state, ctx, args[:fixed], args[fixed:])
 
     def _first(self, state: State, ctx: C) -> bool:
-        """Whether some first candidate completes: the first step's values asked lazily,
-        stopping at the first that completes."""
+        """Whether some first candidate completes, stopping at the first that does (the
+        first step's values are kept per position: the tokens share them)."""
         if not self._n_fixed:
             return self.completes(state, ctx, ())
+        values = self._values(state, ctx, ())
         step = self.steps[0]
         assert isinstance(step, Values)
         if step.checked or len(self.steps) == 1:
-            return next(iter(step.values(state, ctx, ())), None) is not None
-        return any(self.completes(state, ctx, (v,)) for v in step.values(state, ctx, ()))
+            return bool(values)
+        return any(self.completes(state, ctx, (v,)) for v in values)
 
     def any(self, state: State, ctx: C) -> bool:
         """Whether the kind applies and has a legal completion (the idle test: stops at
