@@ -266,7 +266,7 @@ class Legality(Store):
 
     def _enumerate(self) -> list[Action]:
         """Every leaf of the token tree of the current node (a token-defined one)."""
-        listed = self.ruleset._walk_kinds(self)  # type: ignore[arg-type]
+        listed = self.ruleset._walk_kinds(self)
         if listed is not None:  # the declared kinds' trees, walked without the prefix checks
             return listed
         out: list[Action] = []
