@@ -1,4 +1,4 @@
-"""Lazy legality, kind by kind and token by token: write ``phase_tokens`` in a few lines.
+"""Lazy legality, kind by kind and token by token: each kind's legality written once.
 
 An action is its kind, then its arguments, then :data:`~hexwar.engine.space.DONE`
 (:mod:`hexwar.engine.space`). A :class:`Kind` names the kind and lists its *steps*, one per
@@ -31,17 +31,17 @@ answer ``phase_tokens`` and ``play`` with no code in the game.
 ...     yield from (str(h) for h in range(1, UNITS[args[0]] + 1))
 >>> def strong_enough(state, side, fixed, chosen):      # the group attacks with 1 or more
 ...     return sum(UNITS[u] for u in chosen) >= 1
->>> MOVE = Kind("move", (Values(movers), Values(hexes)))
+>>> def move(state, action):                            # what a move does
+...     state.put("moved", action.args[0], True)
+>>> MOVE = Kind("move", (Values(movers), Values(hexes)), does=move)
 >>> ATTACK = Kind("attack", (Values(lambda s, side, a: ["x"]),
 ...                          Combination(lambda s, side, a: sorted(UNITS), valid=strong_enough)))
->>> PHASE = Kinds((MOVE, ATTACK))
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
->>> class Game(Ruleset):
+>>> PHASE = Phase("p", side="red", end_when_idle=False, kinds=Kinds((MOVE, ATTACK)))
+>>> class Game(Ruleset):                 # no phase_tokens, no play: the kinds answer
 ...     sides = ("red",)
-...     sequence = TurnSequence((Stage("s", (Phase("p", side="red", end_when_idle=False),)),))
-...     def phase_tokens(self, state, side, prefix):
-...         return PHASE.tokens(state, side, prefix)
+...     sequence = TurnSequence((Stage("s", (PHASE,)),))
 >>> state = Game().new_state()
 >>> state.legal_tokens(), state.legal_tokens(("move",)), state.legal_tokens(("move", "a"))
 (('attack', 'end', 'move'), ('a', 'b'), ('1', '2'))
@@ -53,6 +53,8 @@ answer ``phase_tokens`` and ``play`` with no code in the game.
 (('a', 'b'), ('c', 'done'))
 >>> [str(a) for a in state.legal_actions() if a.kind == "attack"]
 ['attack x a', 'attack x a b', 'attack x a b c', 'attack x a c', 'attack x b', 'attack x b c']
+>>> state.apply("move a 2"); state.get("moved", "a")    # Ruleset.play: MOVE's ``does``
+True
 """
 
 from __future__ import annotations
