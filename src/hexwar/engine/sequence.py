@@ -10,7 +10,7 @@ and of a ruleset (:class:`SequencedRules`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 import attrs
 
@@ -18,9 +18,6 @@ from hexwar.base.errors import SequenceError
 from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.dice import draw_outcomes
 from hexwar.engine.hooks import Expiry
-
-if TYPE_CHECKING:
-    from hexwar.engine.kinds import Kinds
 
 __all__ = [
     "MARKS",
@@ -138,7 +135,29 @@ class Phase:
     end_when_idle: bool = True
     scratch: tuple[str, ...] = ()
     may_end: Predicate | None = None
-    kinds: Kinds[Any] | None = None
+    kinds: PhaseKinds | None = None
+
+
+class PhaseKinds(Protocol):
+    """What a phase's kinds answer (:class:`hexwar.engine.kinds.Kinds`)."""
+
+    def tokens(self, state: Any, ctx: Any, prefix: tuple[str, ...]) -> tuple[str, ...]: ...
+
+    def meaning(self, prefix: tuple[str, ...]) -> str | None: ...
+
+    def get(self, name: str) -> Any: ...
+
+    def actions(self, state: Any, ctx: Any) -> list[Action]: ...
+
+
+class DecisionKinds(Protocol):
+    """A kind of decision (:class:`hexwar.engine.kinds.DecisionKind`)."""
+
+    @property
+    def answers(self) -> PhaseKinds | None: ...
+
+    @property
+    def does(self) -> Any: ...
 
 
 @attrs.frozen

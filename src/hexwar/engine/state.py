@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from hexwar.base.errors import GameOverError, NoActionSpace, NothingToUndo, NotLegalNow
 from hexwar.engine import sequencer
@@ -34,15 +34,13 @@ from hexwar.engine.hooks import EffectRule, HookPoint, hook_point
 from hexwar.engine.legality import _trie as _trie  # re-exported (interop)
 from hexwar.engine.reasons import explain_default
 from hexwar.engine.ruleview import Prefix
+from hexwar.engine.sequence import DecisionKinds, PhaseKinds
 from hexwar.engine.sequencer import TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.store import _HIDDEN_KEYS_TABLE as _HIDDEN_KEYS_TABLE  # re-exported
 from hexwar.engine.store import _HIDDEN_TABLE as _HIDDEN_TABLE  # re-exported
 from hexwar.engine.store import _VERSIONS, HIDDEN, PSEUDO_TABLES
 from hexwar.engine.views import Views
-
-if TYPE_CHECKING:
-    from hexwar.engine.kinds import DecisionKind, Kinds
 
 __all__ = ["HIDDEN", "PSEUDO_TABLES", "Ruleset", "State"]
 
@@ -73,7 +71,7 @@ class Ruleset(FrameworkHooks):
     hook_points: ClassVar[Mapping[str, HookPoint]] = {}
     #: Decision kind -> :class:`~hexwar.engine.kinds.DecisionKind` (what an answer does,
     #: and its token kinds): the default :meth:`decide` and :meth:`decision_tokens` use it.
-    decision_kinds: Mapping[str, DecisionKind] = {}
+    decision_kinds: Mapping[str, DecisionKinds] = {}
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -279,7 +277,7 @@ class Ruleset(FrameworkHooks):
         )
 
 
-def _phase_kinds(state: State) -> Kinds[Any] | None:
+def _phase_kinds(state: State) -> PhaseKinds | None:
     """The current phase's kinds (``Phase(..., kinds=...)``), or ``None``."""
     phase = sequencer.current_phase(state)
     return None if phase is None else phase.kinds
