@@ -199,17 +199,14 @@ def test_a_token_game_passes_the_kit() -> None:
     assert report.terminal == 30
 
 
-MOVE, ATTACK = LAZY.kinds
-
-
-def _moves(state: State, side: str) -> list[Action]:
-    """``move``'s own enumerator: every unit not yet moved, every distance (as its steps)."""
-    return [
-        Action("move", (u, str(n)))
-        for u in UNITS
-        if not state.get("moved", u)
-        for n in range(1, UNITS[u] + 1)
-    ]
+def test_the_legal_list_is_the_kinds_steps_walked_in_order() -> None:
+    """No enumerator beside the steps: the whole list is their token tree's leaves."""
+    state = Lazy().new_state()
+    assert [str(a) for a in state.legal_actions()] == [
+        "attack x a", "attack x a b", "attack x a b c", "attack x a c", "end",
+        "move a 1", "move a 2", "move b 1",
+    ]  # fmt: skip
+    assert check_tokens(state) == []
 
 
 class DuelMachine(RulesStateMachine):

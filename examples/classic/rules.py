@@ -15,12 +15,12 @@ three towns, else Red; a side with no units left loses at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
-from hexwar.engine.actions import Action, Decision, Outcome, Value
+from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.kinds import Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
@@ -77,21 +77,22 @@ EDGES = {side: MAP.tagged(f"supply:{side}") for side in SIDES}
 REPLACEMENTS: Replacements[Any] = Replacements(
     COUNTERS, places=edge_or_held(REG, MAP, EDGES, TOWN_CONTROL)
 )
+
+
+def move(state: State, action: Action) -> None:
+    """``move PIECE HEX``: along the cheapest path, taking the towns it enters."""
+    TOWN_CONTROL.enter(state, state.current_player(), MOVES.play(state, action))
+
+
 MOVE: Kind[str] = Kind(
     "move",
     (
         Values(MOVES.movers, checked=True, means="a unit of yours that has not moved and can"),
         Values(MOVES.ends, means="a hex that unit can reach"),
     ),
-    exists=MOVES.exists,
-    actions=MOVES.actions,
+    does=move,
 )
 VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=2, what="towns")
-KINDS: Mapping[str, Kinds[str]] = {
-    "replacements": Kinds(REPLACEMENTS.kinds()),
-    "movement": Kinds((MOVE,)),
-    "combat": COMBAT.kinds,
-}
 
 
 def occupy(state: State) -> None:
@@ -132,9 +133,9 @@ def side_stage(side: str) -> Stage:
     return Stage(
         side,
         (
-            Phase("replacements", side=side),
-            Phase("movement", side=side, scratch=("moved",), on_exit=occupy),
-            COMBAT.phase("combat", side, on_exit=occupy),
+            Phase("replacements", side=side, kinds=Kinds(REPLACEMENTS.kinds())),
+            Phase("movement", side=side, scratch=("moved",), on_exit=occupy, kinds=Kinds((MOVE,))),
+            COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
         ),
     )
 
@@ -144,6 +145,7 @@ class Bridgehead(Ruleset):
 
     name = "bridgehead"
     sides = SIDES
+    decision_kinds = COMBAT.decision_kinds
     end = Stage("end", (Phase("attrition", on_enter=attrition),))
     sequence = TurnSequence(
         (side_stage("blue"), side_stage("red"), end), TURNS, on_turn_start=grant
@@ -158,21 +160,6 @@ class Bridgehead(Ruleset):
         for unit, (side, _, _, start) in UNITS.items():
             REG.place(state, unit, cell(start), side)
         TOWN_CONTROL.set_up(state, {cell(t): "red" for t in TOWNS})
-
-    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
-        return KINDS[str(state.phase)].tokens(state, side, prefix)
-
-    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
-        return None if state.pending else KINDS[str(state.phase)].meaning(prefix)
-
-    def play(self, state: State, action: Action) -> None:
-        side = state.current_player()
-        if COMBAT.play(state, action) or REPLACEMENTS.play(state, side, action):
-            return
-        TOWN_CONTROL.enter(state, side, MOVES.play(state, action))  # the towns on its path
-
-    def decide(self, state: State, decision: Decision, action: Action) -> None:
-        COMBAT.decide(state, decision, action)
 
     def final_outcome(self, state: State) -> Outcome:
         return VICTORY.outcome(state)

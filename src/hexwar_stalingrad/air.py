@@ -18,7 +18,6 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 
 from __future__ import annotations
 
-import bisect
 import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -62,14 +61,11 @@ __all__ = [
     "aloft",
     "based",
     "decide",
-    "decision_actions",
     "declare_air_attack",
     "explain",
     "free_airfields",
     "is_air_action",
-    "phase_actions",
     "play_replacement",
-    "replacement_actions",
     "stage",
 ]
 
@@ -303,19 +299,6 @@ def _plan(state: State, side: str, role: str) -> tuple[tuple[str, str, str], ...
     return cast("tuple[tuple[str, str, str], ...]", value)
 
 
-def placement_actions(state: State, side: str, role: str) -> list[Action]:
-    """``fly UNIT HEX`` for the side's based units of ``role`` not yet placed, sorted.
-
-    Bombers: onto an enemy ground unit's hex not already targeted by the side (S10.2;
-    ruling: one air unit of a side per hex). Fighters: onto a hex next to a placed bomber
-    of either side, not holding a bomber (S10.3; ruling: only the hexes where a fighter can
-    attack or cover, which keeps the action space finite).
-    """
-    units, hexes = _placement_units_and_hexes(state, side, role)
-    made = static(state).interned
-    return [made("fly", u, h) for u in units for h in hexes]
-
-
 def _placement_units_and_hexes(
     state: State, side: str, role: str
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -525,19 +508,6 @@ def intercept_feasible(
     return group is not None and group.feasible(chosen)
 
 
-def air_attack_actions(state: State, side: str) -> list[Action]:
-    """``intercept DEFENDER F1 [F2 ...]``: unspent own fighters adjacent to an aloft enemy
-    air unit, at 0.5 or better (S10.4, S10.5); sorted."""
-    out: list[Action] = []
-    if not any(_may_attack(state, f) for f in aloft(state, side, FIGHTER)):
-        return out
-    for defender in aloft(state, enemy(side)):
-        out += [
-            Action("intercept", (defender, *g)) for g in _air_need(state, side, defender).groups()
-        ]
-    return sorted(out)
-
-
 def declare_air_attack(state: State, action: Action) -> None:
     """Spend the attackers (S10.4) and roll (S10.5)."""
     defender, *attackers = action.args
@@ -658,19 +628,6 @@ def strike_result(state: State, bomber: str, roll: int) -> CombatResult:
 # -- decisions -------------------------------------------------------------------------------------
 
 
-def decision_actions(state: State, decision: Decision) -> list[Action]:
-    """Answers to an ``air_place`` decision: ``fly UNIT HEX`` and ``end`` (sorted)."""
-    if decision.kind != "air_place":
-        return list(decision.choices)
-    found = placement_actions(state, decision.side, str(decision.params[0]))
-    found.insert(bisect.bisect_left(found, END.kind, key=_kind), END)
-    return found
-
-
-def _kind(action: Action) -> str:
-    return action.kind
-
-
 def decide(state: State, decision: Decision, action: Action) -> None:
     """Carry out the answer to an air decision."""
     kind = decision.kind
@@ -704,13 +661,6 @@ def decide(state: State, decision: Decision, action: Action) -> None:
 
 
 # -- phase actions, explanations -------------------------------------------------------------------
-
-
-def phase_actions(state: State, side: str) -> list[Action]:
-    """The air stage's phase actions of ``side`` (sorted): air attacks in its combat phase."""
-    if state.phase == f"combat_{side}":
-        return air_attack_actions(state, side)
-    return []
 
 
 def explain(state: State, action: Action) -> tuple[str, str] | None:
@@ -785,24 +735,6 @@ def _levels(points: int) -> list[str]:
     return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
 
 
-def replacement_actions(state: State, side: str) -> list[Action]:
-    """``restore AIR`` (a reduced unit on an airfield, 1 point) and ``rebuild AIR AIRFIELD
-    full|reduced`` (a destroyed unit onto a free own airfield, 2 / 1 points), S4.1."""
-    points = _points(state, side)
-    if points <= 0:
-        return []
-    out = [Action("restore", (u,)) for u in _restorable(state, side, points)]
-    dead = _rebuildable(state, side)
-    levels = _levels(points)
-    if dead and levels:
-        fields = free_airfields(state, side)
-        for u in dead:
-            for level in (FULL, REDUCED):
-                if level in levels:
-                    out.extend(Action("rebuild", (u, a, level)) for a in fields)
-    return out
-
-
 def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The side's reduced air units on an airfield it can pay to restore (S4.1)."""
     return _restorable(state, side, _points(state, side))
@@ -817,13 +749,15 @@ def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[s
 
 
 def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The free own airfields the destroyed unit ``args[0]`` may be rebuilt on (S4.1)."""
-    return free_airfields(state, side) if args[0] in rebuild_units(state, side) else []
+    """The free own airfields the destroyed unit ``args[0]`` (one of
+    :func:`rebuild_units`) may be rebuilt on (S4.1)."""
+    return free_airfields(state, side)
 
 
 def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The levels (``full``, ``reduced``) the side can pay for (S4.1)."""
-    return _levels(_points(state, side)) if args[1] in rebuild_hexes(state, side, args) else []
+    """The levels (``full``, ``reduced``) the side can pay for (S4.1), after a legal
+    unit and airfield."""
+    return _levels(_points(state, side))
 
 
 def play_replacement(state: State, side: str, action: Action) -> None:

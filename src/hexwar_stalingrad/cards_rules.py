@@ -32,7 +32,6 @@ __all__ = [
     "EFFECT_RULES",
     "HOOK_POINTS",
     "NOBODY",
-    "card_actions",
     "deal",
     "play_card",
     "play_due",
@@ -320,21 +319,9 @@ def deal(state: State) -> None:
             _set_hand(state, side, [*hand(state, side), top])
 
 
-def card_actions(state: State, side: str) -> list[Action]:
-    """``play CARD`` for each card ``side`` holds (S5.3)."""
-    return [Action("play", (c,)) for c in hand(state, side)]
-
-
 def held_cards(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The cards ``side`` may play now: every card it holds (S5.3), sorted."""
     return hand(state, side)
-
-
-def holds_cards(state: State, side: str, args: tuple[str, ...] = ()) -> bool:
-    """Whether ``side`` may play a card now (:func:`held_cards` is not empty): every
-    phase asks it (S5.3), the cards themselves only once ``play`` is chosen."""
-    held = state.get("cards", f"hand:{side}")
-    return isinstance(held, tuple) and bool(held)
 
 
 def play_card(state: State, side: str, card_id: str) -> None:

@@ -43,13 +43,10 @@ from hexwar_stalingrad.units import EXPLOITING_ARMS
 
 __all__ = [
     "ARTILLERY_ARMS",
-    "attack_actions",
     "attack_distribution",
     "attack_odds",
-    "bombard_actions",
     "declare_attack",
     "declare_bombard",
-    "move_actions",
     "resolve",
     "zoc_of_side",
 ]
@@ -159,11 +156,6 @@ def moves(data: Static) -> PieceMoves:
     )
 
 
-def has_move(state: State, side: str) -> bool:
-    """Whether ``side`` has a ``move`` in this phase (S6, S6.5; the S4 idle test)."""
-    return moves(static(state)).exists(state, side)
-
-
 def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
     return moves(static(state)).movers(state, side)
@@ -186,14 +178,6 @@ class Movers(MoveQuery):
     def __init__(self, state: State, side: str, exploitation: bool) -> None:
         data = self.data = static(state)
         super().__init__(moves(data), state, side, _points(data, state, side, exploitation))
-
-
-def move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
-    """Every ``move UNIT HEX`` (S6), sorted by unit, then hex."""
-    return Movers(state, side, exploitation).actions()
-
-
-# -- artillery (S7) ----------------------------------------------------------------------------
 
 
 def bombs(state: State, unit: str) -> Fraction:
@@ -233,11 +217,6 @@ def _fire(data: Static) -> PieceFire:
     )  # fmt: skip
 
 
-def bombard_actions(state: State, side: str) -> list[Action]:
-    """Every ``bombard ART TARGET`` (S7.1), by artillery unit, then target."""
-    return _fire(static(state)).actions(state, side)
-
-
 def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The side's artillery that may bombard something now (S7.1), sorted."""
     return _fire(static(state)).firers(state, side, args)
@@ -246,11 +225,6 @@ def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[s
 def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
     return _fire(static(state)).targets(state, side, args)
-
-
-def has_bombard(state: State, side: str) -> bool:
-    """Whether ``side`` has a legal ``bombard`` (the S4 idle test)."""
-    return _fire(static(state)).exists(state, side)
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -397,11 +371,6 @@ def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> lis
     return _attacks(static(state)).defenders(state, side, args)
 
 
-def has_attack(state: State, side: str) -> bool:
-    """Whether ``side`` has a legal ``attack`` (the S4 idle test)."""
-    return _attacks(static(state)).exists(state, side)
-
-
 def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
     """The units that may attack the defender ``fixed[0]`` (S8.1, S7.4), sorted."""
     return _attacks(static(state)).attackers(state, side, fixed)
@@ -417,11 +386,6 @@ def attack_feasible(
 ) -> bool:
     """Whether ``chosen`` plus later attackers can reach 1:1 (S8.2; monotone)."""
     return _attacks(static(state)).feasible(state, side, fixed, chosen)
-
-
-def attack_actions(state: State, side: str) -> list[Action]:
-    """Every legal ``attack DEFENDER A1 [A2 ...]`` (S8.1, S8.2, S7.4)."""
-    return _attacks(static(state)).actions(state, side)
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:

@@ -41,7 +41,6 @@ __all__ = [
     "end_replacements",
     "place_reserves",
     "play_replacement",
-    "replacement_actions",
 ]
 
 #: S4.1: points per side and turn; cost of restoring / rebuilding reduced / full.
@@ -157,24 +156,6 @@ def _levels(state: State, side: str, unit: str) -> list[str]:
     return sorted(level for level in (FULL, REDUCED) if points >= REPLACEMENT_COST[level])
 
 
-def replacement_actions(state: State, side: str) -> list[Action]:
-    """``restore UNIT`` and ``rebuild UNIT HEX full|reduced`` the side can pay for (S4.1).
-
-    ZOC affects replacements (S2.2): a reduced unit in enemy ZOC cannot be restored and a
-    truck hex in enemy ZOC receives no rebuilt unit (ruling S4.1).
-    """
-    if not _has_points(state, side):
-        return []
-    out: list[Action] = []
-    dead = _dead(state, side)
-    trucks = _trucks(state, side) if dead else ()
-    for unit in dead if trucks else ():
-        for level in _levels(state, side, unit):
-            out.extend(Action("rebuild", (unit, t, level)) for t in trucks)
-    restores = [Action("restore", (unit,)) for unit in _restorable(state, side)]
-    return out + restores  # sorted: rebuild < restore
-
-
 def restore_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The side's reduced units on the map, not in enemy ZOC, it can pay to restore (S4.1,
     S2.2), sorted."""
@@ -192,16 +173,14 @@ def rebuild_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[s
 
 
 def rebuild_hexes(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` may be rebuilt on."""
-    if args[0] not in rebuild_units(state, side):
-        return []
+    """The free truck hexes not in enemy ZOC the dead unit ``args[0]`` (one of
+    :func:`rebuild_units`) may be rebuilt on."""
     return list(_trucks(state, side))
 
 
 def rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]:
-    """The levels the side can pay for to rebuild ``args[0]`` on ``args[1]`` (S4.1)."""
-    if args[1] not in rebuild_hexes(state, side, args):
-        return []
+    """The levels the side can pay for to rebuild ``args[0]`` on ``args[1]`` (one of
+    :func:`rebuild_hexes`), S4.1."""
     return _levels(state, side, args[0])
 
 

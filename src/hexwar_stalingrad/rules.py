@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
@@ -26,10 +26,10 @@ from hexwar.base.errors import DataError
 from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.hooks import EffectRule, HookPoint
-from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values, decision_kinds
 from hexwar.engine.observe import ObservationView
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import DONE, ActionSpace
+from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
 from hexwar_stalingrad import air, cards_rules, ground, observe, reinforce, validate, victory
 from hexwar_stalingrad._checks import data_path
@@ -231,43 +231,14 @@ def _rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]
     return reinforce.rebuild_levels(state, side, args)
 
 
-def _replacements(state: State, side: str) -> tuple[Action, ...]:
-    """``restore`` and ``rebuild`` of ground and air units (S4.1), once per position."""
-    return state.derive(
-        ("stalingrad-replacements", side),
-        lambda: (
-            *reinforce.replacement_actions(state, side),
-            *air.replacement_actions(state, side),
-        ),
-    )
-
-
-def _restore_actions(state: State, side: str) -> list[Action]:
-    return [a for a in _replacements(state, side) if a.kind == "restore"]
-
-
-def _rebuild_actions(state: State, side: str) -> list[Action]:
-    return [a for a in _replacements(state, side) if a.kind == "rebuild"]
-
-
-def _move_actions(state: State, side: str) -> list[Action]:
-    return ground.move_actions(state, side, exploitation=state.phase == "exploitation")
-
-
 # The kinds of phase actions (``docs/stalingrad/rules.md``, *Action space*): each step
-# lists the values that may follow (``checked``: each one has a legal completion);
-# ``actions`` is the kind's own enumerator for the whole list (``State.legal_actions``),
-# which the kit checks against the steps' token tree at every step.
+# yields the values that may follow; the steps are each kind's one legality (the idle
+# test, the tokens and the whole list are derived from them), and ``does`` is what a
+# legal action of the kind does.
 PLAY: Final[Kind[str]] = Kind(
     "play",
-    (
-        Values(
-            cards_rules.held_cards,
-            exists=cards_rules.holds_cards,
-            means="a card in your hand that may be played now (S5.3)",
-        ),
-    ),
-    actions=cards_rules.card_actions,
+    (Values(cards_rules.held_cards, means="a card in your hand that may be played now (S5.3)"),),
+    does=lambda state, action: cards_rules.play_card(state, state.current_player(), action.args[0]),
 )
 MOVE: Final[Kind[str]] = Kind(
     "move",
@@ -275,8 +246,7 @@ MOVE: Final[Kind[str]] = Kind(
         Values(ground.move_units, checked=True, means="a unit of yours that may move now (S6)"),
         Values(ground.move_ends, means="a hex that unit may end its move in (S6.2-S6.4)"),
     ),
-    exists=ground.has_move,
-    actions=_move_actions,
+    does=ground.play_move,
 )
 BOMBARD: Final[Kind[str]] = Kind(
     "bombard",
@@ -284,8 +254,7 @@ BOMBARD: Final[Kind[str]] = Kind(
         Values(ground.bombard_units, checked=True, means="your unspent artillery (S7.1)"),
         Values(ground.bombard_targets, means="an enemy unit two hexes from it (S7.1)"),
     ),
-    exists=ground.has_bombard,
-    actions=ground.bombard_actions,
+    does=ground.declare_bombard,
 )
 ATTACK: Final[Kind[str]] = Kind(
     "attack",
@@ -302,8 +271,7 @@ ATTACK: Final[Kind[str]] = Kind(
             means="an adjacent unit of yours that has not attacked, reaching 1:1 (S8.1, S8.2)",
         ),
     ),
-    exists=ground.has_attack,
-    actions=ground.attack_actions,
+    does=ground.declare_attack,
 )
 INTERCEPT: Final[Kind[str]] = Kind(
     "intercept",
@@ -316,12 +284,23 @@ INTERCEPT: Final[Kind[str]] = Kind(
             means="a fighter of yours aloft that may attack it (S10.5)",
         ),
     ),
-    actions=air.phase_actions,
+    does=air.declare_air_attack,
 )
+
+
+def _replace(state: State, action: Action) -> None:
+    """``restore`` / ``rebuild`` of an air unit or a ground unit (S4.1)."""
+    side = state.current_player()
+    if action.args[0] in static(state).air:
+        air.play_replacement(state, side, action)
+    else:
+        reinforce.play_replacement(state, side, action)
+
+
 RESTORE: Final[Kind[str]] = Kind(
     "restore",
     (Values(_restore_units, means="a reduced unit you can pay to restore (S4.1)"),),
-    actions=_restore_actions,
+    does=_replace,
 )
 REBUILD: Final[Kind[str]] = Kind(
     "rebuild",
@@ -330,7 +309,7 @@ REBUILD: Final[Kind[str]] = Kind(
         Values(_rebuild_hexes, checked=True, means="a free truck hex not in enemy ZOC (S4.1)"),
         Values(_rebuild_levels, means="a level you can pay for (S4.1)"),
     ),
-    actions=_rebuild_actions,
+    does=_replace,
 )
 #: The kinds of each kind of phase (S4): cards may be played whenever the side acts (S5.3).
 CARDS_ONLY: Final[Kinds[str]] = Kinds((PLAY,))
@@ -342,13 +321,6 @@ GROUND: Final = {
     "artillery": Kinds((BOMBARD, PLAY)),
     "attack": Kinds((ATTACK, PLAY)),
 }
-#: Kinds whose arguments are all single values: the prefix length that is complete.
-_COMPLETE: Final = {
-    k.name: 1 + len(k.steps)
-    for k in (PLAY, MOVE, BOMBARD, RESTORE, REBUILD)
-    if all(isinstance(step, Values) for step in k.steps)
-}
-_DONE_ONLY: Final = (DONE,)
 #: The answers to a hidden air placement (S10.2, S10.3): ``fly UNIT HEX`` or ``end``.
 AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
     (
@@ -359,9 +331,26 @@ AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
                 Values(air.fly_units, checked=True, means="an aircraft of yours to place (S10.2)"),
                 Values(air.fly_hexes, means="a hex it may fly to (S10.2, S10.3)"),
             ),
-            actions=lambda state, d: air.placement_actions(state, d.side, str(d.params[0])),
         ),
     )
+)
+
+
+#: The kinds of decision and what an answer to each does (S3.3, S4.2, S8.3-S8.5, S10).
+DECISION_KINDS: Final = decision_kinds(
+    DecisionKind("shuffle", does=cards_rules.shuffle_step),
+    DecisionKind("roll", does=ground.resolve),
+    *(
+        DecisionKind(k, does=ground.decide_combat)
+        for k in ("retreat", "advance", "al_loss", "ex_loss")
+    ),
+    DecisionKind(
+        "reserve", does=lambda state, decision, action: reinforce.decide_reserve(state, action)
+    ),
+    *(
+        DecisionKind(k, does=air.decide, answers=AIR_PLACEMENT if k == "air_place" else None)
+        for k in sorted(air.DECISIONS)
+    ),
 )
 
 
@@ -407,7 +396,7 @@ def _replacements_end(side: str) -> Callable[[State], None]:
 
 
 def _has_no_cards(side: str) -> Any:
-    return lambda state: not cards_rules.holds_cards(state, side)
+    return lambda state: not cards_rules.held_cards(state, side)
 
 
 def _window(window: str) -> Callable[[State], None]:
@@ -439,6 +428,7 @@ class StalingradRules(Ruleset):
     version = "1"
     sides = SIDES
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = cards_rules.EFFECT_RULES
+    decision_kinds = DECISION_KINDS
     hook_points: ClassVar[Mapping[str, HookPoint]] = {
         **cards_rules.HOOK_POINTS,
         "weather": HookPoint(
@@ -470,8 +460,8 @@ class StalingradRules(Ruleset):
                 Stage(
                     "cards",
                     (
-                        Phase("events", on_enter=_events),
-                        *(Phase(s, side=s, skip=_has_no_cards(s)) for s in SIDES),
+                        Phase("events", on_enter=_events, kinds=CARDS_ONLY),
+                        *(Phase(s, side=s, skip=_has_no_cards(s), kinds=CARDS_ONLY) for s in SIDES),
                     ),
                 ),
                 Stage(
@@ -482,6 +472,7 @@ class StalingradRules(Ruleset):
                             side=s,
                             on_enter=_replacements_start(s),
                             on_exit=_replacements_end(s),
+                            kinds=REPLACEMENTS,
                         )
                         for s in SIDES
                     ),
@@ -494,13 +485,6 @@ class StalingradRules(Ruleset):
             turn_limit=self.turns,
             on_turn_start=_turn_start,
         )
-        #: (stage index, phase index, side) -> the kinds of that phase (S4), from the sequence
-        self.kinds_by_phase: Mapping[tuple[int, int, str], Kinds[str]] = {
-            (i, j, side): self._kinds_of(stage.name, phase.name, side)
-            for i, stage in enumerate(self.sequence.stages)
-            for j, phase in enumerate(stage.phases)
-            for side in SIDES
-        }
 
     # -- identity (records, save files) ------------------------------------------------------
 
@@ -596,7 +580,11 @@ class StalingradRules(Ruleset):
         """Stage 3 (S4, S10): the air rules (:mod:`hexwar_stalingrad.air`); its start is the
         ``air`` card window (ruling S5.3)."""
         stage = air.stage(skip=_no_air)
-        return attrs.evolve(stage, on_enter=_chain(stage.on_enter, _window("air")))
+        return attrs.evolve(
+            stage,
+            on_enter=_chain(stage.on_enter, _window("air")),
+            phases=tuple(attrs.evolve(p, kinds=AIR_COMBAT) for p in stage.phases),
+        )
 
     def _ground_stage(self, side: str) -> Stage:
         clear_moved = _clear("moved")
@@ -620,6 +608,7 @@ class StalingradRules(Ruleset):
                         clear_moved if p in ("movement", "exploitation") else None,
                         _window(f"{side}_{p}"),  # ruling S5.3: a card window starts
                     ),
+                    kinds=GROUND.get(p, CARDS_ONLY),
                 )
                 for p in GROUND_PHASES
             ),
@@ -688,68 +677,7 @@ class StalingradRules(Ruleset):
         )
         return ActionSpace(KINDS, vocabularies)
 
-    # -- what may be done ------------------------------------------------------------------------
-
-    def _kinds_of(self, stage: str, phase: str, side: str) -> Kinds[str]:
-        if stage == "replacements":
-            return REPLACEMENTS
-        if stage == "air":
-            return AIR_COMBAT
-        if stage == side:
-            return GROUND.get(phase, CARDS_ONLY)
-        return CARDS_ONLY
-
-    def phase_kinds(self, state: State, side: str) -> Kinds[str]:
-        """The kinds of action of the current phase for ``side`` (S4): cards (S5.3) in
-        every phase the side acts in, and the phase's own kinds (by the cursor's stage and
-        phase indexes: :attr:`kinds_by_phase`, built with the sequence)."""
-        c = state.cursor
-        found = self.kinds_by_phase.get((c.stage, c.phase, side))
-        if found is None:
-            return self._kinds_of(str(state.stage), str(state.phase), side)
-        return found
-
-    def phase_tokens(self, state: State, side: str, prefix: tuple[str, ...]) -> Sequence[str]:
-        """The tokens that may follow ``prefix`` in the current phase (sorted; ``done``
-        closes a complete action): the kinds with a legal action, then each kind's
-        arguments one at a time (``docs/stalingrad/rules.md``, *Action space*).
-
-        ``prefix`` is a legal prefix (the engine walks it token by token), so a prefix as
-        long as its kind's fixed arguments allow is complete: ``done`` at once."""
-        if prefix and len(prefix) == _COMPLETE.get(prefix[0]):
-            return _DONE_ONLY
-        return self.phase_kinds(state, side).tokens(state, side, tuple(prefix))
-
-    def step_meaning(self, state: State, prefix: tuple[str, ...]) -> str | None:
-        """What the next token must be, from the kinds' ``means`` (the default reason)."""
-        if state.pending:
-            d = state.pending[-1]
-            return AIR_PLACEMENT.meaning(prefix) if d.kind == "air_place" else None
-        return self.phase_kinds(state, state.current_player()).meaning(prefix)
-
-    def decision_tokens(
-        self, state: State, decision: Decision, prefix: tuple[str, ...]
-    ) -> Sequence[str]:
-        """The tokens of an answer to a decision without fixed choices: the hidden air
-        placements (S10.2, S10.3)."""
-        if decision.kind == "air_place":
-            return AIR_PLACEMENT.tokens(state, decision, tuple(prefix))
-        return super().decision_tokens(state, decision, prefix)
-
-    def phase_actions(self, state: State, side: str) -> Iterable[Action]:
-        """The phase's complete actions, sorted: each kind's own enumerator
-        (:meth:`hexwar.engine.kinds.Kinds.actions`) over the same rules as :meth:`phase_tokens`."""
-        return self.phase_kinds(state, side).actions(state, side)
-
-    def phase_enumeration(self, state: State, side: str) -> Iterable[Action]:
-        """:meth:`phase_actions`, the list :meth:`State.legal_actions` takes."""
-        return self.phase_kinds(state, side).actions(state, side)
-
-    def decision_enumeration(self, state: State, decision: Decision) -> Iterable[Action] | None:
-        """The hidden air placements' answers from the kinds' enumerators (S10.2)."""
-        if decision.kind == "air_place":
-            return AIR_PLACEMENT.actions(state, decision)
-        return None
+    # -- what may be done: each phase's kinds (S4), DECISION_KINDS ---------------------------
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
         phase = state.phase
@@ -772,46 +700,6 @@ class StalingradRules(Ruleset):
         if rule is None and state.outcome is None:
             rule = _fallback_rule(state, action)
         return reason, rule
-
-    # -- what happens ------------------------------------------------------------------------------
-
-    def play(self, state: State, action: Action) -> None:
-        kind = action.kind
-        if kind == "move":
-            ground.play_move(state, action)
-        elif kind == "attack":
-            ground.declare_attack(state, action)
-        elif kind == "bombard":
-            ground.declare_bombard(state, action)
-        elif kind == "play":
-            cards_rules.play_card(state, state.current_player(), action.args[0])
-        elif kind in ("restore", "rebuild") and action.args[0] in self.data.air:
-            air.play_replacement(state, state.current_player(), action)
-        elif kind in ("restore", "rebuild"):
-            reinforce.play_replacement(state, state.current_player(), action)
-        elif kind == "intercept":
-            air.declare_air_attack(state, action)
-        else:  # pragma: no cover - legal_actions offers nothing else
-            raise AssertionError(action)
-
-    def decide(self, state: State, decision: Decision, action: Action) -> None:
-        kind = decision.kind
-        if kind == "shuffle":
-            cards_rules.shuffle_step(state, decision, action)
-        elif kind == "roll":
-            ground.resolve(state, decision, action)
-        elif kind in ("retreat", "advance", "al_loss", "ex_loss"):
-            ground.decide_combat(state, decision, action)
-        elif kind == "reserve":
-            reinforce.decide_reserve(state, action)
-        elif kind in air.DECISIONS:
-            air.decide(state, decision, action)
-        else:  # pragma: no cover
-            raise AssertionError(decision)
-
-    def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
-        """Answers to decisions without fixed choices: the hidden air placements (S10.2)."""
-        return air.decision_actions(state, decision)
 
     # -- frameworks (hexwar.interop): hooks into hexwar_stalingrad.observe -----------------
 

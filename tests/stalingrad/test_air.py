@@ -15,7 +15,7 @@ from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games, check_rejects
 from hexwar_stalingrad import air
 from hexwar_stalingrad.board import DEAD, GONE, place, static
-from hexwar_stalingrad.rules import StalingradRules
+from hexwar_stalingrad.rules import REPLACEMENTS, StalingradRules
 from hexwar_stalingrad.situations import situation
 
 RULES = StalingradRules(length="short")
@@ -199,12 +199,17 @@ def test_s10_7_no_free_airfield_on_return_destroys_the_unit(start: State) -> Non
     assert state.get("air", "ra-lagg3") == (DEAD, GONE)
 
 
+def _air_replacements(state: State) -> list[Action]:
+    """The Soviet ``restore`` / ``rebuild`` actions of air units (S4.1), from the kinds."""
+    return [a for a in REPLACEMENTS.actions(state, "rkka") if a.args[0] in static(state).air]
+
+
 def test_s4_1_air_units_rebuilt_on_free_own_airfields() -> None:
     state = air_stage({RKKA_UNIT: TARGET, GERMAN_UNIT: OTHER})
     state.put("air", "ra-lagg3", (DEAD, GONE))
     state.put("air", "ra-yak1", (air.air_where(state, "ra-yak1"), "reduced"))
     state.put("game", "rp:rkka", 2)
-    actions = {str(a) for a in air.replacement_actions(state, "rkka")}
+    actions = {str(a) for a in _air_replacements(state)}
     free = air.free_airfields(state, "rkka")
     assert free
     assert "ra-il4" in static(state).air
@@ -216,7 +221,7 @@ def test_s4_1_air_units_rebuilt_on_free_own_airfields() -> None:
     assert state.get("air", "ra-lagg3") == (free[0], "reduced")
     assert state.get("game", "rp:rkka") == 1
     state.put("game", "rp:rkka", 0)
-    assert air.replacement_actions(state, "rkka") == []
+    assert _air_replacements(state) == []
 
 
 def test_s3_1_air_actions_belong_to_the_air_seat() -> None:

@@ -1,46 +1,47 @@
-"""Lazy legality, kind by kind and token by token: write ``phase_tokens`` in a few lines.
+"""Lazy legality, kind by kind and token by token: each kind's legality written once.
 
 An action is its kind, then its arguments, then :data:`~hexwar.engine.space.DONE`
 (:mod:`hexwar.engine.space`). A :class:`Kind` names the kind and lists its *steps*, one per
 argument, each saying which values may follow the arguments chosen so far:
 
-- :class:`Values` — one argument: ``values(state, ctx, args)`` gives the candidates
-  (``ctx`` is the acting side in a phase, or the pending decision); a candidate is
-  offered only if the rest of the action can still be completed legally (the steps after
-  it are asked, stopping at the first completion), unless the step is ``checked`` (every
-  value it gives is known to complete) or is the last one.
+- :class:`Values` — one argument: ``values(state, ctx, args)`` yields the candidates
+  (``ctx`` is the acting side in a phase, or the pending decision; a generator is
+  welcome); a candidate is offered only if the rest of the action can still be completed
+  legally (the steps after it are asked, stopping at the first completion).
 - :class:`Combination` — the last step, for "several units in canonical order, then
   done": each step offers only items after the last one named (sorted order), ``done``
   is offered when the group so far is ``valid``, and ``feasible`` (monotone: once false
   for a group, false for every larger one) prunes groups that can never become valid.
 
 :class:`Kinds` groups a phase's kinds and answers ``phase_tokens`` / ``decision_tokens``
-(:meth:`Kinds.tokens`), the idle test (:meth:`Kinds.any`, which stops at the first kind
-with a legal completion) and the whole list (:meth:`Kinds.actions`: each kind's own
-enumerator where it has one, ``Kind(..., actions=...)``, else its tree). Each
-step's values are computed once per position (:meth:`hexwar.engine.state.State.derive`), so the
-idle test, the legal tokens and the legal list share them; memoise costlier functions
-across positions with :class:`hexwar.engine.memo.StateMemo`.
+(:meth:`Kinds.tokens`), the idle test (:meth:`Kinds.any`, which stops at the first
+candidate with a legal completion) and the whole list (:meth:`Kinds.actions`, the token
+tree walked to its leaves): the steps are the one legality of a kind, and every answer
+is derived from them. Each step's values are computed once per position
+(:meth:`hexwar.engine.state.State.derive`), so the idle test, the legal tokens and the
+legal list share them. A phase lists its kinds (``Phase(..., kinds=Kinds(...))``) and
+each kind says what it ``does``: the :class:`~hexwar.engine.state.Ruleset` defaults then
+answer ``phase_tokens`` and ``play`` with no code in the game.
 
 >>> from hexwar.engine.state import State
 >>> UNITS = {"a": 2, "b": 1, "c": 0}            # unit -> how far it may move
 >>> def movers(state, side, args):
-...     return [u for u, n in UNITS.items() if n]
+...     yield from (u for u, n in UNITS.items() if n)
 >>> def hexes(state, side, args):
-...     return [str(h) for h in range(1, UNITS[args[0]] + 1)]
+...     yield from (str(h) for h in range(1, UNITS[args[0]] + 1))
 >>> def strong_enough(state, side, fixed, chosen):      # the group attacks with 1 or more
 ...     return sum(UNITS[u] for u in chosen) >= 1
->>> MOVE = Kind("move", (Values(movers, checked=True), Values(hexes)))
+>>> def move(state, action):                            # what a move does
+...     state.put("moved", action.args[0], True)
+>>> MOVE = Kind("move", (Values(movers), Values(hexes)), does=move)
 >>> ATTACK = Kind("attack", (Values(lambda s, side, a: ["x"]),
 ...                          Combination(lambda s, side, a: sorted(UNITS), valid=strong_enough)))
->>> PHASE = Kinds((MOVE, ATTACK))
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
->>> class Game(Ruleset):
+>>> PHASE = Phase("p", side="red", end_when_idle=False, kinds=Kinds((MOVE, ATTACK)))
+>>> class Game(Ruleset):                 # no phase_tokens, no play: the kinds answer
 ...     sides = ("red",)
-...     sequence = TurnSequence((Stage("s", (Phase("p", side="red", end_when_idle=False),)),))
-...     def phase_tokens(self, state, side, prefix):
-...         return PHASE.tokens(state, side, prefix)
+...     sequence = TurnSequence((Stage("s", (PHASE,)),))
 >>> state = Game().new_state()
 >>> state.legal_tokens(), state.legal_tokens(("move",)), state.legal_tokens(("move", "a"))
 (('attack', 'end', 'move'), ('a', 'b'), ('1', '2'))
@@ -52,6 +53,8 @@ across positions with :class:`hexwar.engine.memo.StateMemo`.
 (('a', 'b'), ('c', 'done'))
 >>> [str(a) for a in state.legal_actions() if a.kind == "attack"]
 ['attack x a', 'attack x a b', 'attack x a b c', 'attack x a c', 'attack x b', 'attack x b c']
+>>> state.apply("move a 2"); state.get("moved", "a")    # Ruleset.play: MOVE's ``does``
+True
 """
 
 from __future__ import annotations
@@ -61,11 +64,11 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from hexwar.engine.actions import Action, action_key
+from hexwar.engine.actions import Action, Decision, action_key
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 
-__all__ = ["Combination", "Kind", "Kinds", "Values"]
+__all__ = ["Combination", "DecisionKind", "Kind", "Kinds", "Values"]
 
 C = TypeVar("C")
 Args = tuple[str, ...]
@@ -73,19 +76,28 @@ Args = tuple[str, ...]
 
 @attrs.frozen(cache_hash=True)
 class Values(Generic[C]):
-    """One argument step: ``values(state, ctx, args)`` are the candidates after ``args``.
+    """One argument step: ``values(state, ctx, args)`` yields the candidates after ``args``.
 
-    ``checked``: every value given has a legal completion (the game knows it: a unit
-    offered only if it has a hex to go to), so no look-ahead runs. ``exists(state, ctx,
-    args)``: a faster "is some value completable?" for the idle test and the look-ahead
-    of earlier steps (it must agree with the values). ``means``: what a value is, for
-    the reason an illegal action gives ("a unit of yours that may move now").
+    Write it as a generator (or return a list): the idle test asks for candidates one at
+    a time and stops at the first that completes; the legal tokens and the whole list
+    take all of them, sorted and kept per position (:meth:`State.derive`). A candidate
+    is offered only if the rest of the action can still be completed legally. ``means``:
+    what a value is, for the reason an illegal action gives ("a unit of yours that may
+    move now").
     """
 
     values: Callable[[State, C, Args], Iterable[str]]
-    checked: bool = False
-    exists: Callable[[State, C, Args], bool] | None = None
     means: str | None = attrs.field(default=None, eq=False)
+    #: a hint, not a second answer: every value given completes (the game's values
+    #: function already keeps only those), so no look-ahead runs after it
+    checked: bool = False
+
+
+def _collect(
+    values: Callable[[State, Any, Args], Iterable[str]], state: State, ctx: Any, args: Args
+) -> Args:
+    """A step's candidates, sorted and distinct (what :meth:`State.derive` keeps)."""
+    return tuple(sorted(set(values(state, ctx, args))))
 
 
 @attrs.frozen(cache_hash=True)
@@ -140,7 +152,7 @@ class Combination(Generic[C]):
         return False
 
     def _candidates(self, state: State, ctx: C, fixed: Args) -> Args:
-        return state._step_values((self._key, ctx, fixed), self.items, ctx, fixed)
+        return state.derive((self._key, ctx, fixed), _collect, self.items, state, ctx, fixed)
 
     def _rest(self, state: State, ctx: C, fixed: Args, group: Args) -> Args:
         items = self._candidates(state, ctx, fixed)
@@ -179,41 +191,26 @@ def _steps(steps: Sequence[Any]) -> tuple[Any, ...]:
     return out
 
 
-# How Kind.any asks a kind with neither ``exists`` nor ``when`` deciding: no steps (always
-# completes), the first step's ``exists``, the first step's values (checked or the only
-# step: any value completes), else completes() with its look-ahead, kept per position.
-_ANY_TRUE, _ANY_EXISTS, _ANY_VALUES, _ANY_STEPS = range(4)
-
-
 @attrs.frozen(cache_hash=True)
 class Kind(Generic[C]):
     """One kind of action: ``name``, then one token per step (see the module docstring).
 
     ``steps`` may hold plain functions (they become :class:`Values`); ``when(state,
-    ctx)``: the kind is offered only while it holds; ``exists(state, ctx)``: a faster
-    "has this kind a legal completion?" (it must agree with the steps); ``actions(state,
-    ctx)``: the kind's own complete enumeration (every legal action of this kind, any
-    order), used for the whole list (:meth:`Kinds.actions`) instead of walking the
-    steps to their leaves. Both are second answers to what the steps say, so they must
-    agree with them: :func:`hexwar.testing.check_tokens` (run at every step of the kit's
-    random games) compares the list with the token tree.
+    ctx)``: the kind is offered only while it holds. The steps are the kind's one
+    legality: the idle test (:meth:`any`), the tokens (:meth:`next`) and the whole list
+    (:meth:`enumerate`) are all derived from them. ``does(state, action)``: what a legal
+    action of this kind does (the acting side is ``state.current_player()``), which
+    :meth:`hexwar.engine.state.Ruleset.play` reaches through the phase's kinds.
     """
 
     name: str
     steps: tuple[Step[C], ...] = attrs.field(default=(), converter=_steps)
     when: Callable[[State, C], bool] | None = None
-    exists: Callable[[State, C], bool] | None = None
-    actions: Callable[[State, C], Iterable[Action]] | None = None
+    does: Callable[[State, Action], None] | None = attrs.field(default=None, eq=False)
     #: how many arguments come before the combination (all of them if none)
     _n_fixed: int = attrs.field(init=False, eq=False, repr=False)
     #: this kind's part of its derived keys (see :class:`Combination`)
     _key: object = attrs.field(init=False, eq=False, repr=False)
-    #: how :meth:`any` asks the steps (:data:`_ANY_STEPS`, ``_ANY_TRUE``, ...)
-    _any_by: int = attrs.field(init=False, eq=False, repr=False)
-    #: the first step's ``exists``, when it has one (:meth:`any` asks it)
-    _first_exists: Callable[[State, C, Args], bool] | None = attrs.field(
-        init=False, eq=False, repr=False
-    )
 
     def __attrs_post_init__(self) -> None:
         steps = self.steps
@@ -221,33 +218,25 @@ class Kind(Generic[C]):
         fixed = n - 1 if n and isinstance(steps[-1], Combination) else n
         object.__setattr__(self, "_n_fixed", fixed)
         object.__setattr__(self, "_key", object())
-        first = steps[0] if fixed else None
-        first_exists = first.exists if isinstance(first, Values) else None
-        if not n:
-            any_by = _ANY_TRUE
-        elif first_exists is not None:
-            any_by = _ANY_EXISTS
-        elif isinstance(first, Values) and (first.checked or n == 1):
-            any_by = _ANY_VALUES
-        else:  # a look-ahead (or a combination's search): kept per position
-            any_by = _ANY_STEPS
-        object.__setattr__(self, "_any_by", any_by)
-        object.__setattr__(self, "_first_exists", first_exists)
 
     def applies(self, state: State, ctx: C) -> bool:
         """Whether ``when`` allows the kind now."""
         return self.when is None or self.when(state, ctx)
 
+    def _values(self, state: State, ctx: C, args: Args) -> Args:
+        """Step ``len(args)``'s candidates, kept per position under (kind, args, ctx)."""
+        step = self.steps[len(args)]
+        assert isinstance(step, Values)
+        return state.derive(
+            (self._key, len(args), ctx, args), _collect, step.values, state, ctx, args
+        )
+
     def completes(self, state: State, ctx: C, args: Args) -> bool:
         """Whether the legal prefix ``(name, *args)`` has a legal completion."""
         i, fixed = len(args), self._n_fixed
         if i < fixed:
-            step = self.steps[i]
-            assert isinstance(step, Values)
-            if step.exists is not None:
-                return step.exists(state, ctx, args)
-            values = state._step_values((self._key, i, ctx, args), step.values, ctx, args)
-            if step.checked or (i == len(self.steps) - 1):
+            values = self._values(state, ctx, args)
+            if i == len(self.steps) - 1 or self.steps[i].checked:  # type: ignore[union-attr]
                 return bool(values)
             return any(self.completes(state, ctx, (*args, v)) for v in values)
         if fixed == len(self.steps):
@@ -256,40 +245,43 @@ class Kind(Generic[C]):
         assert isinstance(combo, Combination)
         return combo.exists(state, ctx, args[:fixed], args[fixed:])
 
+    def _first(self, state: State, ctx: C) -> bool:
+        """Whether some first candidate completes, stopping at the first that does (the
+        first step's values are kept per position: the tokens share them)."""
+        if not self._n_fixed:
+            return self.completes(state, ctx, ())
+        values = self._values(state, ctx, ())
+        step = self.steps[0]
+        assert isinstance(step, Values)
+        if step.checked or len(self.steps) == 1:
+            return bool(values)
+        return any(self.completes(state, ctx, (v,)) for v in values)
+
     def any(self, state: State, ctx: C) -> bool:
-        """Whether the kind applies and has a legal completion (stops at the first)."""
+        """Whether the kind applies and has a legal completion (the idle test: stops at
+        the first candidate that completes; kept per position)."""
         if self.when is not None and not self.when(state, ctx):
             return False
-        if self.exists is not None:
-            return self.exists(state, ctx)
-        # what completes(()) would answer, without its frames where the first step decides
-        first_exists = self._first_exists
-        if first_exists is not None:
-            return first_exists(state, ctx, ())
-        any_by = self._any_by
-        if any_by == _ANY_VALUES:
-            first = self.steps[0]
-            assert isinstance(first, Values)
-            return bool(state._step_values((self._key, 0, ctx, ()), first.values, ctx, ()))
-        if any_by == _ANY_TRUE:
+        if not self.steps:
             return True
-        return state.derive((self._key, ctx), self.completes, state, ctx, ())
+        return state.derive((self._key, ctx), self._first, state, ctx)
 
     def enumerate(self, state: State, ctx: C) -> list[Action]:
-        """Every legal action of this kind (none unless it :meth:`applies`): its own
-        ``actions`` enumerator if it has one, else its token tree walked to the leaves
-        (order unspecified)."""
+        """Every legal action of this kind (none unless it :meth:`applies`): the token
+        tree walked to its leaves (order unspecified)."""
         if not self.applies(state, ctx):
             return []
-        if self.actions is not None:
-            return list(self.actions(state, ctx))
         out: list[Action] = []
+        name, fixed, n = self.name, self._n_fixed, len(self.steps)
         stack: list[Args] = [()]
         while stack:
             args = stack.pop()
+            if len(args) == fixed == n:  # every argument given: complete
+                out.append(Action(name, args))
+                continue
             for t in self.next(state, ctx, args):
                 if t == DONE:
-                    out.append(Action(self.name, args))
+                    out.append(Action(name, args))
                 else:
                     stack.append((*args, t))
         return out
@@ -298,11 +290,8 @@ class Kind(Generic[C]):
         """The tokens after the legal prefix ``(name, *args)``, sorted."""
         i, fixed = len(args), self._n_fixed
         if i < fixed:
-            step = self.steps[i]
-            assert isinstance(step, Values)
-            # a step's values, kept per position under (kind, step index, ctx, args)
-            values = state._step_values((self._key, i, ctx, args), step.values, ctx, args)
-            if step.checked or i == len(self.steps) - 1:
+            values = self._values(state, ctx, args)
+            if i == len(self.steps) - 1 or self.steps[i].checked:  # type: ignore[union-attr]
                 return values
             return tuple(v for v in values if self.completes(state, ctx, (*args, v)))
         if fixed == len(self.steps):
@@ -339,6 +328,10 @@ class Kinds(Generic[C]):
         """The kinds' names, in order."""
         return tuple(k.name for k in self.kinds)
 
+    def get(self, name: str) -> Kind[C] | None:
+        """The kind called ``name``, or ``None``."""
+        return self._by_name.get(name)
+
     def tokens(self, state: State, ctx: C, prefix: Args) -> tuple[str, ...]:
         """The tokens that may follow the legal ``prefix`` (sorted; ``done`` when complete)."""
         if not prefix:  # a loop, not a comprehension: no function built per position
@@ -372,13 +365,37 @@ class Kinds(Generic[C]):
         return any(k.any(state, ctx) for k in self.kinds)
 
     def actions(self, state: State, ctx: C) -> list[Action]:
-        """Every legal action, sorted by :func:`~hexwar.engine.actions.action_key`: each kind's
-        own enumerator where it has one (``Kind(..., actions=...)``), else its token tree.
-        A ruleset returns this from ``phase_actions`` / ``decision_actions`` beside
-        ``phase_tokens`` / ``decision_tokens``, and :meth:`State.legal_actions` takes the
-        list from there (see :meth:`hexwar.engine.state.Ruleset.phase_actions`)."""
+        """Every legal action, sorted by :func:`~hexwar.engine.actions.action_key`: each
+        kind's token tree walked to its leaves."""
         out: list[Action] = []
         for kind in self.kinds:
             out += kind.enumerate(state, ctx)
         out.sort(key=action_key)
         return out
+
+
+@attrs.frozen
+class DecisionKind:
+    """A kind of decision (``Decision.kind``): what an answer to it ``does(state,
+    decision, action)`` (the decision is already off the stack), and, for answers spelled
+    token by token, their ``answers`` kinds (their context is the decision). List them in
+    :attr:`hexwar.engine.state.Ruleset.decision_kinds`: the default ``decide``,
+    ``decision_tokens`` and ``step_meaning`` dispatch through them.
+
+    >>> roll = DecisionKind("roll", does=lambda state, decision, action: None)
+    >>> roll.name, roll.answers is None
+    ('roll', True)
+    """
+
+    name: str
+    does: Callable[[State, Decision, Action], None] = attrs.field(eq=False)
+    answers: Kinds[Decision] | None = None
+
+
+def decision_kinds(*kinds: DecisionKind) -> dict[str, DecisionKind]:
+    """``{kind.name: kind}``, for :attr:`hexwar.engine.state.Ruleset.decision_kinds`
+    (names must be distinct)."""
+    out = {k.name: k for k in kinds}
+    if len(out) != len(kinds):
+        raise ValueError(f"decision kinds repeat: {[k.name for k in kinds]}")
+    return out

@@ -121,6 +121,9 @@ class Phase:
     ``may_end(state)``: while it is false the side is not offered
     :data:`~hexwar.engine.actions.END` (a mandatory move, «Бой отрядов» X.4); a phase that may
     not end and has no action to offer raises :class:`SequenceError`.
+    ``kinds``: what the side may do in the phase, a :class:`~hexwar.engine.kinds.Kinds`
+    whose kinds say what they do: the ruleset's default ``phase_tokens``, ``play`` and
+    ``step_meaning`` answer from it (a game that overrides them may leave it out).
     """
 
     name: str
@@ -131,6 +134,29 @@ class Phase:
     end_when_idle: bool = True
     scratch: tuple[str, ...] = ()
     may_end: Predicate | None = None
+    kinds: PhaseKinds | None = None
+
+
+class PhaseKinds(Protocol):
+    """What a phase's kinds answer (:class:`hexwar.engine.kinds.Kinds`)."""
+
+    def tokens(self, state: Any, ctx: Any, prefix: tuple[str, ...]) -> tuple[str, ...]: ...
+
+    def meaning(self, prefix: tuple[str, ...]) -> str | None: ...
+
+    def get(self, name: str) -> Any: ...
+
+    def actions(self, state: Any, ctx: Any) -> list[Action]: ...
+
+
+class DecisionKinds(Protocol):
+    """A kind of decision (:class:`hexwar.engine.kinds.DecisionKind`)."""
+
+    @property
+    def answers(self) -> PhaseKinds | None: ...
+
+    @property
+    def does(self) -> Any: ...
 
 
 @attrs.frozen

@@ -66,6 +66,7 @@ from hexwar.engine.actions import (
 )
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
+from hexwar.engine.sequence import DecisionKinds, PhaseKinds
 from hexwar.engine.sequencer import Cursor, TurnSequence
 from hexwar.engine.snapshot import HistoryEntry, Snapshot, snapshot_to_data
 from hexwar.engine.space import DONE, ActionSpace, tokens_of
@@ -159,9 +160,10 @@ class Ruleset:
     """The rules of one game. Subclass it and override what the game needs.
 
     Required: ``name``, ``sides``, ``sequence``, :meth:`setup`, :meth:`action_space`,
-    what may be done — :meth:`phase_tokens` (legality token by token) or, for a small
-    game, :meth:`phase_actions` (the whole list) — and :meth:`play`; :meth:`decision_tokens`
-    or :meth:`decision_actions` and :meth:`decide` if the game pushes decisions;
+    what may be done and what it does — each phase's kinds (``Phase(..., kinds=...)``,
+    :mod:`hexwar.engine.kinds`, each kind saying what it ``does``) or, for a small game,
+    :meth:`phase_actions` (the whole list) and :meth:`play`; :attr:`decision_kinds` (or
+    :meth:`decision_actions` and :meth:`decide`) if the game pushes decisions;
     :meth:`final_outcome` if the sequence has a turn limit.
 
     Static hooks are methods named ``hook_<point>(state, value, **context)`` (see
@@ -176,6 +178,9 @@ class Ruleset:
     sequence: TurnSequence = TurnSequence(stages=())
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = {}
     hook_points: ClassVar[Mapping[str, HookPoint]] = {}
+    #: Decision kind -> :class:`~hexwar.engine.kinds.DecisionKind` (what an answer does,
+    #: and its token kinds): the default :meth:`decide` and :meth:`decision_tokens` use it.
+    decision_kinds: Mapping[str, DecisionKinds] = {}
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -242,10 +247,14 @@ class Ruleset:
         (never ``end``: the engine adds it). Never a token from which no legal action
         completes. ``prefix`` is always a legal prefix (the engine walks it token by token).
 
-        This is the one legality source; the default derives it from :meth:`phase_actions`,
-        so a small game may write only that list. :mod:`hexwar.engine.kinds` writes it lazily.
+        This is the one legality source. The default asks the current phase's kinds
+        (``Phase(..., kinds=...)``, :mod:`hexwar.engine.kinds`), else derives it from
+        :meth:`phase_actions`, so a small game may write only that list.
         """
-        return state._listed_next(prefix)
+        kinds = _phase_kinds(state)
+        if kinds is None:
+            return state._listed_next(prefix)
+        return kinds.tokens(state, side, prefix)
 
     def phase_actions(self, state: State, side: str) -> Iterable[Action]:
         """The actions ``side`` may take in the current phase (without :data:`END`).
@@ -257,8 +266,12 @@ class Ruleset:
 
     def decision_tokens(self, state: State, decision: Decision, prefix: Prefix) -> Sequence[str]:
         """Like :meth:`phase_tokens`, for a pending non-chance decision without fixed
-        ``choices``; the default derives it from :meth:`decision_actions`."""
-        return state._listed_next(prefix)
+        ``choices``; the default asks its kind's ``answers`` (:attr:`decision_kinds`), else
+        derives it from :meth:`decision_actions`."""
+        found = self.decision_kinds.get(decision.kind)
+        if found is None or found.answers is None:
+            return state._listed_next(prefix)
+        return found.answers.tokens(state, decision, prefix)
 
     def decision_actions(self, state: State, decision: Decision) -> Iterable[Action]:
         """The answers to a pending non-chance decision without fixed ``choices`` (read
@@ -273,9 +286,13 @@ class Ruleset:
 
     def step_meaning(self, state: State, prefix: Prefix) -> str | None:
         """What the token after the legal ``prefix`` stands for ("a unit of yours that may
-        move now"), for :meth:`explain`; ``None``: say nothing. A ruleset written with
-        :mod:`hexwar.engine.kinds` returns its phase's ``Kinds.meaning(prefix)``."""
-        return None
+        move now"), for :meth:`explain`; ``None``: say nothing. The default reads the
+        steps' ``means`` of the current phase's (or decision's) kinds."""
+        if state.pending:
+            found = self.decision_kinds.get(state.pending[-1].kind)
+            return None if found is None or found.answers is None else found.answers.meaning(prefix)
+        kinds = _phase_kinds(state)
+        return None if kinds is None else kinds.meaning(prefix)
 
     def action_tags(self, state: State, action: Action) -> frozenset[str]:
         """Tags deciding which seats control ``action`` (by arm, by front, ...; S3.1)."""
@@ -288,12 +305,21 @@ class Ruleset:
     # -- what happens ------------------------------------------------------------------
 
     def play(self, state: State, action: Action) -> None:
-        """Carry out a legal phase action (not :data:`END`)."""
-        raise NotImplementedError
+        """Carry out a legal phase action (not :data:`END`): by default what its kind
+        ``does`` (the current phase's kinds)."""
+        kinds = _phase_kinds(state)
+        kind = None if kinds is None else kinds.get(action.kind)
+        if kind is None or kind.does is None:
+            raise NotImplementedError(f"{type(self).__name__}.play: {action.kind!r}")
+        kind.does(state, action)
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
-        """Carry out the answer to ``decision`` (already popped from the stack)."""
-        raise NotImplementedError
+        """Carry out the answer to ``decision`` (already popped from the stack): by default
+        what its kind ``does`` (:attr:`decision_kinds`)."""
+        found = self.decision_kinds.get(decision.kind)
+        if found is None:
+            raise NotImplementedError(f"{type(self).__name__}.decide: {decision.kind!r}")
+        found.does(state, decision, action)
 
     def final_outcome(self, state: State) -> Outcome:
         """The outcome when the turn limit is reached (S3.4, S11)."""
@@ -370,13 +396,37 @@ class Ruleset:
         """:meth:`_hook_folds`' answers by hook point (filled on first use)."""
         return {}
 
+    def _walk_kinds(self, state: State) -> list[Action] | None:
+        """The current node's whole list from its declared kinds (each kind's token tree
+        walked to its leaves; ``end`` where the phase may end), or ``None`` when the
+        node's tokens do not come from declared kinds."""
+        cls = type(self)
+        if state.pending:
+            d = state.pending[-1]
+            found = self.decision_kinds.get(d.kind)
+            if found is None or found.answers is None:
+                return None
+            if cls.decision_tokens is not Ruleset.decision_tokens:
+                return None
+            return found.answers.actions(state, d)
+        kinds = _phase_kinds(state)
+        if kinds is None or cls.phase_tokens is not Ruleset.phase_tokens:
+            return None
+        out = kinds.actions(state, state.current_player())
+        if sequencer.may_end(state):
+            out.append(END)
+        return out
+
     @functools.cached_property
     def _tokenized(self) -> tuple[bool, bool]:
         """Whether this ruleset writes its phase / decision legality token by token."""
         cls = type(self)
+        phases = (p for stage in self.sequence.stages for p in stage.phases)
         return (
-            cls.phase_tokens is not Ruleset.phase_tokens,
-            cls.decision_tokens is not Ruleset.decision_tokens,
+            cls.phase_tokens is not Ruleset.phase_tokens
+            or any(p.kinds is not None for p in phases),
+            cls.decision_tokens is not Ruleset.decision_tokens
+            or any(k.answers is not None for k in self.decision_kinds.values()),
         )
 
 
@@ -396,6 +446,12 @@ def _rebuild(cls: type[Ruleset], options: dict[str, Any], digest: str) -> Any:
             )
         _REBUILT[key] = found
     return found
+
+
+def _phase_kinds(state: State) -> PhaseKinds | None:
+    """The current phase's kinds (``Phase(..., kinds=...)``), or ``None``."""
+    phase = sequencer.current_phase(state)
+    return None if phase is None else phase.kinds
 
 
 class State:
@@ -915,6 +971,9 @@ class State:
 
     def _enumerate(self) -> list[Action]:
         """Every leaf of the token tree of the current node (a token-defined one)."""
+        listed = self.ruleset._walk_kinds(self)
+        if listed is not None:  # the declared kinds' trees, walked without the prefix checks
+            return listed
         out: list[Action] = []
         stack: list[Prefix] = [()]
         while stack:

@@ -96,7 +96,7 @@ from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.board.stacking import ONE_PER_CELL, StackingLimit
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.kinds import Combination, Kind, Kinds, Values
+from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values, decision_kinds
 from hexwar.engine.sequencer import Phase
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import State
@@ -236,14 +236,26 @@ class Combat(ResultProgram, AttackOdds):
                 ),
             ),
             when=self._may_declare,
+            does=self._play,
         )
         kinds = [attack]
         if self.resolution == "chosen":
-            declared = Values(
-                self._declared, checked=True, means="a cell whose declared attack waits"
-            )
-            kinds.append(Kind(self.resolve_kind, (declared,)))
+            declared = Values(self._declared, means="a cell whose declared attack waits")
+            kinds.append(Kind(self.resolve_kind, (declared,), does=self._play))
         return Kinds(tuple(kinds))
+
+    def _play(self, state: State, action: Action) -> None:
+        self.play(state, action)
+
+    def _decide(self, state: State, decision: Decision, action: Action) -> None:
+        self.decide(state, decision, action)
+
+    @property
+    def decision_kinds(self) -> dict[str, DecisionKind]:
+        """The pipeline's decisions (the roll, then the answers), for
+        ``Ruleset.decision_kinds``: each answered by :meth:`decide`."""
+        names = (self.decision_kind("roll"), *sorted(self._answered))
+        return decision_kinds(*(DecisionKind(n, does=self._decide) for n in names))
 
     def meaning(self, prefix: tuple[str, ...]) -> str | None:
         """What the token after ``prefix`` stands for (``Ruleset.step_meaning``)."""

@@ -199,16 +199,21 @@ class Replacements(Generic[C]):
     def _build_kinds(self) -> tuple[Kind[str], Kind[str]]:
         restore: Kind[str] = Kind(
             self.restore_kind,
-            (Values(lambda state, side, args: self.restorable(state, side), checked=True),),
+            (Values(lambda state, side, args: self.restorable(state, side)),),
+            does=self._play,
         )
         rebuild: Kind[str] = Kind(
             self.rebuild_kind,
             (
-                Values(lambda state, side, args: self.rebuildable(state, side), checked=True),
+                Values(lambda state, side, args: self.rebuildable(state, side)),
                 Values(lambda state, side, args: self.rebuild_cells(state, side, args[0])),
             ),
+            does=self._play,
         )
         return restore, rebuild
+
+    def _play(self, state: State, action: Action) -> None:
+        self.play(state, state.current_player(), action)
 
     def play(self, state: State, side: str, action: Action) -> bool:
         """Carry out a ``restore`` / ``rebuild`` action; ``False`` for any other kind."""

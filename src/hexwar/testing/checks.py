@@ -33,9 +33,7 @@ def check_tokens(state: State, legal: Sequence[Action] | None = None) -> Failure
 
     Walks the whole token tree from the empty prefix: each prefix's tokens are sorted,
     unique and in the ruleset's space, none is a dead end (a legal prefix with nothing
-    after it), ``done`` never comes first; the leaves are exactly ``legal_actions`` (an
-    ``enumeration`` failure when the list comes from the game's own enumerators:
-    :meth:`~hexwar.engine.state.Ruleset.phase_enumeration`, ``Kind(..., actions=...)``); each
+    after it), ``done`` never comes first; the leaves are exactly ``legal_actions``; each
     legal action's ids decode back to it and :meth:`State.is_legal` accepts it, while a
     prefix that is not itself an action is refused.
     """
