@@ -460,6 +460,7 @@ class StalingradRules(Ruleset):
         if isinstance(data, Scenario):
             data = data.static()
         self.data: Static = data if data is not None else load_static()
+        self.ground = ground.Ground.of(self.data)  # the ground rules' mechanisms (S6-S8)
         self.length, self.turns = check_options(
             length, players, sudden_death, turns, len(self.data.turns)
         )

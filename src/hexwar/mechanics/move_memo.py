@@ -33,13 +33,14 @@ from hexwar.board.maps import COST_CACHE, GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import EnemyZone, MoveSearch, enemy_zone
 from hexwar.board.pieces import CellCodec
-from hexwar.engine.memo import kept
+from hexwar.engine.memo import StateMemo, kept
 from hexwar.engine.state import State
 
 __all__ = [
     "REACH_MEMO_SIZE",
     "SEARCH_MEMO_SIZE",
     "Codec",
+    "EffectCosts",
     "FirstSteps",
     "Overrides",
     "SearchMemo",
@@ -83,6 +84,24 @@ def effect_costs(state: State, classes: Iterable[str], kind: str = "terrain_cost
             assert isinstance(c, str)
             out[c, terrain] = value
     return tuple((c, t, v) for (c, t), v in sorted(out.items()))
+
+
+class EffectCosts:
+    """:func:`effect_costs` of ``classes`` as a reader of the state (a
+    :class:`~hexwar.mechanics.moves.PieceMoves` ``overrides=``), found once per set of
+    effects in force."""
+
+    def __init__(self, classes: Iterable[str], kind: str = "terrain_cost") -> None:
+        self.classes, self.kind = tuple(sorted(classes)), kind
+        self._memo: StateMemo[Overrides] = StateMemo(
+            reads=("$effects",), compute=self._find, size=64
+        )
+
+    def __call__(self, state: State) -> Overrides:
+        return self._memo(state) if state.effects else ()
+
+    def _find(self, state: State) -> Overrides:
+        return effect_costs(state, self.classes, self.kind)
 
 
 def map_variant(game_map: GameMap[Any], overrides: Overrides) -> GameMap[Any]:
