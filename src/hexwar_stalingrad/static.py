@@ -15,9 +15,9 @@ validated and cross-checked) and compiles it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar, overload
 
 import attrs
 
@@ -75,7 +75,33 @@ KEPT: Final[Mapping[str, int]] = {
 }
 
 
-@attrs.frozen(eq=False)
+T = TypeVar("T")
+
+
+class _compiled(Generic[T]):  # noqa: N801 - used as a decorator
+    """A :class:`Static` attribute compiled from the scenario when the object is made
+    (:meth:`Static.__attrs_post_init__`; data, not a cache): the decorated method builds
+    it, reading the attributes compiled before it."""
+
+    def __init__(self, build: Callable[[Any], T]) -> None:
+        self.build, self.__doc__ = build, build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        owner._COMPILED = (*owner.__dict__.get("_COMPILED", ()), name)  # type: ignore[attr-defined]
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _compiled[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+    def __get__(self, obj: object | None, owner: type) -> T | _compiled[T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.build(obj)  # only while being made
+        return value
+
+
+@attrs.frozen(eq=False, slots=False)
 class Static:
     """Compiled scenario data (shared, read-only)."""
 
@@ -99,6 +125,10 @@ class Static:
         factory=lambda: {family: {} for family in KEPT}, init=False, repr=False
     )
 
+    def __attrs_post_init__(self) -> None:
+        for name in type(self)._COMPILED:  # type: ignore[attr-defined]
+            getattr(self, name)
+
     def memo_sizes(self) -> Mapping[str, int]:
         """How many entries each family of derived data holds now (see :data:`KEPT`)."""
         return {family: len(memo) for family, memo in self._cache.items()}
@@ -108,7 +138,7 @@ class Static:
         for memo in self._cache.values():
             memo.clear()
 
-    @functools.cached_property
+    @_compiled
     def step_tracks(self) -> Mapping[str, StepTrack]:
         """Every ground unit's two steps (S1.3): printed ``strength`` and ``movement``."""
         return {
@@ -121,12 +151,12 @@ class Static:
 
     # -- cells ------------------------------------------------------------------------------
 
-    @functools.cached_property
+    @_compiled
     def labels(self) -> Mapping[Hex, str]:
         """Every hex of the map → its label."""
         return {c: self.game_map.label(c) for c in self.game_map}
 
-    @functools.cached_property
+    @_compiled
     def cells(self) -> Mapping[str, Hex]:
         """Every label → its hex."""
         return {lab: c for c, lab in self.labels.items()}
@@ -139,30 +169,30 @@ class Static:
         """The map label of a hex (``KeyError`` if not on the map)."""
         return self.labels[cell]
 
-    @functools.cached_property
+    @_compiled
     def neighbors(self) -> Mapping[str, tuple[str, ...]]:
         """Adjacent labels of every label, sorted."""
         labels, adj = self.labels, self.game_map.graph.adj  # sorted by label, not by cell
         return {labels[c]: tuple(sorted([labels[n] for n in adj[c]])) for c in self.game_map}
 
-    @functools.cached_property
+    @_compiled
     def index_labels(self) -> tuple[str, ...]:
         """The label of each cell index of the map (``game_map.indexed_cells()``)."""
         return tuple(self.label(c) for c in self.game_map.indexed_cells())
 
-    @functools.cached_property
+    @_compiled
     def label_indices(self) -> Mapping[str, int]:
         """The cell index of each label (the inverse of :attr:`index_labels`)."""
         return {lab: i for i, lab in enumerate(self.index_labels)}
 
-    @functools.cached_property
+    @_compiled
     def neighbor_indices(self) -> tuple[tuple[int, ...], ...]:
         """The cell indices adjacent to each cell index."""
         m = self.game_map
         index, adj = m.index(), m.graph.adj  # sorted by index (int), not by cell
         return tuple(tuple(sorted([index[n] for n in adj[c]])) for c in m.indexed_cells())
 
-    @functools.cached_property
+    @_compiled
     def passable(self) -> frozenset[str]:
         """Labels of cells whose terrain is not impassable."""
         terrains = self.game_map.chart.terrains
@@ -172,12 +202,12 @@ class Static:
             if not terrains[self.game_map.terrain(c)].impassable
         )
 
-    @functools.cached_property
+    @_compiled
     def impassable_cells(self) -> frozenset[Hex]:
         """The cells whose terrain is impassable (the Volga, salt lakes)."""
         return frozenset(self.cell(lab) for lab in self.cells if lab not in self.passable)
 
-    @functools.cached_property
+    @_compiled
     def zoc_of(self) -> Mapping[str, tuple[str, ...]]:
         """The labels a ground unit standing on a label controls (S2.1, S2.3)."""
         from hexwar.board.zoc import zoc_projection
@@ -188,7 +218,7 @@ class Static:
             self.label(c): tuple(self.label(cells[j]) for j in proj[i]) for i, c in enumerate(cells)
         }
 
-    @functools.cached_property
+    @_compiled
     def fortified(self) -> frozenset[str]:
         """Labels of fortification hexes: trenches, towns, city (S9.2)."""
         m = self.game_map
@@ -198,27 +228,22 @@ class Static:
             if m.terrain(c) in FORTIFICATION_TERRAINS or m.tags(c) & FORTIFICATION_TAGS
         )
 
-    @functools.cached_property
+    @_compiled
     def city(self) -> frozenset[str]:
         """Labels of the Stalingrad city hexes (S11.1)."""
         m = self.game_map
         return frozenset(self.label(c) for c in m if m.terrain(c) == CITY_TERRAIN)
 
-    @functools.cached_property
+    @_compiled
     def stalingrad_area(self) -> frozenset[str]:
         """Labels within ``victory.area_radius`` of a city hex (ruling S11.1)."""
-        radius, axial = self.victory.area_radius, self.axial
-        centres = [axial[c] for c in sorted(self.city)]
+        radius, cells = self.victory.area_radius, self.cells
+        centres = [cells[c] for c in sorted(self.city)]
         return frozenset(
-            lab
-            for lab, (q, r) in axial.items()
-            if any(
-                (abs(q - cq) + abs(r - cr) + abs(q + r - cq - cr)) // 2 <= radius
-                for cq, cr in centres
-            )
+            lab for lab, cell in cells.items() if any(cell.distance(c) <= radius for c in centres)
         )
 
-    @functools.cached_property
+    @_compiled
     def _tags(self) -> Mapping[str, tuple[str, ...]]:
         m = self.game_map
         out: dict[str, list[str]] = {}
@@ -231,7 +256,7 @@ class Static:
         """Sorted labels of the cells carrying ``tag``."""
         return self._tags.get(tag, ())
 
-    @functools.cached_property
+    @_compiled
     def _foes(self) -> Mapping[str, frozenset[str]]:
         sides = sorted({u.side for u in self.ground.values()})
         return {s: frozenset(u for u, info in self.ground.items() if info.side != s) for s in sides}
@@ -240,7 +265,7 @@ class Static:
         """The ground units not of ``side``."""
         return self._foes[side]
 
-    @functools.cached_property
+    @_compiled
     def _side_units(self) -> Mapping[tuple[str, str], tuple[str, ...]]:
         out: dict[tuple[str, str], list[str]] = {}
         for u, g in self.ground.items():
@@ -288,7 +313,7 @@ class Static:
         """Hex distance between two labels."""
         return self.cell(a).distance(self.cell(b))
 
-    @functools.cached_property
+    @_compiled
     def axial(self) -> Mapping[str, tuple[int, int]]:
         """Every label → its axial coordinates ``(q, r)``: hex distance by arithmetic,
         without building cells (``distance`` in a tight loop).
@@ -333,17 +358,17 @@ class Static:
             kept(memo, sources, found, KEPT["path_steps"])
         return found
 
-    @functools.cached_property
+    @_compiled
     def _passable_indices(self) -> tuple[bool, ...]:
         """Whether each cell index is passable (:attr:`passable`)."""
         return tuple(lab in self.passable for lab in self.index_labels)
 
-    @functools.cached_property
+    @_compiled
     def zoc_disks(self) -> Mapping[str, frozenset[str]]:
         """Every label → itself and the hexes a ground unit on it controls (S2.1), one mapping."""
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
-    @functools.cached_property
+    @_compiled
     def zoc_controllers(self) -> Mapping[str, tuple[str, ...]]:
         """Every label → the labels from which a ground unit puts it in its ZOC (S2.1):
         the inverse of :attr:`zoc_of`, from the core's :func:`~hexwar.board.zoc.zoc_sources`."""
@@ -353,7 +378,7 @@ class Static:
             zip(labels, [tuple(map(at, f)) for f in zoc_sources(self.game_map)], strict=True)
         )
 
-    @functools.cached_property
+    @_compiled
     def zoc_sources(self) -> Mapping[str, frozenset[str]]:
         """Every label → the labels whose :attr:`zoc_disks` hold it (itself and its
         :attr:`zoc_controllers`): a hex is blocked by a side's units (on it or in their
@@ -415,14 +440,6 @@ class Static:
         variant has its own compiled movement cache (``hexwar.mechanics.move_memo.map_variant``).
         """
         return map_variant(self.game_map, overrides)
-
-    @staticmethod
-    def for_class(overrides: Overrides, movement_class: str) -> Overrides:
-        """The overrides that change ``movement_class``'s costs (the others' searches
-        are the base map's: one memo entry and one compiled map fewer per variant)."""
-        if not overrides:
-            return overrides
-        return tuple(o for o in overrides if o[0] == movement_class)
 
     # -- movement (S6): the core's memoised searches (hexwar.mechanics.move_memo) ---------------
 
