@@ -33,6 +33,17 @@ CACHE_NAMES = frozenset(
         "derive",
     }
 )
+#: Names that are a cache whatever they are reached through (``state.derive``, …).
+DISTINCT = frozenset(
+    {
+        "lru_cache",
+        "cached_property",
+        "StateMemo",
+        "derive",
+        "WeakKeyDictionary",
+        "WeakValueDictionary",
+    }
+)
 #: Cache helpers imported from these modules count wherever they are used.
 CACHE_MODULES = frozenset({"functools", "hexwar.engine.memo", "weakref", "cachetools"})
 
@@ -103,25 +114,27 @@ def scan(root: Path) -> list[str]:
 
 def findings(tree: ast.Module) -> Iterator[tuple[int, str]]:
     """``(line, what)`` for each cache construct of a parsed module (calls marked)."""
+    imported: set[str] = set()  # local names of cache helpers
+    modules: set[str] = set()  # local names of the cache modules
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in CACHE_MODULES:
             for alias in node.names:
                 if alias.name in CACHE_NAMES:
+                    imported.add(alias.asname or alias.name)
                     yield node.lineno, f"imports {node.module}.{alias.name}"
-        elif isinstance(node, ast.Call):
-            called = _name(node.func)
-            if called in CACHE_NAMES:
-                yield node.lineno, f"calls {called}"
-        elif isinstance(node, ast.Attribute) and node.attr in CACHE_NAMES:
-            if getattr(node, "_parent_call", None) is None:
-                yield node.lineno, f"uses {node.attr}"
-        elif (
-            isinstance(node, ast.Name)
-            and node.id in CACHE_NAMES
-            and getattr(node, "_parent_call", None) is None
-            and isinstance(node.ctx, ast.Load)
-        ):
-            yield node.lineno, f"uses {node.id}"
+        elif isinstance(node, ast.ImportFrom) and node.module == "hexwar.engine":
+            modules.update(a.asname or a.name for a in node.names if a.name == "memo")
+        elif isinstance(node, ast.Import):
+            modules.update((a.asname or a.name) for a in node.names if a.name in CACHE_MODULES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in CACHE_NAMES:
+            by_module = isinstance(node.value, ast.Name) and node.value.id in modules
+            if by_module or node.attr in DISTINCT:
+                call = getattr(node, "_parent_call", None) is not None
+                yield node.lineno, f"{'calls' if call else 'uses'} {node.attr}"
+        elif isinstance(node, ast.Name) and node.id in imported:
+            call = getattr(node, "_parent_call", None) is not None
+            yield node.lineno, f"{'calls' if call else 'uses'} {node.id}"
     for stmt in tree.body:
         targets: list[ast.expr] = []
         if isinstance(stmt, ast.Assign) and _mutable_literal(stmt.value):

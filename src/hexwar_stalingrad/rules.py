@@ -461,6 +461,7 @@ class StalingradRules(Ruleset):
             data = data.static()
         self.data: Static = data if data is not None else load_static()
         self.ground = ground.Ground.of(self.data)  # the ground rules' mechanisms (S6-S8)
+        self.air_tables = air.AirTables.of(self.data)  # the air units' printed facts (S10)
         self.length, self.turns = check_options(
             length, players, sudden_death, turns, len(self.data.turns)
         )
