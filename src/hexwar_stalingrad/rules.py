@@ -462,6 +462,7 @@ class StalingradRules(Ruleset):
         self.data: Static = data if data is not None else load_static()
         self.ground = ground.Ground.of(self.data)  # the ground rules' mechanisms (S6-S8)
         self.air_tables = air.AirTables.of(self.data)  # the air units' printed facts (S10)
+        self.card_tables = cards_rules.CardTables.of(self.data)  # the cards' effects (S5)
         self.length, self.turns = check_options(
             length, players, sudden_death, turns, len(self.data.turns)
         )
