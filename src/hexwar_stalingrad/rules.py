@@ -14,7 +14,6 @@ attack, exploitation: S6-S8). State layout, action texts and decisions:
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -63,7 +62,6 @@ SCENARIOS: Final = (SHIPPED_NAME,)
 _G, _A = frozenset({"ground"}), frozenset({"air"})
 
 
-@functools.cache
 def shipped_data_digest() -> str:
     """SHA-256 over the shipped data files: each file's name, length and bytes, in name
     order (``hexwar_stalingrad/data/*.toml``)."""
@@ -232,14 +230,8 @@ def _rebuild_levels(state: State, side: str, args: tuple[str, ...]) -> list[str]
 
 
 def _replacements(state: State, side: str) -> tuple[Action, ...]:
-    """``restore`` and ``rebuild`` of ground and air units (S4.1), once per position."""
-    return state.derive(
-        ("stalingrad-replacements", side),
-        lambda: (
-            *reinforce.replacement_actions(state, side),
-            *air.replacement_actions(state, side),
-        ),
-    )
+    """``restore`` and ``rebuild`` of ground and air units (S4.1)."""
+    return (*reinforce.replacement_actions(state, side), *air.replacement_actions(state, side))
 
 
 def _restore_actions(state: State, side: str) -> list[Action]:
