@@ -67,12 +67,9 @@ def board(state: State) -> GameMap[Any]:
 
 
 def reach(state: State, piece: str) -> Reach[Any]:
-    """Where ``piece`` may move now (its step's move points), once per position."""
+    """Where ``piece`` may move now (its step's move points)."""
     points = COUNTERS.value(state, piece, "move")
-    return state.derive(
-        ("bridgehead-reach", piece),
-        lambda: REG.reach(state, piece, board(state), UNITS[piece][2], points),
-    )
+    return REG.reach(state, piece, board(state), UNITS[piece][2], points)
 
 
 def movers(state: State, side: str, args: tuple[str, ...]) -> list[str]:
