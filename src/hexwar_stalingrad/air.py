@@ -309,8 +309,7 @@ def placement_actions(state: State, side: str, role: str) -> list[Action]:
     attack or cover, which keeps the action space finite).
     """
     units, hexes = _placement_units_and_hexes(state, side, role)
-    made = static(state).interned
-    return [made("fly", u, h) for u in units for h in hexes]
+    return [Action("fly", (u, h)) for u in units for h in hexes]
 
 
 def _placement_units_and_hexes(
@@ -604,8 +603,7 @@ def send_home(state: State, unit: str, context: str) -> None:
         if context == "return":
             continue_return(state)
         return
-    made = static(state).interned
-    choices = tuple([made("land", unit, a) for a in free])
+    choices = tuple([Action("land", (unit, a)) for a in free])
     _ask(state, Decision("air_home", side, (context,), choices=choices))
 
 

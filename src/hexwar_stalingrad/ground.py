@@ -194,8 +194,10 @@ def _fire(data: Static, armed: Mapping[str, tuple[str, ...]]) -> PieceFire:
     """``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away,
     once per turn (S7.1); the scenario ``data`` bound into the questions it asks."""
 
+    rings = {label: data.ring(label, ARTILLERY_RANGE) for label in data.cells}
+
     def reach(state: State, label: str) -> tuple[str, ...]:
-        return data.ring(label, ARTILLERY_RANGE)
+        return rings[label]
 
     return PieceFire(
         PIECES, reach,

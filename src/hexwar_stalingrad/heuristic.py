@@ -266,12 +266,11 @@ class HeuristicBot:
 
     def _bombard(self, state: State) -> Action:
         """The best bombardment target (S7; none in a spared pocket), else ``end``."""
-        data = static(state)
         targets = []
         for unit in state.legal_tokens(("bombard",)):
             for target in state.legal_tokens(("bombard", unit)):
                 if not _spared(state, target):
-                    a = data.interned("bombard", unit, target)
+                    a = Action("bombard", (unit, target))
                     targets.append((_bombard_score(state, a), a))
         return self._pick(targets) if targets else END
 
@@ -285,9 +284,9 @@ class HeuristicBot:
             kinds = [e.kind for e in data.cards[card].effects]
             wanted = _CARD_PHASE.get(kinds[0]) if kinds else None
             if wanted is None and state.stage == "cards":
-                return data.interned("play", card)
+                return Action("play", (card,))
             if wanted is not None and phase.startswith(wanted):
-                return data.interned("play", card)
+                return Action("play", (card,))
         return None
 
     # -- replacements (S4.1) -------------------------------------------------------------------
@@ -449,7 +448,7 @@ class HeuristicBot:
             elif score == best:
                 top.extend((unit, t) for t in targets)
         top.sort()  # (unit, hex): the order of the actions ``move UNIT HEX``
-        return [data.move_table(u)[t] for u, t in top]
+        return [Action("move", (u, t)) for u, t in top]
 
     def _stays(
         self,

@@ -23,11 +23,9 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
-from hexwar.board.move_search import CompiledSteps, compiled_adjacency
+from hexwar.board.move_search import CompiledSteps, StepCounts, compiled_adjacency
 from hexwar.board.movement import MoveSearch
 from hexwar.board.zoc import zoc_sources
-from hexwar.engine.actions import Action
-from hexwar.engine.memo import kept
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar.mechanics.move_memo import (
@@ -58,22 +56,6 @@ FORTIFICATION_TERRAINS: Final = frozenset({"town", "city"})
 FORTIFICATION_TAGS: Final = frozenset({"trench"})
 #: The city of Stalingrad: the terrain of its hexes (S11.1).
 CITY_TERRAIN: Final = "city"
-
-#: The most entries each family of :class:`Static`'s derived data keeps before it starts
-#: afresh, so that a process's memory stays bounded however many games it plays (issue
-#: 11): a ``path_steps`` map is about 13 KB and the bot asks for new source tuples as it
-#: plays (some 40 a long game); an interned action is about 230 B; the other families are
-#: small and bounded by the map, these bounds only cap them.
-KEPT: Final[Mapping[str, int]] = {
-    "path_steps": 128,
-    "ring": 4096,
-    "disk": 4096,
-    "around": 4096,
-    "move_table": 1024,
-    "action": 8192,
-    "least_step": 1024,
-}
-
 
 T = TypeVar("T")
 
@@ -119,24 +101,10 @@ class Static:
     name: str = attrs.field(default="default", kw_only=True)
     #: SHA-256 of the scenario's data files; ``None``: data built in memory, unknown.
     digest: str | None = attrs.field(default=None, kw_only=True)
-    #: Derived static data built on first use, by family (interned actions, disks, …;
-    #: each bounded by :data:`KEPT`).
-    _cache: dict[str, dict[Any, Any]] = attrs.field(
-        factory=lambda: {family: {} for family in KEPT}, init=False, repr=False
-    )
 
     def __attrs_post_init__(self) -> None:
         for name in type(self)._COMPILED:  # type: ignore[attr-defined]
             getattr(self, name)
-
-    def memo_sizes(self) -> Mapping[str, int]:
-        """How many entries each family of derived data holds now (see :data:`KEPT`)."""
-        return {family: len(memo) for family, memo in self._cache.items()}
-
-    def clear_memos(self) -> None:
-        """Forget the derived data built on first use (it is rebuilt when asked again)."""
-        for memo in self._cache.values():
-            memo.clear()
 
     @_compiled
     def step_tracks(self) -> Mapping[str, StepTrack]:
@@ -283,15 +251,9 @@ class Static:
         return self._side_units.get(("air", side), ())
 
     def ring(self, label: str, radius: int) -> tuple[str, ...]:
-        """The labels exactly ``radius`` hexes from ``label`` (sorted; cached)."""
-        memo, key = self._cache["ring"], (label, radius)
-        found: tuple[str, ...] | None = memo.get(key)
-        if found is None:
-            centre = self.cell(label)
-            m = self.game_map
-            found = tuple(sorted(self.label(h) for h in centre.ring(radius) if h in m))
-            kept(memo, key, found, KEPT["ring"])
-        return found
+        """The labels exactly ``radius`` hexes from ``label`` (sorted)."""
+        labels = self.labels
+        return tuple(sorted(labels[h] for h in self.cell(label).ring(radius) if h in labels))
 
     def zoc_closure(self, label: str) -> frozenset[str]:
         """``label`` and the hexes a ground unit on it controls (S2.1): :attr:`zoc_disks`."""
@@ -328,35 +290,19 @@ class Static:
     def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         """Fewest hex steps from any of ``sources`` to every label reachable through
         passable hexes (units, ZOC and terrain costs ignored; breadth-first search on the
-        map graph). Built once per source tuple and kept with the map data.
+        map graph), by the core's :class:`~hexwar.board.move_search.StepCounts`.
 
         >>> data = load_static()
         >>> steps = data.path_steps(("0912",))
         >>> steps["0912"], steps["0913"]
         (0, 1)
         """
-        memo = self._cache["path_steps"]
-        found: dict[str, int] | None = memo.get(sources)
-        if found is None:
-            labels, graph = self.index_labels, self.neighbor_indices
-            index = self.label_indices
-            depth = [-1 if ok else -2 for ok in self._passable_indices]  # -2: impassable
-            frontier = [index[s] for s in sorted(set(sources) & self.passable)]
-            for i in frontier:
-                depth[i] = 0
-            d = 0
-            while frontier:
-                d += 1
-                nxt = []
-                for i in frontier:
-                    for j in graph[i]:
-                        if depth[j] == -1:
-                            depth[j] = d
-                            nxt.append(j)
-                frontier = nxt
-            found = {labels[i]: d for i, d in enumerate(depth) if d >= 0}
-            kept(memo, sources, found, KEPT["path_steps"])
-        return found
+        return self.step_counts(sources)
+
+    @_compiled
+    def step_counts(self) -> StepCounts:
+        """:meth:`path_steps` on the core's :class:`~hexwar.board.move_search.StepCounts`."""
+        return StepCounts(self.index_labels, self.neighbor_indices, self._passable_indices)
 
     @_compiled
     def _passable_indices(self) -> tuple[bool, ...]:
@@ -387,49 +333,19 @@ class Static:
         return {lab: frozenset((lab, *controllers[lab])) for lab in self.zoc_disks}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
-        """The labels within ``radius`` of ``label`` (sorted; cached)."""
-        memo, key = self._cache["disk"], (label, radius)
-        found: tuple[str, ...] | None = memo.get(key)
-        if found is None:
-            centre = self.cell(label)
-            m = self.game_map
-            found = tuple(sorted(self.label(h) for h in centre.spiral(radius) if h in m))
-            kept(memo, key, found, KEPT["disk"])
-        return found
+        """The labels within ``radius`` of ``label`` (sorted)."""
+        labels = self.labels
+        return tuple(sorted(labels[h] for h in self.cell(label).spiral(radius) if h in labels))
 
     def around(self, label: str, radius: int) -> frozenset[str]:
         """The labels at most ``radius`` steps from ``label`` on the map graph, without it
-        (every cell adjacent, whatever its terrain: a move goes no farther; cached)."""
-        memo, key = self._cache["around"], (label, radius)
-        found: frozenset[str] | None = memo.get(key)
-        if found is None:
-            neighbors = self.neighbors
-            seen, frontier = {label}, [label]
-            for _ in range(radius):
-                frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
-                seen.update(frontier)
-            found = kept(memo, key, frozenset(seen - {label}), KEPT["around"])
-        return found
-
-    def move_action(self, unit: str, label: str) -> Action:
-        """The (interned) action ``move UNIT HEX``."""
-        return self.interned("move", unit, label)
-
-    def move_table(self, unit: str) -> Mapping[str, Action]:
-        """``unit``'s interned ``move UNIT HEX`` actions by hex label (built on first use)."""
-        memo = self._cache["move_table"]
-        found: _MoveTable | None = memo.get(unit)
-        if found is None:
-            found = kept(memo, unit, _MoveTable(self, unit), KEPT["move_table"])
-        return found
-
-    def interned(self, kind: str, *args: str) -> Action:
-        """The (interned) action ``KIND ARGS...``: built once, then shared."""
-        memo, key = self._cache["action"], (kind, *args)
-        found: Action | None = memo.get(key)
-        if found is None:
-            found = kept(memo, key, Action(kind, args), KEPT["action"])
-        return found
+        (every cell adjacent, whatever its terrain: a move goes no farther)."""
+        neighbors = self.neighbors
+        seen, frontier = {label}, [label]
+        for _ in range(radius):
+            frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
+            seen.update(frontier)
+        return frozenset(seen - {label})
 
     # -- maps under card effects ----------------------------------------------------------
 
@@ -453,14 +369,7 @@ class Static:
         """The cheapest step of ``movement_class`` under ``overrides``: a move of ``p``
         points ends at most ``p // least_step`` hexes away (every step is to a neighbour
         and costs at least this much; ``0``: no such bound)."""
-        memo, key = self._cache["least_step"], (overrides, movement_class)
-        found: float | None = memo.get(key)
-        if found is None:
-            steps = self.steps(overrides, movement_class)
-            rows = (*steps.go, *steps.stop)
-            least = min((c for row in rows for _, c in row), default=0)
-            found = kept(memo, key, least, KEPT["least_step"])
-        return found
+        return self.steps(overrides, movement_class).least
 
     def move_search(
         self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
@@ -529,15 +438,3 @@ def victory_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Victor
     ck = Checker(source)
     ck.keys(dict(data), ("area_radius",), (), "top level")
     return VictoryData(ck.integer(data["area_radius"], "area_radius", 0))
-
-
-class _MoveTable(dict[str, Action]):
-    """Label → the interned ``move UNIT LABEL``; a missing label is made on first use."""
-
-    def __init__(self, data: Static, unit: str) -> None:
-        super().__init__()
-        self._data, self._unit = data, unit
-
-    def __missing__(self, label: str) -> Action:
-        action = self[label] = self._data.move_action(self._unit, label)
-        return action

@@ -166,7 +166,12 @@ def contributes(state: Any, name: str) -> bool:
     has a static ``hook_<name>`` or an effect in force is of a kind that folds into it
     (when not, ``state.hook(name, value)`` returns ``value``: ask once per query, then
     skip the hook for every piece)."""
-    static, kinds = state.ruleset._hook_folds(name)
+    ruleset = state.ruleset
+    static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
     if static is not None:
         return True
-    return bool(kinds) and any(e.kind in kinds for e in state.effects)
+    if kinds:
+        for effect in state.effects:
+            if effect.kind in kinds:
+                return True
+    return False
