@@ -14,7 +14,6 @@ validated and cross-checked) and compiles it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar, overload
@@ -399,19 +398,14 @@ class Static:
 def load_static(data_dir: str | Path | None = None) -> Static:
     """The compiled data of a scenario directory, loaded and cross-checked
     (:func:`hexwar_stalingrad.scenario.load_scenario`); the shipped data by default,
-    loaded once per process."""
+    loaded once per process (:data:`hexwar_stalingrad.scenario.SHIPPED_STATIC`)."""
     if data_dir is None:
-        return _shipped()
+        from hexwar_stalingrad.scenario import SHIPPED_STATIC
+
+        return SHIPPED_STATIC
     from hexwar_stalingrad.scenario import load_scenario
 
     return load_scenario(data_dir).static()
-
-
-@functools.cache
-def _shipped() -> Static:
-    from hexwar_stalingrad.scenario import load_scenario
-
-    return load_scenario().static()
 
 
 @attrs.frozen
