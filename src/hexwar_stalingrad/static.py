@@ -22,13 +22,14 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
-from hexwar.board.move_search import CompiledSteps, StepCounts, compiled_adjacency
+from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import MoveSearch
 from hexwar.board.zoc import zoc_sources
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar.mechanics.move_memo import (
     Overrides,
+    StepCounts,
     class_map,
     map_variant,
     prepared_search,
@@ -289,7 +290,7 @@ class Static:
     def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         """Fewest hex steps from any of ``sources`` to every label reachable through
         passable hexes (units, ZOC and terrain costs ignored; breadth-first search on the
-        map graph), by the core's :class:`~hexwar.board.move_search.StepCounts`.
+        map graph), by the core's :class:`~hexwar.mechanics.move_memo.StepCounts`.
 
         >>> data = load_static()
         >>> steps = data.path_steps(("0912",))
@@ -300,7 +301,7 @@ class Static:
 
     @_compiled
     def step_counts(self) -> StepCounts:
-        """:meth:`path_steps` on the core's :class:`~hexwar.board.move_search.StepCounts`."""
+        """:meth:`path_steps` on the core's :class:`~hexwar.mechanics.move_memo.StepCounts`."""
         return StepCounts(self.index_labels, self.neighbor_indices, self._passable_indices)
 
     @_compiled

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -26,7 +26,6 @@ __all__ = [
     "CompiledSteps",
     "Found",
     "Layers",
-    "StepCounts",
     "arrivals",
     "compiled_adjacency",
     "search",
@@ -66,56 +65,6 @@ class CompiledSteps:
     #: The cheapest step (``0``: none): a move of ``p`` points ends at most
     #: ``p // least`` cells away.
     least: float = 0
-
-
-class StepCounts:
-    """Fewest steps from the nearest of some source cells to every cell reached through
-    passable cells (a breadth-first search on neighbour indices, costs ignored), by
-    label: ``counts(sources)``. Built once per tuple of sources, the last ``size`` kept.
-
-    >>> counts = StepCounts(("a", "b", "c"), ((1,), (0, 2), (1,)), (True, True, True))
-    >>> dict(counts(("a",)))
-    {'a': 0, 'b': 1, 'c': 2}
-    """
-
-    def __init__(
-        self,
-        labels: Sequence[str],
-        neighbors: Sequence[Sequence[int]],
-        passable: Sequence[bool],
-        size: int = 128,
-    ) -> None:
-        self.labels, self.neighbors, self.passable = tuple(labels), neighbors, tuple(passable)
-        self.index = {lab: i for i, lab in enumerate(self.labels)}
-        self.size = size
-        self._kept: dict[tuple[str, ...], dict[str, int]] = {}
-
-    def __call__(self, sources: tuple[str, ...]) -> Mapping[str, int]:
-        found = self._kept.get(sources)
-        if found is None:
-            if len(self._kept) >= self.size:
-                del self._kept[next(iter(self._kept))]
-            found = self._kept[sources] = self._count(sources)
-        return found
-
-    def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
-        index, graph, labels = self.index, self.neighbors, self.labels
-        depth = [-1 if ok else -2 for ok in self.passable]  # -2: impassable
-        frontier = sorted(i for s in set(sources) if (i := index.get(s)) is not None)
-        frontier = [i for i in frontier if depth[i] == -1]
-        for i in frontier:
-            depth[i] = 0
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for i in frontier:
-                for j in graph[i]:
-                    if depth[j] == -1:
-                        depth[j] = d
-                        nxt.append(j)
-            frontier = nxt
-        return {labels[i]: d for i, d in enumerate(depth) if d >= 0}
 
 
 def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
