@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -206,9 +205,8 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
     return GameData(game_map, labels, arms, tuple(effects), scenarios, params)
 
 
-@cache
 def load_game_data(directory: Path = DATA) -> GameData:
-    """Load ``chart.toml``, ``map.toml`` and ``rules.toml`` from ``directory`` (cached)."""
+    """Load ``chart.toml``, ``map.toml`` and ``rules.toml`` from ``directory``."""
     game_map = load_map(directory / "map.toml", load_chart(directory / "chart.toml"))
     raw, source = read_data_file(directory / "rules.toml")
     return game_data_from_dict(raw, game_map, source)

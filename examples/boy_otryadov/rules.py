@@ -36,7 +36,6 @@ from hexwar.board.movement import reachable
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.bounds import Bounds
-from hexwar.engine.memo import StateMemo
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
@@ -50,7 +49,6 @@ from .data import Arm, EffectRow, GameData, load_game_data
 
 PREFIX = {"blue": "b", "red": "r"}
 SCRATCH = ("fire", "moved", "shots", "strip")  # emptied when a side's turn begins (X.4)
-_READ = ("pieces", "stacks", "arm", *SCRATCH, "pinned", "neutral")  # what phase_actions reads
 Units = dict[str, tuple[str, Square]]
 
 
@@ -109,7 +107,6 @@ class BoyOtryadov(Ruleset):
         )
         # III: no ZOC; VI.3: one figure a square, two on a green one.
         self.rules = MoveRules(zoc=False, can_end_at=lambda m, c, f: len(f) < self.capacity(c))
-        self._memo = StateMemo(_READ, self._phase_actions)  # legal actions per position
         act = [Phase("act", side=s, scratch=SCRATCH, on_exit=self._finish, may_end=self.may_end)
                for s in SIDES]  # fmt: skip
         self.sequence = TurnSequence(tuple(Stage(s, (a,)) for s, a in zip(SIDES, act, strict=True)))
@@ -186,8 +183,8 @@ class BoyOtryadov(Ruleset):
         return bool(state.table("moved")) or all(a.kind == "fire" for a in legal)
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
-        """The moves, (dis)mounts and fire moves of ``side``; memoised on the tables read."""
-        return self._memo(state, side)
+        """The moves, (dis)mounts and fire moves of ``side``."""
+        return self._phase_actions(state, side)
 
     def _phase_actions(self, state: State, side: str) -> list[Action]:
         label = self.board.label

@@ -18,7 +18,6 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
@@ -26,9 +25,10 @@ from itertools import compress
 from operator import itemgetter
 from typing import Final, cast
 
+import attrs
+
 from hexwar.engine.actions import END, Action, Decision
 from hexwar.engine.dice import D6
-from hexwar.engine.memo import StateMemo
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
 from hexwar.mechanics.combat_rules import GroupNeed
@@ -141,7 +141,7 @@ def based(state: State, side: str, role: str | None = None) -> list[str]:
     table = state.table("air")
     return [
         u
-        for u in _air_units(static(state)).get((side, role), ())
+        for u in _tables(state).units.get((side, role), ())
         if isinstance(v := table.get(u), tuple) and v[0] not in _NOT_BASED
     ]
 
@@ -150,7 +150,6 @@ def based(state: State, side: str, role: str | None = None) -> list[str]:
 _NOT_BASED: Final = frozenset({POOL, DEAD, ALOFT})
 
 
-@functools.lru_cache(maxsize=8)
 def _air_units(data: Static) -> Mapping[tuple[str, str | None], tuple[str, ...]]:
     """Each side's air units, sorted, by role (and all of them: role ``None``)."""
     air = data.air
@@ -211,18 +210,17 @@ def free_airfields(state: State, side: str) -> list[str]:
     taken = _occupied(state)  # once for every airfield
     taken.update(
         base
-        for u, base in _bases(data)[side]
+        for u, base in _tables(state).bases[side]
         if base is not None and isinstance(v := table.get(u), tuple) and v[0] == POOL
     )
     at, foes = PIECES.occupied(state), data.foes(side)
     return [
         a
-        for a, area in _airfield_areas(data)[side]
+        for a, area in _tables(state).airfield_areas[side]
         if a not in taken and not _foe_on(at, foes, area)
     ]
 
 
-@functools.lru_cache(maxsize=8)
 def _airfield_areas(data: Static) -> Mapping[str, tuple[tuple[str, frozenset[str]], ...]]:
     """Each side's airfields (sorted) with the hexes no enemy ground unit may hold for the
     airfield to be free: itself and its neighbours (ruling S10.7)."""
@@ -234,7 +232,6 @@ def _airfield_areas(data: Static) -> Mapping[str, tuple[tuple[str, frozenset[str
     }
 
 
-@functools.lru_cache(maxsize=8)
 def _bases(data: Static) -> Mapping[str, tuple[tuple[str, str | None], ...]]:
     """Each side's air units and the labels of their bases (S3.2, S4.2)."""
     return {
@@ -303,10 +300,8 @@ def _placement_units_and_hexes(
     state: State, side: str, role: str
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The units ``side`` may still place for ``role`` and the hexes open to them (both
-    empty when either is), kept on the versions of the tables they are read from
-    (:data:`_PLACEMENT`): the placement just answered and the legal tokens after it
-    (the decision pushed again) share one answer."""
-    return _PLACEMENT(state, side, role)
+    empty when either is)."""
+    return _units_and_hexes(state, side, role)
 
 
 def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -326,13 +321,6 @@ def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...
         near = {n for h in bomber_hexes for n in data.neighbors[h]}
         hexes = sorted(near - bomber_hexes - taken)
     return (tuple(units), tuple(hexes)) if hexes else ((), ())
-
-
-#: :func:`_units_and_hexes` on the tables it reads: the plans, the air units, the ground
-#: units' cells and the aloft units (and the ruleset's static data).
-_PLACEMENT: Final = StateMemo(
-    reads=("air_plan", "air", PIECES.stacks, "sky"), compute=_units_and_hexes, size=256
-)
 
 
 def fly_units(state: State, decision: Decision, args: tuple[str, ...] = ()) -> list[str]:
@@ -462,13 +450,10 @@ def _air_need(state: State, side: str, defender: str) -> GroupNeed:
 
 
 def _air_group(state: State, side: str, defender: str) -> GroupNeed | None:
-    def build() -> GroupNeed | None:
-        info = static(state).air.get(defender)
-        if info is None or info.side == side or sky_hex(state, defender) is None:
-            return None
-        return _air_need(state, side, defender)
-
-    return state.derive(("stalingrad-intercept", side, defender), build)
+    info = static(state).air.get(defender)
+    if info is None or info.side == side or sky_hex(state, defender) is None:
+        return None
+    return _air_need(state, side, defender)
 
 
 def intercept_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
@@ -591,8 +576,7 @@ def send_home(state: State, unit: str, context: str) -> None:
         if context == "return":
             continue_return(state)
         return
-    made = static(state).interned
-    choices = tuple([made("land", unit, a) for a in free])
+    choices = tuple([Action("land", (unit, a)) for a in free])
     _ask(state, Decision("air_home", side, (context,), choices=choices))
 
 
@@ -716,19 +700,14 @@ def _reduced_and_dead(state: State, side: str) -> tuple[tuple[str, ...], tuple[s
     return tuple(reduced), tuple(dead)
 
 
-#: :func:`_reduced_and_dead` on the ``air`` table (all it reads): the replacement phases'
-#: positions share it while no air unit is replaced (ground restores, cards).
-_REDUCED_AND_DEAD: Final = StateMemo(reads=("air",), compute=_reduced_and_dead, size=64)
-
-
 def _restorable(state: State, side: str, points: int) -> list[str]:
     if points < REPLACEMENT_COST["restore"]:
         return []
-    return list(_REDUCED_AND_DEAD(state, side)[0])  # reduced, on an airfield
+    return list(_reduced_and_dead(state, side)[0])  # reduced, on an airfield
 
 
 def _rebuildable(state: State, side: str) -> list[str]:
-    return list(_REDUCED_AND_DEAD(state, side)[1])
+    return list(_reduced_and_dead(state, side)[1])
 
 
 def _levels(points: int) -> list[str]:
@@ -782,3 +761,26 @@ def is_air_action(state: State, action: Action) -> bool:
         and bool(action.args)
         and (action.args[0] in static(state).air)
     )
+
+
+@attrs.frozen(eq=False)
+class AirTables:
+    """The air units' printed facts of one scenario, built once with its ruleset (data,
+    not a cache)."""
+
+    #: Each side's air units, sorted, by role (and all of them: role ``None``).
+    units: Mapping[tuple[str, str | None], tuple[str, ...]]
+    #: Each side's airfields with the hexes no enemy may hold for them to be free (S10.7).
+    airfield_areas: Mapping[str, tuple[tuple[str, frozenset[str]], ...]]
+    #: Each side's air units and the labels of their bases (S3.2, S4.2).
+    bases: Mapping[str, tuple[tuple[str, str | None], ...]]
+
+    @classmethod
+    def of(cls, data: Static) -> AirTables:
+        """The tables of the scenario ``data``."""
+        return cls(_air_units(data), _airfield_areas(data), _bases(data))
+
+
+def _tables(state: State) -> AirTables:
+    found: AirTables = state.ruleset.air_tables  # type: ignore[attr-defined]
+    return found

@@ -12,11 +12,10 @@ table is in the pool: a turn-6 reserve not yet arrived (S3.2). All writes go thr
 
 from __future__ import annotations
 
-import functools
 from typing import Final
 
+from hexwar.board.occupancy import Placed
 from hexwar.board.pieces import LABELS, Pieces
-from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
 from hexwar.mechanics.steps import POOL_TABLE, STEPS_TABLE, StepCounters
 from hexwar_stalingrad.static import Static
@@ -73,14 +72,11 @@ def static(state: State) -> Static:
     return data
 
 
-@functools.lru_cache(maxsize=8)
-def _counters(data: Static) -> StepCounters:
-    return StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED)
-
-
 def counters(state: State) -> StepCounters:
-    """The ground units' step counters (two steps each, S1.3) on :data:`PIECES`."""
-    return _counters(static(state))
+    """The ground units' step counters (two steps each, S1.3) on :data:`PIECES` (built
+    with the ruleset, :class:`hexwar_stalingrad.ground.Ground`)."""
+    found: StepCounters = state.ruleset.ground.counters  # type: ignore[attr-defined]
+    return found
 
 
 def enemy(side: str) -> str:
@@ -111,30 +107,13 @@ def unit_at(state: State, label: str) -> str | None:
 
 
 def on_map(state: State, side: str | None = None) -> list[tuple[str, str]]:
-    """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit.
-
-    Built for both sides at once and memoised on the ``stacks`` table's version
-    (:data:`_ON_MAP`), so positions that differ elsewhere share it; each call returns a
-    fresh list."""
-    return list(_ON_MAP(state)[side])
+    """``(label, unit)`` of the ground units on the map (of ``side``), sorted by unit (the
+    core's :class:`~hexwar.board.occupancy.Placed`); each call returns a fresh list."""
+    return list(_ON_MAP(state, side))
 
 
-def _second(pair: tuple[str, str]) -> str:
-    return pair[1]
-
-
-def _on_map(state: State) -> dict[str | None, tuple[tuple[str, str], ...]]:
-    ground = static(state).ground
-    every = sorted(((lab, s[0]) for lab, s in PIECES.occupied(state).items()), key=_second)
-    out: dict[str | None, tuple[tuple[str, str], ...]] = {None: tuple(every)}
-    for side in SIDES:
-        out[side] = tuple(pair for pair in every if ground[pair[1]].side == side)
-    return out
-
-
-#: The units on the map by side: reads only ``stacks`` (and the ruleset's static data);
-#: at most 256 placements kept.
-_ON_MAP: Final = StateMemo(reads=(PIECES.stacks,), compute=_on_map, size=256)
+#: The units on the map by side (reads only the pieces table).
+_ON_MAP: Final = Placed(PIECES, SIDES)
 
 
 def place(state: State, unit: str, label: str, unit_step: str | None = None) -> None:

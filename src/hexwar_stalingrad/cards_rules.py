@@ -13,11 +13,12 @@ common event face up (S5.1).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Final, cast
+
+import attrs
 
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import draw_outcomes
@@ -59,11 +60,14 @@ def _side_matches(effect: Effect, side: str) -> bool:
 
 
 def _unit_matches(state: State, effect: Effect, unit: str) -> bool:
-    """Whether the effect applies to the ground unit (:func:`_selected`)."""
-    return unit in _selected(static(state), effect.params)
+    """Whether the effect applies to the ground unit (:func:`_selected`; a card's effect
+    from :class:`CardTables`)."""
+    selected = _tables(state).selected.get(effect.params)
+    if selected is None:  # an effect no card of the scenario carries (a test's)
+        selected = _selected(static(state), effect.params)
+    return unit in selected
 
 
-@functools.lru_cache(maxsize=256)
 def _selected(data: Static, params: tuple[tuple[str, Value], ...]) -> frozenset[str]:
     """The ground units an effect with ``params`` applies to: of its ``side`` (S5.4),
     of one of its ``arms``, in its ``group``, each when given (built once per scenario
@@ -208,13 +212,13 @@ def start_shuffle(state: State, deck: str) -> None:
 def _push_draw(state: State, deck: str, unplaced: Sequence[str]) -> None:
     """The next card of ``deck`` from the card ids ``unplaced``: each as likely (the
     cards are distinct: :func:`~hexwar.engine.dice.draw_outcomes` of distinct items)."""
-    draws, share = _draws(static(state))[deck], _share(len(unplaced))
+    tables = _tables(state)
+    draws, share = tables.draws[deck], tables.shares[len(unplaced)]
     outcomes = tuple((draws[c], share) for c in unplaced)
     params = (deck, *sorted(unplaced))
     state.push(Decision.chance("shuffle", outcomes, params=params, private=NOBODY))
 
 
-@functools.lru_cache(maxsize=8)
 def _draws(data: Static) -> Mapping[str, Mapping[str, Action]]:
     """``shuffle DECK CARD`` for each deck and card of the scenario (built once)."""
     out: dict[str, dict[str, Action]] = {}
@@ -223,7 +227,6 @@ def _draws(data: Static) -> Mapping[str, Mapping[str, Action]]:
     return out
 
 
-@functools.lru_cache(maxsize=64)
 def _share(n: int) -> Fraction:
     """``1/n``: one object for every card of a draw (:func:`draw_outcomes`' form)."""
     return draw_outcomes(range(n))[0][1]
@@ -269,11 +272,10 @@ def _set_hand(state: State, side: str, cards: list[str]) -> None:
 
 
 def _apply_effects(state: State, card: Card, owner: str | None) -> None:
-    for kind, params, expiry in _card_effects(static(state), card.id):
+    for kind, params, expiry in _tables(state).effects[card.id]:
         state.add_effect(kind, params, expiry=expiry, owner=owner, source=card.id)
 
 
-@functools.lru_cache(maxsize=512)
 def _card_effects(data: Static, card: str) -> tuple[tuple[str, Mapping[str, Value], Expiry], ...]:
     """The card's effects as the state keeps them: kind, parameters (whole floats as
     ints, lists as tuples), expiry (built once per card)."""
@@ -351,3 +353,35 @@ def play_due(state: State, window: str) -> None:
 
 #: Each card window's place in the sequence of play (S5.3).
 _WINDOW_AT: Final = MappingProxyType({w: i for i, w in enumerate(WINDOWS)})
+
+
+@attrs.frozen(eq=False)
+class CardTables:
+    """The cards' compiled facts of one scenario, built once with its ruleset (data, not a
+    cache): each card's effects as the state keeps them, the ``shuffle`` actions by deck
+    and card, the ``1/n`` share of a draw of ``n`` cards and the ground units each card
+    effect's parameters select (S5.4)."""
+
+    effects: Mapping[str, tuple[tuple[str, Mapping[str, Value], Expiry], ...]]
+    draws: Mapping[str, Mapping[str, Action]]
+    shares: Mapping[int, Fraction]
+    selected: Mapping[tuple[tuple[str, Value], ...], frozenset[str]]
+
+    @classmethod
+    def of(cls, data: Static) -> CardTables:
+        """The tables of the scenario ``data``."""
+        effects = {card: _card_effects(data, card) for card in sorted(data.cards)}
+        draws = _draws(data)
+        most = max((len(cards) for cards in draws.values()), default=0)
+        keys = {tuple(sorted(p.items())) for found in effects.values() for _, p, _ in found}
+        return cls(
+            effects,
+            draws,
+            {n: _share(n) for n in range(1, most + 1)},
+            {key: _selected(data, key) for key in sorted(keys, key=repr)},
+        )
+
+
+def _tables(state: State) -> CardTables:
+    found: CardTables = state.ruleset.card_tables  # type: ignore[attr-defined]
+    return found

@@ -13,15 +13,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
+import attrs
+
 from hexwar.base.errors import AttackRefused
 from hexwar.engine.actions import Action, Decision, Value
 from hexwar.engine.dice import D6
-from hexwar.engine.memo import StateMemo
-from hexwar.engine.state import Ruleset, State
+from hexwar.engine.hooks import contributes
+from hexwar.engine.state import State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
 from hexwar.mechanics.crt_values import CombatResult, Distribution
-from hexwar.mechanics.move_memo import Overrides, effect_costs
+from hexwar.mechanics.move_memo import EffectCosts, Overrides
 from hexwar.mechanics.moves import MoveQuery, PieceMoves, Points, SideZoc
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters
@@ -74,40 +76,12 @@ zoc_of_side: Final = SideZoc(PIECES, lambda state: static(state).zoc_of)
 
 def terrain_overrides(state: State) -> Overrides:
     """``terrain_cost`` card effects in force, as ``(class, terrain, cost)`` (S6.6)."""
-    return _effects(state)[0]
-
-
-def _effects(state: State) -> tuple[Overrides, bool, bool]:
-    """What the card effects in force change in movement (once per set of effects): the
-    terrain costs (S6.6) and whether a hook changes the points (S6.1) or exploitation
-    (S6.5)."""
-    if not state.effects:
-        return ((), *_hooks(state.ruleset, ()))
-    return _EFFECTS(state, state.ruleset)
-
-
-def _find_effects(state: State, rules: Ruleset) -> tuple[Overrides, bool, bool]:
-    costs = effect_costs(state, static(state).game_map.chart.movement_classes)
-    return (costs, *_hooks(rules, tuple(sorted({e.kind for e in state.effects}))))
-
-
-#: :func:`_find_effects` by the effects in force (and the ruleset, for its hooks).
-_EFFECTS: Final = StateMemo(reads=("$effects",), compute=_find_effects, size=64)
-
-
-@functools.lru_cache(maxsize=64)
-def _hooks(rules: Ruleset, kinds: tuple[str, ...]) -> tuple[bool, bool]:
-    """Whether static hooks or effects of ``kinds`` change points (S6.1), exploitation (S6.5)."""
-    points, exploit = (
-        rules.static_hook(p) is not None or any(p in rules.effect_rules[k] for k in kinds)
-        for p in ("movement_allowance", "may_exploit")
-    )
-    return points, exploit
+    return mechanisms(state).overrides(state)
 
 
 def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
     """Movement points this phase (S6.1), after card effects unless ``hooked=False``."""
-    full, reduced, _ = _unit_moves(static(state))[unit]
+    full, reduced, _ = mechanisms(state).unit_moves[unit]
     base = full if step(state, unit) == FULL else reduced
     return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
 
@@ -116,8 +90,9 @@ def _points(data: Static, state: State, side: str, exploitation: bool | None = N
     """The movement points of a unit that has not moved (S6.1; in the exploitation phase,
     S6.5, only the exploiting arms a card does not stop), after card effects."""
     exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
-    moves, reduced = _unit_moves(data), state.table(STEPS)
-    _, hooked, exploit_hooked = _effects(state)
+    moves, reduced = mechanisms(state).unit_moves, state.table(STEPS)
+    hooked = contributes(state, "movement_allowance")
+    exploit_hooked = contributes(state, "may_exploit")
 
     def points(unit: str) -> int:
         full, red, exploits = moves[unit]
@@ -131,8 +106,7 @@ def _points(data: Static, state: State, side: str, exploitation: bool | None = N
     return points
 
 
-@functools.lru_cache(maxsize=8)
-def _unit_moves(data: Static) -> Mapping[str, tuple[int, int, bool]]:
+def _unit_moves(data: Static) -> dict[str, tuple[int, int, bool]]:
     """Each ground unit's full and reduced movement points (S1.3), whether it exploits (S6.5)."""
     return {
         u: (g.movement.full, g.movement.reduced, g.arm in EXPLOITING_ARMS[g.side])
@@ -140,8 +114,7 @@ def _unit_moves(data: Static) -> Mapping[str, tuple[int, int, bool]]:
     }
 
 
-@functools.lru_cache(maxsize=8)
-def moves(data: Static) -> PieceMoves:
+def _moves(data: Static) -> PieceMoves:
     """``move UNIT HEX`` (S6): friendly units pass, exert no ZOC (S6.2, S2.1); enemy units
     block, their ZOC stops (S6.3, S6.4); one unit per hex (S6.2); cards' costs (S6.6)."""
     classes = {u: g.movement_class for u, g in data.ground.items()}
@@ -158,17 +131,17 @@ def moves(data: Static) -> PieceMoves:
 
 def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
-    return moves(static(state)).movers(state, side)
+    return mechanisms(state).moves.movers(state, side)
 
 
 def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     """The hexes the unit ``args[0]`` may end its move in (S6.2-S6.4), sorted."""
-    return moves(static(state)).ends(state, side, args)
+    return mechanisms(state).moves.ends(state, side, args)
 
 
 def play_move(state: State, action: Action) -> None:
     """Carry out ``move UNIT HEX`` (S6)."""
-    moves(static(state)).play(state, action)
+    mechanisms(state).moves.play(state, action)
 
 
 class Movers(MoveQuery):
@@ -177,7 +150,8 @@ class Movers(MoveQuery):
 
     def __init__(self, state: State, side: str, exploitation: bool) -> None:
         data = self.data = static(state)
-        super().__init__(moves(data), state, side, _points(data, state, side, exploitation))
+        moving = mechanisms(state).moves
+        super().__init__(moving, state, side, _points(data, state, side, exploitation))
 
 
 def bombs(state: State, unit: str) -> Fraction:
@@ -194,21 +168,20 @@ def bombs(state: State, unit: str) -> Fraction:
     return out
 
 
-@functools.lru_cache(maxsize=8)
-def _artillery(data: Static) -> Mapping[str, tuple[str, ...]]:
+def _artillery(data: Static) -> dict[str, tuple[str, ...]]:
     """Each side's artillery, sorted: the units that bombard and cover (S7.1, S7.3)."""
     arm = {u: g.arm for u, g in data.ground.items()}
     return {s: tuple(u for u in data.side_ground(s) if arm[u] in ARTILLERY_ARMS) for s in SIDES}
 
 
-@functools.lru_cache(maxsize=8)
-def _fire(data: Static) -> PieceFire:
+def _fire(data: Static, armed: Mapping[str, tuple[str, ...]]) -> PieceFire:
     """``bombard ART TARGET``: unspent artillery at an enemy unit exactly two hexes away,
     once per turn (S7.1); the scenario ``data`` bound into the questions it asks."""
-    armed = _artillery(data)
+
+    rings = {label: data.ring(label, ARTILLERY_RANGE) for label in data.cells}
 
     def reach(state: State, label: str) -> tuple[str, ...]:
-        return data.ring(label, ARTILLERY_RANGE)
+        return rings[label]
 
     return PieceFire(
         PIECES, reach,
@@ -219,12 +192,12 @@ def _fire(data: Static) -> PieceFire:
 
 def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The side's artillery that may bombard something now (S7.1), sorted."""
-    return _fire(static(state)).firers(state, side, args)
+    return mechanisms(state).fire.firers(state, side, args)
 
 
 def bombard_targets(state: State, side: str, args: tuple[str, ...]) -> list[str]:
     """The enemy units the artillery unit ``args[0]`` may bombard (S7.1), sorted."""
-    return _fire(static(state)).targets(state, side, args)
+    return mechanisms(state).fire.targets(state, side, args)
 
 
 def declare_bombard(state: State, action: Action) -> None:
@@ -263,61 +236,38 @@ def apply_bombardment(
 # -- ground attacks (S8) -----------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=8)
-def _gunners(data: Static) -> frozenset[str]:
-    """The artillery units of both sides (S7.4: they do not attack)."""
-    return frozenset(u for side in SIDES for u in _artillery(data)[side])
-
-
 def _power(state: State, unit: str, role: str = "attack") -> int:
     """The unit's strength as ``role`` (``attack``, ``defend``, ``cover``), after cards."""
-    return _strength(static(state), state, unit, role)
+    return _strength(mechanisms(state).strengths, state, unit, role)
 
 
-def _strength(data: Static, state: State, unit: str, role: str) -> int:
-    """:func:`_power` with the scenario ``data``: the printed strength of the side the
-    counter shows (:func:`~hexwar_stalingrad.board.strength`, S1.3), then the
-    ``combat_strength`` hook."""
-    full, reduced = _strengths(data)[unit]
+def _strength(strengths: Mapping[str, tuple[int, int]], state: State, unit: str, role: str) -> int:
+    """:func:`_power` with the printed ``strengths``: the strength of the side the counter
+    shows (:func:`~hexwar_stalingrad.board.strength`, S1.3), then the ``combat_strength``
+    hook (which returns at once when nothing contributes to it)."""
+    full, reduced = strengths[unit]
     base = reduced if state.get(STEPS, unit) or state.get(ELIMINATED, unit) is not None else full
-    if not _folds_into(state.ruleset, "combat_strength"):
-        return base
     return int(state.hook("combat_strength", base, unit=unit, role=role))
-
-
-@functools.lru_cache(maxsize=64)
-def _folds_into(rules: Ruleset, point: str) -> bool:
-    """Whether a static hook or some effect kind of ``rules`` contributes to hook point
-    ``point`` at all (if not, the hook returns its value whatever the effects in force)."""
-    return rules.static_hook(point) is not None or any(
-        point in contributions for contributions in rules.effect_rules.values()
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _strengths(data: Static) -> Mapping[str, tuple[int, int]]:
-    """Each ground unit's printed full and reduced combat strength (S1.3)."""
-    return {u: (g.strength.full, g.strength.reduced) for u, g in data.ground.items()}
 
 
 def attack_strength(state: State, attackers: Iterable[str]) -> int:
     """Sum of the attackers' strengths (S8.2), after card effects."""
-    data = static(state)
-    return sum(_strength(data, state, u, "attack") for u in attackers)
+    strengths = mechanisms(state).strengths
+    return sum(_strength(strengths, state, u, "attack") for u in attackers)
 
 
 def defence_strength(state: State, defender: str) -> int:
     """Defender's strength plus covering artillery adjacent to it (S7.3)."""
-    return _defence(static(state), state, defender)
+    return _defence(mechanisms(state), state, defender)
 
 
-def _defence(data: Static, state: State, defender: str) -> int:
-    at = PIECES.occupied(state)
-    cover = _artillery(data)[data.ground[defender].side]
-    total = _strength(data, state, defender, "defend")
+def _defence(ground: Ground, state: State, defender: str) -> int:
+    at, data, strengths = PIECES.occupied(state), ground.data, ground.strengths
+    cover = ground.artillery[data.ground[defender].side]
+    total = _strength(strengths, state, defender, "defend")
     for n in at.keys() & data.neighbors[PIECES.label_of(state, defender)]:  # type: ignore[index]
         if (u := at[n][0]) in cover:
-            total += _strength(data, state, u, "cover")
+            total += _strength(strengths, state, u, "cover")
     return total
 
 
@@ -331,34 +281,34 @@ def attack_odds(state: State, defender: str, attackers: Iterable[str]) -> tuple[
     if data.ground[defender].arm in ARTILLERY_ARMS:
         column: str | None = HELPLESS_COLUMN
     else:
-        attack = sum(_strength(data, state, u, "attack") for u in attackers)
-        column = data.crt.try_column(attack, max(_defence(data, state, defender), 1))
+        found = mechanisms(state)
+        attack = sum(_strength(found.strengths, state, u, "attack") for u in attackers)
+        column = data.crt.try_column(attack, max(_defence(found, state, defender), 1))
         if column is None:
             return None, 0
     shift = int(state.hook("odds_shift", 0, attacker=attackers, defender=defender))
     return column, shift
 
 
-@functools.lru_cache(maxsize=8)
-def _attacks(data: Static) -> PieceAttacks:
+def _attacks(ground: Ground) -> PieceAttacks:
     """``attack DEFENDER A1 [A2 ...]``: adjacent units, not artillery, not yet attacked this
     turn (S8.1, S7.4), at 1:1 or better (S8.2; any group against artillery, S7.4); the
     scenario ``data`` bound into the questions it asks."""
-    gunners, neighbors = _gunners(data), data.neighbors
+    gunners, neighbors = ground.gunners, ground.data.neighbors
 
     def may_attack(state: State, unit: str) -> bool:
         return unit not in gunners and not state.get("attacked", unit)
 
-    power = functools.partial(_strength, data, role="attack")  # no Python frame per unit
+    power = functools.partial(_strength, ground.strengths, role="attack")  # no frame per unit
 
-    num, den = data.crt.threshold.as_integer_ratio()
+    num, den = ground.data.crt.threshold.as_integer_ratio()
 
     def need(state: State, side: str, defender: str) -> int | None:
         """The summed attack strength that reaches 1:1 on ``defender`` (S8.2; strengths
         are integers, so its ceiling), ``None`` against artillery: any group (S7.4)."""
         if defender in gunners:
             return None
-        return -(-num * max(_defence(data, state, defender), 1) // den)
+        return -(-num * max(_defence(ground, state, defender), 1) // den)
 
     return PieceAttacks(
         PIECES, lambda state: neighbors, may_attack=may_attack,
@@ -368,24 +318,24 @@ def _attacks(data: Static) -> PieceAttacks:
 
 def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
     """The enemy units some group of the side's units may attack now (S8.1, S8.2), sorted."""
-    return _attacks(static(state)).defenders(state, side, args)
+    return mechanisms(state).attacks.defenders(state, side, args)
 
 
 def attackers(state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
     """The units that may attack the defender ``fixed[0]`` (S8.1, S7.4), sorted."""
-    return _attacks(static(state)).attackers(state, side, fixed)
+    return mechanisms(state).attacks.attackers(state, side, fixed)
 
 
 def attack_valid(state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]) -> bool:
     """Whether ``chosen`` may attack ``fixed[0]``: 1:1 or better (S8.2, S7.4)."""
-    return _attacks(static(state)).valid(state, side, fixed, chosen)
+    return mechanisms(state).attacks.valid(state, side, fixed, chosen)
 
 
 def attack_feasible(
     state: State, side: str, fixed: tuple[str, ...], chosen: tuple[str, ...]
 ) -> bool:
     """Whether ``chosen`` plus later attackers can reach 1:1 (S8.2; monotone)."""
-    return _attacks(static(state)).feasible(state, side, fixed, chosen)
+    return mechanisms(state).attacks.feasible(state, side, fixed, chosen)
 
 
 def explain_attack(state: State, action: Action) -> tuple[str, str] | None:
@@ -457,7 +407,7 @@ def resolve(state: State, decision: Decision, action: Action) -> None:
         return
     defender, column, shift, *attackers = params
     result = attack_result(state, defender, column, int(shift), tuple(attackers), roll)
-    _results(static(state)).execute(state, where(state, defender), tuple(attackers), result)
+    mechanisms(state).results.execute(state, where(state, defender), tuple(attackers), result)
 
 
 # -- results (S8.4) ------------------------------------------------------------------------------
@@ -487,14 +437,12 @@ def may_advance(state: State, unit: str, vacated: str) -> bool:
     return vacated in near and _enters(state, unit, vacated)
 
 
-@functools.lru_cache(maxsize=8)
-def _results(data: Static) -> Combat:
+def _results(data: Static, steps: StepCounters) -> Combat:
     """S8.4 on the core's result program: DR retreats one hex, chosen by the attacker
     (S8.5), and without a hex the defender surrenders; a ``may_retreat`` card costs a
     loss in place; AL is chosen by the defender; EX is paid by the attacker step by step
     by printed strength, same arm first (ruling S8.4); one attacker advances, obligatory
     after DR, optional (``advance none``) after DRL, DE and EX."""
-    steps = StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED)
     forms = ResultForms(
         kinds={"aloss": "al_loss", "pay": "ex_loss", "retreat": "retreat", "advance": "advance"},
         lose="loss",
@@ -520,4 +468,59 @@ def _results(data: Static) -> Combat:
 
 def decide_combat(state: State, decision: Decision, action: Action) -> None:
     """Answers to ``retreat``, ``advance``, ``al_loss`` and ``ex_loss`` decisions."""
-    assert _results(static(state)).decide(state, decision, action), decision
+    assert mechanisms(state).results.decide(state, decision, action), decision
+
+
+# -- the mechanisms of one scenario ---------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class Ground:
+    """The ground rules' core mechanisms and printed values of one scenario, built once
+    with its ruleset (:meth:`of`; data, not a cache: nothing here depends on a state)."""
+
+    data: Static
+    #: Each ground unit's full and reduced movement points, whether it exploits (S6.1, S6.5).
+    unit_moves: Mapping[str, tuple[int, int, bool]]
+    #: Each ground unit's printed full and reduced combat strength (S1.3).
+    strengths: Mapping[str, tuple[int, int]]
+    #: Each side's artillery, sorted (S7.1, S7.3); both sides' together (S7.4).
+    artillery: Mapping[str, tuple[str, ...]]
+    gunners: frozenset[str]
+    #: The ground units' step counters (two steps each, S1.3; :func:`board.counters`).
+    counters: StepCounters
+    #: The terrain costs that card effects in force set (S6.6).
+    overrides: EffectCosts
+    moves: PieceMoves = attrs.field(init=False)
+    fire: PieceFire = attrs.field(init=False)
+    attacks: PieceAttacks = attrs.field(init=False)
+    results: Combat = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        for name, value in (
+            ("moves", _moves(self.data)),
+            ("fire", _fire(self.data, self.artillery)),
+            ("attacks", _attacks(self)),
+            ("results", _results(self.data, self.counters)),
+        ):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def of(cls, data: Static) -> Ground:
+        """The mechanisms of the scenario ``data``."""
+        artillery = _artillery(data)
+        return cls(
+            data,
+            _unit_moves(data),
+            {u: (g.strength.full, g.strength.reduced) for u, g in data.ground.items()},
+            artillery,
+            frozenset(u for side in SIDES for u in artillery[side]),
+            StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED),
+            EffectCosts(data.game_map.chart.movement_classes),
+        )
+
+
+def mechanisms(state: State) -> Ground:
+    """The ground mechanisms of the state's «Сталинград» ruleset (its ``ground``)."""
+    found: Ground = state.ruleset.ground  # type: ignore[attr-defined]
+    return found

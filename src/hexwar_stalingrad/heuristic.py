@@ -103,11 +103,10 @@ The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties wi
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections import Counter, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from itertools import chain
@@ -125,6 +124,7 @@ from hexwar_stalingrad.board import (
     POOL,
     REDUCED,
     enemy,
+    on_map,
     static,
     step,
     strength,
@@ -266,12 +266,11 @@ class HeuristicBot:
 
     def _bombard(self, state: State) -> Action:
         """The best bombardment target (S7; none in a spared pocket), else ``end``."""
-        data = static(state)
         targets = []
         for unit in state.legal_tokens(("bombard",)):
             for target in state.legal_tokens(("bombard", unit)):
                 if not _spared(state, target):
-                    a = data.interned("bombard", unit, target)
+                    a = Action("bombard", (unit, target))
                     targets.append((_bombard_score(state, a), a))
         return self._pick(targets) if targets else END
 
@@ -285,9 +284,9 @@ class HeuristicBot:
             kinds = [e.kind for e in data.cards[card].effects]
             wanted = _CARD_PHASE.get(kinds[0]) if kinds else None
             if wanted is None and state.stage == "cards":
-                return data.interned("play", card)
+                return Action("play", (card,))
             if wanted is not None and phase.startswith(wanted):
-                return data.interned("play", card)
+                return Action("play", (card,))
         return None
 
     # -- replacements (S4.1) -------------------------------------------------------------------
@@ -449,7 +448,7 @@ class HeuristicBot:
             elif score == best:
                 top.extend((unit, t) for t in targets)
         top.sort()  # (unit, hex): the order of the actions ``move UNIT HEX``
-        return [data.move_table(u)[t] for u, t in top]
+        return [Action("move", (u, t)) for u, t in top]
 
     def _stays(
         self,
@@ -926,7 +925,7 @@ def _holding(state: State, side: str) -> frozenset[str]:
             [u for u in _members(data, SIXTH) if (e := entries.get(u)) and e[0] in area]
         )
 
-    return _seen(state, "holding", build)
+    return build()
 
 
 def _attack_bonus(
@@ -1012,7 +1011,7 @@ def _escapes(state: State) -> frozenset[str]:
             and (lab in reached or reached.intersection(neighbors[lab]))
         )
 
-    return _seen(state, "escapes", compute)
+    return compute()
 
 
 def _in_pocket(state: State, unit: str) -> bool:
@@ -1075,43 +1074,27 @@ def _bombard_score(state: State, action: Action) -> float:
     return score
 
 
-def _seen(state: State, key: str, compute: Callable[[], _T]) -> _T:
-    """``compute()`` once per position: the core's :meth:`~hexwar.engine.state.State.derive`."""
-    return state.derive(("heuristic", key), compute)
-
-
 def _on_map(state: State, side: str) -> list[tuple[str, str]]:
-    """:func:`on_map` of ``side`` (``(label, unit)`` sorted by unit), read once per
-    position: the side's units in their sorted order looked up in the pieces table."""
-
-    def build() -> list[tuple[str, str]]:
-        entries = PIECES.entries(state)
-        return [(e[0], u) for u in static(state).side_ground(side) if (e := entries.get(u))]
-
-    return _seen(state, "on_map:" + side, build)
+    """:func:`on_map` of ``side`` (``(label, unit)`` sorted by unit)."""
+    return on_map(state, side)
 
 
 def _rkka_hexes(state: State) -> frozenset[str]:
-    """The hexes of RKKA's ground units, read once per position."""
-    return _seen(state, "rkka_hexes", lambda: frozenset(lab for lab, _ in _on_map(state, "rkka")))
+    """The hexes of RKKA's ground units."""
+    return frozenset(lab for lab, _ in on_map(state, "rkka"))
 
 
 def _rkka_zoc(state: State) -> frozenset[str]:
-    """RKKA's ZOC (S2.1), read once per position (do not mutate)."""
-    return _seen(state, "zoc", lambda: ground.zoc_of_side(state, "rkka"))
+    """RKKA's ZOC (S2.1; the core's :class:`~hexwar.mechanics.moves.SideZoc`)."""
+    return ground.zoc_of_side(state, "rkka")
 
 
 def _group(state: State, group: str) -> list[str]:
     """Sorted labels of the Wehrmacht ground units of ``group`` on the map."""
-
-    def build() -> list[str]:
-        entries = PIECES.entries(state)
-        return sorted([e[0] for u in _members(static(state), group) if (e := entries.get(u))])
-
-    return _seen(state, "group:" + group, build)
+    entries = PIECES.entries(state)
+    return sorted([e[0] for u in _members(static(state), group) if (e := entries.get(u))])
 
 
-@functools.lru_cache(maxsize=16)
 def _members(data: Static, group: str) -> tuple[str, ...]:
     """The Wehrmacht ground units of ``group`` (S11: the 6th Army, the relief)."""
     return tuple(u for u in data.side_ground("wehrmacht") if group in data.ground[u].groups)
@@ -1266,7 +1249,7 @@ def ring_risk(state: State) -> tuple[int, int]:
             return 0, 0
         return (0 if plan.closed else 1), len(plan.gaps)
 
-    return _seen(state, "ring_risk", compute)
+    return compute()
 
 
 def _screen(

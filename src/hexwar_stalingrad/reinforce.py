@@ -7,7 +7,6 @@ that group's units may use, negative = that group may use that many fewer).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
 from typing import Final
 
@@ -129,14 +128,10 @@ def _restorable(state: State, side: str) -> list[str]:
 
 
 def _trucks(state: State, side: str) -> tuple[str, ...]:
-    """The side's free truck hexes not in enemy ZOC (S4.1, S2.2), once per position."""
-
-    def build() -> tuple[str, ...]:
-        at = PIECES.occupied(state)
-        free = [t for t in static(state).tagged(f"truck:{side}") if not at.get(t)]
-        return tuple(_outside_enemy_zoc(state, side, free))
-
-    return state.derive(("stalingrad-trucks", side), build)
+    """The side's free truck hexes not in enemy ZOC (S4.1, S2.2)."""
+    at = PIECES.occupied(state)
+    free = [t for t in static(state).tagged(f"truck:{side}") if not at.get(t)]
+    return tuple(_outside_enemy_zoc(state, side, free))
 
 
 def _dead(state: State, side: str) -> list[str]:
@@ -221,7 +216,6 @@ def reserve_hexes(state: State, unit: str) -> list[str]:
     return []
 
 
-@functools.lru_cache(maxsize=8)
 def _arrivals(data: Static) -> Mapping[str, tuple[str, ...]]:
     """The units that arrive during play, sorted: the turn-6 ground reserves (S4.2) and
     every air unit (S3.2, S10.1; each waits in the pool until its turn)."""

@@ -14,7 +14,6 @@ attack, exploitation: S6-S8). State layout, action texts and decisions:
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -63,7 +62,6 @@ SCENARIOS: Final = (SHIPPED_NAME,)
 _G, _A = frozenset({"ground"}), frozenset({"air"})
 
 
-@functools.cache
 def shipped_data_digest() -> str:
     """SHA-256 over the shipped data files: each file's name, length and bytes, in name
     order (``hexwar_stalingrad/data/*.toml``)."""
@@ -450,6 +448,9 @@ class StalingradRules(Ruleset):
         if isinstance(data, Scenario):
             data = data.static()
         self.data: Static = data if data is not None else load_static()
+        self.ground = ground.Ground.of(self.data)  # the ground rules' mechanisms (S6-S8)
+        self.air_tables = air.AirTables.of(self.data)  # the air units' printed facts (S10)
+        self.card_tables = cards_rules.CardTables.of(self.data)  # the cards' effects (S5)
         self.length, self.turns = check_options(
             length, players, sudden_death, turns, len(self.data.turns)
         )

@@ -28,7 +28,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import math
 import re
@@ -521,13 +520,8 @@ def shipped_data_dir() -> Path:
 def load_scenario(data_dir: str | Path | None = None) -> Scenario:
     """Load and cross-check a scenario directory (the shipped data by default)."""
     if data_dir is None:
-        return _load_shipped()
+        return SHIPPED
     return _load(Path(data_dir))
-
-
-@functools.cache
-def _load_shipped() -> Scenario:
-    return _load(shipped_data_dir())
 
 
 def _name(d: Path) -> tuple[str, str]:
@@ -619,3 +613,9 @@ def _check_sources(d: Path) -> None:
     for f in SOURCE_FILES:
         if (d / f).exists():
             _read(d / f)
+
+
+#: The shipped scenario, loaded and cross-checked when this module is imported (data, once
+#: per process), and the compiled data its rulesets share.
+SHIPPED: Final = _load(shipped_data_dir())
+SHIPPED_STATIC: Final = SHIPPED.static()

@@ -14,10 +14,9 @@ validated and cross-checked) and compiles it.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar, overload
 
 import attrs
 
@@ -26,12 +25,11 @@ from hexwar.board.maps import GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import MoveSearch
 from hexwar.board.zoc import zoc_sources
-from hexwar.engine.actions import Action
-from hexwar.engine.memo import kept
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar.mechanics.move_memo import (
     Overrides,
+    StepCounts,
     class_map,
     map_variant,
     prepared_search,
@@ -59,23 +57,33 @@ FORTIFICATION_TAGS: Final = frozenset({"trench"})
 #: The city of Stalingrad: the terrain of its hexes (S11.1).
 CITY_TERRAIN: Final = "city"
 
-#: The most entries each family of :class:`Static`'s derived data keeps before it starts
-#: afresh, so that a process's memory stays bounded however many games it plays (issue
-#: 11): a ``path_steps`` map is about 13 KB and the bot asks for new source tuples as it
-#: plays (some 40 a long game); an interned action is about 230 B; the other families are
-#: small and bounded by the map, these bounds only cap them.
-KEPT: Final[Mapping[str, int]] = {
-    "path_steps": 128,
-    "ring": 4096,
-    "disk": 4096,
-    "around": 4096,
-    "move_table": 1024,
-    "action": 8192,
-    "least_step": 1024,
-}
+T = TypeVar("T")
 
 
-@attrs.frozen(eq=False)
+class _compiled(Generic[T]):  # noqa: N801 - used as a decorator
+    """A :class:`Static` attribute compiled from the scenario when the object is made
+    (:meth:`Static.__attrs_post_init__`; data, not a cache): the decorated method builds
+    it, reading the attributes compiled before it."""
+
+    def __init__(self, build: Callable[[Any], T]) -> None:
+        self.build, self.__doc__ = build, build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        owner._COMPILED = (*owner.__dict__.get("_COMPILED", ()), name)  # type: ignore[attr-defined]
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _compiled[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+    def __get__(self, obj: object | None, owner: type) -> T | _compiled[T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.build(obj)  # only while being made
+        return value
+
+
+@attrs.frozen(eq=False, slots=False)
 class Static:
     """Compiled scenario data (shared, read-only)."""
 
@@ -93,22 +101,12 @@ class Static:
     name: str = attrs.field(default="default", kw_only=True)
     #: SHA-256 of the scenario's data files; ``None``: data built in memory, unknown.
     digest: str | None = attrs.field(default=None, kw_only=True)
-    #: Derived static data built on first use, by family (interned actions, disks, …;
-    #: each bounded by :data:`KEPT`).
-    _cache: dict[str, dict[Any, Any]] = attrs.field(
-        factory=lambda: {family: {} for family in KEPT}, init=False, repr=False
-    )
 
-    def memo_sizes(self) -> Mapping[str, int]:
-        """How many entries each family of derived data holds now (see :data:`KEPT`)."""
-        return {family: len(memo) for family, memo in self._cache.items()}
+    def __attrs_post_init__(self) -> None:
+        for name in type(self)._COMPILED:  # type: ignore[attr-defined]
+            getattr(self, name)
 
-    def clear_memos(self) -> None:
-        """Forget the derived data built on first use (it is rebuilt when asked again)."""
-        for memo in self._cache.values():
-            memo.clear()
-
-    @functools.cached_property
+    @_compiled
     def step_tracks(self) -> Mapping[str, StepTrack]:
         """Every ground unit's two steps (S1.3): printed ``strength`` and ``movement``."""
         return {
@@ -121,12 +119,12 @@ class Static:
 
     # -- cells ------------------------------------------------------------------------------
 
-    @functools.cached_property
+    @_compiled
     def labels(self) -> Mapping[Hex, str]:
         """Every hex of the map → its label."""
         return {c: self.game_map.label(c) for c in self.game_map}
 
-    @functools.cached_property
+    @_compiled
     def cells(self) -> Mapping[str, Hex]:
         """Every label → its hex."""
         return {lab: c for c, lab in self.labels.items()}
@@ -139,30 +137,30 @@ class Static:
         """The map label of a hex (``KeyError`` if not on the map)."""
         return self.labels[cell]
 
-    @functools.cached_property
+    @_compiled
     def neighbors(self) -> Mapping[str, tuple[str, ...]]:
         """Adjacent labels of every label, sorted."""
         labels, adj = self.labels, self.game_map.graph.adj  # sorted by label, not by cell
         return {labels[c]: tuple(sorted([labels[n] for n in adj[c]])) for c in self.game_map}
 
-    @functools.cached_property
+    @_compiled
     def index_labels(self) -> tuple[str, ...]:
         """The label of each cell index of the map (``game_map.indexed_cells()``)."""
         return tuple(self.label(c) for c in self.game_map.indexed_cells())
 
-    @functools.cached_property
+    @_compiled
     def label_indices(self) -> Mapping[str, int]:
         """The cell index of each label (the inverse of :attr:`index_labels`)."""
         return {lab: i for i, lab in enumerate(self.index_labels)}
 
-    @functools.cached_property
+    @_compiled
     def neighbor_indices(self) -> tuple[tuple[int, ...], ...]:
         """The cell indices adjacent to each cell index."""
         m = self.game_map
         index, adj = m.index(), m.graph.adj  # sorted by index (int), not by cell
         return tuple(tuple(sorted([index[n] for n in adj[c]])) for c in m.indexed_cells())
 
-    @functools.cached_property
+    @_compiled
     def passable(self) -> frozenset[str]:
         """Labels of cells whose terrain is not impassable."""
         terrains = self.game_map.chart.terrains
@@ -172,12 +170,12 @@ class Static:
             if not terrains[self.game_map.terrain(c)].impassable
         )
 
-    @functools.cached_property
+    @_compiled
     def impassable_cells(self) -> frozenset[Hex]:
         """The cells whose terrain is impassable (the Volga, salt lakes)."""
         return frozenset(self.cell(lab) for lab in self.cells if lab not in self.passable)
 
-    @functools.cached_property
+    @_compiled
     def zoc_of(self) -> Mapping[str, tuple[str, ...]]:
         """The labels a ground unit standing on a label controls (S2.1, S2.3)."""
         from hexwar.board.zoc import zoc_projection
@@ -188,7 +186,7 @@ class Static:
             self.label(c): tuple(self.label(cells[j]) for j in proj[i]) for i, c in enumerate(cells)
         }
 
-    @functools.cached_property
+    @_compiled
     def fortified(self) -> frozenset[str]:
         """Labels of fortification hexes: trenches, towns, city (S9.2)."""
         m = self.game_map
@@ -198,27 +196,22 @@ class Static:
             if m.terrain(c) in FORTIFICATION_TERRAINS or m.tags(c) & FORTIFICATION_TAGS
         )
 
-    @functools.cached_property
+    @_compiled
     def city(self) -> frozenset[str]:
         """Labels of the Stalingrad city hexes (S11.1)."""
         m = self.game_map
         return frozenset(self.label(c) for c in m if m.terrain(c) == CITY_TERRAIN)
 
-    @functools.cached_property
+    @_compiled
     def stalingrad_area(self) -> frozenset[str]:
         """Labels within ``victory.area_radius`` of a city hex (ruling S11.1)."""
-        radius, axial = self.victory.area_radius, self.axial
-        centres = [axial[c] for c in sorted(self.city)]
+        radius, cells = self.victory.area_radius, self.cells
+        centres = [cells[c] for c in sorted(self.city)]
         return frozenset(
-            lab
-            for lab, (q, r) in axial.items()
-            if any(
-                (abs(q - cq) + abs(r - cr) + abs(q + r - cq - cr)) // 2 <= radius
-                for cq, cr in centres
-            )
+            lab for lab, cell in cells.items() if any(cell.distance(c) <= radius for c in centres)
         )
 
-    @functools.cached_property
+    @_compiled
     def _tags(self) -> Mapping[str, tuple[str, ...]]:
         m = self.game_map
         out: dict[str, list[str]] = {}
@@ -231,7 +224,7 @@ class Static:
         """Sorted labels of the cells carrying ``tag``."""
         return self._tags.get(tag, ())
 
-    @functools.cached_property
+    @_compiled
     def _foes(self) -> Mapping[str, frozenset[str]]:
         sides = sorted({u.side for u in self.ground.values()})
         return {s: frozenset(u for u, info in self.ground.items() if info.side != s) for s in sides}
@@ -240,7 +233,7 @@ class Static:
         """The ground units not of ``side``."""
         return self._foes[side]
 
-    @functools.cached_property
+    @_compiled
     def _side_units(self) -> Mapping[tuple[str, str], tuple[str, ...]]:
         out: dict[tuple[str, str], list[str]] = {}
         for u, g in self.ground.items():
@@ -258,15 +251,9 @@ class Static:
         return self._side_units.get(("air", side), ())
 
     def ring(self, label: str, radius: int) -> tuple[str, ...]:
-        """The labels exactly ``radius`` hexes from ``label`` (sorted; cached)."""
-        memo, key = self._cache["ring"], (label, radius)
-        found: tuple[str, ...] | None = memo.get(key)
-        if found is None:
-            centre = self.cell(label)
-            m = self.game_map
-            found = tuple(sorted(self.label(h) for h in centre.ring(radius) if h in m))
-            kept(memo, key, found, KEPT["ring"])
-        return found
+        """The labels exactly ``radius`` hexes from ``label`` (sorted)."""
+        labels = self.labels
+        return tuple(sorted(labels[h] for h in self.cell(label).ring(radius) if h in labels))
 
     def zoc_closure(self, label: str) -> frozenset[str]:
         """``label`` and the hexes a ground unit on it controls (S2.1): :attr:`zoc_disks`."""
@@ -288,7 +275,7 @@ class Static:
         """Hex distance between two labels."""
         return self.cell(a).distance(self.cell(b))
 
-    @functools.cached_property
+    @_compiled
     def axial(self) -> Mapping[str, tuple[int, int]]:
         """Every label → its axial coordinates ``(q, r)``: hex distance by arithmetic,
         without building cells (``distance`` in a tight loop).
@@ -303,47 +290,31 @@ class Static:
     def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         """Fewest hex steps from any of ``sources`` to every label reachable through
         passable hexes (units, ZOC and terrain costs ignored; breadth-first search on the
-        map graph). Built once per source tuple and kept with the map data.
+        map graph), by the core's :class:`~hexwar.mechanics.move_memo.StepCounts`.
 
         >>> data = load_static()
         >>> steps = data.path_steps(("0912",))
         >>> steps["0912"], steps["0913"]
         (0, 1)
         """
-        memo = self._cache["path_steps"]
-        found: dict[str, int] | None = memo.get(sources)
-        if found is None:
-            labels, graph = self.index_labels, self.neighbor_indices
-            index = self.label_indices
-            depth = [-1 if ok else -2 for ok in self._passable_indices]  # -2: impassable
-            frontier = [index[s] for s in sorted(set(sources) & self.passable)]
-            for i in frontier:
-                depth[i] = 0
-            d = 0
-            while frontier:
-                d += 1
-                nxt = []
-                for i in frontier:
-                    for j in graph[i]:
-                        if depth[j] == -1:
-                            depth[j] = d
-                            nxt.append(j)
-                frontier = nxt
-            found = {labels[i]: d for i, d in enumerate(depth) if d >= 0}
-            kept(memo, sources, found, KEPT["path_steps"])
-        return found
+        return self.step_counts(sources)
 
-    @functools.cached_property
+    @_compiled
+    def step_counts(self) -> StepCounts:
+        """:meth:`path_steps` on the core's :class:`~hexwar.mechanics.move_memo.StepCounts`."""
+        return StepCounts(self.index_labels, self.neighbor_indices, self._passable_indices)
+
+    @_compiled
     def _passable_indices(self) -> tuple[bool, ...]:
         """Whether each cell index is passable (:attr:`passable`)."""
         return tuple(lab in self.passable for lab in self.index_labels)
 
-    @functools.cached_property
+    @_compiled
     def zoc_disks(self) -> Mapping[str, frozenset[str]]:
         """Every label → itself and the hexes a ground unit on it controls (S2.1), one mapping."""
         return {lab: frozenset((lab, *zoc)) for lab, zoc in self.zoc_of.items()}
 
-    @functools.cached_property
+    @_compiled
     def zoc_controllers(self) -> Mapping[str, tuple[str, ...]]:
         """Every label → the labels from which a ground unit puts it in its ZOC (S2.1):
         the inverse of :attr:`zoc_of`, from the core's :func:`~hexwar.board.zoc.zoc_sources`."""
@@ -353,7 +324,7 @@ class Static:
             zip(labels, [tuple(map(at, f)) for f in zoc_sources(self.game_map)], strict=True)
         )
 
-    @functools.cached_property
+    @_compiled
     def zoc_sources(self) -> Mapping[str, frozenset[str]]:
         """Every label → the labels whose :attr:`zoc_disks` hold it (itself and its
         :attr:`zoc_controllers`): a hex is blocked by a side's units (on it or in their
@@ -362,49 +333,19 @@ class Static:
         return {lab: frozenset((lab, *controllers[lab])) for lab in self.zoc_disks}
 
     def disk(self, label: str, radius: int) -> tuple[str, ...]:
-        """The labels within ``radius`` of ``label`` (sorted; cached)."""
-        memo, key = self._cache["disk"], (label, radius)
-        found: tuple[str, ...] | None = memo.get(key)
-        if found is None:
-            centre = self.cell(label)
-            m = self.game_map
-            found = tuple(sorted(self.label(h) for h in centre.spiral(radius) if h in m))
-            kept(memo, key, found, KEPT["disk"])
-        return found
+        """The labels within ``radius`` of ``label`` (sorted)."""
+        labels = self.labels
+        return tuple(sorted(labels[h] for h in self.cell(label).spiral(radius) if h in labels))
 
     def around(self, label: str, radius: int) -> frozenset[str]:
         """The labels at most ``radius`` steps from ``label`` on the map graph, without it
-        (every cell adjacent, whatever its terrain: a move goes no farther; cached)."""
-        memo, key = self._cache["around"], (label, radius)
-        found: frozenset[str] | None = memo.get(key)
-        if found is None:
-            neighbors = self.neighbors
-            seen, frontier = {label}, [label]
-            for _ in range(radius):
-                frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
-                seen.update(frontier)
-            found = kept(memo, key, frozenset(seen - {label}), KEPT["around"])
-        return found
-
-    def move_action(self, unit: str, label: str) -> Action:
-        """The (interned) action ``move UNIT HEX``."""
-        return self.interned("move", unit, label)
-
-    def move_table(self, unit: str) -> Mapping[str, Action]:
-        """``unit``'s interned ``move UNIT HEX`` actions by hex label (built on first use)."""
-        memo = self._cache["move_table"]
-        found: _MoveTable | None = memo.get(unit)
-        if found is None:
-            found = kept(memo, unit, _MoveTable(self, unit), KEPT["move_table"])
-        return found
-
-    def interned(self, kind: str, *args: str) -> Action:
-        """The (interned) action ``KIND ARGS...``: built once, then shared."""
-        memo, key = self._cache["action"], (kind, *args)
-        found: Action | None = memo.get(key)
-        if found is None:
-            found = kept(memo, key, Action(kind, args), KEPT["action"])
-        return found
+        (every cell adjacent, whatever its terrain: a move goes no farther)."""
+        neighbors = self.neighbors
+        seen, frontier = {label}, [label]
+        for _ in range(radius):
+            frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
+            seen.update(frontier)
+        return frozenset(seen - {label})
 
     # -- maps under card effects ----------------------------------------------------------
 
@@ -415,14 +356,6 @@ class Static:
         variant has its own compiled movement cache (``hexwar.mechanics.move_memo.map_variant``).
         """
         return map_variant(self.game_map, overrides)
-
-    @staticmethod
-    def for_class(overrides: Overrides, movement_class: str) -> Overrides:
-        """The overrides that change ``movement_class``'s costs (the others' searches
-        are the base map's: one memo entry and one compiled map fewer per variant)."""
-        if not overrides:
-            return overrides
-        return tuple(o for o in overrides if o[0] == movement_class)
 
     # -- movement (S6): the core's memoised searches (hexwar.mechanics.move_memo) ---------------
 
@@ -436,14 +369,7 @@ class Static:
         """The cheapest step of ``movement_class`` under ``overrides``: a move of ``p``
         points ends at most ``p // least_step`` hexes away (every step is to a neighbour
         and costs at least this much; ``0``: no such bound)."""
-        memo, key = self._cache["least_step"], (overrides, movement_class)
-        found: float | None = memo.get(key)
-        if found is None:
-            steps = self.steps(overrides, movement_class)
-            rows = (*steps.go, *steps.stop)
-            least = min((c for row in rows for _, c in row), default=0)
-            found = kept(memo, key, least, KEPT["least_step"])
-        return found
+        return self.steps(overrides, movement_class).least
 
     def move_search(
         self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
@@ -473,19 +399,14 @@ class Static:
 def load_static(data_dir: str | Path | None = None) -> Static:
     """The compiled data of a scenario directory, loaded and cross-checked
     (:func:`hexwar_stalingrad.scenario.load_scenario`); the shipped data by default,
-    loaded once per process."""
+    loaded once per process (:data:`hexwar_stalingrad.scenario.SHIPPED_STATIC`)."""
     if data_dir is None:
-        return _shipped()
+        from hexwar_stalingrad.scenario import SHIPPED_STATIC
+
+        return SHIPPED_STATIC
     from hexwar_stalingrad.scenario import load_scenario
 
     return load_scenario(data_dir).static()
-
-
-@functools.cache
-def _shipped() -> Static:
-    from hexwar_stalingrad.scenario import load_scenario
-
-    return load_scenario().static()
 
 
 @attrs.frozen
@@ -512,15 +433,3 @@ def victory_from_dict(data: Mapping[str, Any], source: str = "<data>") -> Victor
     ck = Checker(source)
     ck.keys(dict(data), ("area_radius",), (), "top level")
     return VictoryData(ck.integer(data["area_radius"], "area_radius", 0))
-
-
-class _MoveTable(dict[str, Action]):
-    """Label → the interned ``move UNIT LABEL``; a missing label is made on first use."""
-
-    def __init__(self, data: Static, unit: str) -> None:
-        super().__init__()
-        self._data, self._unit = data, unit
-
-    def __missing__(self, label: str) -> Action:
-        action = self[label] = self._data.move_action(self._unit, label)
-        return action

@@ -16,11 +16,10 @@ next to the pocket when it is encircled) — where the game was decided.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
-from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
 from hexwar.grid.layout import FLAT, POINTY, Layout
 from hexwar.mechanics.supply import trace_lengths
@@ -28,13 +27,10 @@ from hexwar.study import StudyGame
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import (
     DEAD,
-    ELIMINATED,
     FULL,
-    PIECES,
     POOL,
     REDUCED,
     SIDES,
-    STEPS,
     on_map,
     static,
     step,
@@ -61,17 +57,10 @@ def _all_steps(state: State) -> dict[str, int]:
     return totals
 
 
-#: Both sides' steps: reads only where the units are, their steps and the air units'
-#: table (most actions change none of them).
-_STEPS_MEMO: Final = StateMemo(
-    reads=(PIECES.table, STEPS, ELIMINATED, "air"), compute=_all_steps, size=16
-)
-
-
 def steps(state: State, side: str) -> int:
     """Steps of ``side`` on the map and in the air (full 2, reduced 1): losses are their
     decrease."""
-    return _STEPS_MEMO(state)[side]
+    return _all_steps(state)[side]
 
 
 def _sixth_in_area(state: State) -> list[str]:
@@ -141,7 +130,7 @@ class StalingradHook:
         self.lost = dict.fromkeys(SIDES, 0)
 
     def step(self, state: State, action: Action) -> None:
-        now = _STEPS_MEMO(state)
+        now = _all_steps(state)
         for s in SIDES:
             if s in self.prev and now[s] < self.prev[s]:
                 self.lost[s] += self.prev[s] - now[s]

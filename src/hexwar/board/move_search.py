@@ -62,6 +62,9 @@ class CompiledSteps:
     layers: Layers | None = None
     #: the levels' steps per allowance (:func:`arrivals`), filled on use
     plans: dict[int, Plan] = attrs.field(factory=dict, init=False, repr=False)
+    #: The cheapest step (``0``: none): a move of ``p`` points ends at most
+    #: ``p // least`` cells away.
+    least: float = 0
 
 
 def compiled_adjacency(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
@@ -96,7 +99,9 @@ def _compile(game_map: GameMap[Any], movement_class: str) -> CompiledSteps:
     # the rows by cost are shared by the classes and the cost variants of the map where
     # equal (a variant changes a few terrains' costs: most rows stay as they were)
     shared: dict[tuple[int, ...], tuple[int, ...]] = game_map.derived("step-rows", dict)
-    return CompiledSteps(go, stop, integral, _layers(go, stop, shared) if integral else None)
+    layers = _layers(go, stop, shared) if integral else None
+    least = min((p[0] for p in priced if p is not None), default=0)  # every kind is on the map
+    return CompiledSteps(go, stop, integral, layers, least=least)
 
 
 #: What prices a step: ``(terrain entered, hexside features, linear features)``.

@@ -15,14 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
+import attrs
+
 from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
 from hexwar.board.move_rules import DEFAULT_RULES, MoveRules
 from hexwar.board.movement import Reach, reachable
 from hexwar.engine.actions import Value
+from hexwar.engine.memo import StateMemo
 from hexwar.engine.state import State
 
-__all__ = ["PieceReads"]
+__all__ = ["PieceReads", "Placed"]
 
 C = TypeVar("C")
 
@@ -209,3 +212,32 @@ class PieceReads(Generic[C]):
         if entry is None:
             raise PieceError(f"piece {piece!r} is not on the map")
         return entry  # type: ignore[return-value]
+
+
+#: The placed pieces of one side (``None``: every side): ``(label, piece)``, sorted by piece.
+Placement = tuple[tuple[str, str], ...]
+
+
+@attrs.frozen(eq=False)
+class Placed:
+    """``placed(state, side)``: the pieces of ``pieces`` on the map by side, as
+    ``(label, piece)`` sorted by piece; built for every side at once and kept per version
+    of the registry's pieces table (positions that differ elsewhere share it)."""
+
+    pieces: PieceReads[Any]
+    sides: tuple[str, ...]
+    _memo: StateMemo[dict[str | None, Placement]] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        memo = StateMemo(reads=(self.pieces.table,), compute=self._find, size=256)
+        object.__setattr__(self, "_memo", memo)
+
+    def __call__(self, state: State, side: str | None = None) -> Placement:
+        return self._memo(state)[side]
+
+    def _find(self, state: State) -> dict[str | None, Placement]:
+        entries = sorted(self.pieces.entries(state).items())
+        out: dict[str | None, Placement] = {None: tuple((e[0], p) for p, e in entries)}
+        for side in self.sides:
+            out[side] = tuple((e[0], p) for p, e in entries if e[1] == side)
+        return out

@@ -33,16 +33,18 @@ from hexwar.board.maps import COST_CACHE, GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
 from hexwar.board.movement import EnemyZone, MoveSearch, enemy_zone
 from hexwar.board.pieces import CellCodec
-from hexwar.engine.memo import kept
+from hexwar.engine.memo import StateMemo, kept
 from hexwar.engine.state import State
 
 __all__ = [
     "REACH_MEMO_SIZE",
     "SEARCH_MEMO_SIZE",
     "Codec",
+    "EffectCosts",
     "FirstSteps",
     "Overrides",
     "SearchMemo",
+    "StepCounts",
     "class_map",
     "effect_costs",
     "first_steps",
@@ -85,6 +87,24 @@ def effect_costs(state: State, classes: Iterable[str], kind: str = "terrain_cost
     return tuple((c, t, v) for (c, t), v in sorted(out.items()))
 
 
+class EffectCosts:
+    """:func:`effect_costs` of ``classes`` as a reader of the state (a
+    :class:`~hexwar.mechanics.moves.PieceMoves` ``overrides=``), found once per set of
+    effects in force."""
+
+    def __init__(self, classes: Iterable[str], kind: str = "terrain_cost") -> None:
+        self.classes, self.kind = tuple(sorted(classes)), kind
+        self._memo: StateMemo[Overrides] = StateMemo(
+            reads=("$effects",), compute=self._find, size=64
+        )
+
+    def __call__(self, state: State) -> Overrides:
+        return self._memo(state) if state.effects else ()
+
+    def _find(self, state: State) -> Overrides:
+        return effect_costs(state, self.classes, self.kind)
+
+
 def map_variant(game_map: GameMap[Any], overrides: Overrides) -> GameMap[Any]:
     """``game_map`` with ``overrides`` (:meth:`GameMap.with_movement_costs`), kept on it."""
     if not overrides:
@@ -103,6 +123,56 @@ def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str)
     if overrides:
         overrides = tuple(o for o in overrides if o[0] == movement_class)
     return map_variant(game_map, overrides)
+
+
+class StepCounts:
+    """Fewest steps from the nearest of some source cells to every cell reached through
+    passable cells (a breadth-first search on neighbour indices, costs ignored), by
+    label: ``counts(sources)``. Built once per tuple of sources, the last ``size`` kept.
+
+    >>> counts = StepCounts(("a", "b", "c"), ((1,), (0, 2), (1,)), (True, True, True))
+    >>> dict(counts(("a",)))
+    {'a': 0, 'b': 1, 'c': 2}
+    """
+
+    def __init__(
+        self,
+        labels: Sequence[str],
+        neighbors: Sequence[Sequence[int]],
+        passable: Sequence[bool],
+        size: int = 128,
+    ) -> None:
+        self.labels, self.neighbors, self.passable = tuple(labels), neighbors, tuple(passable)
+        self.index = {lab: i for i, lab in enumerate(self.labels)}
+        self.size = size
+        self._kept: dict[tuple[str, ...], dict[str, int]] = {}
+
+    def __call__(self, sources: tuple[str, ...]) -> Mapping[str, int]:
+        found = self._kept.get(sources)
+        if found is None:
+            if len(self._kept) >= self.size:
+                del self._kept[next(iter(self._kept))]
+            found = self._kept[sources] = self._count(sources)
+        return found
+
+    def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
+        index, graph, labels = self.index, self.neighbors, self.labels
+        depth = [-1 if ok else -2 for ok in self.passable]  # -2: impassable
+        frontier = sorted(i for s in set(sources) if (i := index.get(s)) is not None)
+        frontier = [i for i in frontier if depth[i] == -1]
+        for i in frontier:
+            depth[i] = 0
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for i in frontier:
+                for j in graph[i]:
+                    if depth[j] == -1:
+                        depth[j] = d
+                        nxt.append(j)
+            frontier = nxt
+        return {labels[i]: d for i, d in enumerate(depth) if d >= 0}
 
 
 class SearchMemo:
