@@ -17,20 +17,34 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hexwar.board.maps import GameMap
-from hexwar.board.movement import Reach
-from hexwar.board.pieces import Pieces
-from hexwar.engine.actions import Action, Decision, Outcome, Value
-from hexwar.engine.kinds import Kind, Kinds, Values
-from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import ActionSpace
-from hexwar.engine.state import Ruleset, State
-from hexwar.mechanics.combat import AdvanceRules, Combat, HexsideShift, OddsRules
-from hexwar.mechanics.control import Control
-from hexwar.mechanics.replacements import Replacements
-from hexwar.mechanics.retreat import RetreatRules
-from hexwar.mechanics.steps import StepCounters
-from hexwar.mechanics.supply import trace_lengths, zoc_stops
+from hexwar import (
+    Action,
+    ActionSpace,
+    AdvanceRules,
+    Combat,
+    Control,
+    Decision,
+    GameMap,
+    HexsideShift,
+    Kind,
+    Kinds,
+    OddsRules,
+    Outcome,
+    Phase,
+    Pieces,
+    Reach,
+    Replacements,
+    RetreatRules,
+    Ruleset,
+    Stage,
+    State,
+    StepCounters,
+    TurnSequence,
+    Value,
+    Values,
+    trace_lengths,
+    zoc_stops,
+)
 
 from .data import CRT, MAP, MUD_COST, REPLACEMENT_POINTS, SIDES, TOWNS, TURNS, UNITS, WEATHER, cell
 
