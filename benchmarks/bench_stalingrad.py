@@ -15,7 +15,11 @@ Figures:
 - ``list``: random long games uniform over ``state.legal_actions()`` (the old random bot's
   games: the same games in both trees), games and actions per CPU second;
 - ``token``: random long games of the core's token-wise :class:`hexwar.engine.loop.RandomPlayer`
-  (this tree only): games and actions per CPU second; targets >= 20 and >= 25 000;
+  (this tree only): games and actions per CPU second; targets >= 20 and >= 25 000; beside
+  them, measured in the same worker, the anchor: python-chess random games (uniform over
+  the legal moves, to the game's end), plies per CPU second, and the ratio
+  ``actions_per_chess_ply`` (actions per CPU-s over plies per CPU-s), which cancels the
+  host's speed;
 - ``heuristic``: one heuristic-bot long game (both bots), CPU seconds: ``cold_s`` the
   first game of the process (with the map data built on first use, a one-time cost),
   ``warm_s`` the same game played again (a game as a study plays it; the issue's figure,
@@ -84,6 +88,22 @@ def games_rate(make):
     return {"games_per_cpu_s": games / cpu, "actions_per_cpu_s": actions / cpu,
             "actions_per_game": actions / games}
 
+def chess_rate(seed, games=20):
+    # the anchor: python-chess random games (uniform over the legal moves, to the game's
+    # end) in this process, plies per CPU-s
+    try:
+        import chess
+    except ImportError:
+        return {}
+    plies, cpu = 0, time.process_time()
+    for i in range(games):
+        rng, board = random.Random(seed + i), chess.Board()
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+    cpu = time.process_time() - cpu
+    return {"chess_plies_per_cpu_s": plies / cpu}
+
 def median_us(times):
     return statistics.median(times) * 1e6
 
@@ -92,6 +112,7 @@ if mode == "list":
     out = games_rate(list_players)
 elif mode == "token":
     out = games_rate(token_players)
+    out.update(chess_rate(seed))
 elif mode == "heuristic":
     from hexwar_stalingrad.heuristic import HeuristicBot
     for name in ("cold_s", "warm_s"):  # the first game of the process, then the same again
@@ -157,7 +178,9 @@ def _summary(runs: list[dict[str, float]], key: str) -> str:
     values = [r[key] for r in runs if r.get(key) is not None]
     if not values:
         return "-"
-    return f"min {min(values):.1f} / median {statistics.median(values):.1f}"
+    low, mid = min(values), statistics.median(values)
+    digits = 1 if mid >= 10 else 3
+    return f"min {low:.{digits}f} / median {mid:.{digits}f}"
 
 
 def main() -> None:
@@ -205,6 +228,10 @@ def main() -> None:
                     games = -300  # the old tree's random bot: uniform over the legal list
                 results.setdefault((mode, name), []).append(worker(tree, mode, games, 100 * r))
     for (mode, name), runs in sorted(results.items()):
+        for run in runs:
+            if run.get("chess_plies_per_cpu_s"):
+                chess = run["chess_plies_per_cpu_s"]
+                run["actions_per_chess_ply"] = run["actions_per_cpu_s"] / chess
         keys = sorted({k for run in runs for k in run})
         figures = ", ".join(f"{k}: {_summary(runs, k)}" for k in keys)
         print(f"{mode:9s} {name:4s} ({len(runs)} runs) {figures}")

@@ -1,21 +1,87 @@
-"""The public API: at most 40 top-level names, one error tree, one name per concept."""
+"""The public API: one grouped namespace a game is written from, one error tree, one name
+per concept."""
 
 from __future__ import annotations
 
+import doctest
 import importlib
 import importlib.util
 import inspect
+import re
+from pathlib import Path
+
+import pytest
+from tools import api_surface
+from tools.api_surface import GAMES, TARGETS, Import, imports_of, surface
 
 import hexwar
 from hexwar.base import errors
 from test_layers import MODULES
 
 
-def test_the_top_level_exports_at_most_40_names_that_all_resolve() -> None:
-    assert len(hexwar.__all__) <= 40
+def test_the_top_level_names_are_few_unique_and_all_resolve() -> None:
+    assert len(hexwar.__all__) <= 70
     assert len(set(hexwar.__all__)) == len(hexwar.__all__)
     for name in hexwar.__all__:
         assert getattr(hexwar, name) is not None
+
+
+def test_the_module_docstring_lists_every_public_name_once_under_a_topic() -> None:
+    assert hexwar.__doc__ is not None
+    topics = re.findall(r"^- ([a-z ]+): (.+?)[;.]$", hexwar.__doc__, re.MULTILINE | re.DOTALL)
+    listed = [n for _, names in topics for n in re.findall(r"``(\w+)``", names)]
+    assert len(topics) >= 8
+    assert sorted(listed) == sorted(hexwar.__all__)
+
+
+@pytest.mark.parametrize("game", ["tutorial", "Bridgehead"])
+def test_the_example_games_import_only_from_the_namespace(game: str) -> None:
+    """Their rules import from ``hexwar`` alone; Bridgehead's web page also from
+    ``hexwar.render`` and ``hexwar.web``. The module targets of issue 27 hold."""
+    found = surface(GAMES[game])
+    assert found.modules <= {"hexwar", "hexwar.render", "hexwar.web.games", "hexwar.web.combat"}
+    assert len(found.modules) <= (TARGETS[game][1] or 0)
+    assert {i.name for i in found.imports if i.module == "hexwar"} <= set(hexwar.__all__)
+
+
+def test_the_surface_counts_each_way_of_importing_once_per_name() -> None:
+    source = """
+from hexwar import Hex, State
+from hexwar.engine import dice
+from hexwar.board.maps import build_map as bm
+import hexwar.mechanics.crt as crt
+import hexwar
+from . import data
+from hexwarish import Nope
+def f():
+    from hexwar import Hex
+    return dice.D6, crt.OddsTable.build, hexwar.engine.state.Ruleset, hexwar.Hex
+"""
+    found = imports_of(source)
+    assert set(found) == {
+        Import("hexwar", "Hex"),
+        Import("hexwar", "State"),
+        Import("hexwar.board.maps", "build_map"),
+        Import("hexwar.engine.dice", "D6"),
+        Import("hexwar.mechanics.crt", "OddsTable"),
+        Import("hexwar.engine.state", "Ruleset"),
+    }
+    assert found.count(Import("hexwar", "Hex")) == 3  # two imports and one read
+
+
+def test_the_surface_of_a_folder_is_the_union_of_its_files(tmp_path: Path) -> None:
+    root = tmp_path
+    (root / "a.py").write_text("from hexwar import Hex, State\n", encoding="utf-8")
+    (root / "sub").mkdir()
+    (root / "sub" / "b.py").write_text("from hexwar.grid.geometry import Hex\n", encoding="utf-8")
+    found = surface([root])
+    assert found.names == {"Hex", "State"}
+    assert found.modules == {"hexwar", "hexwar.grid.geometry"}
+    assert api_surface.report({"x": [root]}).splitlines()[1].split() == ["x", "2", "2"]
+
+
+def test_the_surface_tool_doctests_pass() -> None:
+    assert doctest.testmod(api_surface).failed == 0
 
 
 def test_every_core_error_is_defined_in_hexwar_base_errors_under_one_base() -> None:

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from hexwar.board.maps import GameMap, build_map, rectangle
-from hexwar.board.terrain import chart_from_dict
-from hexwar.grid.coords import offset_to_hex
-from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable
-from hexwar.mechanics.crt_values import CombatResult
-from hexwar.mechanics.steps import StepTrack
+from hexwar import (
+    CombatResult,
+    GameMap,
+    Hex,
+    OddsTable,
+    StepTrack,
+    build_map,
+    chart_from_dict,
+    offset_to_hex,
+    rectangle,
+)
 
 COLUMNS, ROWS = 9, 7
 SIDES: Final = ("blue", "red")

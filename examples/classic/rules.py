@@ -18,21 +18,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hexwar.board.maps import GameMap
-from hexwar.board.pieces import Pieces
-from hexwar.engine.actions import Action, Outcome, Value
-from hexwar.engine.kinds import Kind, Kinds, Values
-from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import ActionSpace
-from hexwar.engine.state import Ruleset, State
-from hexwar.mechanics.combat import AdvanceRules, Combat, HexsideShift, OddsRules
-from hexwar.mechanics.control import Control
-from hexwar.mechanics.moves import PieceMoves
-from hexwar.mechanics.replacements import Replacements, edge_or_held
-from hexwar.mechanics.retreat import RetreatRules
-from hexwar.mechanics.steps import StepCounters
-from hexwar.mechanics.supply import trace_lengths, zoc_stops
-from hexwar.mechanics.victory import ControlVictory
+from hexwar import (
+    Action,
+    ActionSpace,
+    AdvanceRules,
+    Combat,
+    Control,
+    ControlVictory,
+    GameMap,
+    HexsideShift,
+    Kind,
+    Kinds,
+    OddsRules,
+    Outcome,
+    Phase,
+    PieceMoves,
+    Pieces,
+    Replacements,
+    RetreatRules,
+    Ruleset,
+    Stage,
+    State,
+    StepCounters,
+    TurnSequence,
+    Value,
+    Values,
+    edge_or_held,
+    trace_lengths,
+    zoc_stops,
+)
 
 from .data import CRT, MAP, MUD_COST, REPLACEMENT_POINTS, SIDES, TOWNS, TURNS, UNITS, WEATHER, cell
 

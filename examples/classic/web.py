@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from hexwar.engine.state import Ruleset, State
+from hexwar import Ruleset, State
 from hexwar.render import CounterView
 from hexwar.web.combat import combat_support
 from hexwar.web.games import BoardView, Marker, WebGame

@@ -10,19 +10,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from hexwar.board.maps import build_map, hexagon
-from hexwar.board.movement import reachable
-from hexwar.board.pieces import HEX_CODEC, Pieces
-from hexwar.board.terrain import chart_from_dict
-from hexwar.engine.actions import Action, Decision, Outcome, Value
-from hexwar.engine.bounds import Bounds
-from hexwar.engine.dice import D6
-from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import ActionSpace
-from hexwar.engine.state import Ruleset, State
-from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable
-from hexwar.mechanics.crt_values import CombatResult
+from hexwar import (
+    D6,
+    HEX_CODEC,
+    Action,
+    ActionSpace,
+    Bounds,
+    CombatResult,
+    Decision,
+    Hex,
+    OddsTable,
+    Outcome,
+    Phase,
+    Pieces,
+    Ruleset,
+    Stage,
+    State,
+    TurnSequence,
+    Value,
+    build_map,
+    chart_from_dict,
+    hexagon,
+    reachable,
+)
 
 __all__ = ["MAP", "PIECES", "START", "TOWN", "UNITS", "Crossing"]
 

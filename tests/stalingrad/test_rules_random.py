@@ -16,7 +16,6 @@ tests/stalingrad/test_rules_random.py -k soak`` plays that many games the same w
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 from random_games import random_game
@@ -150,7 +149,6 @@ def test_bot_games_keep_the_invariants_at_every_step(length: str) -> None:
     """Many seeded random games (token-wise players); invariants after every action."""
     rules = StalingradRules(length=length)
     games = 20 if length == "long" else 30
-    start = time.perf_counter()
     for seed in range(games):
         state = rules.new_state()
         driver, bot = SeededDriver(seed), RandomPlayer(seed)
@@ -163,7 +161,6 @@ def test_bot_games_keep_the_invariants_at_every_step(length: str) -> None:
             steps += 1
         assert state.outcome is not None
         assert state.outcome.winner in rules.sides
-    assert time.perf_counter() - start < 600
 
 
 def test_a_seeded_random_game_is_reproducible() -> None:
