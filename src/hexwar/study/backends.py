@@ -12,15 +12,15 @@ import logging
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from hexwar.study.game import StudyError
 from hexwar.study.results import Row
-from hexwar.study.runner import Job, play_job
+from hexwar.study.runner import Job, play_job, play_jobs
 
-__all__ = ["DaskBackend", "InlineBackend", "PoolBackend", "backend_for"]
+__all__ = ["MAX_BATCH", "DaskBackend", "InlineBackend", "PoolBackend", "backend_for", "batches"]
 
 
 class InlineBackend:
@@ -102,18 +102,35 @@ class DaskBackend:
         cluster, client = self._client()
         return self._rows(cluster, client, jobs)
 
-    @staticmethod
-    def _rows(cluster: Any, client: Any, jobs: Sequence[Job]) -> Iterator[Row]:
+    def _rows(self, cluster: Any, client: Any, jobs: Sequence[Job]) -> Iterator[Row]:
         dask: Any = importlib.import_module("distributed")
         try:
-            futures = client.map(play_job, list(jobs), pure=False)
+            workers = max(1, len(client.scheduler_info().get("workers", {})) or self.local)
+            futures = client.map(play_jobs, batches(jobs, workers), pure=False)
             for future in dask.as_completed(futures):
-                yield future.result()
+                yield from future.result()
                 future.release()
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def batches(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
+    """The jobs in consecutive batches, one cluster task each: about 16 per worker, at
+    most :data:`MAX_BATCH` games (a task's overhead on the scheduler is then small beside
+    its games; a lost worker loses at most its batches).
+
+    >>> sizes = [len(b) for b in batches(list(range(100)), 2)]
+    >>> sizes[0], len(sizes), sum(sizes)
+    (3, 34, 100)
+    """
+    size = max(1, min(MAX_BATCH, len(jobs) // (16 * workers)))
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+#: The most games in one cluster task.
+MAX_BATCH: Final = 16
 
 
 def backend_for(

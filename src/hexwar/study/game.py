@@ -15,7 +15,7 @@ from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 
-__all__ = ["GameHook", "StudyError", "StudyGame", "resolve"]
+__all__ = ["GameHook", "StudyError", "StudyGame", "register_bot", "resolve"]
 
 Json = Any
 """A JSON-able value (``None``, bool, number, string, list, dict with string keys)."""
@@ -53,7 +53,11 @@ class StudyGame:
     ``seed -> player``; ``hook`` makes a :class:`GameHook` per game; ``cells()`` gives
     every hex label's polygon (screen ``x, y``, y down) for the report's heat maps, on
     which ``regions()`` (name -> hex labels) are outlined;
-    ``notes`` describes the hook's figures for the report (figure name -> text).
+    ``notes`` describes the hook's figures for the report (figure name -> text);
+    ``board(tints, title)`` draws the game's own map as SVG (its renderer's layers) with
+    the hexes of ``tints`` (label -> colour) tinted: the report's heat maps then use it
+    rather than ``cells``. A bot name not in ``bots`` is looked up among the players
+    registered for every game (:func:`register_bot`).
     """
 
     name: str
@@ -65,14 +69,39 @@ class StudyGame:
     cells: Callable[[], Mapping[str, Sequence[tuple[float, float]]]] | None = None
     regions: Callable[[], Mapping[str, Sequence[str]]] | None = None
     notes: Mapping[str, str] = attrs.field(factory=dict)
+    board: Callable[[Mapping[str, str], str], str] | None = None
 
     def bot(self, name: str, seed: int) -> Player:
-        """The bot ``name`` seeded with ``seed`` (:class:`StudyError` if unknown)."""
-        try:
-            return self.bots[name](seed)
-        except KeyError:
-            known = ", ".join(sorted(self.bots))
-            raise StudyError(f"{self.name}: unknown bot {name!r}; choose from {known}") from None
+        """The bot ``name`` seeded with ``seed``: the game's own, else one registered for
+        every game (:class:`StudyError` if neither)."""
+        factory = self.bots.get(name) or _BOTS.get(name)
+        if factory is None:
+            known = ", ".join(sorted({*self.bots, *_BOTS}))
+            raise StudyError(f"{self.name}: unknown bot {name!r}; choose from {known}")
+        return factory(seed)
+
+
+def _uniform_bot(seed: int) -> Player:
+    return RandomPlayer(seed, legal=lambda state: state.legal_actions())
+
+
+#: Players any game may use, by name (:func:`register_bot`).
+_BOTS: dict[str, Callable[[int], Player]] = {"random": _random_bot, "uniform": _uniform_bot}
+
+
+def register_bot(name: str, factory: Callable[[int], Player], *, replace: bool = False) -> None:
+    """Make ``name`` a bot of every study (``--bots``): ``factory(seed)`` gives the player
+    of one game. Built in: ``random`` (uniform over the kinds of action, then token by
+    token) and ``uniform`` (uniform over the legal actions). A game's own bot of the same
+    name wins over it.
+
+    >>> register_bot("first", lambda seed: (lambda state: state.legal_actions()[0]))
+    >>> StudyGame(name="g", rules=lambda o: None).bot("first", 0)  # doctest: +ELLIPSIS
+    <function <lambda> at ...>
+    """
+    if name in _BOTS and _BOTS[name] is not factory and not replace:
+        raise StudyError(f"a bot named {name!r} is already registered")
+    _BOTS[name] = factory
 
     @classmethod
     def of_ruleset(cls, ruleset: type[Ruleset]) -> StudyGame:

@@ -13,7 +13,8 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
 - ``GET /api/g/ID/record``: the game record, once the game is over;
 - ``POST /api/g/ID/replay`` (a finished game) or ``POST /api/replay`` (a record file's
   text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
-  after N actions (:mod:`hexwar.web.replay`).
+  after N actions (:mod:`hexwar.web.replay`); ``GET /replay/file/NAME`` the replay of a
+  record of the ``--records`` folder (a study report's links).
 
 - ``/ws/g/ID``: a WebSocket pushing ``view`` to the page after every change
   (:mod:`hexwar.web.live`); the page polls ``view`` only when it cannot connect.
@@ -37,7 +38,7 @@ from starlette.applications import Starlette
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -83,6 +84,7 @@ class Server:
         for session in self.sessions.values():
             session.pace = pace
         self.replays: dict[str, Replay] = {}
+        self.records: Path | None = None
 
     def add_replay(self, found: Replay) -> str:
         """Keep ``found`` (the oldest dropped past ``_REPLAYS_KEPT``); its id."""
@@ -305,6 +307,24 @@ async def replay_upload(request: Request) -> Response:
     return JSONResponse({"replay": server.add_replay(found)})
 
 
+async def replay_file(request: Request) -> Response:
+    """``GET /replay/file/NAME``: the replay of record file ``NAME`` of the server's
+    ``records`` folder (a study report's links: ``docs/studies.md``), redirected to its
+    page; 404 without such a folder or file."""
+    server = _server(request)
+    name = request.path_params["name"]
+    folder = server.records
+    plain = "/" not in name and "\\" not in name and not name.startswith(".")
+    if folder is None or not plain or not name.endswith(".json"):
+        raise RequestRefused(404, "no such record (start the server with --records DIR)")
+    path = folder / name
+    if not path.is_file():
+        raise RequestRefused(404, f"no record {name} in {folder}")
+    raw = await run_in_threadpool(path.read_bytes)
+    found = await run_in_threadpool(load_record, server.games, raw)
+    return RedirectResponse(f"/r/{server.add_replay(found)}", status_code=303)
+
+
 async def replay_of_game(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
@@ -345,10 +365,14 @@ async def replay_view(request: Request) -> Response:
     return JSONResponse(data)
 
 
-def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0) -> Starlette:
+def create_app(
+    games: Mapping[str, WebGame], directory: Path, pace: float = 0.0, records: Path | None = None
+) -> Starlette:
     """The application serving ``games`` (by name), keeping its games in ``directory``;
-    ``pace``: seconds between two actions of a game without human seats (to watch it)."""
+    ``pace``: seconds between two actions of a game without human seats (to watch it);
+    ``records``: a folder of game records ``/replay/file/NAME`` opens."""
     server = Server(games, directory, pace)
+    server.records = records
     app = Starlette(
         routes=[
             Route("/", handler(index)),
@@ -365,6 +389,7 @@ def create_app(games: Mapping[str, WebGame], directory: Path, pace: float = 0.0)
             Route("/api/g/{game}/replay", handler(replay_of_game), methods=["POST"]),
             Route("/replay", handler(replay_upload_page)),
             Route("/api/replay", handler(replay_upload), methods=["POST"]),
+            Route("/replay/file/{name}", handler(replay_file)),
             Route("/r/{replay}", handler(replay_page)),
             Route("/api/r/{replay}", handler(replay_view)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

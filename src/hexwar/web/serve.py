@@ -59,6 +59,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"folder of the saved games (default ./{DEFAULT_GAMES})",
     )
     parser.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="a folder of game records /replay/file/NAME opens (a study report's links)",
+    )
+    parser.add_argument(
         "--pace",
         type=float,
         default=DEFAULT_PACE,
@@ -77,7 +83,13 @@ def run(games: Sequence[WebGame], args: argparse.Namespace) -> int:
     from hexwar.web.app import create_app
 
     try:
-        app = create_app({g.name: g for g in games}, Path(args.games), args.pace)
+        records = getattr(args, "records", None)
+        app = create_app(
+            {g.name: g for g in games},
+            Path(args.games),
+            args.pace,
+            Path(records) if records else None,
+        )
     except ValueError as exc:
         print(f"error: {exc}")
         return 1
