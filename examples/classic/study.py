@@ -1,10 +1,11 @@
 """Bridgehead in a balance study (``docs/studies.md``): ``examples.classic.study:GAME``.
 
-Besides the ruleset as it is, a study may vary one of Bridgehead's data values:
+Besides the ruleset as it is, a study may vary Bridgehead's data values
 ``replacement_points`` (``data.REPLACEMENT_POINTS``, the points each side receives per
-turn). A ruleset with another value carries it as a rules option, so its game records
-say which game they are. The hook gives, per turn, the towns Blue holds (``blue_towns``);
-per game, the ``margin`` (towns Blue holds beyond the two it needs: 0 or more, Blue won)
+turn) and ``towns_to_win`` (``data.TOWNS_TO_WIN``, the towns Blue must hold at the end).
+A ruleset with another value carries it as a rules option, so its game records say which
+game they are. The hook gives, per turn, the towns Blue holds (``blue_towns``);
+per game, the ``margin`` (towns Blue holds beyond those it needs: 0 or more, Blue won)
 and, as deciding hexes, the towns Blue holds at the end (``blue_towns``).
 
     python -m hexwar study examples.classic.study:GAME --vary replacement_points=0,1,2,3
@@ -13,35 +14,42 @@ and, as deciding hexes, the towns Blue holds at the end (``blue_towns``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
-from hexwar.engine.actions import Action, Value
+from hexwar.engine.actions import Action, Outcome, Value
 from hexwar.engine.sequencer import TurnSequence
 from hexwar.engine.state import State
 from hexwar.render import Style, render_svg
 from hexwar.study import StudyError, StudyGame
 
-from .data import MAP, REPLACEMENT_POINTS, SIDES, TOWNS, TURNS, cell
+from .data import MAP, REPLACEMENT_POINTS, SIDES, TOWNS, TOWNS_TO_WIN, TURNS, cell
 from .rules import REPLACEMENTS, TOWN_CONTROL, Bridgehead, side_stage
 
 __all__ = ["GAME", "StudiedBridgehead", "margin"]
 
-#: Towns Blue must hold at the end to win (the rules' victory condition).
-TOWNS_TO_WIN = 2
+DATA_VALUES: Final = {"replacement_points": REPLACEMENT_POINTS, "towns_to_win": TOWNS_TO_WIN}
 
 
 class StudiedBridgehead(Bridgehead):
-    """Bridgehead with ``replacement_points`` points per side and turn (default: the
-    data's); a non-default value is a rules option (records and saves carry it)."""
+    """Bridgehead with ``replacement_points`` points per side and turn and
+    ``towns_to_win`` towns for Blue's victory (default: the data's); a non-default value is
+    a rules option (records and saves carry it)."""
 
-    def __init__(self, replacement_points: int = REPLACEMENT_POINTS) -> None:
-        if isinstance(replacement_points, bool) or not isinstance(replacement_points, int):
-            raise StudyError(f"replacement_points must be an integer, not {replacement_points!r}")
-        if replacement_points < 0:
-            raise StudyError(f"replacement_points must be 0 or more, not {replacement_points}")
+    def __init__(
+        self, replacement_points: int = REPLACEMENT_POINTS, towns_to_win: int = TOWNS_TO_WIN
+    ) -> None:
+        for name, value, top in (
+            ("replacement_points", replacement_points, None),
+            ("towns_to_win", towns_to_win, len(TOWNS)),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise StudyError(f"{name} must be an integer, not {value!r}")
+            if value < 0 or (top is not None and value > top):
+                raise StudyError(f"{name} must be from 0 to {top or 'any'}, not {value}")
         self.replacement_points = replacement_points
+        self.towns_to_win = towns_to_win
         self.sequence = TurnSequence(
             (side_stage("blue"), side_stage("red"), Bridgehead.end),
             TURNS,
@@ -53,14 +61,20 @@ class StudiedBridgehead(Bridgehead):
             REPLACEMENTS.grant(state, side, self.replacement_points, keep=True)
 
     def options(self) -> Mapping[str, Value]:
-        if self.replacement_points == REPLACEMENT_POINTS:
-            return {}
-        return {"replacement_points": self.replacement_points}
+        """The data values that differ from the data's (none: the rules as published)."""
+        mine = {"replacement_points": self.replacement_points, "towns_to_win": self.towns_to_win}
+        return {k: v for k, v in mine.items() if v != DATA_VALUES[k]}
+
+    def final_outcome(self, state: State) -> Outcome:
+        towns = TOWN_CONTROL.count(state, "blue")
+        winner = "blue" if towns >= self.towns_to_win else "red"
+        return Outcome(winner, f"Blue holds {towns} of {len(TOWNS)} towns")
 
 
 def margin(state: State) -> int:
-    """Towns Blue holds beyond the two it needs (0 or more: Blue wins at the end)."""
-    return TOWN_CONTROL.count(state, "blue") - TOWNS_TO_WIN
+    """Towns Blue holds beyond those it needs (0 or more: Blue wins at the end)."""
+    needed = getattr(state.ruleset, "towns_to_win", TOWNS_TO_WIN)
+    return TOWN_CONTROL.count(state, "blue") - int(needed)
 
 
 class BridgeheadHook:
@@ -78,9 +92,10 @@ class BridgeheadHook:
 
 
 def _rules(options: Mapping[str, Any]) -> Bridgehead:
-    unknown = sorted(set(options) - {"replacement_points"})
+    unknown = sorted(set(options) - set(DATA_VALUES))
     if unknown:
-        raise StudyError(f"bridgehead: unknown option {unknown[0]!r} (known: replacement_points)")
+        known = ", ".join(DATA_VALUES)
+        raise StudyError(f"bridgehead: unknown option {unknown[0]!r} (known: {known})")
     return StudiedBridgehead(**options)
 
 
@@ -104,8 +119,7 @@ GAME = StudyGame(
         "blue_towns": f"towns Blue holds at the end of the turn (of {len(TOWNS)}: "
         + ", ".join(TOWNS)
         + ")",
-        "margin": f"towns Blue holds at the end beyond the {TOWNS_TO_WIN} it needs "
-        "(0 or more: Blue won)",
+        "margin": "towns Blue holds at the end beyond those it needs (0 or more: Blue won)",
         "hexes.blue_towns": "the towns Blue holds at the end",
     },
 )

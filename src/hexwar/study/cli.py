@@ -150,7 +150,7 @@ def _report(argv: Sequence[str], prog: str, out: TextIO) -> int:
     p.add_argument("--command", default=None, help="the command line the report names")
     p.add_argument("--note", default=None, help="a paragraph under the report's title")
     p.add_argument("--replay-url", default=DEFAULT_REPLAY_URL,
-                   help="base of the replay links ('none': no links; default %(default)s)")  # fmt: skip
+                   help="base of the replay links ('none': none; default %(default)s)")  # fmt: skip
     args = p.parse_args(argv)
     if not Path(args.results).is_file():
         p.error(f"no such file: {args.results}")

@@ -44,7 +44,8 @@ def heat_svg(
     its share of ``games``, and the scale below it.
 
     >>> def board(tints, title):
-    ...     return f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50">{len(tints)}</svg>'
+    ...     head = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50">'
+    ...     return f"{head}{len(tints)}</svg>"
     >>> svg = heat_svg(board, {"0101": 3, "0102": 1}, 4, "t")
     >>> svg.count("<svg"), 'height="90"' in svg.split(">")[0]
     (2, True)
@@ -57,11 +58,13 @@ def heat_svg(
     width, height = float(found.group(1)), float(found.group(2))
     inner = re.sub(r"^<\?xml[^>]*>\s*", "", inner)
     row = 40.0
+    inner_width = width
+    width = max(width, 170.0 + 100.0 * len(BINS))
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
         f'width="{width:g}" height="{height + row:g}" font-family="sans-serif">',
         f'<rect x="0" y="0" width="{width:g}" height="{height + row:g}" fill="#ffffff"/>',
-        inner,
+        f'<g transform="translate({(width - inner_width) / 2:g},0)">{inner}</g>',
         f'<text x="8" y="{height + 25:g}" font-size="14">share of {games} games:</text>',
     ]
     x, low = 170.0, 0.0
@@ -72,7 +75,7 @@ def heat_svg(
             'stroke="#555555"/>'
         )
         parts.append(f'<text x="{x + 27:g}" y="{height + 25:g}" font-size="13">{label}</text>')
-        x += 110
+        x += 100
         low = bound
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

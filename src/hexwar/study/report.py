@@ -28,8 +28,8 @@ from hexwar.study.figures import (
     kinds,
     per_turn_values,
 )
-from hexwar.study.heat import heat_svg
 from hexwar.study.game import StudyError, StudyGame, resolve
+from hexwar.study.heat import heat_svg
 from hexwar.study.results import Row, canonical, read_rows
 from hexwar.study.runner import record_of_row
 from hexwar.study.stats import two_proportions, wilson
