@@ -80,6 +80,20 @@ class StudyGame:
             raise StudyError(f"{self.name}: unknown bot {name!r}; choose from {known}")
         return factory(seed)
 
+    @classmethod
+    def of_ruleset(cls, ruleset: type[Ruleset]) -> StudyGame:
+        """A ruleset class studied as it is: ``ruleset(**options)``, the random bot."""
+
+        def rules(options: Mapping[str, Json]) -> Ruleset:
+            try:
+                return ruleset(**options)
+            except TypeError as exc:
+                raise StudyError(
+                    f"{ruleset.__name__}: bad options {dict(options)}: {exc}"
+                ) from None
+
+        return cls(name=ruleset.name, rules=rules)
+
 
 def _uniform_bot(seed: int) -> Player:
     return RandomPlayer(seed, legal=lambda state: state.legal_actions())
@@ -95,27 +109,15 @@ def register_bot(name: str, factory: Callable[[int], Player], *, replace: bool =
     token) and ``uniform`` (uniform over the legal actions). A game's own bot of the same
     name wins over it.
 
-    >>> register_bot("first", lambda seed: (lambda state: state.legal_actions()[0]))
-    >>> StudyGame(name="g", rules=lambda o: None).bot("first", 0)  # doctest: +ELLIPSIS
-    <function <lambda> at ...>
+    >>> def first(seed):
+    ...     return lambda state: state.legal_actions()[0]
+    >>> register_bot("first", first)
+    >>> callable(StudyGame(name="g", rules=lambda o: None).bot("first", 0))
+    True
     """
     if name in _BOTS and _BOTS[name] is not factory and not replace:
         raise StudyError(f"a bot named {name!r} is already registered")
     _BOTS[name] = factory
-
-    @classmethod
-    def of_ruleset(cls, ruleset: type[Ruleset]) -> StudyGame:
-        """A ruleset class studied as it is: ``ruleset(**options)``, the random bot."""
-
-        def rules(options: Mapping[str, Json]) -> Ruleset:
-            try:
-                return ruleset(**options)
-            except TypeError as exc:
-                raise StudyError(
-                    f"{ruleset.__name__}: bad options {dict(options)}: {exc}"
-                ) from None
-
-        return cls(name=ruleset.name, rules=rules)
 
 
 _RESOLVED: dict[str, StudyGame] = {}
