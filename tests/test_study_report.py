@@ -30,9 +30,12 @@ def test_wilson_holds_every_rate_within_zero_and_one() -> None:
         for k in range(n + 1):
             lo, hi = wilson(k, n)
             assert 0.0 <= lo <= k / n <= hi <= 1.0, (k, n)
-            assert (lo == 0.0) == (k == 0) and (hi == 1.0) == (k == n), (k, n)
+            assert (lo == 0.0) == (k == 0), (k, n)
+            assert (hi == 1.0) == (k == n), (k, n)
             rate, below, above = error_bar(k, n)
-            assert below >= 0 and above >= 0 and rate == k / n
+            assert below >= 0
+            assert above >= 0
+            assert rate == k / n
     with pytest.raises(ValueError, match="successes"):
         wilson(4, 3)
 
@@ -48,11 +51,16 @@ def test_every_count_of_wins_draws(tmp_path: Path) -> None:
 def fake_rows(wins: int, n: int, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     rows = []
     for seed in range(n):
+        extras = {
+            "margin": seed % 5,
+            "hexes": {"h": ["0101", "0102"]},
+            "cards": {"a": ["c1"] if seed % 2 else []},
+        }
         rows.append({
-            "game": "nowhere:GAME", "options": options or {}, "bots": {"a": "random", "b": "random"},
-            "seed": seed, "winner": "a" if seed < wins else "b", "reason": "r", "turns": 1 + seed % 3,
-            "actions": 10, "per_turn": [], "extras": {"margin": seed % 5, "hexes": {"h": ["0101", "0102"]},
-                                                    "cards": {"a": ["c1"] if seed % 2 else []}},
+            "game": "nowhere:GAME", "options": options or {},
+            "bots": {"a": "random", "b": "random"}, "seed": seed,
+            "winner": "a" if seed < wins else "b", "reason": "r", "turns": 1 + seed % 3,
+            "actions": 10, "per_turn": [], "extras": extras,
         })  # fmt: skip
     return rows
 
@@ -73,7 +81,8 @@ def test_the_report_is_the_same_whatever_the_order_of_its_rows(tmp_path: Path) -
     a, b = (p.read_text(encoding="utf-8") for p in (first[0], second[0]))
     assert a.replace("a/", "X/") == b.replace("b/", "X/")
     for x, y in zip(first[1:], second[1:], strict=True):
-        assert x.name == y.name and x.read_bytes() == y.read_bytes()
+        assert x.name == y.name
+        assert x.read_bytes() == y.read_bytes()
     assert "- default; a random vs b random: 0101 (20), 0102 (20)" in a  # ties: by label
     assert "## Sweep over `x`" in a  # 2 then 10: by value, not by text
     assert a.index("| 2 | 3/20 | 10 | 12/20 |") > 0
@@ -112,7 +121,8 @@ def test_every_linked_record_replays_to_its_row(tmp_path: Path) -> None:
     report(rows, tmp_path / "r.md")
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
     records = sorted((tmp_path / "r" / "records").glob("*.json"))
-    assert records and all(f"(r/records/{p.name})" in text for p in records)
+    assert records
+    assert all(f"(r/records/{p.name})" in text for p in records)
     from examples.classic.study import StudiedBridgehead
 
     for path in records:
@@ -121,8 +131,10 @@ def test_every_linked_record_replays_to_its_row(tmp_path: Path) -> None:
         rules = StudiedBridgehead(replacement_points=2)
         record = GameRecord.from_json(rules, path.read_text(encoding="utf-8"), source=str(path))
         state = replay(rules, record)
-        assert record.seed == seed and len(state.history) == row["actions"]
-        assert state.outcome is not None and state.outcome.winner == row["winner"]
+        assert record.seed == seed
+        assert len(state.history) == row["actions"]
+        assert state.outcome is not None
+        assert state.outcome.winner == row["winner"]
     changed = dict(rows[0], winner="nobody")
     with pytest.raises(StudyError, match="differs from its row"):
         record_of_row(changed)
@@ -159,6 +171,7 @@ def test_bots_registered_for_every_game() -> None:
     with pytest.raises(StudyError, match="already registered"):
         register_bot("first-legal", lambda seed: None)  # type: ignore[arg-type, return-value]
     row = play_job(Job(BRIDGEHEAD, "{}", (("blue", "first-legal"), ("red", "uniform")), 3))
-    assert calls == [6] and row["bots"] == {"blue": "first-legal", "red": "uniform"}
-    with pytest.raises(StudyError, match="first-legal.*uniform|choose from"):
+    assert calls == [6]
+    assert row["bots"] == {"blue": "first-legal", "red": "uniform"}
+    with pytest.raises(StudyError, match=r"choose from .*first-legal.*uniform"):
         StudyGame(name="g", rules=lambda o: None).bot("nobody", 0)  # type: ignore[arg-type, return-value]

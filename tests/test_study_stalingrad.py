@@ -128,8 +128,11 @@ def test_the_report_shows_every_figure(long_rows: list[dict[str, Any]], tmp_path
     ]  # fmt: skip
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in files[1:] if p.suffix == ".png")
     heat = (tmp_path / "r" / "hexes-contact-0.svg").read_text(encoding="utf-8")
-    assert 'class="highlight"' in heat and "Stalingrad" in heat  # on the game's own map
-    assert "## Per-game figures" in text and "## Cards" in text and "## Games" in text
+    assert 'class="highlight"' in heat
+    assert "Stalingrad" in heat
+    assert "## Per-game figures" in text
+    assert "## Cards" in text
+    assert "## Games" in text
     wins = sum(r["winner"] == "rkka" for r in long_rows)
     assert f"| rkka wins | {wins}/2 |" in text
     assert GAME.notes["ring"] in text
