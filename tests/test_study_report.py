@@ -175,3 +175,40 @@ def test_bots_registered_for_every_game() -> None:
     assert row["bots"] == {"blue": "first-legal", "red": "uniform"}
     with pytest.raises(StudyError, match=r"choose from .*first-legal.*uniform"):
         StudyGame(name="g", rules=lambda o: None).bot("nobody", 0)  # type: ignore[arg-type, return-value]
+
+
+class _Towns:
+    """A hook a ruleset declares itself (``study_hook``)."""
+
+    def step(self, state: Any, action: Any) -> None:
+        pass
+
+    def turn(self, state: Any) -> dict[str, Any]:
+        return {"towns": 1}
+
+    def game(self, state: Any) -> dict[str, Any]:
+        return {"margin": state.turn}
+
+
+def _hooked_bridgehead() -> type:
+    from examples.classic.rules import Bridgehead
+
+    class Hooked(Bridgehead):
+        def study_hook(self) -> _Towns:
+            return _Towns()
+
+    return Hooked
+
+
+HOOKED = _hooked_bridgehead()
+
+
+def test_a_ruleset_may_declare_its_own_hook() -> None:
+    game = StudyGame.of_ruleset(HOOKED)
+    assert game.hook is not None
+    row = play_job(Job(f"{__name__}:HOOKED", "{}", (("blue", "random"), ("red", "random")), 1))
+    assert row["extras"] == {"margin": row["turns"]}
+    assert all(t["towns"] == 1 for t in row["per_turn"])
+    from examples.classic.rules import Bridgehead
+
+    assert StudyGame.of_ruleset(Bridgehead).hook is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 import attrs
 
@@ -15,7 +15,14 @@ from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 
-__all__ = ["GameHook", "StudyError", "StudyGame", "register_bot", "resolve"]
+__all__ = [
+    "GameHook",
+    "StudiedRuleset",
+    "StudyError",
+    "StudyGame",
+    "register_bot",
+    "resolve",
+]
 
 Json = Any
 """A JSON-able value (``None``, bool, number, string, list, dict with string keys)."""
@@ -38,6 +45,15 @@ class GameHook(Protocol):
     def turn(self, state: State) -> Mapping[str, Json]: ...
 
     def game(self, state: State) -> Mapping[str, Json]: ...
+
+
+@runtime_checkable
+class StudiedRuleset(Protocol):
+    """A ruleset that declares its per-game figures itself: ``study_hook()`` makes the
+    :class:`GameHook` of one game. A study of the bare ruleset class (``MODULE:Ruleset``)
+    looks it up (:meth:`StudyGame.of_ruleset`); a :class:`StudyGame` names its hook."""
+
+    def study_hook(self) -> GameHook: ...
 
 
 def _random_bot(seed: int) -> Player:
@@ -82,7 +98,8 @@ class StudyGame:
 
     @classmethod
     def of_ruleset(cls, ruleset: type[Ruleset]) -> StudyGame:
-        """A ruleset class studied as it is: ``ruleset(**options)``, the random bot."""
+        """A ruleset class studied as it is: ``ruleset(**options)``, the bots registered
+        for every game, and its own hook when it is a :class:`StudiedRuleset`."""
 
         def rules(options: Mapping[str, Json]) -> Ruleset:
             try:
@@ -92,7 +109,10 @@ class StudyGame:
                     f"{ruleset.__name__}: bad options {dict(options)}: {exc}"
                 ) from None
 
-        return cls(name=ruleset.name, rules=rules)
+        hook = None
+        if issubclass(ruleset, StudiedRuleset):  # its hook from a ruleset of default options
+            hook = ruleset().study_hook
+        return cls(name=ruleset.name, rules=rules, hook=hook)
 
 
 def _uniform_bot(seed: int) -> Player:
