@@ -1,11 +1,13 @@
 """``study report RESULTS``: a Markdown report of a results file, with its plots.
 
 The same report for any game: win rates with Wilson 95 % intervals per cell (options and
-bots), game lengths and reasons; then, when the game's hook gives them, per event the turn
-it first holds and how often it holds at the end of each turn, per per-side figure its
-curves, per measure its medians, and per category of deciding hexes a heat map on the
-game's map (when the game gives its cells). Plots are PNG files in a folder named after
-the report.
+bots), game lengths by result (draws too) and reasons; per option or data value taking
+several values, the win rate against it and two-proportion tests; then, when the game's
+hook gives them, its per-game figures, per-card win rates, per event the turn it first
+holds and how often it holds at the end of each turn, per per-side figure its curves,
+per measure its medians, per category of deciding hexes a heat map on the game's own map;
+last, a games table linking each result and length to game records and replays. Plots are
+PNG (heat maps SVG) files in a folder named after the report; every ordering is total.
 """
 
 from __future__ import annotations
