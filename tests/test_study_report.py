@@ -212,3 +212,31 @@ def test_a_ruleset_may_declare_its_own_hook() -> None:
     from examples.classic.rules import Bridgehead
 
     assert StudyGame.of_ruleset(Bridgehead).hook is None
+
+
+def test_the_server_opens_a_record_of_its_records_folder(tmp_path: Path) -> None:
+    testclient = pytest.importorskip("starlette.testclient")
+    from examples.classic.web import WEB
+
+    from hexwar.web.app import create_app
+
+    plan = Plan(BRIDGEHEAD, (Cell({}, ("uniform", "uniform")),), 3)
+    rows = list(run_study(plan, InlineBackend(), None, progress=False).rows)
+    report(rows, tmp_path / "r.md", replay_url="http://testserver/replay/file")
+    (tmp_path / "r" / "secret.json").write_text("{}", encoding="utf-8")
+    app = create_app({WEB.name: WEB}, tmp_path / "games", records=tmp_path / "r" / "records")
+    client = testclient.TestClient(app)
+    name = sorted(p.name for p in (tmp_path / "r" / "records").glob("*.json"))[0]
+    assert f"(http://testserver/replay/file/{name})" in (tmp_path / "r.md").read_text("utf-8")
+    answer = client.get(f"/replay/file/{name}", follow_redirects=False)
+    assert answer.status_code == 303
+    rid = answer.headers["location"].removeprefix("/r/")
+    seed = int(name.removesuffix(".json").split("-s")[1])
+    row = next(r for r in rows if r["seed"] == seed)
+    view = client.get(f"/api/r/{rid}?step=999999").json()
+    assert view["steps"] == row["actions"]
+    assert view["outcome"] == [row["winner"], row["reason"]]
+    for bad in ("..%2Fsecret.json", "missing.json", ".hidden.json", "x.txt"):
+        assert client.get(f"/replay/file/{bad}", follow_redirects=False).status_code == 404
+    bare = create_app({WEB.name: WEB}, tmp_path / "games2")
+    assert testclient.TestClient(bare).get(f"/replay/file/{name}").status_code == 404
