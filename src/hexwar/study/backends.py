@@ -20,7 +20,15 @@ from hexwar.study.game import StudyError
 from hexwar.study.results import Row
 from hexwar.study.runner import Job, play_job, play_jobs
 
-__all__ = ["MAX_BATCH", "DaskBackend", "InlineBackend", "PoolBackend", "backend_for", "batches"]
+__all__ = [
+    "MAX_BATCH",
+    "QUIET_WORKERS",
+    "DaskBackend",
+    "InlineBackend",
+    "PoolBackend",
+    "backend_for",
+    "batches",
+]
 
 
 class InlineBackend:
@@ -58,6 +66,16 @@ class PoolBackend:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+#: Dask settings of the workers of a ``LocalCluster`` started for a study: no statistical
+#: profiler (it samples the running game's stack every 10 ms) and no GIL monitor — the
+#: games are pure Python, so both cost CPU and tell nothing. Give the same settings to
+#: the workers of a cluster of your own (``docs/studies.md``).
+QUIET_WORKERS: Final = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+}
+
+
 @attrs.frozen
 class DaskBackend:
     """A Dask cluster: the scheduler at ``address`` (``tcp://HOST:8786``), or ``local``
@@ -81,13 +99,15 @@ class DaskBackend:
                 "a Dask backend needs the [study] extra: pip install 'hexwar[study]'"
             ) from None
         if self.address is None:
-            cluster = dask.LocalCluster(
-                n_workers=self.local,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            config: Any = importlib.import_module("dask.config")
+            with config.set(QUIET_WORKERS):  # the nannies pass it on to their workers
+                cluster = dask.LocalCluster(
+                    n_workers=self.local,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             return cluster, dask.Client(cluster)
         try:
             return None, dask.Client(self.address, timeout=self.timeout)
