@@ -77,7 +77,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--out", default="study-cpu")
+    p.add_argument("--cpu-only", action="store_true", help="no killed-worker run, no reports")
     args = p.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     base = [sys.executable, "-m", "hexwar_stalingrad", "study", "--games", str(args.games),
@@ -101,6 +103,8 @@ def main() -> int:
 
     same = text(out / "pool.jsonl") == text(out / "dask.jsonl")
     print(f"pool and dask rows equal: {same}")
+    if args.cpu_only:
+        return 0
     killed = out / "killed.jsonl"
     killed.unlink(missing_ok=True)
     print(f"resumed: {killed_and_resumed(args.games, killed)} games played at the resume")
