@@ -18,7 +18,7 @@ from hexwar.study.backends import InlineBackend
 from hexwar.study.cli import main
 from hexwar.study.figures import group
 from hexwar.study.plots import sweep, win_rates
-from hexwar.study.report import card_rates, report
+from hexwar.study.report import card_rates, report, write_report
 from hexwar.study.runner import Job, play_job, record_of_row
 from hexwar.study.stats import error_bar, two_proportions
 
@@ -240,3 +240,28 @@ def test_the_server_opens_a_record_of_its_records_folder(tmp_path: Path) -> None
         assert client.get(f"/replay/file/{bad}", follow_redirects=False).status_code == 404
     bare = create_app({WEB.name: WEB}, tmp_path / "games2")
     assert testclient.TestClient(bare).get(f"/replay/file/{name}").status_code == 404
+
+
+@pytest.mark.slow
+def test_the_report_is_the_same_bytes_from_a_pool_and_a_dask_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    from hexwar.study.backends import DaskBackend, PoolBackend
+
+    cells = (Cell({"towns_to_win": 1}, ("uniform", "uniform")), Cell({}, ("uniform", "random")))
+    plan = Plan(BRIDGEHEAD, cells, 20)
+    made = []
+    for name, backend in (("pool", PoolBackend(2)), ("dask", DaskBackend(local=2))):
+        results = tmp_path / f"{name}.jsonl"
+        run_study(plan, backend, results, progress=False)
+        folder = tmp_path / name
+        folder.mkdir()
+        made.append(write_report(results, folder / "report.md", "study"))
+    (pool, *pool_images), (dask, *dask_images) = made
+    assert pool.read_bytes() == dask.read_bytes()
+    assert [p.name for p in pool_images] == [p.name for p in dask_images]
+    for a, b in zip(pool_images, dask_images, strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    records = sorted((tmp_path / "pool" / "report" / "records").iterdir())
+    assert records
+    for a in records:
+        assert a.read_bytes() == (tmp_path / "dask" / "report" / "records" / a.name).read_bytes()

@@ -359,8 +359,9 @@ class _Report:
             "",
             f"Up to {EXAMPLES} games of each result and length, each linked to its game record "
             "(played again from its seed: `replay` opens it)"
-            + (" and to the browser's replay page of a server started with "
-               f"`serve … --records {records}`." if self.replay_url else "."),
+            + (" and to the browser's replay page of a server started with `serve … "
+               f"--records {self.folder.name}/records` (from the report's folder)."
+               if self.replay_url else "."),
             "",
             "| cell | result | last turn | games | examples |",
             "|---|---|---|---|---|",
