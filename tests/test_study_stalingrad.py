@@ -122,10 +122,17 @@ def test_the_report_shows_every_figure(long_rows: list[dict[str, Any]], tmp_path
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
     names = sorted(p.name for p in files[1:])
     assert names == [
-        "event-ring.png", "hexes-contact.png", "hexes-ring.png", "measure-relief_distance.png",
-        "measure-sixth_army.png", "sides-losses.png", "win-rates.png",
+        "event-ring.png", "hexes-contact-0.svg", "hexes-ring-0.svg", "lengths.png",
+        "measure-relief_distance.png", "measure-sixth_army.png", "sides-losses.png",
+        "win-rates.png",
     ]  # fmt: skip
-    assert all(p.read_bytes().startswith(b"\x89PNG") for p in files[1:])
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in files[1:] if p.suffix == ".png")
+    heat = (tmp_path / "r" / "hexes-contact-0.svg").read_text(encoding="utf-8")
+    assert 'class="highlight"' in heat
+    assert "Stalingrad" in heat
+    assert "## Per-game figures" in text
+    assert "## Cards" in text
+    assert "## Games" in text
     wins = sum(r["winner"] == "rkka" for r in long_rows)
     assert f"| rkka wins | {wins}/2 |" in text
     assert GAME.notes["ring"] in text

@@ -28,6 +28,8 @@ WEATHER: Final = ("dry", "dry", "mud", "dry", "dry", "dry")
 MUD_COST: Final = {"clear": 2, "forest": 3, "town": 2}
 #: Replacement points each side receives per turn (kept when unspent).
 REPLACEMENT_POINTS: Final = 1
+#: Towns Blue must hold after the last turn to win.
+TOWNS_TO_WIN: Final = 2
 
 CHART = chart_from_dict(
     {

@@ -48,7 +48,19 @@ from hexwar import (
     zoc_stops,
 )
 
-from .data import CRT, MAP, MUD_COST, REPLACEMENT_POINTS, SIDES, TOWNS, TURNS, UNITS, WEATHER, cell
+from .data import (
+    CRT,
+    MAP,
+    MUD_COST,
+    REPLACEMENT_POINTS,
+    SIDES,
+    TOWNS,
+    TOWNS_TO_WIN,
+    TURNS,
+    UNITS,
+    WEATHER,
+    cell,
+)  # fmt: skip
 
 REG: Pieces[Any] = Pieces(MAP)
 COUNTERS = StepCounters({u: track for u, (_, track, _, _) in UNITS.items()}, pieces=REG)
@@ -106,7 +118,7 @@ MOVE: Kind[str] = Kind(
     ),
     does=move,
 )
-VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=2, what="towns")
+VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=TOWNS_TO_WIN, what="towns")
 
 
 def occupy(state: State) -> None:

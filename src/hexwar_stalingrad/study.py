@@ -7,8 +7,10 @@ air: a full counter is 2 steps, a reduced one 1; rebuilt steps do not count agai
 ``relief_distance`` (hexes from the nearest relief-group unit to the nearest 6th Army unit
 in the Stalingrad area, S11.2; ``None`` while either is missing), ``sixth_army`` (6th Army
 counters on the map) and ``contact`` (the hexes of a relief contact, S11.2). At the end of
-the game, ``hexes``: ``contact`` (a relief contact's hexes) and ``ring`` (the RKKA hexes
-next to the pocket when it is encircled) — where the game was decided.
+the game: ``margin`` (Wehrmacht steps minus RKKA steps on the map and in the air: the
+material balance), ``final_relief_distance`` (as above, at the end), ``cards`` (per side,
+the cards it played, S5) and ``hexes``: ``contact`` (a relief contact's hexes) and ``ring``
+(the RKKA hexes next to the pocket when it is encircled) — where the game was decided.
 
     python -m hexwar_stalingrad study --games 100 --length short,long --out results.jsonl
 """
@@ -16,13 +18,16 @@ next to the pocket when it is encircled) — where the game was decided.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+import attrs
 
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import State
 from hexwar.grid.layout import FLAT, POINTY, Layout
 from hexwar.mechanics.supply import trace_lengths
+from hexwar.render import render_svg
 from hexwar.study import StudyGame
 from hexwar_stalingrad import air, victory
 from hexwar_stalingrad.board import (
@@ -38,11 +43,14 @@ from hexwar_stalingrad.board import (
 )
 from hexwar_stalingrad.ground import zoc_of_side
 from hexwar_stalingrad.heuristic import HeuristicBot
+from hexwar_stalingrad.render import STYLE
 from hexwar_stalingrad.rules import StalingradRules
 
 __all__ = ["GAME", "StalingradHook", "contact_hexes", "ring_hexes", "steps"]
 
 _STEPS = {FULL: 2, REDUCED: 1}
+#: The action kind that plays a card (S5).
+PLAY: Final = "play"
 
 
 def _all_steps(state: State) -> dict[str, int]:
@@ -128,8 +136,11 @@ class StalingradHook:
     def __init__(self) -> None:
         self.prev: dict[str, int] = {}
         self.lost = dict.fromkeys(SIDES, 0)
+        self.cards: dict[str, list[str]] = {s: [] for s in SIDES}
 
     def step(self, state: State, action: Action) -> None:
+        if action.kind == PLAY and action.args:  # S5: a card played
+            self.cards.setdefault(state.current_player(), []).append(action.args[0])
         now = _all_steps(state)
         for s in SIDES:
             if s in self.prev and now[s] < self.prev[s]:
@@ -149,7 +160,13 @@ class StalingradHook:
         return figures
 
     def game(self, state: State) -> Mapping[str, Any]:
-        return {"hexes": {"contact": contact_hexes(state), "ring": ring_hexes(state)}}
+        now = _all_steps(state)
+        return {
+            "margin": now["wehrmacht"] - now["rkka"],
+            "final_relief_distance": _relief_distance(state),
+            "cards": {s: sorted(c) for s, c in sorted(self.cards.items())},
+            "hexes": {"contact": contact_hexes(state), "ring": ring_hexes(state)},
+        }
 
 
 def _rules(options: Mapping[str, Any]) -> StalingradRules:
@@ -174,6 +191,17 @@ def _regions() -> Mapping[str, Sequence[str]]:
         "Stalingrad (city hexes)": sorted(data.city),
         "Wehrmacht supply sources (S11.1)": list(data.tagged(victory.SUPPLY_TAG)),
     }
+
+
+_HEAT_STYLE = attrs.evolve(STYLE, highlight_opacity=0.8)
+
+
+def _board(tints: Mapping[str, str], title: str) -> str:
+    """The theatre map (terrain, rivers, railways, place names, towns) with ``tints``."""
+    data = static(StalingradRules(length="short").new_state())
+    marked = {data.cell(lab): colour for lab, colour in tints.items()}
+    return str(render_svg(data.game_map, style=_HEAT_STYLE, highlight=marked, title=title,
+                          width=1100))  # fmt: skip
 
 
 def _random(seed: int) -> Player:
@@ -203,5 +231,8 @@ GAME = StudyGame(
         "contact": "a relief contact with the 6th Army in the Stalingrad area (S11.2)",
         "hexes.contact": "the hexes of the relief contact at the end (S11.2)",
         "hexes.ring": "the RKKA hexes next to the encircled pocket at the end (S11.1)",
+        "margin": "Wehrmacht steps minus RKKA steps at the end (material balance)",
+        "final_relief_distance": "relief_distance at the end of the game (S11.2)",
     },
+    board=_board,
 )

@@ -14,7 +14,7 @@ come with the ``[study]`` extra and are imported only where used.
 
 from __future__ import annotations
 
-from hexwar.study.game import GameHook, StudyError, StudyGame, resolve
+from hexwar.study.game import GameHook, StudyError, StudyGame, register_bot, resolve
 from hexwar.study.results import read_rows
 from hexwar.study.runner import Cell, Job, Plan, play_job, run_study
 from hexwar.study.stats import wilson
@@ -28,6 +28,7 @@ __all__ = [
     "StudyGame",
     "play_job",
     "read_rows",
+    "register_bot",
     "resolve",
     "run_study",
     "wilson",

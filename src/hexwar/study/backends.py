@@ -12,15 +12,23 @@ import logging
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from hexwar.study.game import StudyError
 from hexwar.study.results import Row
-from hexwar.study.runner import Job, play_job
+from hexwar.study.runner import Job, play_job, play_jobs
 
-__all__ = ["DaskBackend", "InlineBackend", "PoolBackend", "backend_for"]
+__all__ = [
+    "MAX_BATCH",
+    "QUIET_WORKERS",
+    "DaskBackend",
+    "InlineBackend",
+    "PoolBackend",
+    "backend_for",
+    "batches",
+]
 
 
 class InlineBackend:
@@ -58,6 +66,16 @@ class PoolBackend:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+#: Dask settings of the workers of a ``LocalCluster`` started for a study: no statistical
+#: profiler (it samples the running game's stack every 10 ms) and no GIL monitor — the
+#: games are pure Python, so both cost CPU and tell nothing. Give the same settings to
+#: the workers of a cluster of your own (``docs/studies.md``).
+QUIET_WORKERS: Final = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+}
+
+
 @attrs.frozen
 class DaskBackend:
     """A Dask cluster: the scheduler at ``address`` (``tcp://HOST:8786``), or ``local``
@@ -81,13 +99,15 @@ class DaskBackend:
                 "a Dask backend needs the [study] extra: pip install 'hexwar[study]'"
             ) from None
         if self.address is None:
-            cluster = dask.LocalCluster(
-                n_workers=self.local,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            config: Any = importlib.import_module("dask.config")
+            with config.set(QUIET_WORKERS):  # the nannies pass it on to their workers
+                cluster = dask.LocalCluster(
+                    n_workers=self.local,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             return cluster, dask.Client(cluster)
         try:
             return None, dask.Client(self.address, timeout=self.timeout)
@@ -102,18 +122,35 @@ class DaskBackend:
         cluster, client = self._client()
         return self._rows(cluster, client, jobs)
 
-    @staticmethod
-    def _rows(cluster: Any, client: Any, jobs: Sequence[Job]) -> Iterator[Row]:
+    def _rows(self, cluster: Any, client: Any, jobs: Sequence[Job]) -> Iterator[Row]:
         dask: Any = importlib.import_module("distributed")
         try:
-            futures = client.map(play_job, list(jobs), pure=False)
+            workers = max(1, len(client.scheduler_info().get("workers", {})) or self.local)
+            futures = client.map(play_jobs, batches(jobs, workers), pure=False)
             for future in dask.as_completed(futures):
-                yield future.result()
+                yield from future.result()
                 future.release()
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def batches(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
+    """The jobs in consecutive batches, one cluster task each: about 16 per worker, at
+    most :data:`MAX_BATCH` games (a task's overhead on the scheduler is then small beside
+    its games; a lost worker loses at most its batches).
+
+    >>> sizes = [len(b) for b in batches(list(range(100)), 2)]
+    >>> sizes[0], len(sizes), sum(sizes)
+    (3, 34, 100)
+    """
+    size = max(1, min(MAX_BATCH, len(jobs) // (16 * workers)))
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+#: The most games in one cluster task.
+MAX_BATCH: Final = 16
 
 
 def backend_for(

@@ -1,13 +1,16 @@
 """The ``study`` command of ``python -m hexwar`` and of a game's own command line.
 
     study GAME [--games N] [--seed S] [--bots A,B ...] [--option KEY=V1,V2 ...]
-          [--out RESULTS] [--workers W | --dask-local N | --scheduler tcp://HOST:8786]
-          [--report REPORT.md]
-    study report RESULTS [--out REPORT.md]
+          [--vary NAME=V1,V2,...] [--out RESULTS]
+          [--workers W | --dask-local N | --scheduler tcp://HOST:8786] [--report REPORT.md]
+    study report RESULTS [--out REPORT.md] [--replay-url URL]
 
-Every value of every ``--option`` is crossed with every other and with every ``--bots``
-pairing (a *cell*); each cell plays ``N`` games, seeds ``S`` to ``S + N - 1``. Rows go to
-``RESULTS`` (JSON lines) as games finish; a rerun plays only the missing games.
+Every value of every ``--option`` and ``--vary`` is crossed with every other and with every
+``--bots`` pairing (a *cell*); each cell plays ``N`` games, seeds ``S`` to ``S + N - 1``.
+``--vary`` names an option of the ruleset or a data value the game's study accepts (two
+values or more): the report plots the win rate against it and tests the differences.
+``--bots`` takes any bot name the game registers. Rows go to ``RESULTS`` (JSON lines) as
+games finish; a rerun plays only the missing games.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from hexwar.base.errors import HexwarError
 from hexwar.study.backends import backend_for
 from hexwar.study.figures import group
 from hexwar.study.game import StudyError, resolve
-from hexwar.study.report import write_report
+from hexwar.study.report import DEFAULT_REPLAY_URL, write_report
 from hexwar.study.results import read_rows, row_key
 from hexwar.study.runner import Cell, Plan, run_study
 from hexwar.study.stats import wilson
@@ -82,6 +85,8 @@ def parser(prog: str, game: str | None, flags: Mapping[str, str]) -> argparse.Ar
     p.add_argument("--seed", type=at_least(0), default=0, help="the first seed")
     p.add_argument("--bots", action="append", help="one bot per side, A,B (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=V1,V2")
+    p.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="sweep an option or data value (two values or more)")  # fmt: skip
     for name, default in flags.items():
         p.add_argument(
             f"--{name}", default=default, help=f"option {name}: V1,V2 (default {default})"
@@ -108,6 +113,11 @@ def _cells(args: argparse.Namespace, flags: Mapping[str, str], default_bots: str
         key, sep, values = text.partition("=")
         if not sep or not key:
             raise StudyError(f"--option {text!r}: expected KEY=V1,V2")
+        grid[key] = [parse_value(v) for v in values.split(",")]
+    for text in args.vary:
+        key, sep, values = text.partition("=")
+        if not sep or not key or len(values.split(",")) < 2:
+            raise StudyError(f"--vary {text!r}: expected NAME=V1,V2,... (two values or more)")
         grid[key] = [parse_value(v) for v in values.split(",")]
     keys = sorted(grid)
     pairings = [tuple(b.split(",")) for b in (args.bots or [default_bots])]
@@ -155,12 +165,15 @@ def _report(argv: Sequence[str], prog: str, out: TextIO) -> int:
     p.add_argument("--out", default=None, help="the report (default: RESULTS with .md)")
     p.add_argument("--command", default=None, help="the command line the report names")
     p.add_argument("--note", default=None, help="a paragraph under the report's title")
+    p.add_argument("--replay-url", default=DEFAULT_REPLAY_URL,
+                   help="base of the replay links ('none': none; default %(default)s)")  # fmt: skip
     args = p.parse_args(argv)
     if not Path(args.results).is_file():
         p.error(f"no such file: {args.results}")
     target = args.out or str(Path(args.results).with_suffix(".md"))
     command = args.command or shlex.join([*prog.split(), "report", *argv])
-    written = write_report(args.results, target, command, note=args.note)
+    url = None if args.replay_url == "none" else args.replay_url
+    written = write_report(args.results, target, command, note=args.note, replay_url=url)
     print(f"report: {written[0]} ({len(written) - 1} plots)", file=out)
     return 0
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 import attrs
 
@@ -15,7 +15,14 @@ from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 
-__all__ = ["GameHook", "StudyError", "StudyGame", "resolve"]
+__all__ = [
+    "GameHook",
+    "StudiedRuleset",
+    "StudyError",
+    "StudyGame",
+    "register_bot",
+    "resolve",
+]
 
 Json = Any
 """A JSON-able value (``None``, bool, number, string, list, dict with string keys)."""
@@ -40,6 +47,15 @@ class GameHook(Protocol):
     def game(self, state: State) -> Mapping[str, Json]: ...
 
 
+@runtime_checkable
+class StudiedRuleset(Protocol):
+    """A ruleset that declares its per-game figures itself: ``study_hook()`` makes the
+    :class:`GameHook` of one game. A study of the bare ruleset class (``MODULE:Ruleset``)
+    looks it up (:meth:`StudyGame.of_ruleset`); a :class:`StudyGame` names its hook."""
+
+    def study_hook(self) -> GameHook: ...
+
+
 def _random_bot(seed: int) -> Player:
     return RandomPlayer(seed)
 
@@ -53,7 +69,11 @@ class StudyGame:
     ``seed -> player``; ``hook`` makes a :class:`GameHook` per game; ``cells()`` gives
     every hex label's polygon (screen ``x, y``, y down) for the report's heat maps, on
     which ``regions()`` (name -> hex labels) are outlined;
-    ``notes`` describes the hook's figures for the report (figure name -> text).
+    ``notes`` describes the hook's figures for the report (figure name -> text);
+    ``board(tints, title)`` draws the game's own map as SVG (its renderer's layers) with
+    the hexes of ``tints`` (label -> colour) tinted: the report's heat maps then use it
+    rather than ``cells``. A bot name not in ``bots`` is looked up among the players
+    registered for every game (:func:`register_bot`).
     """
 
     name: str
@@ -65,18 +85,21 @@ class StudyGame:
     cells: Callable[[], Mapping[str, Sequence[tuple[float, float]]]] | None = None
     regions: Callable[[], Mapping[str, Sequence[str]]] | None = None
     notes: Mapping[str, str] = attrs.field(factory=dict)
+    board: Callable[[Mapping[str, str], str], str] | None = None
 
     def bot(self, name: str, seed: int) -> Player:
-        """The bot ``name`` seeded with ``seed`` (:class:`StudyError` if unknown)."""
-        try:
-            return self.bots[name](seed)
-        except KeyError:
-            known = ", ".join(sorted(self.bots))
-            raise StudyError(f"{self.name}: unknown bot {name!r}; choose from {known}") from None
+        """The bot ``name`` seeded with ``seed``: the game's own, else one registered for
+        every game (:class:`StudyError` if neither)."""
+        factory = self.bots.get(name) or _BOTS.get(name)
+        if factory is None:
+            known = ", ".join(sorted({*self.bots, *_BOTS}))
+            raise StudyError(f"{self.name}: unknown bot {name!r}; choose from {known}")
+        return factory(seed)
 
     @classmethod
     def of_ruleset(cls, ruleset: type[Ruleset]) -> StudyGame:
-        """A ruleset class studied as it is: ``ruleset(**options)``, the random bot."""
+        """A ruleset class studied as it is: ``ruleset(**options)``, the bots registered
+        for every game, and its own hook when it is a :class:`StudiedRuleset`."""
 
         def rules(options: Mapping[str, Json]) -> Ruleset:
             try:
@@ -86,7 +109,35 @@ class StudyGame:
                     f"{ruleset.__name__}: bad options {dict(options)}: {exc}"
                 ) from None
 
-        return cls(name=ruleset.name, rules=rules)
+        hook = None
+        if issubclass(ruleset, StudiedRuleset):  # its hook from a ruleset of default options
+            hook = ruleset().study_hook
+        return cls(name=ruleset.name, rules=rules, hook=hook)
+
+
+def _uniform_bot(seed: int) -> Player:
+    return RandomPlayer(seed, legal=lambda state: state.legal_actions())
+
+
+#: Players any game may use, by name (:func:`register_bot`).
+_BOTS: dict[str, Callable[[int], Player]] = {"random": _random_bot, "uniform": _uniform_bot}
+
+
+def register_bot(name: str, factory: Callable[[int], Player], *, replace: bool = False) -> None:
+    """Make ``name`` a bot of every study (``--bots``): ``factory(seed)`` gives the player
+    of one game. Built in: ``random`` (uniform over the kinds of action, then token by
+    token) and ``uniform`` (uniform over the legal actions). A game's own bot of the same
+    name wins over it.
+
+    >>> def first(seed):
+    ...     return lambda state: state.legal_actions()[0]
+    >>> register_bot("first", first)
+    >>> callable(StudyGame(name="g", rules=lambda o: None).bot("first", 0))
+    True
+    """
+    if name in _BOTS and _BOTS[name] is not factory and not replace:
+        raise StudyError(f"a bot named {name!r} is already registered")
+    _BOTS[name] = factory
 
 
 _RESOLVED: dict[str, StudyGame] = {}

@@ -8,9 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from hexwar.study.figures import CellRows, first_turns, hex_counts, per_turn_values
-from hexwar.study.stats import wilson
+from hexwar.study.stats import error_bar
 
-__all__ = ["first_turn_histogram", "heat_map", "measure_curves", "side_curves", "win_rates"]
+__all__ = [
+    "first_turn_histogram",
+    "heat_map",
+    "lengths",
+    "measure_curves",
+    "side_curves",
+    "sweep",
+    "win_rates",
+]
 
 _DPI = 100
 _META = {"Software": None}  # no matplotlib version in the file: the same data, same bytes
@@ -33,26 +41,93 @@ def _save(fig: Any, path: Path) -> None:
 
 
 def win_rates(cells: Sequence[CellRows], path: Path) -> None:
-    """Each side's win rate per cell, with its Wilson 95 % interval."""
-    fig = _figure(8, 0.5 + 0.45 * sum(len(c.sides) for c in cells))
+    """Each side's win rate per cell (and the draws', when a cell has any), with its
+    Wilson 95 % interval; the counts are printed right of the axis, clear of the bars."""
+    from matplotlib.transforms import blended_transform_factory
+
+    results = [(c, s) for c in cells for s in (*c.sides, None) if s or _draws(c)]
+    fig = _figure(8, 0.5 + 0.45 * len(results))
     ax = fig.add_subplot()
+    beside = blended_transform_factory(ax.transAxes, ax.transData)
     labels: list[str] = []
-    for cell in cells:
+    for y, (cell, side) in enumerate(results):
         n = len(cell.rows)
-        for side in cell.sides:
-            wins = sum(r["winner"] == side for r in cell.rows)
-            lo, hi = wilson(wins, n)
-            y = len(labels)
-            rate = wins / n if n else 0.0
-            ax.barh(y, rate, color="#7a9cc6")
-            ax.errorbar(rate, y, xerr=[[rate - lo], [hi - rate]], color="black", capsize=4)
-            ax.text(min(hi + 0.01, 0.9), y, f"{wins}/{n}", va="center", fontsize=8)
-            labels.append(f"{side} wins\n{cell.label}")
+        wins = sum(r["winner"] == side for r in cell.rows)
+        rate, below, above = error_bar(wins, n)
+        ax.barh(y, rate, color="#7a9cc6" if side else "#bbbbbb")
+        ax.errorbar(rate, y, xerr=[[below], [above]], color="black", capsize=4)
+        ax.text(1.01, y, f"{wins}/{n}", va="center", fontsize=8, transform=beside)
+        labels.append(f"{side + ' wins' if side else 'no winner'}\n{cell.label}")
     ax.set_yticks(range(len(labels)), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.axvline(0.5, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("win rate (bars: Wilson 95 % interval)")
+    _save(fig, path)
+
+
+def _draws(cell: CellRows) -> int:
+    return sum(r["winner"] is None for r in cell.rows)
+
+
+def sweep(
+    name: str,
+    values: Sequence[Any],
+    lines: Mapping[str, Sequence[tuple[int, int]]],
+    path: Path,
+) -> None:
+    """Win rate against the values of option ``name``: per line (a side in a setting of
+    the other options), its rate at each value with the Wilson 95 % band."""
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    xs = [float(v) for v in values] if numeric else list(range(len(values)))
+    fig = _figure(7, 4)
+    ax = fig.add_subplot()
+    for label, counts in lines.items():
+        rates = [error_bar(k, n) for k, n in counts]
+        mid = [r for r, _, _ in rates]
+        line = ax.plot(xs, mid, marker="o", label=label)[0]
+        low = [r - b for r, b, _ in rates]
+        high = [r + a for r, _, a in rates]
+        ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, lw=0)
+        for x, (k, n), y in zip(xs, counts, mid, strict=True):
+            ax.annotate(f"{k}/{n}", (x, y), textcoords="offset points", xytext=(4, 6),
+                        fontsize=7)  # fmt: skip
+    if not numeric:
+        ax.set_xticks(xs, [str(v) for v in values])
+    else:
+        ax.set_xticks(xs, [f"{v:g}" for v in xs])
+    ax.set_ylim(0, 1)
+    ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel(name)
+    ax.set_ylabel("win rate (band: Wilson 95 %)")
+    ax.legend(fontsize=7)
+    _save(fig, path)
+
+
+def lengths(cells: Sequence[CellRows], path: Path) -> None:
+    """Per cell, how many games ended after each turn, stacked by result (draws too)."""
+    last = max(c.last_turn for c in cells)
+    first = min(int(r["turns"]) for c in cells for r in c.rows)
+    fig = _figure(8, 2.2 * len(cells))
+    axes = fig.subplots(len(cells), 1, squeeze=False)[:, 0]
+    turns = list(range(first, last + 1))
+    for ax, cell in zip(axes, cells, strict=True):
+        bottom = [0] * len(turns)
+        for side in (*cell.sides, None):
+            counts = [
+                sum(r["winner"] == side and r["turns"] == t for r in cell.rows) for t in turns
+            ]
+            if side is None and not any(counts):
+                continue
+            colour = None if side else "#bbbbbb"
+            name = f"{side} wins" if side else "no winner"
+            ax.bar(turns, counts, bottom=bottom, label=name, color=colour)
+            bottom = [b + c for b, c in zip(bottom, counts, strict=True)]
+        ax.set_title(cell.label, fontsize=8)
+        ax.set_xticks(turns)
+        ax.set_xlabel("last turn played")
+        ax.set_ylabel("games")
+        ax.legend(fontsize=7)
     _save(fig, path)
 
 
@@ -90,11 +165,14 @@ def side_curves(cells: Sequence[CellRows], name: str, path: Path) -> None:
             lows = [_quantile(v, 0.25) for v in kept]
             highs = [_quantile(v, 0.75) for v in kept]
             line = ax.plot(turns, means, marker="o", label=f"{side} (mean)")[0]
-            ax.fill_between(turns, lows, highs, color=line.get_color(), alpha=0.2)
+            ax.fill_between(
+                turns, lows, highs, color=line.get_color(), alpha=0.2,
+                label=f"{side} (quartiles)",
+            )  # fmt: skip
         ax.set_title(cell.label, fontsize=8)
         ax.xaxis.set_major_locator(_integer_ticks())
         ax.set_xlabel("turn")
-        ax.set_ylabel(f"{name} in the turn")
+        ax.set_ylabel(f"{name} in the turn\n(line: mean; band: quartiles)")
         ax.legend(fontsize=7)
     _save(fig, path)
 
@@ -116,10 +194,11 @@ def measure_curves(cells: Sequence[CellRows], name: str, path: Path) -> None:
         kept = [v for v in values if v]
         line = ax.plot(turns, [statistics.median(v) for v in kept], marker="o", label=cell.label)
         lows, highs = [_quantile(v, 0.25) for v in kept], [_quantile(v, 0.75) for v in kept]
-        ax.fill_between(turns, lows, highs, color=line[0].get_color(), alpha=0.15)
+        ax.fill_between(turns, lows, highs, color=line[0].get_color(), alpha=0.15,
+                        label=f"{cell.label} (quartiles)")  # fmt: skip
     ax.xaxis.set_major_locator(_integer_ticks())
     ax.set_xlabel("turn")
-    ax.set_ylabel(f"{name}, end of turn (median)")
+    ax.set_ylabel(f"{name}, end of turn\n(line: median; band: quartiles)")
     ax.legend(fontsize=7)
     _save(fig, path)
 

@@ -18,12 +18,24 @@ import attrs
 from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import play
+from hexwar.engine.records import record_of
 from hexwar.engine.state import Ruleset, State
 from hexwar.study.game import GameHook, Json, StudyError, resolve
 from hexwar.study.progress import Progress
 from hexwar.study.results import Appender, Row, RowKey, canonical, read_rows, row_key
 
-__all__ = ["Backend", "Cell", "Job", "Plan", "StudyRun", "play_job", "run_study"]
+__all__ = [
+    "Backend",
+    "Cell",
+    "Job",
+    "Plan",
+    "StudyRun",
+    "job_of",
+    "play_job",
+    "play_jobs",
+    "record_of_row",
+    "run_study",
+]
 
 
 @attrs.frozen
@@ -109,6 +121,15 @@ def play_job(job: Job) -> Row:
     ``seed``, ``winner`` (``None``: a draw or unfinished), ``reason``, ``turns`` (the
     last turn played), ``actions`` (applied, chance included), ``per_turn`` (the hook's
     figures of each turn, with its ``turn``) and ``extras`` (the hook's game figures)."""
+    return _played(job)[0]
+
+
+def play_jobs(jobs: Sequence[Job]) -> list[Row]:
+    """The rows of several games, in order (a batch: one task on a cluster)."""
+    return [play_job(job) for job in jobs]
+
+
+def _played(job: Job) -> tuple[Row, State]:
     game = resolve(job.game)
     rules = _rules(job.game, job.options)
     players = {side: game.bot(name, 2 * job.seed + k) for k, (side, name) in enumerate(job.bots)}
@@ -118,7 +139,7 @@ def play_job(job: Job) -> Row:
     state = play(state, players, SeededDriver(job.seed), on_step=watch.step)
     watch.close_turn(state)
     outcome = state.outcome
-    return {
+    row = {
         "game": job.game,
         "options": json.loads(job.options),
         "bots": dict(job.bots),
@@ -130,6 +151,25 @@ def play_job(job: Job) -> Row:
         "per_turn": watch.per_turn,
         "extras": dict(hook.game(state)) if hook is not None else {},
     }
+    return json.loads(canonical(row)), state
+
+
+def job_of(row: Mapping[str, Any]) -> Job:
+    """The job that played ``row`` (its game, options, bots and seed)."""
+    return Job(row["game"], canonical(row["options"]), tuple(row["bots"].items()), row["seed"])
+
+
+def record_of_row(row: Mapping[str, Any]) -> str:
+    """The game record (JSON, :mod:`hexwar.engine.records`) of the game of ``row``: the
+    game is played again from its seed and must give the same row (else
+    :class:`StudyError`: the game or its bots changed since the study)."""
+    again, state = _played(job_of(row))
+    if canonical(again) != canonical(row):
+        raise StudyError(
+            f"{row['game']} seed {row['seed']} ({canonical(row['options'])}): the game "
+            "played again differs from its row (the rules or bots changed since the study)"
+        )
+    return record_of(state, seed=int(row["seed"])).to_json()
 
 
 class Backend(Protocol):

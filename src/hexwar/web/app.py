@@ -13,7 +13,8 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
 - ``GET /api/g/ID/record``: the game record, once the game is over;
 - ``POST /api/g/ID/replay`` (a finished game) or ``POST /api/replay`` (a record file's
   text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
-  after N actions (:mod:`hexwar.web.replay`).
+  after N actions (:mod:`hexwar.web.replay`); ``GET /replay/file/NAME`` the replay of a
+  record of the ``--records`` folder (a study report's links).
 
 - ``/ws/g/ID``: a WebSocket pushing ``view`` to the page after every change
   (:mod:`hexwar.web.live`); the page polls ``view`` only when it cannot connect.
@@ -41,7 +42,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -273,6 +274,24 @@ async def replay_upload(request: Request) -> Response:
     return JSONResponse({"replay": server.add_replay(found)})
 
 
+async def replay_file(request: Request) -> Response:
+    """``GET /replay/file/NAME``: the replay of record file ``NAME`` of the server's
+    ``records`` folder (a study report's links: ``docs/studies.md``), redirected to its
+    page; 404 without such a folder or file."""
+    server = _server(request)
+    name = request.path_params["name"]
+    folder = server.records
+    plain = "/" not in name and "\\" not in name and not name.startswith(".")
+    if folder is None or not plain or not name.endswith(".json"):
+        raise RequestRefused(404, "no such record (start the server with --records DIR)")
+    path = folder / name
+    if not path.is_file():
+        raise RequestRefused(404, f"no record {name} in {folder}")
+    raw = await run_in_threadpool(path.read_bytes)
+    found = await run_in_threadpool(load_record, server.games, raw)
+    return RedirectResponse(f"/r/{server.add_replay(found)}", status_code=303)
+
+
 async def replay_of_game(request: Request) -> Response:
     server = _server(request)
     session = server.session(request)
@@ -320,14 +339,17 @@ def create_app(
     *,
     limits: Limits | None = None,
     hosts: Collection[str] = (),
+    records: Path | None = None,
 ) -> Starlette:
     """The application serving ``games`` (by name), keeping its games in ``directory``;
     ``pace``: seconds between two actions of a game without human seats (to watch it);
     ``limits``: the caps and the bot workers (:class:`~hexwar.web.limits.Limits`; its
     ``pace`` is replaced by ``pace``); ``hosts``: the names (besides this machine's and
-    IP addresses) the server answers for in ``Host``. Saved games that do not load are
+    IP addresses) the server answers for in ``Host``; ``records``: a folder of game records
+    ``/replay/file/NAME`` opens (a study report's links). Saved games that do not load are
     logged and skipped."""
     server = Server(games, directory, attrs.evolve(limits or Limits(), pace=pace))
+    server.records = records
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -353,6 +375,7 @@ def create_app(
             Route("/api/g/{game}/replay", handler(replay_of_game), methods=["POST"]),
             Route("/replay", handler(replay_upload_page)),
             Route("/api/replay", handler(replay_upload), methods=["POST"]),
+            Route("/replay/file/{name}", handler(replay_file)),
             Route("/r/{replay}", handler(replay_page)),
             Route("/api/r/{replay}", handler(replay_view)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -95,6 +95,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"folder of the saved games (default ./{DEFAULT_GAMES})",
     )
     parser.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="a folder of game records /replay/file/NAME opens (a study report's links)",
+    )
+    parser.add_argument(
         "--pace",
         type=_pace,
         default=DEFAULT_PACE,
@@ -148,12 +154,14 @@ def run(games: Sequence[WebGame], args: argparse.Namespace) -> int:
         live_games=args.max_games, per_minute=args.new_per_minute, bot_workers=args.bot_workers
     )
     try:
+        records = getattr(args, "records", None)
         app = create_app(
             {g.name: g for g in games},
             folder,
             args.pace,
             limits=limits,
             hosts=[args.host, *args.allow_host],
+            records=Path(records) if records else None,
         )
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

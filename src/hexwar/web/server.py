@@ -52,6 +52,8 @@ class Server:
         for session in self.sessions.values():
             session.pace = limits.pace
         self.replays: dict[str, Replay] = {}
+        #: A folder of game records ``/replay/file/NAME`` opens (``serve --records``).
+        self.records: Path | None = None
         self.pool = BotPool(self.games, limits.bot_workers)
         self.drawers = BotPool(self.games, limits.bot_workers, nice=_DRAW_NICE)
         self._drawing: dict[tuple[str, str | None], asyncio.Task[None]] = {}
