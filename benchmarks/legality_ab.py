@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
-import subprocess
 import sys
 from pathlib import Path
+
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -105,21 +105,6 @@ else:
 """
 
 
-def worker(tree: Path, *args: object) -> str:
-    """The worker's output against ``tree/src`` and ``tree`` (its examples)."""
-    env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{tree}", "PYTHONHASHSEED": "0"}
-    run = subprocess.run(
-        [sys.executable, "-c", _WORKER, *map(str, args)],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=tree,
-    )
-    if run.returncode:
-        sys.exit(f"the worker failed in {tree}:\n{run.stderr[-3000:]}")
-    return run.stdout
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--old", type=Path, help="a checkout of an earlier commit")
@@ -132,7 +117,7 @@ def main() -> None:
     p.add_argument("--detail", default="", help="NAME:SEED: one game's per-step digests")
     args = p.parse_args()
     counts = (args.games, args.heuristic, args.examples, int(bool(args.detail)), args.detail)
-    new = worker(args.tree.resolve(), *counts)
+    new = run_in_tree(args.tree.resolve(), _WORKER, *counts)
     if args.detail:
         print(new, end="")
         return
@@ -141,7 +126,11 @@ def main() -> None:
         print(f"{len(new.splitlines())} games written to {args.save}")
     if args.old is None and args.against is None:
         return
-    old = args.against.read_text() if args.against else worker(args.old.resolve(), *counts)
+    old = (
+        args.against.read_text()
+        if args.against
+        else run_in_tree(args.old.resolve(), _WORKER, *counts)
+    )
     if new == old:
         print(f"{len(new.splitlines())} games: the same legal tokens, lists and outcomes")
         return
