@@ -93,6 +93,11 @@ class Values(Generic[C]):
     checked: bool = False
 
 
+def _distinct(values: Iterable[str]) -> Args:
+    """Candidates sorted and distinct (what :meth:`State.derive` keeps)."""
+    return tuple(sorted(set(values)))
+
+
 def _collect(
     values: Callable[[State, Any, Args], Iterable[str]], state: State, ctx: Any, args: Args
 ) -> Args:
@@ -246,15 +251,17 @@ class Kind(Generic[C]):
         return combo.exists(state, ctx, args[:fixed], args[fixed:])
 
     def _first(self, state: State, ctx: C) -> bool:
-        """Whether some first candidate completes, stopping at the first that does (the
-        first step's values are kept per position: the tokens share them)."""
+        """Whether some first candidate completes, stopping at the first that does: a
+        generator is walked only that far; a list is kept per position, for the tokens."""
         if not self._n_fixed:
             return self.completes(state, ctx, ())
-        values = self._values(state, ctx, ())
         step = self.steps[0]
         assert isinstance(step, Values)
+        values: Iterable[str] = step.values(state, ctx, ())
+        if isinstance(values, list | tuple):  # computed whole: keep it for the tokens
+            values = state.derive((self._key, 0, ctx, ()), _distinct, values)
         if step.checked or len(self.steps) == 1:
-            return bool(values)
+            return next(iter(values), None) is not None
         return any(self.completes(state, ctx, (v,)) for v in values)
 
     def any(self, state: State, ctx: C) -> bool:
