@@ -266,12 +266,13 @@ class Kind(Generic[C]):
 
     def any(self, state: State, ctx: C) -> bool:
         """Whether the kind applies and has a legal completion (the idle test: stops at
-        the first candidate that completes; kept per position)."""
+        the first candidate that completes; the state keeps the first tokens of a
+        position, :meth:`State.legal_tokens`, so this is asked once per position)."""
         if self.when is not None and not self.when(state, ctx):
             return False
         if not self.steps:
             return True
-        return state.derive((self._key, ctx), self._first, state, ctx)
+        return self._first(state, ctx)
 
     def enumerate(self, state: State, ctx: C) -> list[Action]:
         """Every legal action of this kind (none unless it :meth:`applies`): the token
