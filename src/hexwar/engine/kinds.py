@@ -18,10 +18,12 @@ argument, each saying which values may follow the arguments chosen so far:
 candidate with a legal completion) and the whole list (:meth:`Kinds.actions`, the token
 tree walked to its leaves): the steps are the one legality of a kind, and every answer
 is derived from them. Each step's values are computed once per position
-(:meth:`hexwar.engine.state.State.derive`), so the idle test, the legal tokens and the
-legal list share them. A phase lists its kinds (``Phase(..., kinds=Kinds(...))``) and
-each kind says what it ``does``: the :class:`~hexwar.engine.state.Ruleset` defaults then
-answer ``phase_tokens`` and ``play`` with no code in the game.
+(:meth:`hexwar.engine.state.State.derive`), so the legal tokens and the legal list share
+them; the idle test walks a first step written as a generator only to its first
+completing candidate (a list is kept and shared). A phase lists its kinds
+(``Phase(..., kinds=Kinds(...))``) and each kind says what it ``does``: the
+:class:`~hexwar.engine.state.Ruleset` defaults then answer ``phase_tokens`` and ``play``
+with no code in the game.
 
 >>> from hexwar.engine.state import State
 >>> UNITS = {"a": 2, "b": 1, "c": 0}            # unit -> how far it may move
