@@ -67,7 +67,7 @@ from hexwar.engine.actions import (
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.sequence import DecisionKinds, PhaseKinds
-from hexwar.engine.sequencer import Cursor, Phase, TurnSequence
+from hexwar.engine.sequencer import Cursor, TurnSequence
 from hexwar.engine.snapshot import HistoryEntry, Snapshot, snapshot_to_data
 from hexwar.engine.space import DONE, ActionSpace, tokens_of
 
@@ -418,17 +418,15 @@ class Ruleset:
         return out
 
     @functools.cached_property
-    def _tokenized(self) -> tuple[bool, bool, bool]:
-        """Whether this ruleset writes its phase / decision legality token by token, and
-        whether its ``phase_tokens`` is the default (a phase's kinds answer directly)."""
+    def _tokenized(self) -> tuple[bool, bool]:
+        """Whether this ruleset writes its phase / decision legality token by token."""
         cls = type(self)
         phases = (p for stage in self.sequence.stages for p in stage.phases)
-        default = cls.phase_tokens is Ruleset.phase_tokens
         return (
-            not default or any(p.kinds is not None for p in phases),
+            cls.phase_tokens is not Ruleset.phase_tokens
+            or any(p.kinds is not None for p in phases),
             cls.decision_tokens is not Ruleset.decision_tokens
             or any(k.answers is not None for k in self.decision_kinds.values()),
-            default,
         )
 
 
@@ -951,7 +949,7 @@ class State:
                 side = None if phase is None else phase.side
                 if type(side) is not str:
                     side = self.current_player()
-                return tuple(self._phase_asker(phase)(self, side, prefix))
+                return tuple(self.ruleset.phase_tokens(self, side, prefix))
             return self._listed_next(prefix)
         # the side to act and may_end with one look
         phase = sequencer.current_phase(self)
@@ -959,20 +957,12 @@ class State:
             side = None if phase is None else phase.side
             if type(side) is not str:
                 side = self.current_player()
-            found = self._first(self._phase_asker(phase), side)
+            found = self._first(self.ruleset.phase_tokens, side)
         else:
             found = self._listed_next(prefix)
         if phase is None or phase.may_end is None or phase.may_end(self):
             found = tuple(sorted((*found, END.kind)))
         return found
-
-    def _phase_asker(self, phase: Phase | None) -> Callable[[Any, Any, Prefix], Sequence[str]]:
-        """What answers the phase's tokens: its kinds' :meth:`~hexwar.engine.kinds.Kinds.tokens`
-        when the ruleset keeps the default :meth:`Ruleset.phase_tokens` (what that default
-        does, without looking the phase up again), else the ruleset's own."""
-        if self._tokenized[2] and phase is not None and phase.kinds is not None:
-            return phase.kinds.tokens
-        return self.ruleset.phase_tokens
 
     def _first(self, ask: Callable[[Any, Any, Prefix], Sequence[str]], ctx: Any) -> tuple[str, ...]:
         """The ruleset's first tokens (without ``end``) of the current position,
@@ -1005,7 +995,7 @@ class State:
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
         only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
-            return bool(self._first(self._phase_asker(sequencer.current_phase(self)), side))
+            return bool(self._first(self.ruleset.phase_tokens, side))
         memo = self._memo_now()
         listed = memo.get(_LIST)
         if listed is not None:
