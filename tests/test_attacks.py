@@ -79,7 +79,7 @@ def test_piece_attacks_match_brute_force(order: list[str]) -> None:
                 if sum(POWER[u] for u in g) >= POWER[defender]:
                     want.append(f"attack {defender} {' '.join(g)}")
     assert [str(a) for a in ATTACKS.actions(state, "red")] == want
-    assert ATTACKS.defenders(state, "red") == sorted({w.split()[1] for w in want})
+    assert list(ATTACKS.defenders(state, "red")) == sorted({w.split()[1] for w in want})
     assert ATTACKS.exists(state, "red") is bool(want)
     assert ATTACKS.group(state, "red", "r1") is None  # not an enemy piece
 
@@ -100,7 +100,7 @@ def test_piece_fire_matches_brute_force(order: list[str]) -> None:
     across = {p: order[(i + 3) % 6] for i, p in enumerate(order)}
     want = [(p, across[p]) for p in ("r1", "r3") if across[p][0] == "b"]
     assert [tuple(a.args) for a in FIRE.actions(state, "red")] == want
-    assert FIRE.firers(state, "red") == [p for p, _ in want]
+    assert list(FIRE.firers(state, "red")) == [p for p, _ in want]
     for p in ("r1", "r2", "r3"):
         assert FIRE.targets(state, "red", (p,)) == [t for q, t in want if q == p]
     assert FIRE.targets(state, "red", ("b1",)) == []  # not the side's piece
@@ -142,7 +142,7 @@ def test_strength_and_threshold_answer_as_the_group_need(
     for cell, piece in enumerate(order):
         REG.place(state, piece, str(cell), "red" if piece[0] == "r" else "blue")
     for side in ("red", "blue"):
-        assert by_sum.defenders(state, side) == by_need.defenders(state, side)
+        assert list(by_sum.defenders(state, side)) == list(by_need.defenders(state, side))
         assert by_sum.exists(state, side) is by_need.exists(state, side)
         assert by_sum.actions(state, side) == by_need.actions(state, side)
         for defender in by_need.contacts(state, side):
@@ -188,7 +188,7 @@ def test_armed_fire_asks_only_the_armed_pieces(order: list[str]) -> None:
     across = {p: order[(i + 3) % 6] for i, p in enumerate(order)}
     want = [(p, across[p]) for p in ("r3",) if across[p][0] == "b"]
     assert [tuple(a.args) for a in ARMED.actions(state, "red")] == want
-    assert ARMED.firers(state, "red") == [p for p, _ in want]
+    assert list(ARMED.firers(state, "red")) == [p for p, _ in want]
     assert ARMED.exists(state, "red") is bool(want)
     assert ARMED.targets(state, "red", ("r1",)) == []  # not armed
     assert ARMED.targets(state, "red", ("r3",)) == [t for _, t in want]

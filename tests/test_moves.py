@@ -106,7 +106,7 @@ def _set_up(position: tuple[Any, ...]) -> tuple[State, Pieces[Hex], PieceMoves]:
 def _check(state: State, moves: PieceMoves, want: list[Action]) -> None:
     assert moves.actions(state, "red") == want
     movers = sorted({a.args[0] for a in want})
-    assert moves.movers(state, "red") == movers
+    assert list(moves.movers(state, "red")) == movers
     assert moves.exists(state, "red") is bool(want)
     for piece in movers:
         assert moves.ends(state, "red", (piece,)) == [a.args[1] for a in want if a.args[0] == piece]
@@ -167,12 +167,12 @@ def test_a_clone_keeps_its_own_answers_when_the_original_moves_on() -> None:
     reg.place(state, "r1", Hex(0, 0), "red")
     reg.place(state, "r2", Hex(2, 0), "red")
     assert moves.query(state, "red") is moves.query(state, "red")
-    assert moves.movers(state, "red") == ["r1", "r2"]
+    assert list(moves.movers(state, "red")) == ["r1", "r2"]
     clone = state.clone()
     moves.play(state, Action("move", ("r1", "1,0")))
-    assert moves.movers(state, "red") == ["r2"]
+    assert list(moves.movers(state, "red")) == ["r2"]
     assert "1,0" not in moves.ends(state, "red", ("r2",))
-    assert moves.movers(clone, "red") == ["r1", "r2"]
+    assert list(moves.movers(clone, "red")) == ["r1", "r2"]
     assert "1,0" in moves.ends(clone, "red", ("r2",))
 
 

@@ -9,7 +9,7 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
@@ -129,7 +129,7 @@ def _moves(data: Static) -> PieceMoves:
     )
 
 
-def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+def move_units(state: State, side: str, args: tuple[str, ...] = ()) -> Iterator[str]:
     """The units that may move and have at least one hex to end in (S6, S6.5), sorted."""
     return mechanisms(state).moves.movers(state, side)
 
@@ -190,7 +190,7 @@ def _fire(data: Static, armed: Mapping[str, tuple[str, ...]]) -> PieceFire:
     )  # fmt: skip
 
 
-def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+def bombard_units(state: State, side: str, args: tuple[str, ...] = ()) -> Iterator[str]:
     """The side's artillery that may bombard something now (S7.1), sorted."""
     return mechanisms(state).fire.firers(state, side, args)
 
@@ -316,7 +316,7 @@ def _attacks(ground: Ground) -> PieceAttacks:
     )  # fmt: skip
 
 
-def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
+def attack_defenders(state: State, side: str, args: tuple[str, ...] = ()) -> Iterator[str]:
     """The enemy units some group of the side's units may attack now (S8.1, S8.2), sorted."""
     return mechanisms(state).attacks.defenders(state, side, args)
 

@@ -110,12 +110,12 @@ def _check(state: State, seen: dict[str, int]) -> None:
     side, phase = state.current_player(), state.phase
     if phase == "attack" and state.stage == side:
         want = _scan_attacks(state, side)
-        assert ground.attack_defenders(state, side) == want, state.turn
+        assert list(ground.attack_defenders(state, side)) == want, state.turn
         assert ATTACK.any(state, side) is bool(want)  # the idle test, from the steps
         seen["attack"] += bool(want)
     elif phase == "artillery" and state.stage == side:
         want = _scan_bombards(state, side)
-        assert ground.bombard_units(state, side) == want, state.turn
+        assert list(ground.bombard_units(state, side)) == want, state.turn
         assert BOMBARD.any(state, side) is bool(want)
         seen["bombard"] += bool(want)
     elif state.stage == "replacements":

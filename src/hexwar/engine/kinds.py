@@ -18,10 +18,12 @@ argument, each saying which values may follow the arguments chosen so far:
 candidate with a legal completion) and the whole list (:meth:`Kinds.actions`, the token
 tree walked to its leaves): the steps are the one legality of a kind, and every answer
 is derived from them. Each step's values are computed once per position
-(:meth:`hexwar.engine.state.State.derive`), so the idle test, the legal tokens and the
-legal list share them. A phase lists its kinds (``Phase(..., kinds=Kinds(...))``) and
-each kind says what it ``does``: the :class:`~hexwar.engine.state.Ruleset` defaults then
-answer ``phase_tokens`` and ``play`` with no code in the game.
+(:meth:`hexwar.engine.state.State.derive`), so the legal tokens and the legal list share
+them; the idle test walks a first step written as a generator only to its first
+completing candidate (a list is kept and shared). A phase lists its kinds
+(``Phase(..., kinds=Kinds(...))``) and each kind says what it ``does``: the
+:class:`~hexwar.engine.state.Ruleset` defaults then answer ``phase_tokens`` and ``play``
+with no code in the game.
 
 >>> from hexwar.engine.state import State
 >>> UNITS = {"a": 2, "b": 1, "c": 0}            # unit -> how far it may move
@@ -91,6 +93,11 @@ class Values(Generic[C]):
     #: a hint, not a second answer: every value given completes (the game's values
     #: function already keeps only those), so no look-ahead runs after it
     checked: bool = False
+
+
+def _distinct(values: Iterable[str]) -> Args:
+    """Candidates sorted and distinct (what :meth:`State.derive` keeps)."""
+    return tuple(sorted(set(values)))
 
 
 def _collect(
@@ -246,25 +253,28 @@ class Kind(Generic[C]):
         return combo.exists(state, ctx, args[:fixed], args[fixed:])
 
     def _first(self, state: State, ctx: C) -> bool:
-        """Whether some first candidate completes, stopping at the first that does (the
-        first step's values are kept per position: the tokens share them)."""
+        """Whether some first candidate completes, stopping at the first that does: a
+        generator is walked only that far; a list is kept per position, for the tokens."""
         if not self._n_fixed:
             return self.completes(state, ctx, ())
-        values = self._values(state, ctx, ())
         step = self.steps[0]
         assert isinstance(step, Values)
+        values: Iterable[str] = step.values(state, ctx, ())
+        if isinstance(values, list | tuple):  # computed whole: keep it for the tokens
+            values = state.derive((self._key, 0, ctx, ()), _distinct, values)
         if step.checked or len(self.steps) == 1:
-            return bool(values)
+            return next(iter(values), None) is not None
         return any(self.completes(state, ctx, (v,)) for v in values)
 
     def any(self, state: State, ctx: C) -> bool:
         """Whether the kind applies and has a legal completion (the idle test: stops at
-        the first candidate that completes; kept per position)."""
+        the first candidate that completes; the state keeps the first tokens of a
+        position, :meth:`State.legal_tokens`, so this is asked once per position)."""
         if self.when is not None and not self.when(state, ctx):
             return False
         if not self.steps:
             return True
-        return state.derive((self._key, ctx), self._first, state, ctx)
+        return self._first(state, ctx)
 
     def enumerate(self, state: State, ctx: C) -> list[Action]:
         """Every legal action of this kind (none unless it :meth:`applies`): the token

@@ -840,10 +840,15 @@ class State:
         answers = self._lt if self._memo_version == self._version else self._answers()
         found = answers.get(prefix)
         if found is None:
-            if prefix and (prefix[-1] == DONE or prefix[-1] not in self.legal_tokens(prefix[:-1])):
-                found = ()  # a prefix is legal only if each token was
-            else:
-                found = () if self._outcome is not None else self._next(prefix)
+            legal = True
+            if prefix:  # a prefix is legal only if each token was (the parent's answer
+                # is at hand when a player walks the tokens: no call to find it)
+                last, parent = prefix[-1], prefix[:-1]
+                before = answers.get(parent)
+                if before is None:
+                    before = self.legal_tokens(parent)
+                legal = last != DONE and last in before
+            found = self._next(prefix) if legal and self._outcome is None else ()
             if len(answers) >= KEPT_LIMIT:
                 answers.clear()
             answers[prefix] = found

@@ -26,7 +26,7 @@ label to the adjacent ones.
 >>> state = Game().new_state()
 >>> for piece, cell, side in (("r1", "a", "red"), ("b1", "b", "blue"), ("r2", "c", "red")):
 ...     reg.place(state, piece, cell, side)
->>> attacks.defenders(state, "red"), attacks.attackers(state, "red", ("b1",))
+>>> list(attacks.defenders(state, "red")), attacks.attackers(state, "red", ("b1",))
 (['b1'], ['r1', 'r2'])
 >>> [str(a) for a in attacks.actions(state, "red")]     # 3 or 2 alone do not reach 4
 ['attack b1 r1 r2']
@@ -36,7 +36,7 @@ A :class:`PieceFire` names a firer and one enemy piece in the cells it reaches
 
 >>> fire = PieceFire(reg, lambda state, label: [c for c in line if c != label and
 ...                                              label not in line[c]], kind="bombard")
->>> fire.firers(state, "red"), fire.targets(state, "red", ("r1",))    # b1 is too near
+>>> list(fire.firers(state, "red")), fire.targets(state, "red", ("r1",))    # b1 is too near
 ([], [])
 >>> reg.move(state, "b1", "d"); [str(a) for a in fire.actions(state, "red")]
 ['bombard r1 b1']
@@ -44,7 +44,7 @@ A :class:`PieceFire` names a firer and one enemy piece in the cells it reaches
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
 from typing import Any
@@ -191,10 +191,13 @@ class PieceAttacks:
         # no positive strength: the strongest group is the strongest single piece
         return total >= need if total > 0 else best is not None and best >= need
 
-    def defenders(self, state: State, side: str, args: Args = ()) -> list[str]:
-        """The enemy pieces some group of the side's pieces may attack, sorted."""
+    def defenders(self, state: State, side: str, args: Args = ()) -> Iterator[str]:
+        """The enemy pieces some group of the side's pieces may attack, sorted (lazily:
+        an idle test stops at the first)."""
         position = self._position(state)
-        return [d for d in self.contacts(state, side) if self._open(state, side, d, position)]
+        for d in self.contacts(state, side):
+            if self._open(state, side, d, position):
+                yield d
 
     def exists(self, state: State, side: str) -> bool:
         """Whether ``side`` has at least one legal attack (stops at the first)."""
@@ -274,10 +277,12 @@ class PieceFire:
                     return True
         return False
 
-    def firers(self, state: State, side: str, args: Args = ()) -> list[str]:
-        """The side's pieces that may fire at something now, sorted."""
+    def firers(self, state: State, side: str, args: Args = ()) -> Iterator[str]:
+        """The side's pieces that may fire at something now, sorted (lazily)."""
         hits = self._hits
-        return [p for p, lab in self._placed(state, side) if hits(state, side, p, lab)]
+        for p, lab in self._placed(state, side):
+            if hits(state, side, p, lab):
+                yield p
 
     def exists(self, state: State, side: str) -> bool:
         """Whether some piece of the side may fire now (stops at the first)."""

@@ -29,7 +29,7 @@ the first piece that moves.
 ...     sequence = TurnSequence((Stage("p", (Phase("move", "red", end_when_idle=False),)),))
 >>> state = Game().new_state()
 >>> reg.place(state, "r1", Hex(0, 0), "red"); reg.place(state, "b1", Hex(2, 0), "blue")
->>> moves.movers(state, "red"), moves.ends(state, "red", ("r1",))
+>>> list(moves.movers(state, "red")), moves.ends(state, "red", ("r1",))
 (['r1'], ['-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0'])
 >>> moves.play(state, moves.actions(state, "red")[0])   # the path it took
 [Hex(q=0, r=0), Hex(q=-1, r=0)]
@@ -129,8 +129,9 @@ class PieceMoves:
         """Whether ``side`` has at least one move (stops at the first)."""
         return self.query(state, side).exists()
 
-    def movers(self, state: State, side: str, args: tuple[str, ...] = ()) -> list[str]:
-        """The side's pieces that may move and have a cell to end in, in order."""
+    def movers(self, state: State, side: str, args: tuple[str, ...] = ()) -> Iterator[str]:
+        """The side's pieces that may move and have a cell to end in, in order (lazily:
+        an idle test stops at the first)."""
         return self.query(state, side).movers()
 
     def ends(self, state: State, side: str, args: tuple[str, ...]) -> list[str]:
@@ -308,14 +309,12 @@ class MoveQuery:
             later.append((piece, label, points))
         return any(self.ends(p, lab, n) for p, lab, n in later)
 
-    def movers(self) -> list[str]:
-        """The side's pieces that may move and have a cell to end in, in order."""
+    def movers(self) -> Iterator[str]:
+        """The side's pieces that may move and have a cell to end in, in order (lazily)."""
         steps_out, ends = self.steps_out, self.ends
-        return [
-            piece
-            for piece, label, points in self._ready()
-            if steps_out(piece, label, points) or ends(piece, label, points)
-        ]
+        for piece, label, points in self._ready():
+            if steps_out(piece, label, points) or ends(piece, label, points):
+                yield piece
 
     def actions(self) -> list[Action]:
         """Every ``move PIECE CELL``, by piece in order, then by cell."""
