@@ -167,16 +167,17 @@ def test_memo_always_agrees_with_the_function(steps: list[tuple[str, str, int]])
 def test_the_cache_is_bounded_and_can_be_cleared() -> None:
     calls: list[str] = []
     memo, state = _total(calls), Game().new_state()
-    for i in range(10):
+    for i in range(8):
         memo(state, str(i))
-    assert len(memo) == memo.size == 4
-    assert memo(state, "9") == 0
-    assert calls[-1] == "9"  # the newest entries are kept ...
+    assert len(memo) == memo.size == 4  # "4" found it full: emptied, then "4"-"7" kept
+    assert memo(state, "7") == 0
+    assert calls[-1] == "7"  # the newest entries are kept ...
     memo(state, "0")
-    assert calls[-1] == "0"  # ... the oldest dropped
+    assert calls[-1] == "0"  # ... the older ones dropped
+    assert len(memo) == 1  # (kept() empties a full memo before it keeps the next)
     memo.clear()
-    memo(state, "9")
-    assert calls[-2:] == ["0", "9"]
+    memo(state, "7")
+    assert calls[-2:] == ["0", "7"]
 
 
 def test_a_memo_cannot_declare_what_no_version_tracks() -> None:

@@ -15,8 +15,8 @@ It is only correct if ``compute`` reads nothing else. :func:`read_checking` (the
 verification kit turns it on) makes every memo recompute each call, records what the
 computation reads through :class:`~hexwar.engine.state.State`'s reading API, and raises
 :class:`UndeclaredRead` for a table it did not declare, or :class:`StaleMemo` when a
-cached result differs from a fresh one. The cache is bounded: it holds at most ``size``
-entries (default 4096), dropping the oldest first.
+cached result differs from a fresh one. The cache is bounded as every cache of the core
+(:func:`kept`): at most :data:`KEPT_LIMIT` entries, emptied when full.
 
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
@@ -54,16 +54,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import repeat
 from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
 from hexwar.base.errors import HexwarError, StaleMemo, UndeclaredRead
-from hexwar.base.kept import kept
+from hexwar.base.kept import KEPT_LIMIT, kept
 from hexwar.engine.state import State
 
-__all__ = ["StateMemo", "kept", "read_checking", "state_memo"]
+__all__ = ["KEPT_LIMIT", "StateMemo", "kept", "read_checking", "state_memo"]
 
 T = TypeVar("T")
 
@@ -232,7 +231,8 @@ def _reads(value: str | Iterable[str]) -> tuple[str, ...]:
 class StateMemo(Generic[T]):
     """``compute(state, *args)`` cached on ``args`` and the versions of the tables it
     ``reads`` (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome``,
-    ``$turn`` included); at most ``size`` entries, the oldest dropped first.
+    ``$turn`` included); at most ``size`` entries (:data:`KEPT_LIMIT`; a smaller one
+    only in tests), emptied when full (:func:`kept`).
 
     Exact across clones (a clone starts with its original's versions) and for positions
     reached again only by the same line of play: an undo gives the tables it touches
@@ -241,7 +241,7 @@ class StateMemo(Generic[T]):
 
     reads: tuple[str, ...] = attrs.field(converter=_reads)
     compute: Callable[..., T]
-    size: int = 4096
+    size: int = KEPT_LIMIT
     _store: dict[tuple[Any, ...], T] = attrs.field(factory=dict, init=False, repr=False)
 
     @property
@@ -250,16 +250,13 @@ class StateMemo(Generic[T]):
         return getattr(self.compute, "__qualname__", repr(self.compute))
 
     def __call__(self, state: State, *args: Hashable) -> T:
-        # the versions through map (no comprehension frame: this runs on every call)
-        key = (args, *map(state._tv.get, self.reads, repeat(state._base)))
+        key = (args, state.table_versions(self.reads))
         if _CHECKING:
             return self._checked(state, args, key)
         store = self._store
         found = store.get(key, _MISSING)
         if found is _MISSING:
-            if len(store) >= self.size:
-                del store[next(iter(store))]
-            found = store[key] = self.compute(state, *args)
+            found = kept(store, key, self.compute(state, *args), self.size)
         return found  # type: ignore[return-value]
 
     def _checked(self, state: State, args: tuple[Any, ...], key: tuple[Any, ...]) -> T:
@@ -281,9 +278,7 @@ class StateMemo(Generic[T]):
         if cached is not _MISSING and cached != fresh:
             raise StaleMemo(f"memo {self.name}{args}: cached {cached!r} but now {fresh!r}")
         if cached is _MISSING:
-            if len(self._store) >= self.size:
-                del self._store[next(iter(self._store))]
-            self._store[key] = fresh
+            kept(self._store, key, fresh, self.size)
         return fresh
 
     def __len__(self) -> int:
@@ -295,7 +290,7 @@ class StateMemo(Generic[T]):
 
 
 def state_memo(
-    reads: tuple[str, ...] | str, *, size: int = 4096
+    reads: tuple[str, ...] | str, *, size: int = KEPT_LIMIT
 ) -> Callable[[Callable[..., T]], StateMemo[T]]:
     """Decorator form of :class:`StateMemo`: ``@state_memo(reads=("at", "units"))``."""
 

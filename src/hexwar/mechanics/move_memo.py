@@ -94,9 +94,7 @@ class EffectCosts:
 
     def __init__(self, classes: Iterable[str], kind: str = "terrain_cost") -> None:
         self.classes, self.kind = tuple(sorted(classes)), kind
-        self._memo: StateMemo[Overrides] = StateMemo(
-            reads=("$effects",), compute=self._find, size=64
-        )
+        self._memo: StateMemo[Overrides] = StateMemo(reads=("$effects",), compute=self._find)
 
     def __call__(self, state: State) -> Overrides:
         return self._memo(state) if state.effects else ()
@@ -128,7 +126,7 @@ def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str)
 class StepCounts:
     """Fewest steps from the nearest of some source cells to every cell reached through
     passable cells (a breadth-first search on neighbour indices, costs ignored), by
-    label: ``counts(sources)``. Built once per tuple of sources, the last ``size`` kept.
+    label: ``counts(sources)``. Built once per tuple of sources (:func:`kept`).
 
     >>> counts = StepCounts(("a", "b", "c"), ((1,), (0, 2), (1,)), (True, True, True))
     >>> dict(counts(("a",)))
@@ -140,19 +138,15 @@ class StepCounts:
         labels: Sequence[str],
         neighbors: Sequence[Sequence[int]],
         passable: Sequence[bool],
-        size: int = 128,
     ) -> None:
         self.labels, self.neighbors, self.passable = tuple(labels), neighbors, tuple(passable)
         self.index = {lab: i for i, lab in enumerate(self.labels)}
-        self.size = size
         self._kept: dict[tuple[str, ...], dict[str, int]] = {}
 
     def __call__(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         found = self._kept.get(sources)
         if found is None:
-            if len(self._kept) >= self.size:
-                del self._kept[next(iter(self._kept))]
-            found = self._kept[sources] = self._count(sources)
+            found = kept(self._kept, sources, self._count(sources))
         return found
 
     def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
@@ -226,7 +220,7 @@ class SearchMemo:
             ends = self.search(enemies).ends_from(start, points)
             del ends[start]  # staying put is no move
             found = tuple(sorted(map(self.labels.__getitem__, ends)))
-            kept(self.reach, key, found, REACH_MEMO_SIZE)
+            kept(self.reach, key, found)
         return found
 
 
