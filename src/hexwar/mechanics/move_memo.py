@@ -37,7 +37,6 @@ from hexwar.engine.memo import StateMemo, kept
 from hexwar.engine.state import State
 
 __all__ = [
-    "REACH_MEMO_SIZE",
     "SEARCH_MEMO_SIZE",
     "Codec",
     "EffectCosts",
@@ -58,14 +57,13 @@ __all__ = [
 Overrides = tuple[tuple[str, str, float | None], ...]
 #: How labels name a map's cells (a :class:`~hexwar.board.maps.GameMap` is one).
 Codec = CellCodec[Any]
-#: Bounds of the memos kept per map and movement class: end cells per (enemy cells,
-#: start, points) and prepared searches per enemy cells; a memo is emptied when full.
-#: An entry is asked again mostly within one phase (the enemy does not move in it), so
-#: small bounds cost no hits: «Сталинград»'s random games ran the same bytecodes with
-#: 256/16 as with 8192/64, and its bot too, while a process's memory no longer grows
-#: with the games it plays (peak RSS after 300 random long games 61 MB, not 91: each
-#: entry keeps its enemy cells, ~1 KB).
-REACH_MEMO_SIZE: Final = 256
+#: The bound of the prepared searches kept per map and movement class (by enemy cells;
+#: emptied when full), the one cache of the core under a bound of its own: each holds
+#: arrays the size of the map. An entry is asked again mostly within one phase (the
+#: enemy does not move in it), so a small bound costs no hits: «Сталинград»'s random
+#: games ran the same bytecodes with 16 as with 64, and its bot too, while a process's
+#: memory no longer grows with the games it plays. The end cells per (enemy cells,
+#: start, points) are kept under the core's one bound (:func:`kept`).
 SEARCH_MEMO_SIZE: Final = 16
 
 
