@@ -18,6 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hexwar.base.errors import AttackRefused, CombatError, DataError, IllegalAction
+from hexwar.base.kept import KEPT_LIMIT
 from hexwar.engine.dice import D6, Dice, FixedDriver, SeededDriver, validate_outcomes
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar.mechanics.crt_load import load_table, table_from_data
@@ -629,7 +630,7 @@ def test_kept_answers_equal_fresh_ones_and_stay_bounded() -> None:
     """A table keeps the columns of exact int strengths, the bombardment columns and the
     distributions it worked out (immutable data); each answer equals a fresh table's,
     ``try_column`` is ``None`` exactly where ``column_for`` refuses, and at most
-    4096 answers are kept however many strengths are asked."""
+    KEPT_LIMIT answers are kept however many strengths are asked."""
     for table in (ground(), ground(rounding="nearest")):
         pairs = [(a, d) for a in range(40) for d in range(1, 12)]
         for a, d in pairs + pairs[::-1]:  # the second pass from the kept answers
@@ -653,7 +654,7 @@ def test_kept_answers_equal_fresh_ones_and_stay_bounded() -> None:
         assert table.try_column(Fraction(7, 2), 2) == _fresh(table).try_column(Fraction(7, 2), 2)
         for a in range(5000):
             table.try_column(a + 1, 1)
-        assert len(table._memo) <= 4096
+        assert len(table._memo) <= KEPT_LIMIT
     for amount in (Fraction(1, 2), 1, Fraction(3, 2), 2, 7) * 2:
         want_label = {Fraction(1, 2): "1/2", 1: "1", Fraction(3, 2): "1"}.get(amount, "2")
         assert BOMB.column_for(amount) == want_label

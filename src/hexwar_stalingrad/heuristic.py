@@ -64,27 +64,20 @@ Phase by phase:
   retreating 6th Army unit is pushed away from its supply sources, any other unit away
   from its goal.
 
-Speed: distances come from data kept with the map (:attr:`Static.axial`,
-:meth:`Static.path_steps`); the ring plan is reused while it stays exact (same 6th Army and
+Speed: distances are :meth:`Hex.distance <hexwar.grid.geometry.Hex.distance>` and
+:meth:`Static.path_steps`; the ring plan is reused while it stays exact (same 6th Army and
 relief positions, every hex of its wall still blocked and every manned one still manned:
-blocking more hexes only shrinks the gaps left, which the move scoring counts afresh); a
-new plan's max-flow queries start from the last ones' flow paths where they still run
-(:mod:`hexwar_stalingrad.heuristic_flow`: the cuts are those of every maximum flow, so the
-start changes only the work). A unit's best moves are kept for the phase, keyed by
-everything they read (its end hexes, goal and hex, and of the ring the open gaps its moves
-can block, its held hexes, whether it mans the wall, the city rule), so a new plan within
-the phase does not score them again. The bot asks the engine only for what it reads: the
-phase's action kinds and the cards, bombardments by prefix
-(:meth:`~hexwar.engine.state.State.legal_tokens`); in movement, each unit's end hexes from
-the movement query behind the ``move`` tokens (:meth:`Static.reach` minus the occupied
-hexes, as :class:`hexwar_stalingrad.ground.Movers` answers them), kept between the phase's
-decisions while the reach and the occupancy of its hexes are the same, never the phase's
-whole list, and not at all for a unit that would make no move whatever they are (a 6th
-Army unit holding, a unit with no goal) or no move of which can score (artillery at range
-2; no end hex nearer its goal; a ring unit with no open gap to block within its points at
-the cheapest step, :meth:`Static.least_step`, and none while keeping its ring hexes);
-attack odds from each unit's strength read once per position, the column of each pair of
-strengths once per combat results table, and RKKA's bonus for a target once per target
+blocking more hexes only shrinks the gaps left, which the move scoring counts afresh). A
+unit's best moves are kept for the phase, keyed by everything they read (its end hexes,
+goal and hex, and of the ring the open gaps its moves can block, its held hexes, whether
+it mans the wall, the city rule), so a new plan within the phase does not score them
+again. The bot asks the engine only for what it reads: the phase's action kinds and the
+cards, bombardments by prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in
+movement, each unit's end hexes from the movement query behind the ``move`` tokens
+(:meth:`hexwar.mechanics.moves.MoveQuery.ends`, as :class:`hexwar_stalingrad.ground.Movers`
+answers them), never the phase's whole list, and not at all for a unit that would make no
+move whatever they are (a 6th Army unit holding, a unit with no goal); attack odds from
+:func:`hexwar_stalingrad.ground.attack_odds`, and RKKA's bonus for a target once per target
 (a spared pocket unit is passed over before its odds). Asking the attack phase by prefix
 (defenders, then each one's attackers) was tried: the token tree costs more than the
 engine's list, even with the spared defenders skipped.
@@ -103,9 +96,10 @@ The bot is a plain player for :func:`hexwar.engine.loop.play`; it breaks ties wi
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
@@ -212,19 +206,11 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
         self._plan: RingPlan | None = None
-        self._nearest: tuple[tuple[str, ...], dict[str, int]] = ((), {})
         self._balances: tuple[object, dict[tuple[str, str], float]] = (None, {})
-        self._column_memo: tuple[object, dict[tuple[int, int], str | None]] = (None, {})
         self._scores: tuple[Any, dict[str, Any]] = (None, {})
-        self._ends = _Ends()
-        #: The last ring queries' flow paths, to start the next ones from (speed only).
-        self._flows: dict[str, list[list[int]]] = {}
         self._vetoed: tuple[object, set[tuple[str, str]]] = (None, set())
         #: Moves ruled out so far because they left the ring weaker (S11.1, last turn).
         self.ruled_out = 0
-        self._axial: tuple[tuple[str, ...], list[tuple[int, int]]] = ((), [])
-        #: the last open gaps' :meth:`_RingMoves.blocks` (speed only)
-        self._gap_blocks: dict[frozenset[str], Any] = {}
         self._phase_goals: tuple[object, frozenset[tuple[str, str]], dict[str, str]] | None = None
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
@@ -322,7 +308,7 @@ class HeuristicBot:
             return None
         last = self._plan
         if last is None or not last.holds(state, inputs):
-            last = self._plan = ring_plan(state, inputs, self._flows)
+            last = self._plan = ring_plan(state, inputs)
         return last
 
     def _advance_in_ring(self, state: State, actions: Sequence[Action], plan: RingPlan) -> Action:
@@ -348,7 +334,7 @@ class HeuristicBot:
         goals = self._goals(state, side, plan, enemies)
         mine = _on_map(state, side)
         here = {u: lab for lab, u in mine}
-        ring = _RingMoves(state, plan, mine, self._gap_blocks) if plan is not None else None
+        ring = _RingMoves(state, plan, mine) if plan is not None else None
         hold = _holding(state, side)
         # a unit's best moves are kept for the phase, keyed by all they read: its end
         # hexes (asked of the engine unit by unit), its goal and hex, and of the ring (the
@@ -357,7 +343,6 @@ class HeuristicBot:
         phase = (state.turn, str(state.stage), str(state.phase), side, enemies, plan)
         if self._scores[0] != phase[:5]:
             self._scores = (phase[:5], {})
-            self._ends = _Ends()
         vetoed = self._vetoes(phase)
         while True:
             top = self._top_moves(state, side, goals, here, ring, hold, vetoed)
@@ -400,10 +385,7 @@ class HeuristicBot:
         movers = ground.Movers(state, side, state.phase == "exploitation")
         data = static(state)
         escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
-        query = self._ends
-        query.position(state, movers)
         disks = data.zoc_disks
-        enemies = self._scores[0][4] if self._scores[0] else ()
         for unit, origin in movers.units():
             goal = goals.get(unit)
             if _idle(data, unit, origin, goal, ring, hold, escapes):
@@ -412,14 +394,7 @@ class HeuristicBot:
             if points <= 0:
                 continue  # it may not move (S6.1, S6.5)
             held = ring.held(origin) if ring is not None else _NO_HEXES
-            # a unit no move of which can score: its end hexes are not asked, nor scored
-            stays = (unit, origin, goal, ring, held, hold, escapes, enemies, movers, points)
-            still = None
-            if not query.knows(unit, origin, points):
-                still = self._stays(data, *stays)
-                if still:
-                    continue
-            ends = query.ends(unit, origin, points)
+            ends = movers.ends(unit, origin, points)
             if vetoed:
                 ends = [t for t in ends if (unit, t) not in vetoed]
             if not ends:
@@ -428,7 +403,7 @@ class HeuristicBot:
             if ring is not None:
                 gaps = ring.open_gaps
                 ringside = (
-                    gaps & query.zone(unit, ends, disks) if gaps else gaps,
+                    gaps & frozenset().union(*map(disks.__getitem__, ends)) if gaps else gaps,
                     held,
                     origin in ring.manned,
                     unit == ring.last_in_city,
@@ -438,9 +413,7 @@ class HeuristicBot:
             if found is None or found[0] != key:
                 found = memo[unit] = (
                     key,
-                    _NOTHING
-                    if (self._stays(data, *stays) if still is None else still)
-                    else self._unit_moves(state, unit, origin, ends, goals, ring, held, hold),
+                    self._unit_moves(state, unit, origin, ends, goals, ring, held, hold),
                 )
             score, targets = found[1]
             if score > best:
@@ -449,30 +422,6 @@ class HeuristicBot:
                 top.extend((unit, t) for t in targets)
         top.sort()  # (unit, hex): the order of the actions ``move UNIT HEX``
         return [Action("move", (u, t)) for u, t in top]
-
-    def _stays(
-        self,
-        data: Static,
-        unit: str,
-        origin: str,
-        goal: str | None,
-        ring: _RingMoves | None,
-        held: frozenset[str],
-        hold: frozenset[str],
-        escapes: frozenset[str] | None,
-        enemies: tuple[str, ...],
-        movers: ground.Movers,
-        points: int,
-    ) -> bool:
-        """Whether :meth:`_unit_moves` scores no move of ``unit`` above 0 whatever its end
-        hexes: artillery in range already (S7.1, or no enemy), a unit with no ring to block
-        and no end hex nearer its goal (:func:`_no_progress`), or one of the ring's
-        (:meth:`_RingMoves.stays`); never a 6th Army unit that may break out."""
-        if data.ground[unit].arm in ground.ARTILLERY_ARMS:
-            return escapes is None and (not enemies or not self._badness(data, origin, enemies))
-        if ring is None:
-            return not (escapes and unit in hold) and _no_progress(data, origin, goal, movers.at)
-        return ring.stays(unit, origin, held, goal, movers, points)
 
     def _choose(self, top: Sequence[Action]) -> Action:
         """One of the equally best actions ``top`` (sorted): the bot's seeded tie-break."""
@@ -492,7 +441,7 @@ class HeuristicBot:
         """The best score of ``unit``'s moves worth making (see the module docstring) and
         the end hexes that reach it; ``(-inf, ())`` if none is worth making."""
         data = static(state)
-        area, axial, disks = data.stalingrad_area, data.axial, data.zoc_disks
+        area, cells, disks = data.stalingrad_area, data.cells, data.zoc_disks
         artillery = data.ground[unit].arm in ground.ARTILLERY_ARMS
         goal = goals.get(unit)
         # the 6th Army holds (S11): it stays in the area, and without a goal it stays put
@@ -506,14 +455,14 @@ class HeuristicBot:
             return _NOTHING
         steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
         start = steps.get(origin, FAR)
-        near = axial[origin]
+        near = cells[origin]
         careful = bool(held) or (ring is not None and unit == ring.last_in_city)
         enemies = self._scores[0][4] if self._scores[0] else ()
         # S11.1 is judged at the end of this turn and the Wehrmacht moves last: a 6th Army
         # unit that steps next to the open country breaks the ring (the break-out)
         best = -math.inf
         top: list[str] = []
-        holds, (q0, r0) = unit in hold, near
+        holds = unit in hold
         for target in ends:
             if holds and target not in area:
                 continue
@@ -534,8 +483,7 @@ class HeuristicBot:
                         gain = RING_WEIGHT * (new - lost) + (gain if lost == 0 else 0)
                 if gain <= 0:
                     continue
-                q, r = axial[target]  # _hex(near, axial[target]), inlined
-                score = gain - 0.01 * ((abs(q0 - q) + abs(r0 - r) + abs(q0 - q + r0 - r)) // 2)
+                score = gain - 0.01 * near.distance(cells[target])
             if score > best:
                 best, top = score, [target]
             elif score == best:
@@ -566,25 +514,10 @@ class HeuristicBot:
 
     def _badness(self, data: Static, label: str, enemies: tuple[str, ...]) -> int:
         """How far artillery on ``label`` is from range 2 of the nearest of ``enemies``
-        (S7.1; 10 next to one), kept while the enemies' hexes are the same."""
-        key, memo = self._nearest
-        if key != enemies:
-            memo = {}
-            self._nearest = (enemies, memo)
-        found = memo.get(label)
-        if found is None:
-            q, r = data.axial[label]
-            found = memo[label] = min(
-                (abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2
-                for eq, er in self._enemy_axial(data, enemies)
-            )
+        (S7.1; 10 next to one)."""
+        here, cells = data.cells[label], data.cells
+        found = min(here.distance(cells[e]) for e in enemies)
         return 10 if found <= 1 else abs(found - 2)
-
-    def _enemy_axial(self, data: Static, enemies: tuple[str, ...]) -> list[tuple[int, int]]:
-        """The axial coordinates of the hexes ``enemies`` (kept while they are the same)."""
-        if self._axial[0] != enemies:
-            self._axial = (enemies, [data.axial[e] for e in enemies])
-        return self._axial[1]
 
     # -- attacks (S8, S10.5) -------------------------------------------------------------------
 
@@ -595,7 +528,6 @@ class HeuristicBot:
         if kind == "attack" and rkka and _short(state) and _last_turn(state):
             return END  # S11.1 is judged at the end of the turn: no risk to the ring
         plan = self._plan if kind == "attack" and rkka else None
-        odds = _Odds(state, self._columns(data))
         crt_labels = data.crt.labels
         # RKKA's bonus for a target depends on the target alone (read once per target):
         # with it below CONTACT_BONUS, a spared unit of the pocket is never attacked
@@ -615,7 +547,7 @@ class HeuristicBot:
                         )
                     if target[1]:
                         continue  # RKKA rings the 6th Army in; it does not storm the pocket
-                column, shift = odds(defender, attackers)
+                column, shift = ground.attack_odds(state, defender, attackers)
                 labels = crt_labels
                 helpless = data.ground[defender].arm in ground.ARTILLERY_ARMS
             else:
@@ -647,15 +579,6 @@ class HeuristicBot:
                 continue
             scored.append((index + reduced_bonus + balance + bonus - 0.1 * len(attackers), a))
         return self._pick(scored) if scored else END
-
-    def _columns(self, data: Static) -> dict[tuple[int, int], str | None]:
-        """The odds column of each pair of strengths seen so far (S8.2), kept per combat
-        results table (a pure function of the table and the pair)."""
-        crt, memo = self._column_memo
-        if crt is not data.crt:
-            memo = {}
-            self._column_memo = (data.crt, memo)
-        return memo
 
     def _balance(self, data: Static, column: str, defender_step: str) -> float:
         """:func:`_step_balance` at ``column`` against a defender on ``defender_step``,
@@ -732,135 +655,11 @@ class HeuristicBot:
             ]
             taken = {h for u in air.aloft(state, side) if (h := air.sky_hex(state, u))}
             for a in flies:
-                there = data.axial[a.args[1]]
-                near = sum(1 for h in enemy_bombers if _hex(data.axial[h], there) == 1)
+                there = data.cells[a.args[1]]
+                near = sum(1 for h in enemy_bombers if data.cells[h].distance(there) == 1)
                 if near:
                     scored.append((near - (a.args[1] in taken), a))
         return self._pick(scored) if scored and max(s for s, _ in scored) > 0 else END
-
-
-class _Ends:
-    """:meth:`hexwar_stalingrad.ground.Movers.ends` of a phase's units, kept between its
-    decisions: a unit's end hexes are its reach (:meth:`Static.reach`, a pure function of
-    the movement class, terrain overrides, enemy hexes, start hex and points) minus the
-    occupied hexes, so they are the last answer while the reach is the same object and no
-    hex of it changed occupancy (the stacks table's version, then the set of occupied
-    hexes against the one the answer was read with)."""
-
-    def __init__(self) -> None:
-        self.movers: ground.Movers | None = None
-        self.version = -1
-        self.occupied: frozenset[str] = frozenset()
-        self.before: frozenset[str] | None = None
-        self.changed: frozenset[str] = frozenset()
-        self.enemies: frozenset[str] | None = None
-        #: unit -> (reach arguments, reach, its hexes, the occupied hexes read, end hexes)
-        self.kept: dict[
-            str, tuple[Any, tuple[str, ...], frozenset[str], frozenset[str], list[str]]
-        ] = {}
-        self.zones: dict[str, tuple[list[str], frozenset[str]]] = {}
-
-    def position(self, state: State, movers: ground.Movers) -> None:
-        """Read the occupied hexes and enemy hexes of the decision's position."""
-        self.movers = movers
-        version = state.table_version(PIECES.stacks)
-        if version != self.version:
-            self.version, self.before = version, self.occupied
-            self.occupied = frozenset(movers.at)
-            self.changed = self.occupied ^ self.before
-        enemies = movers.enemies()
-        if enemies != self.enemies:
-            self.enemies = enemies
-        # else the last decision's (equal) set: its hash and identity are the memo's keys
-
-    def zone(
-        self, unit: str, ends: list[str], disks: Mapping[str, frozenset[str]]
-    ) -> frozenset[str]:
-        """The hexes ``unit``'s moves to ``ends`` would block (hex and ZOC, S2.1)."""
-        last = self.zones.get(unit)
-        if last is not None and last[0] is ends:
-            return last[1]
-        zone = frozenset().union(*(disks[t] for t in ends))
-        self.zones[unit] = (ends, zone)
-        return zone
-
-    def knows(self, unit: str, origin: str, points: int) -> bool:
-        """Whether :meth:`ends` of these arguments reuses the reach it kept (no search)."""
-        kept = self.kept.get(unit)
-        movers = self.movers
-        assert movers is not None
-        return kept is not None and kept[0] == (movers.overrides, self.enemies, origin, points)
-
-    def ends(self, unit: str, origin: str, points: int) -> list[str]:
-        """The hexes ``unit`` on ``origin`` with ``points`` may end its move in (sorted)."""
-        if points <= 0:
-            return []
-        movers = self.movers
-        assert movers is not None
-        assert self.enemies is not None
-        data = movers.data
-        kept = self.kept.get(unit)
-        args = (movers.overrides, self.enemies, origin, points)
-        if kept is not None and kept[0] == args:
-            reach = kept[1]  # Static.reach of the same arguments
-        else:
-            mclass = data.ground[unit].movement_class
-            reach = data.reach(movers.overrides, mclass, self.enemies, origin, points)
-        occupied = self.occupied
-        if kept is not None and kept[1] is reach:
-            if kept[3] is occupied:
-                return kept[4]
-            changed = self.changed if kept[3] is self.before else kept[3] ^ occupied
-            if changed.isdisjoint(kept[2]):
-                self.kept[unit] = (args, reach, kept[2], occupied, kept[4])
-                return kept[4]
-            where = kept[2]
-        else:
-            where = frozenset(reach)
-        at = movers.at
-        ends = [lab for lab in reach if lab not in at]
-        self.kept[unit] = (args, reach, where, occupied, ends)
-        return ends
-
-
-class _Odds:
-    """:func:`hexwar_stalingrad.ground.attack_odds` for the many attacks of one position,
-    from its parts read once each: a unit's attack strength, a defender's defence
-    strength, the column of a pair of strengths (S8.2, S7.3, S7.4); the odds shift of
-    cards (S5.4) is asked of each attack, it may name the attackers."""
-
-    def __init__(self, state: State, columns: dict[tuple[int, int], str | None]) -> None:
-        self.state = state
-        self.crt = static(state).crt
-        self.ground = static(state).ground
-        self.attack: dict[str, int] = {}
-        self.defence: dict[str, int] = {}
-        self.columns = columns  # (attack, defence) -> the column on ``crt`` (kept with it)
-
-    def __call__(self, defender: str, attackers: Sequence[str]) -> tuple[str | None, int]:
-        state = self.state
-        column: str | None
-        if self.ground[defender].arm in ground.ARTILLERY_ARMS:
-            column = ground.HELPLESS_COLUMN
-        else:
-            total = 0
-            for u in attackers:
-                found = self.attack.get(u)
-                if found is None:
-                    found = self.attack[u] = ground.attack_strength(state, (u,))
-                total += found
-            defence = self.defence.get(defender)
-            if defence is None:
-                defence = self.defence[defender] = max(ground.defence_strength(state, defender), 1)
-            key = (total, defence)
-            if key not in self.columns:
-                below = Fraction(total, defence) < self.crt.threshold
-                self.columns[key] = None if below else self.crt.column_for(total, defence)
-            column = self.columns[key]
-            if column is None:
-                return None, 0
-        shift = int(state.hook("odds_shift", 0, attacker=tuple(attackers), defender=defender))
-        return column, shift
 
 
 def _idle(
@@ -880,36 +679,6 @@ def _idle(
     if unit in hold and (origin not in data.stalingrad_area or (goal is None and not artillery)):
         return not escapes
     return goal is None and not artillery and ring is None
-
-
-def _gap_blocks(
-    data: Static, gaps: frozenset[str]
-) -> tuple[Counter[str], frozenset[str], frozenset[str]]:
-    """:meth:`_RingMoves.blocks` of open ``gaps``, the hexes blocking one, and two or more."""
-    sources = data.zoc_sources
-    count = Counter(chain.from_iterable([sources[g] for g in gaps]))
-    return count, frozenset(count), frozenset([t for t, n in count.items() if n >= 2])
-
-
-def _no_progress(
-    data: Static, origin: str, goal: str | None, occupied: Mapping[str, object]
-) -> bool:
-    """Whether no end hex of a unit on ``origin`` is fewer steps from ``goal`` (none, or
-    unreachable: no progress counts; ``origin`` the goal; or next to it, and the goal is
-    occupied: only the goal itself is nearer)."""
-    if goal is None:
-        return True
-    steps = data.path_steps((goal,))
-    if not steps:
-        return True
-    start = steps.get(origin, FAR)
-    return start == 0 or (start == 1 and goal in occupied)
-
-
-def _hex(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Hex distance between two axial coordinates."""
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def _holding(state: State, side: str) -> frozenset[str]:
@@ -961,9 +730,8 @@ def _attack_bonus(
         limit = state.ruleset.sequence.turn_limit
         if limit is not None and state.turn >= limit - 1:  # S11.1 is judged soon: break
             # the ring at any odds
-            axial = data.axial
-            held = [axial[lab] for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
-            if any(_hex(axial[here], p) <= 2 for p in held):
+            held = [lab for lab in _group(state, SIXTH) if lab in data.stalingrad_area]
+            if any(data.distance(here, lab) <= 2 for lab in held):
                 return RING_BREAK_BONUS
         return 0.0
     if RELIEF in groups and not _short(state):
@@ -1183,12 +951,9 @@ class RingPlan:
 def ring_plan(
     state: State,
     inputs: PlanInputs | None = None,
-    flows: dict[str, list[list[int]]] | None = None,
 ) -> RingPlan | None:
     """The :class:`RingPlan` of the position, or ``None`` if no 6th Army unit is in the
-    Stalingrad area. ``flows``: the paths of earlier queries' maximum flows to start
-    from, updated (:func:`~hexwar_stalingrad.heuristic_flow.index_cut`: the same plan,
-    sooner).
+    Stalingrad area.
 
     The graph is :func:`hexwar_stalingrad.victory.encircled`'s: passable hexes minus RKKA
     units and RKKA ZOC, plus the 6th Army's own hexes (sources, never cut).
@@ -1203,7 +968,7 @@ def ring_plan(
     free = data.passable - blocked
     open_cells = free | sixth
     sinks = (set(data.tagged(SUPPLY)) | set(inputs.relief)) & open_cells
-    flows = {} if flows is None else flows
+    flows: dict[str, list[list[int]]] = {}  # each query's flow paths, for its next one
     ring = flows.setdefault("ring", [])
     found = _map_cut(data, open_cells, sixth, sinks, ring, near_sources=RING_NEAR_POCKET)
     if found is None:
@@ -1325,10 +1090,8 @@ class _RingMoves:
         state: State,
         plan: RingPlan,
         mine: Sequence[tuple[str, str]],
-        last: dict[frozenset[str], Any] | None = None,
     ) -> None:
         self.data = data = static(state)
-        self.last = {} if last is None else last
         self.disks = data.zoc_disks
         # how many of the units block each ring hex (only those hexes are ever asked)
         hexes, sources = frozenset([label for label, _ in mine]), data.zoc_sources
@@ -1338,66 +1101,8 @@ class _RingMoves:
         self.important = plan.important
         self.manned = plan.manned
         self.fresh: dict[str, int] = {}  # target hex -> open gaps it blocks
-        self._blocks: Counter[str] | None = None
-        #: (with :meth:`blocks`) the hexes that block an open gap, and two or more
-        self.singles: frozenset[str] = frozenset()
-        self.pairs: frozenset[str] = frozenset()
         in_city = [u for lab, u in mine if lab in data.city]
         self.last_in_city = in_city[0] if len(in_city) == 1 else None
-
-    def stays(
-        self,
-        unit: str,
-        origin: str,
-        held: frozenset[str],
-        goal: str | None,
-        movers: ground.Movers,
-        points: int,
-    ) -> bool:
-        """Whether no move of ``unit`` (on ``origin``, the only unit blocking the ring
-        hexes ``held``) scores above 0 in :meth:`HeuristicBot._unit_moves`, whatever its
-        end hexes (artillery and the last unit in the city: never said). Holding nothing,
-        it scores only by blocking an open gap or by getting nearer ``goal``: it stays if
-        it cannot get nearer (:func:`_no_progress`) and no hex within ``points`` moves (at
-        the cheapest step, :meth:`Static.least_step`) blocks a gap. Holding some, a move
-        that keeps every held hex (its hex is next to or on each) must block no open gap
-        and get no nearer ``goal``; any other move (any move at all from a manned hex)
-        gives up a ring hex, so it scores only by blocking two open gaps or more, and no
-        hex within reach may block two."""
-        data = self.data
-        info = data.ground[unit]
-        if info.arm in ground.ARTILLERY_ARMS or unit == self.last_in_city:
-            return False
-        blocks = self.blocks()
-        if not held:
-            if not _no_progress(data, origin, goal, movers.at):
-                return False
-            scoring = self.singles  # one open gap blocked scores
-        else:
-            if origin not in self.manned:  # leaving a manned hex always gives it up
-                steps = data.path_steps((goal,)) if goal is not None else _NO_STEPS
-                start = steps.get(origin, FAR)
-                sources = data.zoc_sources
-                for t in frozenset.intersection(*[sources[h] for h in held]):
-                    if t != origin and (blocks.get(t) or (steps and steps.get(t, FAR) < start)):
-                        return False
-            scoring = self.pairs
-        if not scoring:
-            return True
-        step = data.least_step(movers.overrides, info.movement_class)
-        return step > 0 and scoring.isdisjoint(data.around(origin, int(points // step)))
-
-    def blocks(self) -> Mapping[str, int]:
-        """Each hex -> the open gaps a unit on it would block (hex and ZOC), those > 0
-        (the last answer in ``last`` while the open gaps are the same)."""
-        if self._blocks is None:
-            gaps, last = self.open_gaps, self.last
-            found = last.get(gaps)
-            if found is None:
-                last.clear()
-                found = last[gaps] = _gap_blocks(self.data, gaps)
-            self._blocks, self.singles, self.pairs = found
-        return self._blocks
 
     def held(self, origin: str) -> frozenset[str]:
         """Ring hexes only the unit on ``origin`` blocks, and ``origin`` itself if it is a
@@ -1425,29 +1130,12 @@ class _RingMoves:
         return new, lost
 
 
-class _Nearest:
-    """``near(label, targets)``: the target fewest passable steps from ``label`` (ties:
-    the first label), ``None`` without targets; each target list's distance maps
-    (:meth:`Static.path_steps`) fetched once."""
-
-    def __init__(self, data: Static) -> None:
-        self.data = data
-        self.maps: dict[int, tuple[Sequence[str], list[tuple[str, Mapping[str, int]]]]] = {}
-
-    def __call__(self, label: str, targets: Sequence[str]) -> str | None:
-        if not targets:
-            return None
-        found = self.maps.get(id(targets))
-        if found is None or found[0] is not targets:
-            path_steps = self.data.path_steps
-            pairs = [(t, path_steps((t,))) for t in sorted(targets)]
-            found = self.maps[id(targets)] = (targets, pairs)
-        best, choice = FAR + 1, ""
-        for t, steps in found[1]:  # by label: the first of the nearest is the least
-            d = steps.get(label, FAR)
-            if d < best:
-                best, choice = d, t
-        return choice
+def _nearest(data: Static, label: str, targets: Sequence[str]) -> str | None:
+    """The target fewest passable steps from ``label`` (:meth:`Static.path_steps`; ties:
+    the first label), ``None`` without targets."""
+    if not targets:
+        return None
+    return min(sorted(targets), key=lambda t: data.path_steps((t,)).get(label, FAR))
 
 
 def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str, str]:
@@ -1499,7 +1187,7 @@ def ring_targets(state: State, plan: RingPlan, units: Sequence[str]) -> dict[str
 def objectives(state: State, side: str, plan: RingPlan | None = None) -> dict[str, str]:
     """The hex each of ``side``'s ground units heads for (see the module docstring)."""
     data = static(state)
-    near = _Nearest(data)
+    near = functools.partial(_nearest, data)
     ground_units = data.ground
     mine = _on_map(state, side)
     foes = _on_map(state, enemy(side))

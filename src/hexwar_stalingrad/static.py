@@ -275,18 +275,6 @@ class Static:
         """Hex distance between two labels."""
         return self.cell(a).distance(self.cell(b))
 
-    @_compiled
-    def axial(self) -> Mapping[str, tuple[int, int]]:
-        """Every label → its axial coordinates ``(q, r)``: hex distance by arithmetic,
-        without building cells (``distance`` in a tight loop).
-
-        >>> data = load_static()
-        >>> (q1, r1), (q2, r2) = data.axial["0912"], data.axial["0915"]
-        >>> (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
-        3
-        """
-        return {lab: (c.q, c.r) for lab, c in self.cells.items()}
-
     def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         """Fewest hex steps from any of ``sources`` to every label reachable through
         passable hexes (units, ZOC and terrain costs ignored; breadth-first search on the
@@ -337,16 +325,6 @@ class Static:
         labels = self.labels
         return tuple(sorted(labels[h] for h in self.cell(label).spiral(radius) if h in labels))
 
-    def around(self, label: str, radius: int) -> frozenset[str]:
-        """The labels at most ``radius`` steps from ``label`` on the map graph, without it
-        (every cell adjacent, whatever its terrain: a move goes no farther)."""
-        neighbors = self.neighbors
-        seen, frontier = {label}, [label]
-        for _ in range(radius):
-            frontier = [n for lab in frontier for n in neighbors[lab] if n not in seen]
-            seen.update(frontier)
-        return frozenset(seen - {label})
-
     # -- maps under card effects ----------------------------------------------------------
 
     def map_with(self, overrides: tuple[tuple[str, str, float | None], ...]) -> GameMap[Any]:
@@ -364,12 +342,6 @@ class Static:
         return compiled_adjacency(
             class_map(self.game_map, overrides, movement_class), movement_class
         )
-
-    def least_step(self, overrides: Overrides, movement_class: str) -> float:
-        """The cheapest step of ``movement_class`` under ``overrides``: a move of ``p``
-        points ends at most ``p // least_step`` hexes away (every step is to a neighbour
-        and costs at least this much; ``0``: no such bound)."""
-        return self.steps(overrides, movement_class).least
 
     def move_search(
         self, overrides: Overrides, movement_class: str, enemies: frozenset[str]

@@ -329,7 +329,7 @@ def _effects(state: State, data: Static) -> None:
 def validate_position(state: State, data: Static, turn_limit: int) -> None:
     """Raise :class:`~hexwar.base.errors.DataError` unless ``state`` is a Stalingrad position
     (see the module docstring); ``turn_limit``: the game length's last turn (S3.4)."""
-    for name in sorted(state._tables):
+    for name in sorted(state.snapshot().tables):
         if name not in TABLES and name not in _ENGINE_TABLES:
             raise _fail("not a table of the game", name)
     if not 1 <= state.turn <= turn_limit:

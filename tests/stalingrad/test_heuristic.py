@@ -32,9 +32,7 @@ from hexwar_stalingrad.cli import make_bot, wilson
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
     HeuristicBot,
-    _Ends,
     _escapes,
-    _Odds,
     _screen,
     _step_balance,
     min_vertex_cut,
@@ -621,32 +619,6 @@ def test_heuristic_ring_plan_reused_only_while_exact_s11_1() -> None:
     assert checked > 10
 
 
-def test_heuristic_kept_end_hexes_equal_the_engine_movement_query_s6() -> None:
-    # the bot keeps a unit's end hexes between a phase's decisions (its reach and the
-    # occupancy of it unchanged); at every movement decision of a long game, for every
-    # unit of its first three turns, they equal the engine's own query (S6, S6.5:
-    # Movers.ends)
-    kept: dict[object, _Ends] = {}
-    checked = 0
-
-    def watch(state: State, action: Action) -> None:
-        nonlocal checked
-        if state.turn > 3 or state.pending or state.phase not in ("movement", "exploitation"):
-            return
-        side = state.current_player()
-        movers = ground.Movers(state, side, state.phase == "exploitation")
-        phase = (state.turn, str(state.stage), str(state.phase), side)
-        query = kept.setdefault(phase, _Ends())
-        query.position(state, movers)
-        for unit, origin in movers.units():
-            points = movers.points(unit)
-            assert query.ends(unit, origin, points) == movers.ends(unit, origin, points)
-            checked += 1
-
-    play(SHORT, _bots(6), seed=6, on_step=watch)
-    assert checked > 1000
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(3, 10), st.integers(3, 10), st.data())
 def test_ring_query_started_from_earlier_paths_gives_the_same_cut(
@@ -681,29 +653,6 @@ def test_ring_query_started_from_earlier_paths_gives_the_same_cut(
         for v in data.draw(st.lists(cells, min_size=1, max_size=4)):
             is_open[v] = not is_open[v]
         sources = sorted(set(sources) | set(data.draw(st.lists(cells, max_size=1))))
-
-
-def test_heuristic_odds_from_parts_equal_the_rules_attack_odds_s8_2() -> None:
-    # the bot reads a unit's strength once per position and the column of a pair of
-    # strengths once per table (S8.2, S7.3, S7.4); at every attack decision of a game its
-    # odds equal ground.attack_odds for every legal attack (one column memo for the game)
-    checked = 0
-    columns: dict[tuple[int, int], str | None] = {}
-
-    def rkka(state: State) -> Action:
-        nonlocal checked
-        if not state.pending and state.phase == "attack":
-            odds = _Odds(state, columns)
-            for a in state.legal_actions():
-                if a.kind == "attack":
-                    want = ground.attack_odds(state, a.args[0], a.args[1:])
-                    assert odds(a.args[0], list(a.args[1:])) == want, a
-                    checked += 1
-        return bot(state)
-
-    bot = HeuristicBot(6)
-    play(SHORT, {"rkka": rkka, "wehrmacht": HeuristicBot(7)}, seed=5)
-    assert checked > 20
 
 
 def test_heuristic_last_short_turn_never_weakens_the_ring_s11_1() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import deque
 from pathlib import Path
 
 import networkx as nx
@@ -20,6 +21,7 @@ from hexwar.board.terrain import load_chart
 from hexwar.grid.geometry import Hex
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.scenario import load_scenario
+from hexwar_stalingrad.static import load_static
 
 REFERENCE = Path(__file__).resolve().parents[3] / "shared/reference/stalingrad-history.md"
 
@@ -205,3 +207,23 @@ def test_hex_distances_stay_within_the_hex_metric_bounds(sc, a, b, km) -> None: 
     d = sc.place_hex(a).distance(sc.place_hex(b))
     hexes = km / THEATRE.hex_km
     assert hexes - 1.2 <= d <= hexes / math.cos(math.radians(30)) + 1.2
+
+
+def test_zoc_sources_invert_the_zoc_disks_s2_1() -> None:
+    data = load_static()
+    pairs = {(lab, h) for lab, disk in data.zoc_disks.items() for h in disk}
+    assert pairs == {(lab, h) for h, found in data.zoc_sources.items() for lab in found}
+
+
+def test_path_steps_are_breadth_first_steps_through_passable_hexes() -> None:
+    data = load_static()
+    for sources in [(sorted(data.passable)[100],), tuple(sorted(data.city))]:
+        want = dict.fromkeys(sorted(set(sources) & data.passable), 0)
+        queue = deque(want)
+        while queue:
+            lab = queue.popleft()
+            for n in data.neighbors[lab]:
+                if n in data.passable and n not in want:
+                    want[n] = want[lab] + 1
+                    queue.append(n)
+        assert data.path_steps(sources) == want

@@ -229,7 +229,7 @@ class Placed:
     _memo: StateMemo[dict[str | None, Placement]] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        memo = StateMemo(reads=(self.pieces.table,), compute=self._find, size=256)
+        memo = StateMemo(reads=(self.pieces.table,), compute=self._find)
         object.__setattr__(self, "_memo", memo)
 
     def __call__(self, state: State, side: str | None = None) -> Placement:

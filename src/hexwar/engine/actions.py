@@ -206,9 +206,8 @@ END: Final = Action("end")
 
 
 #: id of a checked tuple of chance outcomes -> that tuple (held, so the id names it): a
-#: constant one (a die's outcomes) is checked once; cleared when it reaches the limit.
+#: constant one (a die's outcomes) is checked once (:func:`~hexwar.base.kept.kept`).
 _CHECKED_OUTCOMES: Final[dict[int, object]] = {}
-_CHECKED_LIMIT: Final = 256
 
 
 def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction], ...]) -> None:
@@ -223,7 +222,7 @@ def _outcomes(_inst: object, _attr: object, value: tuple[tuple[Action, Fraction]
         ):
             raise HexwarError(f"chance outcomes must be (Action, Fraction) pairs: {item!r}")
     if type(value) is tuple:  # immutable: it stays checked
-        kept(_CHECKED_OUTCOMES, id(value), value, _CHECKED_LIMIT)
+        kept(_CHECKED_OUTCOMES, id(value), value)
 
 
 #: The same for the tuples :func:`check_chance` found well-formed.
@@ -253,7 +252,7 @@ def check_chance(decision: Decision) -> None:
     if malformed:
         raise HexwarError(f"malformed chance event {decision.kind!r}: {outcomes}")
     if type(outcomes) is tuple:  # immutable: it stays checked
-        kept(_WELL_FORMED, id(outcomes), outcomes, _CHECKED_LIMIT)
+        kept(_WELL_FORMED, id(outcomes), outcomes)
 
 
 @attrs.frozen

@@ -15,8 +15,8 @@ It is only correct if ``compute`` reads nothing else. :func:`read_checking` (the
 verification kit turns it on) makes every memo recompute each call, records what the
 computation reads through :class:`~hexwar.engine.state.State`'s reading API, and raises
 :class:`UndeclaredRead` for a table it did not declare, or :class:`StaleMemo` when a
-cached result differs from a fresh one. The cache is bounded: it holds at most ``size``
-entries (default 4096), dropping the oldest first.
+cached result differs from a fresh one. The cache is bounded as every cache of the core
+(:func:`kept`): at most :data:`KEPT_LIMIT` entries, emptied when full.
 
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
@@ -54,30 +54,28 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import repeat
 from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
 from hexwar.base.errors import HexwarError, StaleMemo, UndeclaredRead
-from hexwar.base.kept import kept
+from hexwar.base.kept import KEPT_LIMIT, kept
 from hexwar.engine.state import State
 
-__all__ = ["StateMemo", "kept", "read_checking", "state_memo"]
+__all__ = ["KEPT_LIMIT", "StateMemo", "kept", "read_checking", "state_memo"]
 
 T = TypeVar("T")
 
 #: What a memo can never declare: these change with every position, not per table.
 _UNTRACKED: Final = frozenset({"$version", "$history"})
 _MISSING: Final = object()
-_INHERITED: Final = object()  # a reader State has from a base class, not its own
 
 
 # -- checking mode -------------------------------------------------------------------------
 
 #: One set per memoised computation running in checking mode (nested ones too).
 _RECORDERS: list[set[str]] = []
-_CHECKING: list[dict[str, Any]] = []  # the State attributes replaced while checking
+_CHECKING: list[None] = []  # one entry per read_checking() entered
 
 
 def checking() -> bool:
@@ -90,106 +88,83 @@ def _note(*names: str) -> None:
         found.update(names)
 
 
-def _recording_state_api() -> dict[str, Any]:
-    """Replacements for State's reading API that note what is read (while checking only,
-    so the normal path keeps its cost)."""
-    orig = {name: inspect.getattr_static(State, name) for name in _READERS}
-    get, table, hook, player = orig["get"], orig["table"], orig["hook"], orig["current_player"]
+class _Reading(State):
+    """The one seam of read checking: while a memoised computation runs in checking mode,
+    its state is a ``_Reading`` state (the same object, its class swapped for the run), whose
+    reading API notes what it reads — a table by name, the rest as the pseudo-tables of
+    :data:`_NOTES` — and which keeps nothing per position (``derive`` and the step values
+    computed afresh, so every read is seen). :class:`State` itself is never changed."""
 
-    def r_get(self: State, name: str, key: str, default: Any = None) -> Any:
+    __slots__ = ()
+
+    def get(self, table: str, key: str, default: Any = None) -> Any:
+        _note(table)
+        return State.get(self, table, key, default)
+
+    def table(self, name: str) -> Any:
         _note(name)
-        return get(self, name, key, default)
+        return State.table(self, name)
 
-    def r_table(self: State, name: str) -> Any:
-        _note(name)
-        return table(self, name)
+    def derive(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
+        return compute(*args)
 
-    def r_hook(self: State, name: str, value: Any, **context: Any) -> Any:
-        _note("$effects")
-        return hook(self, name, value, **context)
-
-    def r_player(self: State) -> str:
-        _note("$outcome", "$pending", "$cursor")  # its phase is kept per cursor object
-        return player(self)  # type: ignore[no-any-return]
-
-    derived, values_of = orig["derive"], orig["_step_values"]
-
-    def derive(self: State, key: Hashable, compute: Callable[..., Any], *args: Any) -> Any:
-        # inside a memoised computation, no per-position cache: every read is seen
-        return compute(*args) if _RECORDERS else derived(self, key, compute, *args)
-
-    def step_values(self: State, key: Hashable, values: Any, ctx: Any, args: Any) -> Any:
-        if _RECORDERS:  # as derive: no per-position cache inside a memoised computation
-            return tuple(sorted(set(values(self, ctx, args))))
-        return values_of(self, key, values, ctx, args)
-
-    new: dict[str, Any] = {
-        "get": r_get,
-        "table": r_table,
-        "hook": r_hook,
-        "current_player": r_player,
-        "derive": derive,
-        "_step_values": step_values,
-        "cursor": _noting_property(orig["cursor"], "$cursor"),
-        "turn": _noting_property(orig["turn"], "$turn"),  # (declaring $cursor covers it)
-        "token": _noting_property(orig["token"], "$cursor"),
-        "pending": _noting_property(orig["pending"], "$pending"),
-        "effects": _noting_property(orig["effects"], "$effects"),
-        "outcome": _noting_property(orig["outcome"], "$outcome"),
-        "version": _noting_property(orig["version"], "$version"),
-        "history": _noting_property(orig["history"], "$history"),
-    }
-    for name in ("legal_actions", "legal_tokens", "is_legal", "to_data", "observation"):
-        new[name] = _reading_all(orig[name])
-    saved = {name: State.__dict__.get(name, _INHERITED) for name in new}
-    for name, value in new.items():
-        setattr(State, name, value)
-    return saved
+    def _step_values(self, key: Hashable, values: Any, ctx: Any, args: Any) -> Any:
+        return tuple(sorted(set(values(self, ctx, args))))
 
 
-def _reading_all(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn`` noting a read of the whole position (``$version``) first."""
+#: The rest of State's reading API and the pseudo-tables each reads (``$version``: the
+#: whole position; the cursor's phase is kept per cursor object, so the player reads it).
+_NOTES: Final = {
+    "hook": ("$effects",),
+    "current_player": ("$outcome", "$pending", "$cursor"),
+    "cursor": ("$cursor",),
+    "turn": ("$turn",),  # (declaring $cursor covers it)
+    "token": ("$cursor",),
+    "pending": ("$pending",),
+    "effects": ("$effects",),
+    "outcome": ("$outcome",),
+    "version": ("$version",),
+    "history": ("$history",),
+    "legal_actions": ("$version",),
+    "legal_tokens": ("$version",),
+    "is_legal": ("$version",),
+    "to_data": ("$version",),
+    "observation": ("$version",),
+}
 
-    def wrapped(self: State, *args: Any, **kwargs: Any) -> Any:
-        _note("$version")
-        return fn(self, *args, **kwargs)
 
-    return wrapped
+def _noting(reader: Any, names: tuple[str, ...]) -> Any:
+    """``reader`` (a method or property of State) noting reads of ``names`` first."""
+    if isinstance(reader, property):
+        fget = reader.fget
+        assert fget is not None
 
+        def read(self: State) -> Any:
+            _note(*names)
+            return fget(self)
 
-def _noting_property(p: property, *names: str) -> property:
-    """Property ``p`` noting reads of ``names`` first."""
-    fget = p.fget
-    assert fget is not None
+        return property(read, doc=reader.__doc__)
 
-    def read(self: State) -> Any:
+    def call(self: State, *args: Any, **kwargs: Any) -> Any:
         _note(*names)
-        return fget(self)
+        return reader(self, *args, **kwargs)
 
-    return property(read, doc=p.__doc__)
+    return call
 
 
-_READERS: Final = (
-    "get",
-    "table",
-    "hook",
-    "current_player",
-    "derive",
-    "_step_values",
-    "cursor",
-    "turn",
-    "token",
-    "pending",
-    "effects",
-    "outcome",
-    "version",
-    "history",
-    "legal_actions",
-    "legal_tokens",
-    "is_legal",
-    "to_data",
-    "observation",
-)
+for _name, _names in _NOTES.items():
+    setattr(_Reading, _name, _noting(inspect.getattr_static(State, _name), _names))
+
+
+@contextmanager
+def _reading(state: State) -> Iterator[None]:
+    """``state`` a :class:`_Reading` state for the block (nested: already one)."""
+    before = state.__class__
+    state.__class__ = _Reading
+    try:
+        yield
+    finally:
+        state.__class__ = before
 
 
 @contextmanager
@@ -198,21 +173,14 @@ def read_checking() -> Iterator[None]:
     :class:`UndeclaredRead` if the computation reads (through ``State.get``, ``table``,
     ``hook``, the cursor, pending decisions, effects or outcome) a table it does not
     declare, and with :class:`StaleMemo` if the cached result differs. Costly; for tests.
-    Inside a memoised computation ``State.derive`` caches nothing. Nests; not thread-safe.
+    Inside a memoised computation ``State.derive`` caches nothing. Nests; changes no class
+    (a computation's own state reads through :class:`_Reading` while it runs).
     """
-    if not _CHECKING:
-        _CHECKING.append(_recording_state_api())
-    else:
-        _CHECKING.append({})
+    _CHECKING.append(None)
     try:
         yield
     finally:
-        saved = _CHECKING.pop()
-        for name, value in saved.items():
-            if value is _INHERITED:
-                delattr(State, name)  # the base class's method again
-            else:
-                setattr(State, name, value)
+        _CHECKING.pop()
 
 
 # -- the memo ---------------------------------------------------------------------------------
@@ -232,7 +200,8 @@ def _reads(value: str | Iterable[str]) -> tuple[str, ...]:
 class StateMemo(Generic[T]):
     """``compute(state, *args)`` cached on ``args`` and the versions of the tables it
     ``reads`` (pseudo-tables ``$cursor``, ``$pending``, ``$effects``, ``$outcome``,
-    ``$turn`` included); at most ``size`` entries, the oldest dropped first.
+    ``$turn`` included); at most ``size`` entries (:data:`KEPT_LIMIT`; a smaller one
+    only in tests), emptied when full (:func:`kept`).
 
     Exact across clones (a clone starts with its original's versions) and for positions
     reached again only by the same line of play: an undo gives the tables it touches
@@ -241,7 +210,7 @@ class StateMemo(Generic[T]):
 
     reads: tuple[str, ...] = attrs.field(converter=_reads)
     compute: Callable[..., T]
-    size: int = 4096
+    size: int = KEPT_LIMIT
     _store: dict[tuple[Any, ...], T] = attrs.field(factory=dict, init=False, repr=False)
 
     @property
@@ -250,23 +219,21 @@ class StateMemo(Generic[T]):
         return getattr(self.compute, "__qualname__", repr(self.compute))
 
     def __call__(self, state: State, *args: Hashable) -> T:
-        # the versions through map (no comprehension frame: this runs on every call)
-        key = (args, *map(state._tv.get, self.reads, repeat(state._base)))
+        key = (args, state.table_versions(self.reads))
         if _CHECKING:
             return self._checked(state, args, key)
         store = self._store
         found = store.get(key, _MISSING)
         if found is _MISSING:
-            if len(store) >= self.size:
-                del store[next(iter(store))]
-            found = store[key] = self.compute(state, *args)
+            found = kept(store, key, self.compute(state, *args), self.size)
         return found  # type: ignore[return-value]
 
     def _checked(self, state: State, args: tuple[Any, ...], key: tuple[Any, ...]) -> T:
         seen: set[str] = set()
         _RECORDERS.append(seen)
         try:
-            fresh = self.compute(state, *args)
+            with _reading(state):
+                fresh = self.compute(state, *args)
         finally:
             _RECORDERS.pop()
         _note(*seen)  # an enclosing memo read them too
@@ -281,9 +248,7 @@ class StateMemo(Generic[T]):
         if cached is not _MISSING and cached != fresh:
             raise StaleMemo(f"memo {self.name}{args}: cached {cached!r} but now {fresh!r}")
         if cached is _MISSING:
-            if len(self._store) >= self.size:
-                del self._store[next(iter(self._store))]
-            self._store[key] = fresh
+            kept(self._store, key, fresh, self.size)
         return fresh
 
     def __len__(self) -> int:
@@ -295,7 +260,7 @@ class StateMemo(Generic[T]):
 
 
 def state_memo(
-    reads: tuple[str, ...] | str, *, size: int = 4096
+    reads: tuple[str, ...] | str, *, size: int = KEPT_LIMIT
 ) -> Callable[[Callable[..., T]], StateMemo[T]]:
     """Decorator form of :class:`StateMemo`: ``@state_memo(reads=("at", "units"))``."""
 

@@ -54,6 +54,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError
+from hexwar.base.kept import kept
 from hexwar.engine.observed import Board, Feature, ObservationView, Observed
 from hexwar.engine.planes import BoardPlanes
 
@@ -66,8 +67,6 @@ __all__ = ["Board", "Encoder", "Feature", "ObservationView", "Observed"]
 _TURN_BITS: Final = 16
 #: Prefix lengths the ``prefix_length`` section tells apart (longer ones share the last).
 _PREFIX_LENGTHS: Final = 8
-#: Encodings of the generic sections, features and prefix kept per encoder.
-_CACHE_LIMIT: Final = 512
 #: ``to_act`` slots after the seats.
 CHANCE_SLOT: Final = 0
 TERMINAL_SLOT: Final = 1
@@ -161,7 +160,6 @@ class Encoder:
             StateMemo(
                 (*dict.fromkeys((*(f.reads or ()), _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)),),
                 functools.partial(self._feature_now, f),
-                _CACHE_LIMIT,
             )
             for f in features
         )
@@ -175,7 +173,7 @@ class Encoder:
             return tuple(out)
 
         union = (*dict.fromkeys(t for memo in memos for t in memo.reads),)
-        return StateMemo(union, each, _CACHE_LIMIT)
+        return StateMemo(union, each)
 
     def section(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of section ``name``."""
@@ -266,16 +264,12 @@ class Encoder:
             board = self._board
             planes = () if board is None else board.hot(state, side)
             fixed = (*self._generic(state, side, seat, acting), *self._features(state, side))
-            if len(self._position) >= _CACHE_LIMIT:
-                self._position.clear()
-            found = self._position[key] = (planes, fixed)
+            found = kept(self._position, key, (planes, fixed))
         if not prefix:  # the same in every position: prefix_length 0 alone
             return found[0], found[1], self._no_prefix
         chosen = self._chosen.get(key := (version, side, prefix))
         if chosen is None:
-            if len(self._chosen) >= _CACHE_LIMIT:
-                self._chosen.clear()
-            chosen = self._chosen[key] = self._prefix_now(state, side, prefix)
+            chosen = kept(self._chosen, key, self._prefix_now(state, side, prefix))
         return found[0], found[1], chosen
 
     def _features_now(self, state: State, side: str) -> tuple[int, ...]:

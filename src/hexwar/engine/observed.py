@@ -22,23 +22,19 @@ if TYPE_CHECKING:
 __all__ = ["Board", "Feature", "ObservationView", "Observed"]
 
 #: (the hidden-entry tables' versions, observer) -> table -> whether it hides anything
-#: from the observer (:meth:`Observed._masks`), at most this many kept.
+#: from the observer (:meth:`Observed._masks`).
 _MASKED: Final[dict[tuple[int, int, str], dict[str, bool]]] = {}
-_MASKED_LIMIT: Final = 256
-#: observer -> the last view made for it (:meth:`Observed.of`)
-_VIEWS: Final[dict[str, Observed]] = {}
 
 
 class Observed:
     """Read-only reads of ``state`` as ``side`` sees it: a value hidden from ``side``
     reads as :data:`hexwar.engine.state.HIDDEN`, an entry whose key is secret is absent."""
 
-    __slots__ = ("_at", "_hidden", "_keys", "_masked", "_others", "side", "state")
+    __slots__ = ("_hidden", "_keys", "_masked", "_others", "side", "state")
 
     def __init__(self, state: State, side: str) -> None:
         self.state = state
         self.side = side
-        self._at = state._version  # the position's version when the view was made
         self._hidden = state.table(_HIDDEN_TABLE)
         self._keys = state.table(_HIDDEN_KEYS_TABLE)
         # which tables hide something from ``side``: shared by the views of one version
@@ -46,22 +42,16 @@ class Observed:
         key = (state.table_version(_HIDDEN_TABLE), state.table_version(_HIDDEN_KEYS_TABLE), side)
         masked = _MASKED.get(key)
         if masked is None:
-            masked = kept(_MASKED, key, {}, _MASKED_LIMIT)
+            masked = kept(_MASKED, key, {})
         self._masked: dict[str, bool] = masked
         self._others: list[str] | None = None
 
     @classmethod
     def of(cls, state: State, side: str) -> Observed:
-        """A view of ``state`` for ``side``: the one made for this version of the
-        position and this side if it was the last made for the side (a view reads only
-        the position, and a version is never reused: exact, like
-        :meth:`~hexwar.engine.state.State.derive`), else a new one. The encoder's
-        planes, features and ``selected`` plane share it; their memos declare the
-        hidden-entry tables a view reads when it is made."""
-        found = _VIEWS.get(side)
-        if found is None or found._at != state._version:
-            found = kept(_VIEWS, side, cls(state, side), _MASKED_LIMIT)
-        return found
+        """A view of ``state`` for ``side`` (the encoder's planes, features and
+        ``selected`` plane each make one; their memos declare the hidden-entry tables a
+        view reads when it is made)."""
+        return cls(state, side)
 
     def get(self, table: str, key: str, default: Value = None) -> Value:
         """``table[key]`` as the observer sees it (``default`` if absent or secret)."""

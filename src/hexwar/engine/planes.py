@@ -31,7 +31,7 @@ from operator import is_not
 from typing import TYPE_CHECKING, Any, Final
 
 from hexwar.base.errors import HexwarError, StaleMemo
-from hexwar.engine.memo import StateMemo, checking, kept
+from hexwar.engine.memo import KEPT_LIMIT, StateMemo, checking, kept
 from hexwar.engine.observed import Board, Observed
 from hexwar.engine.state import _HIDDEN_KEYS_TABLE, _HIDDEN_TABLE
 
@@ -40,9 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BoardPlanes"]
 
-#: Planes kept per board (by table versions or position, and observer); ZOC planes kept
-#: per labels set.
-_CACHE_LIMIT: Final = 512
 _MISSING: Final[Any] = object()
 #: A table as :class:`_Track` keeps it: its keys and its values, in the table's order.
 _Copy = tuple[tuple[str, ...], tuple[Any, ...]]
@@ -161,12 +158,12 @@ class BoardPlanes:
                 key = (state.version, side)
                 found = cache.get(key)
                 if found is None:
-                    found = kept(cache, key, compute(state, side), _CACHE_LIMIT)
+                    found = kept(cache, key, compute(state, side))
                 return found
 
             return per_position
         reads = (*self.board.reads, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE)
-        return StateMemo(reads, compute, _CACHE_LIMIT)
+        return StateMemo(reads, compute)
 
     def _now(self, state: State, side: str) -> tuple[tuple[int, ...], ...]:
         """The ones of the pieces planes, then of each side's ZOC plane (computed)."""
@@ -212,9 +209,8 @@ class BoardPlanes:
         marks) changed since ``track`` was built; ``track`` then holds the tables now."""
         keyed = self.board.keyed
         ids: set[str] = set()
-        tv, base, versions = state._tv, state._base, track.versions  # table_version, inline
-        for name in (*keyed, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE):
-            version = tv.get(name, base)
+        names, versions = (*keyed, _HIDDEN_TABLE, _HIDDEN_KEYS_TABLE), track.versions
+        for name, version in zip(names, state.table_versions(names), strict=True):
             if versions.get(name) == version:
                 continue
             now = state.table(name)
@@ -271,7 +267,7 @@ class BoardPlanes:
             return (hot[0], *[self._zoc_plane(b, board.zoc(view, s)) for s, b in self._zoc_at])
         planes = tuple(hot)
         if last is not None and moves is not None:
-            kept(self._changes, id(planes), (planes, last, *moves), _CACHE_LIMIT)
+            kept(self._changes, id(planes), (planes, last, *moves))
         track.last = planes
         return planes
 
@@ -332,7 +328,7 @@ class BoardPlanes:
             if zoc is None:
                 cells = self.cell_index
                 zoc = slot[0], tuple(sorted({slot[1] + cells[c] for c in labels if c in cells}))
-                if key is not None and len(self._zoc_cells) < _CACHE_LIMIT * 8:
+                if key is not None and len(self._zoc_cells) < KEPT_LIMIT:
                     self._zoc_cells[key] = zoc
         was = track.zocs.get(piece)
         if zoc == was:
@@ -382,7 +378,7 @@ class BoardPlanes:
             cells = self.cell_index
             found = tuple(sorted([base + cells[lab] for lab in labels if lab in cells]))
             if key is not None:
-                kept(self._zoc_cache, key, found, _CACHE_LIMIT)
+                kept(self._zoc_cache, key, found)
         return found
 
     def selected(self, state: State, side: str, prefix: Sequence[str]) -> list[int]:

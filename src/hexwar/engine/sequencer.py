@@ -29,11 +29,10 @@ there — also after saving and loading.
 
 from __future__ import annotations
 
-from typing import Final
-
 import attrs
 
 from hexwar.base.errors import SequenceError
+from hexwar.base.kept import kept
 from hexwar.engine.actions import Action
 from hexwar.engine.hooks import Expiry
 from hexwar.engine.sequence import (
@@ -79,8 +78,6 @@ __all__ = [
 #: The cursors the sequencer has built, by their fields: a cursor is an immutable value,
 #: so one object serves every state at that step (the attrs constructor runs once).
 _CURSORS: dict[tuple[int, int, int, str, str | None, tuple[str, ...]], Cursor] = {}
-#: At most this many are kept (a process playing many long games of a large sequence).
-_CURSOR_LIMIT: Final = 4096
 
 
 def _cursor(
@@ -96,8 +93,7 @@ def _cursor(
     found = _CURSORS.get(key)
     if found is None:
         found = Cursor(turn, stage, phase, mark, token, tokens)
-        if len(_CURSORS) < _CURSOR_LIMIT:
-            _CURSORS[key] = found
+        kept(_CURSORS, key, found)
     return found
 
 

@@ -35,7 +35,7 @@ import json
 import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from itertools import count
+from itertools import count, repeat
 from types import MappingProxyType
 from typing import Any, ClassVar, Final, TypeVar
 
@@ -545,6 +545,10 @@ class State:
         versions of the tables it reads is exact (:class:`hexwar.engine.memo.StateMemo`).
         """
         return self._tv.get(name, self._base)
+
+    def table_versions(self, names: Iterable[str]) -> tuple[int, ...]:
+        """:meth:`table_version` of each of ``names``, in one call (a memo's key)."""
+        return tuple(map(self._tv.get, names, repeat(self._base)))
 
     @property
     def cursor(self) -> Cursor:

@@ -22,8 +22,6 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame"]
 #: OpenSpiel's player ids of a chance node and of a finished game.
 CHANCE_PLAYER: Final = -1
 TERMINAL_PLAYER: Final = -4
-#: At most this many chance events' (and prefixes') weights are kept per game.
-_KEPT: Final = 256
 #: A chance node's ``(token id, weight)`` pairs and their sum.
 Weights = tuple[tuple[tuple[int, int], ...], int]
 
@@ -115,7 +113,7 @@ class TokenGame:
         per outcomes object and prefix (a die's outcomes are one constant)."""
         entry = self._chance.get(id(outcomes))
         if entry is None or entry[0] is not outcomes:
-            entry = kept(self._chance, id(outcomes), (outcomes, {}), _KEPT)
+            entry = kept(self._chance, id(outcomes), (outcomes, {}))
         found = entry[1].get(prefix)
         if found is None:
             k, weights = len(prefix), dict[str, int]()
@@ -127,7 +125,7 @@ class TokenGame:
                     weights[t] = weights.get(t, 0) + w
             g, ids = math.gcd(*weights.values()), self.space.id
             pairs = tuple(sorted((ids(t), w // g) for t, w in weights.items()))
-            found = kept(entry[1], prefix, (pairs, sum(w for _, w in pairs)), _KEPT)
+            found = kept(entry[1], prefix, (pairs, sum(w for _, w in pairs)))
         return found
 
     @property

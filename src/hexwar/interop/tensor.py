@@ -17,7 +17,7 @@ once (one look at the player to act and the legal tokens).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
@@ -26,9 +26,6 @@ from hexwar.interop.adapter import TokenState
 from hexwar.interop.game import TokenGame
 
 __all__ = ["Dense"]
-
-#: Arrays kept per game (index arrays of observation parts, masks of legal-token tuples).
-_KEPT: Final = 1024
 
 Array = np.ndarray[Any, Any]
 _Parts = tuple[tuple[int, ...], ...]
@@ -61,7 +58,7 @@ class Dense:
         if entry is not None and entry[0] is part:
             return entry[1]
         found = np.array(part, np.intp)
-        kept(self._arrays, id(part), (part, found), _KEPT)
+        kept(self._arrays, id(part), (part, found))
         return found
 
     def _board(self, player: int, planes: _Parts) -> Array:
@@ -104,7 +101,7 @@ class Dense:
         if found is None:
             found = self._no_mask.copy()
             found[list(map(self._ids.__getitem__, tokens))] = 1
-            kept(self._legal, tokens, found, _KEPT)
+            kept(self._legal, tokens, found)
         return found
 
     def observe(self, ts: TokenState, player: int, out: Array | None = None) -> tuple[Array, Array]:

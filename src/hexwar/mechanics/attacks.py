@@ -98,7 +98,7 @@ class PieceAttacks:
         if by_sum not in ((False, False), (True, True)) or (self.need is None) != all(by_sum):
             raise ValueError("PieceAttacks needs either need= or strength= and threshold=")
         reads = (self.pieces.stacks, self.pieces.table)
-        memo = StateMemo(reads=reads, compute=self._find_contacts, size=256)
+        memo = StateMemo(reads=reads, compute=self._find_contacts)
         object.__setattr__(self, "_contacts", memo)
 
     def contacts(self, state: State, side: str) -> tuple[str, ...]:
@@ -245,7 +245,7 @@ class PieceFire:
     _placed: StateMemo[tuple[tuple[str, str], ...]] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        memo = StateMemo(reads=(self.pieces.table,), compute=self._find_placed, size=256)
+        memo = StateMemo(reads=(self.pieces.table,), compute=self._find_placed)
         object.__setattr__(self, "_placed", memo)
 
     def _find_placed(self, state: State, side: str) -> tuple[tuple[str, str], ...]:

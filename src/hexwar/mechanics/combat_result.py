@@ -24,9 +24,10 @@ a result for a game that declares its attacks itself. :class:`ResultProgram` is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from operator import itemgetter
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal
+
+import attrs
 
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
@@ -39,30 +40,55 @@ from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.retreat import RetreatRules, retreat_options, zoc_penalty
 from hexwar.mechanics.steps import StepCounters, cheapest_cover
 
-__all__ = ["Op", "ResultProgram"]
+__all__ = ["Op", "ResultProgram", "ResultRecord"]
 
 #: One part of the program: its name and its count.
 Op = tuple[str, int]
-#: The record of a result (table ``<name>``): what is fixed when it starts, one tuple
-#: ``attack``; ``at`` (the defenders' cell), ``program``, then the entries that start
-#: empty, written when they change.
-_FIXED: dict[str, int] = {
-    k: i
-    for i, k in enumerate(("cell", "result", "side", "foe", "attackers", "sources", "defenders"))
-}
-#: The side and the foe of the record's ``attack`` entry, in one read.
-_SIDE_FOE: Final = itemgetter(_FIXED["side"], _FIXED["foe"])
-_UNWRITTEN: dict[str, Value] = {"lost": 0, "paid": 0, "dsteps": 0, "path": (), "advanced": ()}
-#: The program's copy of the record (``Value`` entries): it reads and writes only this.
-Record = dict[str, Any]
+
+
+@attrs.define(slots=True)
+class ResultRecord:
+    """The program's copy of a result's record (table ``<name>``, one entry per field): it
+    reads and writes only this, and writes it to the table when it stops at a decision.
+
+    What is fixed when the result starts — the cell fought over, the result's code, the
+    attacking side and its foe, the attackers, the cells they attacked from, the
+    defenders — then the defenders' cell ``at`` (it moves with a retreat), the
+    ``program`` left, and what the parts have counted so far.
+    """
+
+    cell: str
+    result: str
+    side: str
+    foe: str
+    attackers: tuple[str, ...]
+    sources: tuple[str, ...]
+    defenders: tuple[str, ...]
+    at: str
+    program: tuple[Op, ...]
+    lost: int = 0  # the defenders' printed points lost (an exchange covers them)
+    paid: int = 0  # the attackers' printed points paid
+    dsteps: int = 0  # the defenders' steps lost
+    path: tuple[str, ...] = ()  # the cells the defenders retreated into
+    advanced: tuple[str, ...] = ()  # the attackers that advanced
+
+    @classmethod
+    def read(cls, table: Mapping[str, Value]) -> ResultRecord:
+        """The record written in ``table``."""
+        found: dict[str, Any] = {f.name: table[f.name] for f in _FIELDS if f.name in table}
+        return cls(**found)
+
+    def write(self, state: State, name: str) -> None:
+        """Write the fields table ``name`` does not hold as they are."""
+        table = state.table(name)
+        for f in _FIELDS:
+            value = getattr(self, f.name)
+            if table.get(f.name, _MISSING) is not value:
+                state.put(name, f.name, value)
+
+
+_FIELDS: Final = attrs.fields(ResultRecord)
 _MISSING: Final = object()
-
-
-def _get(rec: Record, key: str) -> Any:
-    fixed = _FIXED.get(key)
-    if fixed is not None:
-        return rec["attack"][fixed]
-    return rec.get(key, _UNWRITTEN.get(key))
 
 
 class ResultProgram:
@@ -123,16 +149,9 @@ class ResultProgram:
 
     def _answer(self, state: State, action: Action) -> None:
         """Carry out ``action``, the answer to the program's pending decision, and go on."""
-        rec: Record = dict(state.table(self.name))
-        self._apply(state, rec, rec["program"][0], action)
+        rec = ResultRecord.read(state.table(self.name))
+        self._apply(state, rec, rec.program[0], action)
         self._run(state, rec)
-
-    def _store(self, state: State, rec: Record) -> None:
-        """Write the entries of ``rec`` the table does not hold as they are."""
-        table = state.table(self.name)
-        for key, value in rec.items():
-            if table.get(key, _MISSING) is not value:
-                state.put(self.name, key, value)
 
     def execute(
         self, state: State, cell: str, attackers: tuple[str, ...], result: CombatResult
@@ -157,25 +176,27 @@ class ResultProgram:
         if defenders:
             foe = self.pieces.side(state, defenders[0])
         sources = tuple(self._label(self.pieces.where(state, a)) for a in attackers)
-        fixed = (cell, result.code, side, foe, attackers, sources, defenders)
-        self._run(state, {"attack": fixed, "at": cell, "program": tuple(ops)})
+        rec = ResultRecord(
+            cell, result.code, side, foe, attackers, sources, defenders, cell, tuple(ops)
+        )
+        self._run(state, rec)
 
-    def _live(self, state: State, rec: Record, role: str) -> list[str]:
+    def _live(self, state: State, rec: ResultRecord, role: str) -> list[str]:
         """The defenders still in the defending stack, or the attackers still on the map."""
         if role == "attackers":
-            return sorted(p for p in _get(rec, "attackers") if self.pieces.is_placed(state, p))
-        at = self._cell(rec["at"])
+            return sorted(p for p in rec.attackers if self.pieces.is_placed(state, p))
+        at = self._cell(rec.at)
         return sorted(
             p
-            for p in _get(rec, "defenders")
+            for p in rec.defenders
             if self.pieces.is_placed(state, p) and self.pieces.where(state, p) == at
         )
 
-    def _run(self, state: State, rec: Record) -> None:
+    def _run(self, state: State, rec: ResultRecord) -> None:
         """Carry out the program until a part needs a choice (the record written, the
         decision pushed) or it is done (the table emptied)."""
         while True:
-            prog = rec["program"]
+            prog = rec.program
             if not prog:
                 for key in sorted(state.table(self.name)):
                     state.delete(self.name, key)
@@ -190,26 +211,26 @@ class ResultProgram:
                 continue
             ordered = tuple(sorted(choices, key=action_key))
             params = (self._subject(state, rec, part), op[0], op[1])
-            self._store(state, rec)
+            rec.write(state, self.name)
             state.push(Decision(self.decision_kind(part), side, params, choices=ordered))
             return
 
-    def _subject(self, state: State, rec: Record, part: str) -> str:
+    def _subject(self, state: State, rec: ResultRecord, part: str) -> str:
         """What a decision is about: the retreating stack's top piece, the vacated cell,
         else the cell fought over."""
         if part == "retreat":
             return self._stack(state, rec)[0]
-        return str(_get(rec, "cell" if part == "advance" else "at"))
+        return rec.cell if part == "advance" else rec.at
 
     @staticmethod
-    def _pop(rec: Record, *instead: Op) -> None:
-        rec["program"] = (*instead, *rec["program"][1:])
+    def _pop(rec: ResultRecord, *instead: Op) -> None:
+        rec.program = (*instead, *rec.program[1:])
 
-    def _ask(self, state: State, rec: Record, op: Op) -> tuple[str, str, list[Action]] | None:
+    def _ask(self, state: State, rec: ResultRecord, op: Op) -> tuple[str, str, list[Action]] | None:
         """The choice ``op`` needs now (side, decision part, answers), or ``None`` after
         carrying out (or skipping) what needs no choice."""
         kind, n = op
-        side, foe = _SIDE_FOE(rec["attack"])
+        side, foe = rec.side, rec.foe
         if kind == "elim":
             for piece in self._live(state, rec, "defenders"):
                 self._lose(state, rec, piece, len(self.counters.track(piece)), defender=True)
@@ -230,47 +251,49 @@ class ResultProgram:
             return self._ask_advance(state, rec, side)
         raise AssertionError(op)  # pragma: no cover - the program holds only these
 
-    def _lose(self, state: State, rec: Record, piece: str, steps: int, *, defender: bool) -> None:
+    def _lose(
+        self, state: State, rec: ResultRecord, piece: str, steps: int, *, defender: bool
+    ) -> None:
         loss = self.counters.lose(state, piece, steps)
         if loss.eliminated and self.pieces.is_placed(state, piece):
             self.pieces.remove(state, piece)
         if defender:
             lost = self.exchange_lost or self.defence_value
-            rec["lost"] = _get(rec, "lost") + loss.printed(lost)
-            rec["dsteps"] = _get(rec, "dsteps") + loss.steps
+            rec.lost = rec.lost + loss.printed(lost)
+            rec.dsteps = rec.dsteps + loss.steps
         else:
             paid = self.exchange_paid or self.attack_value
-            rec["paid"] = _get(rec, "paid") + loss.printed(paid)
+            rec.paid = rec.paid + loss.printed(paid)
 
     def _ask_exchange(
-        self, state: State, rec: Record, side: str
+        self, state: State, rec: ResultRecord, side: str
     ) -> tuple[str, str, list[Action]] | None:
         live = self._live(state, rec, "attackers")
         if self.exchange == "steps":
-            self._pop(rec, *((("aloss", _get(rec, "dsteps")),) * bool(live)))
+            self._pop(rec, *((("aloss", rec.dsteps),) * bool(live)))
             return None
-        owed = _get(rec, "lost") - _get(rec, "paid")
+        owed = rec.lost - rec.paid
         if owed <= 0 or not live:
             self._pop(rec)
             return None
         if self.exchange == "stepwise":
             kind_of = self.hooks.kind_of
             if kind_of is not None:
-                kinds = {kind_of(p) for p in _get(rec, "defenders")}
+                kinds = {kind_of(p) for p in rec.defenders}
                 live = [p for p in live if kind_of(p) in kinds] or live
             return side, "pay", [Action(self.forms.lose, (p,)) for p in live]
         paid = self.exchange_paid or self.attack_value
         covers = cheapest_cover(self.counters, state, live, owed, paid)
         return side, "pay", [Action("pay", way) for way in covers]
 
-    def _retreat_paths(self, state: State, rec: Record, n: int) -> list[Any]:
-        at = self._cell(rec["at"])
-        passed = tuple(self._cell(c) for c in _get(rec, "path"))
+    def _retreat_paths(self, state: State, rec: ResultRecord, n: int) -> list[Any]:
+        at = self._cell(rec.at)
+        passed = tuple(self._cell(c) for c in rec.path)
         return retreat_options(
             self.pieces, state, self.game_map, at, n, rules=self.retreat, limit=self.limit,
             unit=self.unit, exerts_zoc=self.exerts_zoc,
-            attackers=[self._cell(c) for c in _get(rec, "sources")],
-            origin=self._cell(_get(rec, "cell")), passed=passed,
+            attackers=[self._cell(c) for c in rec.sources],
+            origin=self._cell(rec.cell), passed=passed,
             movers=self._stack(state, rec),
         )  # fmt: skip
 
@@ -283,14 +306,14 @@ class ResultProgram:
         ]
         return self.limit(units) is not None
 
-    def _stack(self, state: State, rec: Record) -> list[str]:
+    def _stack(self, state: State, rec: ResultRecord) -> list[str]:
         """The retreating pieces, in their stack order (top first)."""
         live = set(self._live(state, rec, "defenders"))
-        at = self._cell(rec["at"])
+        at = self._cell(rec.at)
         return [p for p in self.pieces.occupants(state, at) if p in live]
 
     def _ask_retreat(
-        self, state: State, rec: Record, n: int, side: str, foe: str
+        self, state: State, rec: ResultRecord, n: int, side: str, foe: str
     ) -> tuple[str, str, list[Action]] | None:
         stack, hooks = self._stack(state, rec) if n > 0 else [], self.hooks
         if not stack:  # nothing (left) to retreat
@@ -300,7 +323,7 @@ class ResultProgram:
             self._pop(rec, ("elim", 0) if self.retreat.forbidden == "eliminate" else ("dloss", 1))
             return None
         if hooks.retreat_cells is not None:
-            firsts = sorted(hooks.retreat_cells(state, rec["at"], tuple(stack)))
+            firsts = sorted(hooks.retreat_cells(state, rec.at, tuple(stack)))
         else:
             firsts = sorted({self._label(p.cells[0]) for p in self._retreat_paths(state, rec, n)})
         if not firsts:
@@ -310,17 +333,17 @@ class ResultProgram:
         chooser = foe if self.retreat.chooser == "owner" else side
         return chooser, "retreat", [Action("retreat", (c,)) for c in firsts]
 
-    def _advance_moves(self, state: State, rec: Record) -> list[Action]:
+    def _advance_moves(self, state: State, rec: ResultRecord) -> list[Action]:
         """``advance PIECE CELL`` for each attacker that may advance and each cell it may
         reach: the vacated cell, and along the retreat path with ``along_path``."""
-        rules, side = self.advance, _get(rec, "side")
-        done = _get(rec, "advanced")
-        origin = self._cell(_get(rec, "cell"))
+        rules, side = self.advance, rec.side
+        done = rec.advanced
+        origin = self._cell(rec.cell)
         if any(self.pieces.side(state, p) != side for p in self.pieces.occupants(state, origin)):
             return []  # the defender held
         route = [origin]
         if rules.along_path:
-            for label in _get(rec, "path"):
+            for label in rec.path:
                 cell = self._cell(label)
                 if any(
                     self.pieces.side(state, p) != side for p in self.pieces.occupants(state, cell)
@@ -355,11 +378,11 @@ class ResultProgram:
         return not mclass or self.game_map.cost(before, cell, mclass) is not None
 
     def _ask_advance(
-        self, state: State, rec: Record, side: str
+        self, state: State, rec: ResultRecord, side: str
     ) -> tuple[str, str, list[Action]] | None:
         rules = self.advance
-        mode = rules.mode_after(_get(rec, "result"))
-        done = _get(rec, "advanced")
+        mode = rules.mode_after(rec.result)
+        done = rec.advanced
         full = rules.units is not None and len(done) >= rules.units
         moves = [] if mode == "none" or full else self._advance_moves(state, rec)
         if not moves:
@@ -369,7 +392,7 @@ class ResultProgram:
             moves.append(self.forms.stop_action)
         return side, "advance", moves
 
-    def _apply(self, state: State, rec: Record, op: Op, action: Action) -> None:
+    def _apply(self, state: State, rec: ResultRecord, op: Op, action: Action) -> None:
         """Carry out the answer ``action`` to the choice ``op`` asked for."""
         kind, n = op
         if kind in ("dloss", "aloss"):
@@ -383,15 +406,15 @@ class ResultProgram:
                 self._pop(rec)
         elif kind == "retreat":
             to = self._cell(action.args[0])
-            foe = _get(rec, "foe")
+            foe = rec.foe
             penalty = zoc_penalty(
                 self.pieces, state, self.game_map, to, foe, rules=self.retreat,
                 unit=self.unit, exerts_zoc=self.exerts_zoc,
             )  # fmt: skip
             for piece in self._stack(state, rec):  # as a stack, top first; friends there stay
                 self.pieces.move(state, piece, to)
-            rec["at"] = action.args[0]
-            rec["path"] = (*_get(rec, "path"), action.args[0])
+            rec.at = action.args[0]
+            rec.path = (*rec.path, action.args[0])
             rest: list[Op] = [("dloss", 1)] if penalty else []
             if n > 1:
                 rest.append(("retreat", n - 1))
@@ -403,8 +426,8 @@ class ResultProgram:
                 self._pop(rec)
                 return
             piece = action.args[0]
-            label = action.args[1] if self.forms.advance_cell else _get(rec, "cell")
+            label = action.args[1] if self.forms.advance_cell else rec.cell
             self.pieces.move(state, piece, self._cell(label))
-            rec["advanced"] = (*_get(rec, "advanced"), piece)
+            rec.advanced = (*rec.advanced, piece)
         else:  # pragma: no cover - only these ask
             raise AssertionError(op)

@@ -32,7 +32,7 @@ import attrs
 
 from hexwar.base.errors import AttackRefused, CombatError, DataError
 from hexwar.engine.dice import ChanceDriver, Dice
-from hexwar.engine.memo import kept
+from hexwar.engine.memo import KEPT_LIMIT, kept
 from hexwar.mechanics.crt_values import (
     CombatResult,
     Distribution,
@@ -50,7 +50,7 @@ __all__ = ["ROUNDINGS", "OddsTable", "ResultsTable", "Rounding", "StrengthTable"
 Rounding = Literal["floor", "nearest"]
 ROUNDINGS: Final = ("floor", "nearest")
 #: At most this many answers kept per table (then they are worked out afresh).
-_MEMO_SIZE: Final = 4096
+_MEMO_SIZE: Final = KEPT_LIMIT
 
 
 # -- tables ----------------------------------------------------------------------------

@@ -37,7 +37,6 @@ from hexwar.engine.memo import StateMemo, kept
 from hexwar.engine.state import State
 
 __all__ = [
-    "REACH_MEMO_SIZE",
     "SEARCH_MEMO_SIZE",
     "Codec",
     "EffectCosts",
@@ -58,14 +57,13 @@ __all__ = [
 Overrides = tuple[tuple[str, str, float | None], ...]
 #: How labels name a map's cells (a :class:`~hexwar.board.maps.GameMap` is one).
 Codec = CellCodec[Any]
-#: Bounds of the memos kept per map and movement class: end cells per (enemy cells,
-#: start, points) and prepared searches per enemy cells; a memo is emptied when full.
-#: An entry is asked again mostly within one phase (the enemy does not move in it), so
-#: small bounds cost no hits: «Сталинград»'s random games ran the same bytecodes with
-#: 256/16 as with 8192/64, and its bot too, while a process's memory no longer grows
-#: with the games it plays (peak RSS after 300 random long games 61 MB, not 91: each
-#: entry keeps its enemy cells, ~1 KB).
-REACH_MEMO_SIZE: Final = 256
+#: The bound of the prepared searches kept per map and movement class (by enemy cells;
+#: emptied when full), the one cache of the core under a bound of its own: each holds
+#: arrays the size of the map. An entry is asked again mostly within one phase (the
+#: enemy does not move in it), so a small bound costs no hits: «Сталинград»'s random
+#: games ran the same bytecodes with 16 as with 64, and its bot too, while a process's
+#: memory no longer grows with the games it plays. The end cells per (enemy cells,
+#: start, points) are kept under the core's one bound (:func:`kept`).
 SEARCH_MEMO_SIZE: Final = 16
 
 
@@ -94,9 +92,7 @@ class EffectCosts:
 
     def __init__(self, classes: Iterable[str], kind: str = "terrain_cost") -> None:
         self.classes, self.kind = tuple(sorted(classes)), kind
-        self._memo: StateMemo[Overrides] = StateMemo(
-            reads=("$effects",), compute=self._find, size=64
-        )
+        self._memo: StateMemo[Overrides] = StateMemo(reads=("$effects",), compute=self._find)
 
     def __call__(self, state: State) -> Overrides:
         return self._memo(state) if state.effects else ()
@@ -128,7 +124,7 @@ def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str)
 class StepCounts:
     """Fewest steps from the nearest of some source cells to every cell reached through
     passable cells (a breadth-first search on neighbour indices, costs ignored), by
-    label: ``counts(sources)``. Built once per tuple of sources, the last ``size`` kept.
+    label: ``counts(sources)``. Built once per tuple of sources (:func:`kept`).
 
     >>> counts = StepCounts(("a", "b", "c"), ((1,), (0, 2), (1,)), (True, True, True))
     >>> dict(counts(("a",)))
@@ -140,19 +136,15 @@ class StepCounts:
         labels: Sequence[str],
         neighbors: Sequence[Sequence[int]],
         passable: Sequence[bool],
-        size: int = 128,
     ) -> None:
         self.labels, self.neighbors, self.passable = tuple(labels), neighbors, tuple(passable)
         self.index = {lab: i for i, lab in enumerate(self.labels)}
-        self.size = size
         self._kept: dict[tuple[str, ...], dict[str, int]] = {}
 
     def __call__(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         found = self._kept.get(sources)
         if found is None:
-            if len(self._kept) >= self.size:
-                del self._kept[next(iter(self._kept))]
-            found = self._kept[sources] = self._count(sources)
+            found = kept(self._kept, sources, self._count(sources))
         return found
 
     def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
@@ -226,7 +218,7 @@ class SearchMemo:
             ends = self.search(enemies).ends_from(start, points)
             del ends[start]  # staying put is no move
             found = tuple(sorted(map(self.labels.__getitem__, ends)))
-            kept(self.reach, key, found, REACH_MEMO_SIZE)
+            kept(self.reach, key, found)
         return found
 
 

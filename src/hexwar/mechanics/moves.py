@@ -339,7 +339,7 @@ class SideZoc:
 
     def __attrs_post_init__(self) -> None:
         reads = (self.pieces.stacks, self.pieces.table)
-        memo = StateMemo(reads=reads, compute=self._find, size=256)
+        memo = StateMemo(reads=reads, compute=self._find)
         object.__setattr__(self, "_memo", memo)
 
     def __call__(self, state: State, side: str) -> frozenset[str]:
