@@ -216,6 +216,27 @@ class TurnSequence:
     on_turn_start: StateFn | None = None
     on_turn_end: StateFn | None = None
 
+    @classmethod
+    def each_side(
+        cls,
+        sides: Iterable[str],
+        phases: Iterable[str],
+        turn_limit: int | None = None,
+        **options: Any,
+    ) -> TurnSequence:
+        """Each side in turn plays the same ``phases``: one stage per side, named after it,
+        of one phase per name acted by that side (``options`` as for the class).
+
+        >>> seq = TurnSequence.each_side(("blue", "red"), ("move", "attack"), turn_limit=3)
+        >>> [(st.name, [(ph.name, ph.side) for ph in st.phases]) for st in seq.stages][1]
+        ('red', [('move', 'red'), ('attack', 'red')])
+        >>> seq.turn_limit
+        3
+        """
+        names = tuple(phases)
+        stages = tuple(Stage(side, tuple(Phase(n, side=side) for n in names)) for side in sides)
+        return cls(stages, turn_limit, **options)
+
 
 MARKS: Final = ("new", "enter", "exit", "await", "token")
 
