@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Final
 
 from hexwar import (
-    CombatResult,
     GameMap,
     Hex,
     OddsTable,
@@ -109,15 +108,15 @@ CRT = OddsTable.build(
         5: ["DR", "DR", "EX", "DL", "DE"],
         6: ["DR", "EX", "DL", "DE", "DE"],
     },
-    results=[
-        CombatResult("AE", rank=-2, attacker_steps=2),
-        CombatResult("AL", rank=-1, attacker_steps=1),
-        CombatResult("NE"),
-        CombatResult("DR", rank=1, retreat=1),
-        CombatResult("EX", rank=2, defender_steps=1, flags=("exchange",)),
-        CombatResult("DL", rank=3, defender_steps=1, retreat=1),
-        CombatResult("DE", rank=4, eliminated=True),
-    ],
+    results={
+        "AE": {"rank": -2, "attacker_steps": 2},
+        "AL": {"rank": -1, "attacker_steps": 1},
+        "NE": {},
+        "DR": {"rank": 1, "retreat": 1},
+        "EX": {"rank": 2, "defender_steps": 1, "flags": ("exchange",)},
+        "DL": {"rank": 3, "defender_steps": 1, "retreat": 1},
+        "DE": {"rank": 4, "eliminated": True},
+    },
     dice="d6",
     name="bridgehead-crt",
 )

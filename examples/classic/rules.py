@@ -19,30 +19,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from hexwar import (
-    Action,
     ActionSpace,
-    AdvanceRules,
     Combat,
     Control,
     ControlVictory,
     GameMap,
-    HexsideShift,
-    Kind,
-    Kinds,
-    OddsRules,
     Outcome,
     Phase,
     PieceMoves,
     Pieces,
     Replacements,
-    RetreatRules,
     Ruleset,
     Stage,
     State,
     StepCounters,
     TurnSequence,
-    Value,
-    Values,
     edge_or_held,
     trace_lengths,
     zoc_stops,
@@ -74,11 +65,12 @@ COMBAT = Combat(
     COUNTERS,
     MAP,
     CRT,
-    odds_rules=OddsRules(
-        terrain={"forest": -1, "town": -2}, hexsides=(HexsideShift("river", -1, "all"),)
-    ),
-    retreat=RetreatRules(movement_class="foot", cannot="eliminate", until_free=True),
-    advance=AdvanceRules("optional", units=1),
+    odds_rules={
+        "terrain": {"forest": -1, "town": -2},
+        "hexsides": [{"feature": "river", "shift": -1, "when": "all"}],
+    },
+    retreat={"movement_class": "foot", "cannot": "eliminate", "until_free": True},
+    advance={"mode": "optional", "units": 1},
     exchange="points",
     exchange_lost="defence",
     exchange_paid="defence",
@@ -105,19 +97,12 @@ REPLACEMENTS: Replacements[Any] = Replacements(
 )
 
 
-def move(state: State, action: Action) -> None:
-    """``move PIECE HEX``: along the cheapest path, taking the towns it enters."""
-    TOWN_CONTROL.enter(state, state.current_player(), MOVES.play(state, action))
+def take_towns(state: State, path: list[Any]) -> None:
+    """``move PIECE HEX`` goes along the cheapest path, taking the towns it enters."""
+    TOWN_CONTROL.enter(state, state.current_player(), path)
 
 
-MOVE: Kind[str] = Kind(
-    "move",
-    (
-        Values(MOVES.movers, checked=True, means="a unit of yours that has not moved and can"),
-        Values(MOVES.ends, means="a hex that unit can reach"),
-    ),
-    does=move,
-)
+MOVE = MOVES.action_kind(take_towns, cell="a hex that unit can reach")
 VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=TOWNS_TO_WIN, what="towns")
 
 
@@ -159,8 +144,8 @@ def side_stage(side: str) -> Stage:
     return Stage(
         side,
         (
-            Phase("replacements", side=side, kinds=Kinds(REPLACEMENTS.kinds())),
-            Phase("movement", side=side, scratch=("moved",), on_exit=occupy, kinds=Kinds((MOVE,))),
+            Phase("replacements", side=side, kinds=REPLACEMENTS.kinds()),
+            Phase("movement", side=side, scratch=("moved",), on_exit=occupy, kinds=(MOVE,)),
             COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
         ),
     )
@@ -182,7 +167,7 @@ class Bridgehead(Ruleset):
         own = ActionSpace.of(["end", "move", "restore", "rebuild"])
         return own.merged(COMBAT.action_space(UNITS, labels))
 
-    def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+    def setup(self, state: State, scenario: str, options: Mapping[str, object]) -> None:
         for unit, (side, _, _, start) in UNITS.items():
             REG.place(state, unit, cell(start), side)
         TOWN_CONTROL.set_up(state, {cell(t): "red" for t in TOWNS})

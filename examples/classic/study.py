@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar import Action, Outcome, State, TurnSequence, Value
+from hexwar import Action, Outcome, State, TurnSequence
 from hexwar.render import Style, render_svg
 from hexwar.study import StudyError, StudyGame
 
@@ -59,7 +59,7 @@ class StudiedBridgehead(Bridgehead):
         for side in SIDES:  # points are kept from turn to turn
             REPLACEMENTS.grant(state, side, self.replacement_points, keep=True)
 
-    def options(self) -> Mapping[str, Value]:
+    def options(self) -> Mapping[str, int]:
         """The data values that differ from the data's (none: the rules as published)."""
         mine = {"replacement_points": self.replacement_points, "towns_to_win": self.towns_to_win}
         return {k: v for k, v in mine.items() if v != DATA_VALUES[k]}

@@ -9,7 +9,7 @@ and of a ruleset (:class:`SequencedRules`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 import attrs
@@ -112,6 +112,16 @@ class TokenCup(Protocol):
         """Take ``chit`` out of the cup."""
 
 
+def _phase_kinds(value: PhaseKinds | Sequence[Any] | None) -> PhaseKinds | None:
+    """A phase's ``kinds``: a :class:`~hexwar.engine.kinds.Kinds`, or a tuple or list of
+    kinds made one."""
+    if not isinstance(value, (tuple, list)):
+        return value
+    from hexwar.engine.kinds import Kinds  # here: kinds reads the state, built above this
+
+    return Kinds(tuple(value))
+
+
 @attrs.frozen
 class Phase:
     """A phase: who acts (``side``: a name, a function of the state, or ``None``).
@@ -122,8 +132,9 @@ class Phase:
     :data:`~hexwar.engine.actions.END` (a mandatory move, «Бой отрядов» X.4); a phase that may
     not end and has no action to offer raises :class:`SequenceError`.
     ``kinds``: what the side may do in the phase, a :class:`~hexwar.engine.kinds.Kinds`
-    whose kinds say what they do: the ruleset's default ``phase_tokens``, ``play`` and
-    ``step_meaning`` answer from it (a game that overrides them may leave it out).
+    (or a tuple or list of kinds) whose kinds say what they do: the ruleset's default
+    ``phase_tokens``, ``play`` and ``step_meaning`` answer from it (a game that overrides
+    them may leave it out).
     """
 
     name: str
@@ -134,7 +145,7 @@ class Phase:
     end_when_idle: bool = True
     scratch: tuple[str, ...] = ()
     may_end: Predicate | None = None
-    kinds: PhaseKinds | None = None
+    kinds: PhaseKinds | None = attrs.field(default=None, converter=_phase_kinds)
 
 
 class PhaseKinds(Protocol):

@@ -193,7 +193,7 @@ class Replacements(Generic[C]):
 
     def kinds(self) -> tuple[Kind[str], Kind[str]]:
         """``restore PIECE`` and ``rebuild PIECE CELL`` as token kinds of a phase whose
-        context is the acting side (put them in the phase's ``Kinds``)."""
+        context is the acting side (put them in the phase's ``kinds``)."""
         return self._kinds
 
     def _build_kinds(self) -> tuple[Kind[str], Kind[str]]:
