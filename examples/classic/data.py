@@ -12,7 +12,6 @@ from hexwar import (
     GameMap,
     Hex,
     OddsTable,
-    StepTrack,
     build_map,
     chart_from_dict,
     offset_to_hex,
@@ -77,15 +76,10 @@ def _map() -> GameMap[Hex]:
 
 MAP: Final = _map()
 
-INFANTRY = StepTrack.of(
-    {"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3}
-)
-ARMOUR = StepTrack.of(
-    {"attack": 6, "defence": 3, "move": 5}, {"attack": 3, "defence": 2, "move": 4}
-)
-MILITIA = StepTrack.of(
-    {"attack": 2, "defence": 3, "move": 3}, {"attack": 1, "defence": 2, "move": 2}
-)
+#: The counters' steps, strongest first (the back of the counter is the reduced step).
+INFANTRY: Final = ({"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3})
+ARMOUR: Final = ({"attack": 6, "defence": 3, "move": 5}, {"attack": 3, "defence": 2, "move": 4})
+MILITIA: Final = ({"attack": 2, "defence": 3, "move": 3}, {"attack": 1, "defence": 2, "move": 2})
 #: id -> (side, track, movement class, set-up hex)
 UNITS: Final = {
     "b-1inf": ("blue", INFANTRY, "foot", "0103"),

@@ -30,13 +30,11 @@ from hexwar import (
     Pieces,
     Replacements,
     Ruleset,
-    Stage,
     State,
     StepCounters,
     TurnSequence,
     edge_or_held,
-    trace_lengths,
-    zoc_stops,
+    in_communication,
 )
 
 from .data import (
@@ -102,7 +100,6 @@ def take_towns(state: State, path: list[Any]) -> None:
     TOWN_CONTROL.enter(state, state.current_player(), path)
 
 
-MOVE = MOVES.action_kind(take_towns, cell="a hex that unit can reach")
 VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=TOWNS_TO_WIN, what="towns")
 
 
@@ -117,14 +114,7 @@ def occupy(state: State) -> None:
 def attrition(state: State) -> None:
     """Every unit with no trace to its own map edge loses a step."""
     for side in SIDES:
-        friends = {REG.where(state, p) for p in REG.pieces_of(state, side)}
-        enemies = {REG.where(state, p) for p in REG.pieces_of(state, other(side))}
-        supplied = trace_lengths(
-            MAP,
-            MAP.tagged(f"supply:{side}"),
-            blocked=enemies,
-            stops=zoc_stops(MAP, enemies, friends),
-        )
+        supplied = in_communication(REG, MAP, state, side, EDGES[side])
         for piece in REG.pieces_of(state, side):
             if REG.where(state, piece) not in supplied:
                 COUNTERS.lose(state, piece)
@@ -140,14 +130,12 @@ def grant(state: State) -> None:
         REPLACEMENTS.grant(state, side, REPLACEMENT_POINTS, keep=True)
 
 
-def side_stage(side: str) -> Stage:
-    return Stage(
-        side,
-        (
-            Phase("replacements", side=side, kinds=REPLACEMENTS.kinds()),
-            Phase("movement", side=side, scratch=("moved",), on_exit=occupy, kinds=(MOVE,)),
-            COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
-        ),
+def side_phases(side: str) -> tuple[Phase, ...]:
+    """Each side's phases: replacements, movement (taking towns on the way), combat."""
+    return (
+        REPLACEMENTS.phase("replacements", side),
+        MOVES.phase("movement", side, take_towns, cell="a hex that unit can reach", on_exit=occupy),
+        COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
     )
 
 
@@ -157,9 +145,12 @@ class Bridgehead(Ruleset):
     name = "bridgehead"
     sides = SIDES
     decision_kinds = COMBAT.decision_kinds
-    end = Stage("end", (Phase("attrition", on_enter=attrition),))
-    sequence = TurnSequence(
-        (side_stage("blue"), side_stage("red"), end), TURNS, on_turn_start=grant
+    sequence = TurnSequence.each_side(
+        SIDES,
+        side_phases,
+        TURNS,
+        end=(Phase("attrition", on_enter=attrition),),
+        on_turn_start=grant,
     )
 
     def action_space(self) -> ActionSpace:

@@ -9,7 +9,7 @@ and of a ruleset (:class:`SequencedRules`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol
 
 import attrs
@@ -112,16 +112,6 @@ class TokenCup(Protocol):
         """Take ``chit`` out of the cup."""
 
 
-def _phase_kinds(value: PhaseKinds | Sequence[Any] | None) -> PhaseKinds | None:
-    """A phase's ``kinds``: a :class:`~hexwar.engine.kinds.Kinds`, or a tuple or list of
-    kinds made one."""
-    if not isinstance(value, (tuple, list)):
-        return value
-    from hexwar.engine.kinds import Kinds  # here: kinds reads the state, built above this
-
-    return Kinds(tuple(value))
-
-
 @attrs.frozen
 class Phase:
     """A phase: who acts (``side``: a name, a function of the state, or ``None``).
@@ -132,9 +122,8 @@ class Phase:
     :data:`~hexwar.engine.actions.END` (a mandatory move, «Бой отрядов» X.4); a phase that may
     not end and has no action to offer raises :class:`SequenceError`.
     ``kinds``: what the side may do in the phase, a :class:`~hexwar.engine.kinds.Kinds`
-    (or a tuple or list of kinds) whose kinds say what they do: the ruleset's default
-    ``phase_tokens``, ``play`` and ``step_meaning`` answer from it (a game that overrides
-    them may leave it out).
+    whose kinds say what they do: the ruleset's default ``phase_tokens``, ``play`` and
+    ``step_meaning`` answer from it (a game that overrides them may leave it out).
     """
 
     name: str
@@ -145,7 +134,7 @@ class Phase:
     end_when_idle: bool = True
     scratch: tuple[str, ...] = ()
     may_end: Predicate | None = None
-    kinds: PhaseKinds | None = attrs.field(default=None, converter=_phase_kinds)
+    kinds: PhaseKinds | None = None
 
 
 class PhaseKinds(Protocol):
@@ -231,22 +220,41 @@ class TurnSequence:
     def each_side(
         cls,
         sides: Iterable[str],
-        phases: Iterable[str],
+        phases: Iterable[str] | Callable[[str], Iterable[Phase]],
         turn_limit: int | None = None,
+        *,
+        end: Iterable[Phase] = (),
         **options: Any,
     ) -> TurnSequence:
-        """Each side in turn plays the same ``phases``: one stage per side, named after it,
-        of one phase per name acted by that side (``options`` as for the class).
+        """Each side in turn plays the same phases: one stage per side, named after it, of
+        ``phases`` — names (one phase each, acted by the side) or a function of the side
+        giving its phases —, then, if ``end`` has phases, a stage ``"end"`` of them
+        (``options`` as for the class).
 
         >>> seq = TurnSequence.each_side(("blue", "red"), ("move", "attack"), turn_limit=3)
         >>> [(st.name, [(ph.name, ph.side) for ph in st.phases]) for st in seq.stages][1]
         ('red', [('move', 'red'), ('attack', 'red')])
         >>> seq.turn_limit
         3
+        >>> seq = TurnSequence.each_side("ab", lambda side: (Phase("fire", side=side),),
+        ...                              end=(Phase("rally"),))
+        >>> [(st.name, [ph.name for ph in st.phases]) for st in seq.stages]
+        [('a', ['fire']), ('b', ['fire']), ('end', ['rally'])]
         """
-        names = tuple(phases)
-        stages = tuple(Stage(side, tuple(Phase(n, side=side) for n in names)) for side in sides)
-        return cls(stages, turn_limit, **options)
+        made: Callable[[str], Iterable[Phase]]
+        if callable(phases):
+            made = phases
+        else:
+            names = tuple(phases)
+
+            def made(side: str) -> tuple[Phase, ...]:
+                return tuple(Phase(n, side=side) for n in names)
+
+        stages = [Stage(side, tuple(made(side))) for side in sides]
+        last = tuple(end)
+        if last:
+            stages.append(Stage("end", last))
+        return cls(tuple(stages), turn_limit, **options)
 
 
 MARKS: Final = ("new", "enter", "exit", "await", "token")

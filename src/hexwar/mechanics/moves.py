@@ -50,8 +50,9 @@ from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
-from hexwar.engine.kinds import Kind, Values
+from hexwar.engine.kinds import Kind, Kinds, Values
 from hexwar.engine.memo import StateMemo, kept
+from hexwar.engine.sequencer import Phase
 from hexwar.engine.state import State
 from hexwar.mechanics.move_memo import (
     SEARCH_MEMO_SIZE,
@@ -193,6 +194,23 @@ class PieceMoves:
 
         steps = (Values(self.movers, checked=True, means=piece), Values(self.ends, means=cell))
         return Kind(self.kind, steps, does=does)
+
+    def phase(
+        self,
+        name: str,
+        side: str | Callable[[State], str],
+        then: Callable[[State, list[Any]], None] | None = None,
+        *,
+        piece: str = "a unit of yours that has not moved and can",
+        cell: str = "a cell that unit can reach",
+        **options: Any,
+    ) -> Phase:
+        """A movement phase for ``side``: its one kind is :meth:`action_kind` (``then``,
+        ``piece``, ``cell`` as there), the :attr:`moved` table its ``scratch`` (``options``
+        as for :class:`~hexwar.engine.sequencer.Phase`)."""
+        scratch = (self.moved, *options.pop("scratch", ()))
+        kinds = Kinds((self.action_kind(then, piece=piece, cell=cell),))
+        return Phase(name, side=side, scratch=scratch, kinds=kinds, **options)
 
 
 class _Actions(dict[str, Action]):
