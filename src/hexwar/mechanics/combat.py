@@ -150,6 +150,14 @@ def _advance(value: AdvanceRules | Mapping[str, Any]) -> AdvanceRules:
     return record_from(AdvanceRules, value, "advance")
 
 
+def _forms(value: ResultForms | Mapping[str, Any]) -> ResultForms:
+    return record_from(ResultForms, value, "forms")
+
+
+def _hooks(value: ResultHooks | Mapping[str, Any]) -> ResultHooks:
+    return record_from(ResultHooks, value, "hooks")
+
+
 @attrs.frozen(eq=False)
 class Combat(ResultProgram, AttackOdds):
     """The combat pipeline of one game (see the module docstring).
@@ -163,7 +171,8 @@ class Combat(ResultProgram, AttackOdds):
     default the defence and attack values —, the attacker choosing a minimal cover;
     ``"stepwise"``: the same, one step at a time), the result flag ``exchange_flag`` that
     calls for it, ``resolution``, and how results ask and answer (``forms``:
-    :class:`ResultForms`, ``hooks``: :class:`ResultHooks`).
+    :class:`ResultForms`, ``hooks``: :class:`ResultHooks`, each also as a mapping of its
+    fields).
 
     Callables (all optional): ``strength(state, piece, role)`` (role ``"attack"`` or
     ``"defend"``; default: the printed value through the ``combat_strength`` hook),
@@ -200,8 +209,8 @@ class Combat(ResultProgram, AttackOdds):
     unit: Callable[[str], Any] | None = None
     exerts_zoc: Callable[[Any], bool] | None = None
     name: str = "combat"
-    forms: ResultForms = attrs.field(factory=ResultForms)
-    hooks: ResultHooks = attrs.field(factory=ResultHooks)
+    forms: ResultForms = attrs.field(factory=ResultForms, converter=_forms)
+    hooks: ResultHooks = attrs.field(factory=ResultHooks, converter=_hooks)
     attack_kind: str = "attack"
     resolve_kind: str = "resolve"
     _kinds: Kinds[str] = attrs.field(init=False, repr=False)
