@@ -29,7 +29,7 @@ import attrs
 from hexwar.base.datafile import record_from
 from hexwar.base.errors import RenderError
 from hexwar.board.maps import GameMap
-from hexwar.grid.layout import FLAT, POINTY, Layout, Point
+from hexwar.grid.layout import Layout, Point
 from hexwar.grid.square import Square
 from hexwar.render._writer import SvgWriter, num, text_at
 from hexwar.render.cells import CellGeometry, HexGeometry, SquareLayout
@@ -80,9 +80,7 @@ def _geometry(game_map: GameMap[Any], layout: Layout | SquareLayout | None) -> C
         raise RenderError(f"layout must be a Layout or a SquareLayout, got {layout!r}")
     if game_map.topology.name.startswith("square"):
         return SquareLayout(DEFAULT_SQUARE_SIZE)
-    offset = game_map.offset or ""
-    orientation = FLAT if offset.endswith("-q") else POINTY
-    return HexGeometry(Layout(orientation, DEFAULT_HEX_SIZE))
+    return HexGeometry(Layout.for_offset(game_map.offset, DEFAULT_HEX_SIZE))
 
 
 def _on_map(game_map: GameMap[Any], cell: Any, what: str) -> Any:
