@@ -45,6 +45,21 @@ def test_the_example_games_import_only_from_the_namespace(game: str) -> None:
     assert {i.name for i in found.imports if i.module == "hexwar"} <= set(hexwar.__all__)
 
 
+@pytest.mark.parametrize("game", ["tutorial", "Bridgehead"])
+def test_the_example_games_meet_their_surface_targets(game: str) -> None:
+    """Issue 27's targets: names (and modules) a game imports from hexwar."""
+    found = surface(GAMES[game])
+    most_names, most_modules = TARGETS[game]
+    assert len(found.names) <= most_names, sorted(found.names)
+    assert most_modules is None or len(found.modules) <= most_modules
+
+
+def test_stalingrad_imports_no_more_names_than_today() -> None:
+    """«Сталинград» is not yet at its target of 60 names: it must not grow past today's
+    count while it gets there."""
+    assert len(surface(GAMES["«Сталинград»"]).names) <= 101
+
+
 def test_the_surface_counts_each_way_of_importing_once_per_name() -> None:
     source = """
 from hexwar import Hex, State

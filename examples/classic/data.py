@@ -9,11 +9,9 @@ from __future__ import annotations
 from typing import Final
 
 from hexwar import (
-    CombatResult,
     GameMap,
     Hex,
     OddsTable,
-    StepTrack,
     build_map,
     chart_from_dict,
     offset_to_hex,
@@ -78,15 +76,10 @@ def _map() -> GameMap[Hex]:
 
 MAP: Final = _map()
 
-INFANTRY = StepTrack.of(
-    {"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3}
-)
-ARMOUR = StepTrack.of(
-    {"attack": 6, "defence": 3, "move": 5}, {"attack": 3, "defence": 2, "move": 4}
-)
-MILITIA = StepTrack.of(
-    {"attack": 2, "defence": 3, "move": 3}, {"attack": 1, "defence": 2, "move": 2}
-)
+#: The counters' steps, strongest first (the back of the counter is the reduced step).
+INFANTRY: Final = ({"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3})
+ARMOUR: Final = ({"attack": 6, "defence": 3, "move": 5}, {"attack": 3, "defence": 2, "move": 4})
+MILITIA: Final = ({"attack": 2, "defence": 3, "move": 3}, {"attack": 1, "defence": 2, "move": 2})
 #: id -> (side, track, movement class, set-up hex)
 UNITS: Final = {
     "b-1inf": ("blue", INFANTRY, "foot", "0103"),
@@ -109,15 +102,15 @@ CRT = OddsTable.build(
         5: ["DR", "DR", "EX", "DL", "DE"],
         6: ["DR", "EX", "DL", "DE", "DE"],
     },
-    results=[
-        CombatResult("AE", rank=-2, attacker_steps=2),
-        CombatResult("AL", rank=-1, attacker_steps=1),
-        CombatResult("NE"),
-        CombatResult("DR", rank=1, retreat=1),
-        CombatResult("EX", rank=2, defender_steps=1, flags=("exchange",)),
-        CombatResult("DL", rank=3, defender_steps=1, retreat=1),
-        CombatResult("DE", rank=4, eliminated=True),
-    ],
+    results={
+        "AE": {"rank": -2, "attacker_steps": 2},
+        "AL": {"rank": -1, "attacker_steps": 1},
+        "NE": {},
+        "DR": {"rank": 1, "retreat": 1},
+        "EX": {"rank": 2, "defender_steps": 1, "flags": ("exchange",)},
+        "DL": {"rank": 3, "defender_steps": 1, "retreat": 1},
+        "DE": {"rank": 4, "eliminated": True},
+    },
     dice="d6",
     name="bridgehead-crt",
 )

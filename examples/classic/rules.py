@@ -19,33 +19,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from hexwar import (
-    Action,
     ActionSpace,
-    AdvanceRules,
     Combat,
     Control,
     ControlVictory,
     GameMap,
-    HexsideShift,
-    Kind,
-    Kinds,
-    OddsRules,
     Outcome,
     Phase,
     PieceMoves,
     Pieces,
     Replacements,
-    RetreatRules,
     Ruleset,
-    Stage,
     State,
     StepCounters,
     TurnSequence,
-    Value,
-    Values,
     edge_or_held,
-    trace_lengths,
-    zoc_stops,
+    in_communication,
 )
 
 from .data import (
@@ -74,11 +63,12 @@ COMBAT = Combat(
     COUNTERS,
     MAP,
     CRT,
-    odds_rules=OddsRules(
-        terrain={"forest": -1, "town": -2}, hexsides=(HexsideShift("river", -1, "all"),)
-    ),
-    retreat=RetreatRules(movement_class="foot", cannot="eliminate", until_free=True),
-    advance=AdvanceRules("optional", units=1),
+    odds_rules={
+        "terrain": {"forest": -1, "town": -2},
+        "hexsides": [{"feature": "river", "shift": -1, "when": "all"}],
+    },
+    retreat={"movement_class": "foot", "cannot": "eliminate", "until_free": True},
+    advance={"mode": "optional", "units": 1},
     exchange="points",
     exchange_lost="defence",
     exchange_paid="defence",
@@ -105,19 +95,11 @@ REPLACEMENTS: Replacements[Any] = Replacements(
 )
 
 
-def move(state: State, action: Action) -> None:
-    """``move PIECE HEX``: along the cheapest path, taking the towns it enters."""
-    TOWN_CONTROL.enter(state, state.current_player(), MOVES.play(state, action))
+def take_towns(state: State, path: list[Any]) -> None:
+    """``move PIECE HEX`` goes along the cheapest path, taking the towns it enters."""
+    TOWN_CONTROL.enter(state, state.current_player(), path)
 
 
-MOVE: Kind[str] = Kind(
-    "move",
-    (
-        Values(MOVES.movers, checked=True, means="a unit of yours that has not moved and can"),
-        Values(MOVES.ends, means="a hex that unit can reach"),
-    ),
-    does=move,
-)
 VICTORY = ControlVictory(TOWN_CONTROL, "blue", "red", need=TOWNS_TO_WIN, what="towns")
 
 
@@ -132,14 +114,7 @@ def occupy(state: State) -> None:
 def attrition(state: State) -> None:
     """Every unit with no trace to its own map edge loses a step."""
     for side in SIDES:
-        friends = {REG.where(state, p) for p in REG.pieces_of(state, side)}
-        enemies = {REG.where(state, p) for p in REG.pieces_of(state, other(side))}
-        supplied = trace_lengths(
-            MAP,
-            MAP.tagged(f"supply:{side}"),
-            blocked=enemies,
-            stops=zoc_stops(MAP, enemies, friends),
-        )
+        supplied = in_communication(REG, MAP, state, side, EDGES[side])
         for piece in REG.pieces_of(state, side):
             if REG.where(state, piece) not in supplied:
                 COUNTERS.lose(state, piece)
@@ -155,14 +130,12 @@ def grant(state: State) -> None:
         REPLACEMENTS.grant(state, side, REPLACEMENT_POINTS, keep=True)
 
 
-def side_stage(side: str) -> Stage:
-    return Stage(
-        side,
-        (
-            Phase("replacements", side=side, kinds=Kinds(REPLACEMENTS.kinds())),
-            Phase("movement", side=side, scratch=("moved",), on_exit=occupy, kinds=Kinds((MOVE,))),
-            COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
-        ),
+def side_phases(side: str) -> tuple[Phase, ...]:
+    """Each side's phases: replacements, movement (taking towns on the way), combat."""
+    return (
+        REPLACEMENTS.phase("replacements", side),
+        MOVES.phase("movement", side, take_towns, cell="a hex that unit can reach", on_exit=occupy),
+        COMBAT.phase("combat", side, on_exit=occupy, kinds=COMBAT.kinds),
     )
 
 
@@ -172,9 +145,12 @@ class Bridgehead(Ruleset):
     name = "bridgehead"
     sides = SIDES
     decision_kinds = COMBAT.decision_kinds
-    end = Stage("end", (Phase("attrition", on_enter=attrition),))
-    sequence = TurnSequence(
-        (side_stage("blue"), side_stage("red"), end), TURNS, on_turn_start=grant
+    sequence = TurnSequence.each_side(
+        SIDES,
+        side_phases,
+        TURNS,
+        end=(Phase("attrition", on_enter=attrition),),
+        on_turn_start=grant,
     )
 
     def action_space(self) -> ActionSpace:
@@ -182,7 +158,7 @@ class Bridgehead(Ruleset):
         own = ActionSpace.of(["end", "move", "restore", "rebuild"])
         return own.merged(COMBAT.action_space(UNITS, labels))
 
-    def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+    def setup(self, state: State, scenario: str, options: Mapping[str, object]) -> None:
         for unit, (side, _, _, start) in UNITS.items():
             REG.place(state, unit, cell(start), side)
         TOWN_CONTROL.set_up(state, {cell(t): "red" for t in TOWNS})

@@ -18,12 +18,12 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar import Action, Outcome, State, TurnSequence, Value
-from hexwar.render import Style, render_svg
+from hexwar import Action, Outcome, State
+from hexwar.render import render_svg
 from hexwar.study import StudyError, StudyGame
 
-from .data import MAP, REPLACEMENT_POINTS, SIDES, TOWNS, TOWNS_TO_WIN, TURNS, cell
-from .rules import REPLACEMENTS, TOWN_CONTROL, VICTORY, Bridgehead, side_stage
+from .data import MAP, REPLACEMENT_POINTS, SIDES, TOWNS, TOWNS_TO_WIN, cell
+from .rules import REPLACEMENTS, TOWN_CONTROL, VICTORY, Bridgehead
 
 __all__ = ["GAME", "StudiedBridgehead", "margin"]
 
@@ -49,17 +49,13 @@ class StudiedBridgehead(Bridgehead):
                 raise StudyError(f"{name} must be from {low} to {top or 'any'}, not {value}")
         self.replacement_points = replacement_points
         self.towns_to_win = towns_to_win
-        self.sequence = TurnSequence(
-            (side_stage("blue"), side_stage("red"), Bridgehead.end),
-            TURNS,
-            on_turn_start=self._grant,
-        )
+        self.sequence = attrs.evolve(Bridgehead.sequence, on_turn_start=self._grant)
 
     def _grant(self, state: State) -> None:
         for side in SIDES:  # points are kept from turn to turn
             REPLACEMENTS.grant(state, side, self.replacement_points, keep=True)
 
-    def options(self) -> Mapping[str, Value]:
+    def options(self) -> Mapping[str, int]:
         """The data values that differ from the data's (none: the rules as published)."""
         mine = {"replacement_points": self.replacement_points, "towns_to_win": self.towns_to_win}
         return {k: v for k, v in mine.items() if v != DATA_VALUES[k]}
@@ -96,7 +92,7 @@ def _rules(options: Mapping[str, Any]) -> Bridgehead:
     return StudiedBridgehead(**options)
 
 
-_STYLE = attrs.evolve(Style(), highlight_opacity=0.8)
+_STYLE: Final = {"highlight_opacity": 0.8}  # the render style's fields that differ
 
 
 def _board(tints: Mapping[str, str], title: str) -> str:

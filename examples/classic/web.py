@@ -13,7 +13,6 @@ from typing import Final
 
 from hexwar import Ruleset, State
 from hexwar.render import CounterView
-from hexwar.web.combat import combat_support
 from hexwar.web.games import BoardView, Marker, WebGame
 
 from .data import UNITS
@@ -31,8 +30,9 @@ def board(state: State, side: str | None) -> BoardView:
     views = []
     for cell, pieces in sorted(REG.positions(state).items()):
         for piece in pieces:
-            owner, track, _, _ = UNITS[piece]
+            owner = UNITS[piece][0]
             step = COUNTERS.step(state, piece)
+            attack, move = (COUNTERS.value(state, piece, v) for v in ("attack", "move"))
             views.append(
                 (
                     piece,
@@ -40,7 +40,7 @@ def board(state: State, side: str | None) -> BoardView:
                         cell,
                         COLOUR[owner],
                         top=piece.split("-")[1],
-                        bottom=f"{track.value(step, 'attack')}-{track.value(step, 'move')}",
+                        bottom=f"{attack}-{move}",
                         reduced=step > 0,
                         text_colour="#ffffff",
                         title=piece,
@@ -59,6 +59,7 @@ def _rules(options: Mapping[str, str]) -> Ruleset:
     return Bridgehead()
 
 
-WEB: Final = combat_support(  # the odds before an attack, the CRT result beside the roll
-    WebGame(name="bridgehead", title="Bridgehead", rules=_rules, board=board), COMBAT
+#: With the odds before an attack and the CRT result beside the roll.
+WEB: Final = WebGame(name="bridgehead", title="Bridgehead", rules=_rules, board=board).with_combat(
+    COMBAT
 )

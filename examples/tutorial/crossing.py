@@ -11,23 +11,17 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from hexwar import (
-    D6,
-    HEX_CODEC,
     Action,
     ActionSpace,
     Bounds,
-    CombatResult,
     Decision,
     Hex,
     OddsTable,
     Outcome,
-    Phase,
     Pieces,
     Ruleset,
-    Stage,
     State,
     TurnSequence,
-    Value,
     build_map,
     chart_from_dict,
     hexagon,
@@ -57,7 +51,7 @@ UNITS: Mapping[str, tuple[str, str, int, int]] = {
     "r-cav": ("red", "horse", 2, 1),
 }
 START = {"b-inf": Hex(-2, 2), "b-cav": Hex(-2, 1), "r-inf": Hex(2, -1), "r-cav": Hex(2, -2)}
-PIECES: Pieces[Hex] = Pieces(HEX_CODEC)
+PIECES: Pieces[Hex] = Pieces()
 CRT = OddsTable.build(
     columns=["1:2", "1:1", "2:1"],
     rows={
@@ -68,11 +62,7 @@ CRT = OddsTable.build(
         5: ["NE", "AE", "DE"],
         6: ["AE", "AE", "NE"],
     },
-    results=[
-        CombatResult("AE", rank=-1),
-        CombatResult("NE"),
-        CombatResult("DE", rank=1, eliminated=True),
-    ],
+    results={"AE": {"rank": -1}, "NE": {}, "DE": {"rank": 1, "eliminated": True}},
     dice="d6",
 )
 TURNS = 3
@@ -82,17 +72,13 @@ def other(side: str) -> str:
     return "red" if side == "blue" else "blue"
 
 
-def a_side(side: str) -> Stage:
-    """Each side's stage has two phases: move, then attack."""
-    return Stage(side, (Phase("move", side=side), Phase("attack", side=side)))
-
-
 class Crossing(Ruleset):
     """The tutorial's ruleset."""
 
     name = "crossing"
     sides = ("blue", "red")
-    sequence = TurnSequence((a_side("blue"), a_side("red")), turn_limit=TURNS)
+    # each side in turn moves, then attacks
+    sequence = TurnSequence.each_side(("blue", "red"), ("move", "attack"), turn_limit=TURNS)
     perfect_information: ClassVar[bool] = True
 
     def bounds(self) -> Bounds:
@@ -109,7 +95,7 @@ class Crossing(Ruleset):
             die=range(1, 7),
         )
 
-    def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+    def setup(self, state: State, scenario: str, options: Mapping[str, object]) -> None:
         for unit, h in START.items():
             PIECES.place(state, unit, h, UNITS[unit][0])
 
@@ -141,7 +127,7 @@ class Crossing(Ruleset):
             state.put("done", unit, state.turn)  # one move per unit and turn
         else:
             state.put("fired", unit, state.turn)
-            state.push(Decision.roll("roll", D6, params=action.args))
+            state.push(Decision.roll("roll", params=action.args))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         attacker, defender = (str(p) for p in decision.params)

@@ -28,7 +28,6 @@ from typing import Final, cast
 import attrs
 
 from hexwar.engine.actions import END, Action, Decision
-from hexwar.engine.dice import D6
 from hexwar.engine.sequencer import Phase, Stage
 from hexwar.engine.state import State
 from hexwar.mechanics.combat_rules import GroupNeed
@@ -75,7 +74,7 @@ FIGHTER: Final = "fighter"
 #: Decision kinds of the air rules (dispatched by the ruleset to :func:`decide`).
 DECISIONS: Final = frozenset({"air_place", "air_roll", "air_home", "air_advance", "air_loss"})
 #: The die of air combat (S10.5) and air strikes (S10.6).
-_ROLLS: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
+_ROLLS: Final = Decision.roll("air_roll").outcomes
 #: S4.1: replacement costs (same as ground units): restore 1, rebuild reduced 1 / full 2.
 REPLACEMENT_COST: Final = {"restore": 1, REDUCED: 1, FULL: 2}
 #: Air combat / air strikes in the ``die_modifier`` hook's ``combat`` context.

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from hexwar.board.occupancy import Placed
 from hexwar.board.pieces import LABELS, Pieces
 from hexwar.engine.state import State
-from hexwar.mechanics.steps import POOL_TABLE, STEPS_TABLE, StepCounters
+from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.static import Static
 from hexwar_stalingrad.units import GroundUnit
 
@@ -58,8 +57,8 @@ STEP_NAMES: Final = (FULL, REDUCED, GONE)
 #: The ground units on the map (S6.2: one per hex), by map label.
 PIECES: Final[Pieces[str]] = Pieces(LABELS)
 #: The step counters' tables: a reduced unit's step (1, S1.3) and the dead (S4.1).
-STEPS: Final = STEPS_TABLE
-ELIMINATED: Final = POOL_TABLE
+STEPS: Final = "steps"
+ELIMINATED: Final = "eliminated"
 
 
 def static(state: State) -> Static:
@@ -113,7 +112,7 @@ def on_map(state: State, side: str | None = None) -> list[tuple[str, str]]:
 
 
 #: The units on the map by side (reads only the pieces table).
-_ON_MAP: Final = Placed(PIECES, SIDES)
+_ON_MAP: Final = PIECES.placed(SIDES)
 
 
 def place(state: State, unit: str, label: str, unit_step: str | None = None) -> None:

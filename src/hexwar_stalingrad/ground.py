@@ -9,23 +9,21 @@ go through hook points (``movement_allowance``, ``combat_strength``, ``odds_shif
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
 from hexwar.base.errors import AttackRefused
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.dice import D6
 from hexwar.engine.hooks import contributes
 from hexwar.engine.state import State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
-from hexwar.mechanics.combat import AdvanceRules, Combat, ResultForms, ResultHooks
+from hexwar.mechanics.combat import Combat
 from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar.mechanics.move_memo import EffectCosts, Overrides
-from hexwar.mechanics.moves import MoveQuery, PieceMoves, Points, SideZoc
-from hexwar.mechanics.retreat import RetreatRules
+from hexwar.mechanics.moves import MoveQuery, PieceMoves, SideZoc
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
     ELIMINATED,
@@ -61,7 +59,7 @@ ARTILLERY_RANGE: Final = 2
 #: S7.4: a ground attack on artillery is resolved at this column.
 HELPLESS_COLUMN: Final = "6:1"
 #: The die roll of a ground attack or a bombardment (S8.3, S7.2): ``roll N``, 1/6 each.
-ROLL_OUTCOMES: Final = tuple((Action.of("roll", n), p) for n, p in D6.outcomes())
+ROLL_OUTCOMES: Final = Decision.roll("roll").outcomes
 _ROLLS: Final = ROLL_OUTCOMES
 #: The answer to an ``advance`` decision that declines it (S8.4).
 NO_ADVANCE: Final = "none"
@@ -86,7 +84,9 @@ def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
     return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
 
 
-def _points(data: Static, state: State, side: str, exploitation: bool | None = None) -> Points:
+def _points(
+    data: Static, state: State, side: str, exploitation: bool | None = None
+) -> Callable[[str], int]:
     """The movement points of a unit that has not moved (S6.1; in the exploitation phase,
     S6.5, only the exploiting arms a card does not stop), after card effects."""
     exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
@@ -443,25 +443,25 @@ def _results(data: Static, steps: StepCounters) -> Combat:
     loss in place; AL is chosen by the defender; EX is paid by the attacker step by step
     by printed strength, same arm first (ruling S8.4); one attacker advances, obligatory
     after DR, optional (``advance none``) after DRL, DE and EX."""
-    forms = ResultForms(
-        kinds={"aloss": "al_loss", "pay": "ex_loss", "retreat": "retreat", "advance": "advance"},
-        lose="loss",
-        stop=("advance", NO_ADVANCE),
-        advance_cell=False,
-        always_ask={"retreat"},
-        attacker_loss_by="defender",
-        exchange_codes={"EX"},
-    )
-    hooks = ResultHooks(
-        retreat_cells=lambda state, _, movers: retreat_hexes(state, movers[0]),
-        may_retreat=lambda state, unit: bool(state.hook("may_retreat", True, unit=unit)),
-        may_advance=may_advance,
-        kind_of=lambda unit: data.ground[unit].arm,
-    )
+    forms = {
+        "kinds": {"aloss": "al_loss", "pay": "ex_loss", "retreat": "retreat", "advance": "advance"},
+        "lose": "loss",
+        "stop": ("advance", NO_ADVANCE),
+        "advance_cell": False,
+        "always_ask": {"retreat"},
+        "attacker_loss_by": "defender",
+        "exchange_codes": {"EX"},
+    }
+    hooks: dict[str, Callable[..., Any]] = {
+        "retreat_cells": lambda state, _, movers: retreat_hexes(state, movers[0]),
+        "may_retreat": lambda state, unit: bool(state.hook("may_retreat", True, unit=unit)),
+        "may_advance": may_advance,
+        "kind_of": lambda unit: data.ground[unit].arm,
+    }
     return Combat(
         PIECES, steps, data.game_map, data.crt, name="ground", forms=forms, hooks=hooks,
-        retreat=RetreatRules(chooser="attacker", cannot="eliminate", forbidden="step"),
-        advance=AdvanceRules(by_result={"DR": "obligatory"}),
+        retreat={"chooser": "attacker", "cannot": "eliminate", "forbidden": "step"},
+        advance={"by_result": {"DR": "obligatory"}},
         exchange="stepwise", exchange_lost="strength", exchange_paid="strength",
     )  # fmt: skip
 

@@ -23,7 +23,6 @@ import attrs
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
 from hexwar.board.move_search import CompiledSteps, compiled_adjacency
-from hexwar.board.movement import MoveSearch
 from hexwar.board.zoc import zoc_sources
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
@@ -32,7 +31,6 @@ from hexwar.mechanics.move_memo import (
     StepCounts,
     class_map,
     map_variant,
-    prepared_search,
     reach_labels,
 )
 from hexwar.mechanics.steps import StepTrack
@@ -342,15 +340,6 @@ class Static:
         return compiled_adjacency(
             class_map(self.game_map, overrides, movement_class), movement_class
         )
-
-    def move_search(
-        self, overrides: Overrides, movement_class: str, enemies: frozenset[str]
-    ) -> MoveSearch[Any]:
-        """One :class:`~hexwar.board.movement.MoveSearch` against enemy units on the labels
-        ``enemies`` (S6.2-S6.4; friendly units pass and exert no ZOC, so they are not
-        part of it): :func:`hexwar.mechanics.move_memo.prepared_search`, memoised."""
-        game_map = class_map(self.game_map, overrides, movement_class)
-        return prepared_search(game_map, movement_class, enemies)
 
     def reach(
         self,

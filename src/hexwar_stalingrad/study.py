@@ -25,7 +25,7 @@ import attrs
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import State
-from hexwar.grid.layout import FLAT, POINTY, Layout
+from hexwar.grid.layout import Layout
 from hexwar.mechanics.supply import trace_lengths
 from hexwar.render import render_svg
 from hexwar.study import StudyGame
@@ -180,8 +180,7 @@ def _rules(options: Mapping[str, Any]) -> StalingradRules:
 def _cells() -> Mapping[str, Sequence[tuple[float, float]]]:
     data = static(StalingradRules(length="short").new_state())
     game_map = data.game_map
-    orientation = FLAT if (game_map.offset or "").endswith("-q") else POINTY
-    layout = Layout(orientation, 1.0)
+    layout = Layout.for_offset(game_map.offset)
     return {game_map.label(c): [(p.x, p.y) for p in layout.corners(c)] for c in game_map}
 
 

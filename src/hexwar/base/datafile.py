@@ -20,13 +20,17 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import attrs
 
 from hexwar.base.errors import DataError
 
-__all__ = ["Checker", "read_data_file"]
+__all__ = ["Checker", "read_data_file", "record_from"]
+
+R = TypeVar("R")
 
 
 def read_data_file(path: str | Path) -> tuple[dict[str, Any], str]:
@@ -200,3 +204,31 @@ class Checker:
         if not isinstance(value, list):
             raise self.fail(entry, f"wrong type: expected a list of {what} names, got {value!r}")
         return frozenset(self.choice(v, known, f"{entry}[{i}]", what) for i, v in enumerate(value))
+
+
+def record_from(cls: type[R], value: R | Mapping[str, Any], entry: str) -> R:
+    """``value`` if it is a ``cls`` (an attrs class), else one built from its fields as data.
+
+    >>> @attrs.frozen
+    ... class Shift:
+    ...     feature: str
+    ...     shift: int = 0
+    >>> record_from(Shift, {"feature": "river", "shift": -1}, "hexsides")
+    Shift(feature='river', shift=-1)
+    >>> record_from(Shift, {"feature": "river", "shfit": -1}, "hexsides")
+    Traceback (most recent call last):
+    ...
+    hexwar.base.errors.DataError: <data>: hexsides: unknown field(s) ['shfit'] of Shift; ...
+    """
+    if isinstance(value, cls):
+        return value
+    if not isinstance(value, Mapping):
+        raise DataError(f"expected a {cls.__name__} or a mapping of its fields", entry=entry)
+    names = {f.alias for f in attrs.fields(cls) if f.init}  # type: ignore[arg-type]
+    unknown = sorted(set(value) - names)
+    if unknown:
+        raise DataError(
+            f"unknown field(s) {unknown} of {cls.__name__}; expected some of {sorted(names)}",
+            entry=entry,
+        )
+    return cls(**value)

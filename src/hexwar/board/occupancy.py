@@ -49,6 +49,10 @@ class PieceReads(Generic[C]):
         """The state tables the registry keeps (a ``StateMemo``'s ``reads=`` over it)."""
         return (self.table, self.stacks, *self.attributes)
 
+    def placed(self, sides: tuple[str, ...]) -> Placed:
+        """The pieces on the map by side, as a :class:`Placed` (``placed(state, side)``)."""
+        return Placed(self, sides)
+
     def is_placed(self, state: State, piece: str) -> bool:
         """Whether ``piece`` is on the map."""
         return state.get(self.table, piece) is not None

@@ -12,9 +12,9 @@ replay cover it and a clone stays a few dict copies:
 Cells are stored as text through a :class:`CellCodec` (state values must be JSON-able):
 a :class:`~hexwar.board.maps.GameMap` is one (its ``label`` / ``cell_at``), and
 :data:`HEX_CODEC` (``"q,r"``), :data:`SQUARE_CODEC` (``"col,row"``) and :data:`LABELS`
-(cells that are their own labels) need no map. This module holds the codecs and the
-writes; the reads (``where``, ``occupants``, ``friends_enemies``, ``reach`` ...) are in
-:mod:`hexwar.board.occupancy`.
+(cells that are their own labels) need no map; ``Pieces()`` uses :data:`HEX_CODEC`. This
+module holds the codecs and the writes; the reads (``where``, ``occupants``,
+``friends_enemies``, ``reach`` ...) are in :mod:`hexwar.board.occupancy`.
 
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import Ruleset
@@ -22,7 +22,7 @@ writes; the reads (``where``, ``occupants``, ``friends_enemies``, ``reach`` ...)
 ...     sides = ("red", "blue")
 ...     sequence = TurnSequence((Stage("play", (Phase("move", side="red", end_when_idle=False),)),))
 >>> state = Game().new_state()
->>> reg = Pieces(HEX_CODEC)
+>>> reg = Pieces()                            # cells are Hex, stored as "q,r"
 >>> reg.place(state, "5TA", Hex(0, 0), "red")
 >>> reg.place(state, "3PzK", Hex(1, 0), "blue")
 >>> reg.place(state, "21A", Hex(0, 0), "red")
@@ -41,7 +41,7 @@ writes; the reads (``where``, ``occupants``, ``friends_enemies``, ``reach`` ...)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Generic, Protocol, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeVar, cast
 
 import attrs
 
@@ -182,7 +182,7 @@ class Pieces(PieceReads[C]):
     hexwar.base.errors.PieceError: 'morale' is not a piece attribute here ('strength', 'facing')
     """
 
-    codec: CellCodec[C]
+    codec: CellCodec[C] = attrs.field(default=cast("CellCodec[Any]", HEX_CODEC))
     table: str = "pieces"
     stacks: str = "stacks"
     attributes: tuple[str, ...] = ()

@@ -31,7 +31,7 @@ from hexwar.base.errors import (
     HexwarError,
 )
 from hexwar.base.kept import kept
-from hexwar.engine.dice import integer_weights
+from hexwar.engine.dice import D6, integer_weights
 
 __all__ = [
     "CHANCE",
@@ -293,13 +293,14 @@ class Decision:
     def roll(
         cls,
         kind: str,
-        dice: RollSource,
+        dice: RollSource = D6,
         *,
         params: tuple[Value, ...] = (),
         private: str | None = None,
         action: str = "roll",
     ) -> Decision:
-        """A dice roll as a chance node: one ``<action> <total>`` outcome per total.
+        """A dice roll as a chance node: one ``<action> <total>`` outcome per total
+        (one six-sided die unless ``dice`` says otherwise).
 
         Read the total back in :meth:`~hexwar.engine.state.Ruleset.decide` with :meth:`rolled`.
 
@@ -309,6 +310,8 @@ class Decision:
         ((Action(kind='roll', args=('1',)), Fraction(1, 6)), 6, ('5TA',))
         >>> d.rolled(Action.of("roll", 4))
         4
+        >>> Decision.roll("attack").outcomes == d.outcomes
+        True
         """
         outcomes = tuple((Action(action, (str(n),)), p) for n, p in dice.outcomes())
         return cls(kind, CHANCE, params, outcomes, (), private)

@@ -216,6 +216,46 @@ class TurnSequence:
     on_turn_start: StateFn | None = None
     on_turn_end: StateFn | None = None
 
+    @classmethod
+    def each_side(
+        cls,
+        sides: Iterable[str],
+        phases: Iterable[str] | Callable[[str], Iterable[Phase]],
+        turn_limit: int | None = None,
+        *,
+        end: Iterable[Phase] = (),
+        **options: Any,
+    ) -> TurnSequence:
+        """Each side in turn plays the same phases: one stage per side, named after it, of
+        ``phases`` — names (one phase each, acted by the side) or a function of the side
+        giving its phases —, then, if ``end`` has phases, a stage ``"end"`` of them
+        (``options`` as for the class).
+
+        >>> seq = TurnSequence.each_side(("blue", "red"), ("move", "attack"), turn_limit=3)
+        >>> [(st.name, [(ph.name, ph.side) for ph in st.phases]) for st in seq.stages][1]
+        ('red', [('move', 'red'), ('attack', 'red')])
+        >>> seq.turn_limit
+        3
+        >>> seq = TurnSequence.each_side("ab", lambda side: (Phase("fire", side=side),),
+        ...                              end=(Phase("rally"),))
+        >>> [(st.name, [ph.name for ph in st.phases]) for st in seq.stages]
+        [('a', ['fire']), ('b', ['fire']), ('end', ['rally'])]
+        """
+        made: Callable[[str], Iterable[Phase]]
+        if callable(phases):
+            made = phases
+        else:
+            names = tuple(phases)
+
+            def made(side: str) -> tuple[Phase, ...]:
+                return tuple(Phase(n, side=side) for n in names)
+
+        stages = [Stage(side, tuple(made(side))) for side in sides]
+        last = tuple(end)
+        if last:
+            stages.append(Stage("end", last))
+        return cls(tuple(stages), turn_limit, **options)
+
 
 MARKS: Final = ("new", "enter", "exit", "await", "token")
 

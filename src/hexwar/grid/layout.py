@@ -112,6 +112,16 @@ class Layout:
     size: Point = attrs.field(converter=_to_size)
     origin: Point = attrs.field(default=Point(0.0, 0.0), converter=_to_point)
 
+    @classmethod
+    def for_offset(cls, offset: str | None, size: float = 1.0) -> Layout:
+        """The layout of a map printed with ``offset`` coordinates: flat-topped hexes for
+        column offsets (``"odd-q"``, ``"even-q"``), pointy-topped otherwise.
+
+        >>> Layout.for_offset("odd-q").orientation is FLAT, Layout.for_offset(None).size
+        (True, Point(x=1.0, y=1.0))
+        """
+        return cls(FLAT if (offset or "").endswith("-q") else POINTY, size)
+
     def hex_to_pixel(self, h: Hex | FractionalHex) -> Point:
         """The pixel centre of a hex (or the pixel of a fractional hex)."""
         o, size = self.orientation, self.size

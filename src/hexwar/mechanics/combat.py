@@ -91,6 +91,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from hexwar.base.datafile import record_from
 from hexwar.base.errors import AttackRefused, DataError, IllegalAction
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
@@ -137,6 +138,26 @@ ANSWER_KINDS: Final = ("roll", "lose", "pay", "retreat", "advance", "stop")
 EXCHANGES: Final = ("steps", "points", "stepwise")
 
 
+def _odds_rules(value: OddsRules | Mapping[str, Any]) -> OddsRules:
+    return record_from(OddsRules, value, "odds_rules")
+
+
+def _retreat(value: RetreatRules | Mapping[str, Any]) -> RetreatRules:
+    return record_from(RetreatRules, value, "retreat")
+
+
+def _advance(value: AdvanceRules | Mapping[str, Any]) -> AdvanceRules:
+    return record_from(AdvanceRules, value, "advance")
+
+
+def _forms(value: ResultForms | Mapping[str, Any]) -> ResultForms:
+    return record_from(ResultForms, value, "forms")
+
+
+def _hooks(value: ResultHooks | Mapping[str, Any]) -> ResultHooks:
+    return record_from(ResultHooks, value, "hooks")
+
+
 @attrs.frozen(eq=False)
 class Combat(ResultProgram, AttackOdds):
     """The combat pipeline of one game (see the module docstring).
@@ -144,12 +165,14 @@ class Combat(ResultProgram, AttackOdds):
     ``pieces``: the position registry; ``counters``: the step counters (every piece
     that fights has a track; ``attack_value`` / ``defence_value`` name its printed
     strengths); ``game_map``; ``table``: the CRT. Data: ``odds_rules``, ``retreat``,
-    ``advance``, ``exchange`` (``"steps"``: the attacker loses as many steps as the
-    defender did; ``"points"``: at least the printed ``exchange_lost`` value the defender
-    lost, in printed ``exchange_paid`` — default the defence and attack values —, the
-    attacker choosing a minimal cover; ``"stepwise"``: the same, one step at a time), the
-    result flag ``exchange_flag`` that calls for it, ``resolution``, and how results ask
-    and answer (``forms``: :class:`ResultForms`, ``hooks``: :class:`ResultHooks`).
+    ``advance`` (each its class or a mapping of its fields), ``exchange`` (``"steps"``:
+    the attacker loses as many steps as the defender did; ``"points"``: at least the
+    printed ``exchange_lost`` value the defender lost, in printed ``exchange_paid`` —
+    default the defence and attack values —, the attacker choosing a minimal cover;
+    ``"stepwise"``: the same, one step at a time), the result flag ``exchange_flag`` that
+    calls for it, ``resolution``, and how results ask and answer (``forms``:
+    :class:`ResultForms`, ``hooks``: :class:`ResultHooks`, each also as a mapping of its
+    fields).
 
     Callables (all optional): ``strength(state, piece, role)`` (role ``"attack"`` or
     ``"defend"``; default: the printed value through the ``combat_strength`` hook),
@@ -168,9 +191,9 @@ class Combat(ResultProgram, AttackOdds):
     counters: StepCounters
     game_map: GameMap[Any]
     table: OddsTable
-    odds_rules: OddsRules = attrs.field(factory=OddsRules)
-    retreat: RetreatRules = attrs.field(factory=RetreatRules)
-    advance: AdvanceRules = attrs.field(factory=AdvanceRules)
+    odds_rules: OddsRules = attrs.field(factory=OddsRules, converter=_odds_rules)
+    retreat: RetreatRules = attrs.field(factory=RetreatRules, converter=_retreat)
+    advance: AdvanceRules = attrs.field(factory=AdvanceRules, converter=_advance)
     attack_value: str = "attack"
     defence_value: str = "defence"
     exchange: Literal["steps", "points", "stepwise"] = "steps"
@@ -186,8 +209,8 @@ class Combat(ResultProgram, AttackOdds):
     unit: Callable[[str], Any] | None = None
     exerts_zoc: Callable[[Any], bool] | None = None
     name: str = "combat"
-    forms: ResultForms = attrs.field(factory=ResultForms)
-    hooks: ResultHooks = attrs.field(factory=ResultHooks)
+    forms: ResultForms = attrs.field(factory=ResultForms, converter=_forms)
+    hooks: ResultHooks = attrs.field(factory=ResultHooks, converter=_hooks)
     attack_kind: str = "attack"
     resolve_kind: str = "resolve"
     _kinds: Kinds[str] = attrs.field(init=False, repr=False)

@@ -20,6 +20,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from hexwar.base.datafile import record_from
 from hexwar.base.errors import AttackRefused, DataError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
@@ -91,8 +92,10 @@ def _names(value: Iterable[str]) -> frozenset[str]:
     return frozenset(value)
 
 
-def _hexside_shifts(value: Iterable[HexsideShift]) -> tuple[HexsideShift, ...]:
-    return tuple(value)
+def _hexside_shifts(
+    value: Iterable[HexsideShift | Mapping[str, Any]],
+) -> tuple[HexsideShift, ...]:
+    return tuple(record_from(HexsideShift, v, "hexsides") for v in value)
 
 
 @attrs.frozen
@@ -101,8 +104,8 @@ class OddsRules:
     column shift, "forest -1"), ``side_terrain`` (the defending side -> its own terrain
     shifts, added to ``terrain``: "Soviet units in a city -1"), ``tags`` (a tag of the
     defender's cell -> shift, every matching tag counts: "Moscow -2"), ``hexsides``
-    (:class:`HexsideShift`), ``below`` and ``above`` (:data:`BELOW`, :data:`ABOVE`),
-    ``rule`` (cited by a refusal)."""
+    (:class:`HexsideShift`, or its fields as a mapping), ``below`` and ``above``
+    (:data:`BELOW`, :data:`ABOVE`), ``rule`` (cited by a refusal)."""
 
     terrain: Mapping[str, int] = attrs.field(factory=dict, converter=_shifts)
     side_terrain: Mapping[str, Mapping[str, int]] = attrs.field(

@@ -114,7 +114,7 @@ class ResultsTable:
         *,
         columns: Sequence[str | int],
         rows: Mapping[int, Sequence[str]],
-        results: Mapping[str, CombatResult] | Sequence[CombatResult],
+        results: Mapping[str, CombatResult | Mapping[str, Any]] | Sequence[CombatResult],
         dice: Dice | str = "d6",
         name: str = "table",
         rule: str | None = None,
@@ -123,10 +123,21 @@ class ResultsTable:
         """Build a table in Python: column labels, ``rows`` keyed by die roll, results.
 
         The die rows must be consecutive; their range is the table's row range.
+        ``results`` maps each code to its parts as data (``{"DE": {"rank": 1, "eliminated":
+        True}}``, :class:`~hexwar.mechanics.crt_values.CombatResult`'s fields) or lists
+        :class:`~hexwar.mechanics.crt_values.CombatResult` objects.
+
+        >>> t = OddsTable.build(columns=["1:1"], rows={n: ["AE" if n < 4 else "DE"]
+        ...     for n in range(1, 7)}, results={"AE": {"rank": -1}, "DE": {"eliminated": True}})
+        >>> t.result_at("1:1", 5).eliminated, t.results["AE"].rank
+        (True, -1)
+        >>> OddsTable.build(columns=["1:1"], rows={}, results={"AE": {"ranks": -1}})
+        Traceback (most recent call last):
+        ...
+        hexwar.base.errors.DataError: <data>: results.AE: unknown part(s) ['ranks']; expected ...
         """
         dice = Dice.parse(dice) if isinstance(dice, str) else dice
-        if not isinstance(results, Mapping):
-            results = {r.code: r for r in results}
+        results = _results(results)
         low, high = min(rows, default=dice.minimum), max(rows, default=dice.maximum)
         if sorted(rows) != list(range(low, high + 1)):
             raise DataError(f"die rows must be consecutive, got {sorted(rows)}", entry="rows")
@@ -394,3 +405,27 @@ class StrengthTable(ResultsTable):
     ) -> Distribution:
         """The exact distribution of results for ``amount``."""
         return self._distribution(self._index(amount, column), shift, modifier)
+
+
+_RESULT_PARTS: Final = frozenset(f.name for f in attrs.fields(CombatResult) if f.name != "code")
+
+
+def _results(
+    given: Mapping[str, CombatResult | Mapping[str, Any]] | Sequence[CombatResult],
+) -> dict[str, CombatResult]:
+    """:meth:`ResultsTable.build`'s ``results`` as result objects by code."""
+    if not isinstance(given, Mapping):
+        return {r.code: r for r in given}
+    out: dict[str, CombatResult] = {}
+    for code, parts in given.items():
+        if isinstance(parts, CombatResult):
+            out[code] = parts
+            continue
+        unknown = sorted(set(parts) - _RESULT_PARTS)
+        if unknown:
+            expected = sorted(_RESULT_PARTS)
+            raise DataError(
+                f"unknown part(s) {unknown}; expected some of {expected}", entry=f"results.{code}"
+            )
+        out[code] = CombatResult(code, **parts)
+    return out

@@ -50,7 +50,9 @@ from hexwar.base.errors import PieceError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
+from hexwar.engine.kinds import Kind, Kinds, Values
 from hexwar.engine.memo import StateMemo, kept
+from hexwar.engine.sequencer import Phase
 from hexwar.engine.state import State
 from hexwar.mechanics.move_memo import (
     SEARCH_MEMO_SIZE,
@@ -172,6 +174,44 @@ class PieceMoves:
         self.pieces.move(state, piece, self.pieces.codec.cell_at(label))
         state.put(self.moved, piece, True)
         return path
+
+    def action_kind(
+        self,
+        then: Callable[[State, list[Any]], None] | None = None,
+        *,
+        piece: str = "a unit of yours that has not moved and can",
+        cell: str = "a cell that unit can reach",
+    ) -> Kind[str]:
+        """The ``move PIECE CELL`` kind (named :attr:`kind`) of a phase: the side's pieces
+        that may move (:meth:`movers`), then the cells each may end in (:meth:`ends`); it
+        plays the move (:meth:`play`), then ``then(state, path)`` if given (the path it
+        took: towns taken on the way). ``piece`` and ``cell`` say what each step means
+        (the reason when a token may not follow)."""
+
+        def does(state: State, action: Action) -> None:
+            path = self.play(state, action)
+            if then is not None:
+                then(state, path)
+
+        steps = (Values(self.movers, checked=True, means=piece), Values(self.ends, means=cell))
+        return Kind(self.kind, steps, does=does)
+
+    def phase(
+        self,
+        name: str,
+        side: str | Callable[[State], str],
+        then: Callable[[State, list[Any]], None] | None = None,
+        *,
+        piece: str = "a unit of yours that has not moved and can",
+        cell: str = "a cell that unit can reach",
+        **options: Any,
+    ) -> Phase:
+        """A movement phase for ``side``: its one kind is :meth:`action_kind` (``then``,
+        ``piece``, ``cell`` as there), the :attr:`moved` table its ``scratch`` (``options``
+        as for :class:`~hexwar.engine.sequencer.Phase`)."""
+        scratch = (self.moved, *options.pop("scratch", ()))
+        kinds = Kinds((self.action_kind(then, piece=piece, cell=cell),))
+        return Phase(name, side=side, scratch=scratch, kinds=kinds, **options)
 
 
 class _Actions(dict[str, Action]):

@@ -55,11 +55,12 @@ from hexwar.base.errors import ReplacementError
 from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.engine.actions import Action
-from hexwar.engine.kinds import Kind, Values
+from hexwar.engine.kinds import Kind, Kinds, Values
+from hexwar.engine.sequencer import Phase
 from hexwar.engine.state import State
 from hexwar.mechanics.control import Control
 from hexwar.mechanics.steps import StepCounters
-from hexwar.mechanics.supply import trace_lengths, zoc_stops
+from hexwar.mechanics.supply import in_communication
 
 __all__ = ["Replacements", "edge_or_held"]
 
@@ -191,9 +192,14 @@ class Replacements(Generic[C]):
 
     # -- as actions --------------------------------------------------------------------------
 
+    def phase(self, name: str, side: str | Callable[[State], str], **options: Any) -> Phase:
+        """A replacement phase for ``side``: its kinds are :meth:`kinds` (``options`` as
+        for :class:`~hexwar.engine.sequencer.Phase`)."""
+        return Phase(name, side=side, kinds=Kinds(self.kinds()), **options)
+
     def kinds(self) -> tuple[Kind[str], Kind[str]]:
         """``restore PIECE`` and ``rebuild PIECE CELL`` as token kinds of a phase whose
-        context is the acting side (put them in the phase's ``Kinds``)."""
+        context is the acting side (put them in the phase's ``kinds``)."""
         return self._kinds
 
     def _build_kinds(self) -> tuple[Kind[str], Kind[str]]:
@@ -236,17 +242,14 @@ def edge_or_held(
     """A :class:`Replacements` ``places``: the cells of the side's map edge (``edges[side]``)
     and, with ``control``, the cells the side holds that are *in communication* — a trace
     to its edge that enters no enemy unit and no enemy ZOC cell without a friendly unit
-    (:func:`~hexwar.mechanics.supply.trace_lengths`, :func:`~hexwar.mechanics.supply.zoc_stops`)."""
+    (:func:`~hexwar.mechanics.supply.in_communication`)."""
     sources = {side: sorted(cells, key=pieces.codec.label) for side, cells in edges.items()}
 
     def places(state: State, side: str, piece: str) -> list[C]:
         edge = sources.get(side, [])
         if control is None:
             return list(edge)
-        friends, enemies = pieces.friends_enemies(state, side)
-        reached = trace_lengths(
-            game_map, edge, blocked=set(enemies), stops=zoc_stops(game_map, enemies, friends)
-        )
+        reached = in_communication(pieces, game_map, state, side, edge)
         held = [c for c in control.held(state, side) if c in reached]
         return [*edge, *(c for c in held if c not in edge)]
 

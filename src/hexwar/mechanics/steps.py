@@ -111,16 +111,29 @@ class Loss:
         return self.track.value(self.before, name) - self.track.value(self.after, name)
 
 
+def _tracks(
+    value: Mapping[str, StepTrack | Sequence[Mapping[str, int]]],
+) -> Mapping[str, StepTrack]:
+    if all(isinstance(t, StepTrack) for t in value.values()):
+        return value  # type: ignore[return-value]  # every value is a track
+    return {p: t if isinstance(t, StepTrack) else StepTrack(tuple(t)) for p, t in value.items()}
+
+
 @attrs.frozen
 class StepCounters:
     """The step state of a game's pieces: ``tracks`` by piece id (every piece that has
-    steps), kept in the state tables ``table`` and ``pool``.
+    steps; a track, or its steps as data, strongest first), kept in the state tables
+    ``table`` and ``pool``.
+
+    >>> tracks = {"r1": ({"attack": 4}, {"attack": 2})}
+    >>> StepCounters(tracks).track("r1").value(1, "attack")
+    2
 
     ``pieces``: the game's position registry; when given, an eliminated piece leaves the
     map and a rebuilt one is placed on it.
     """
 
-    tracks: Mapping[str, StepTrack]
+    tracks: Mapping[str, StepTrack] = attrs.field(converter=_tracks)
     pieces: Pieces[Any] | None = None
     table: str = STEPS_TABLE
     pool: str = POOL_TABLE

@@ -41,9 +41,11 @@ import networkx as nx
 
 from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
+from hexwar.board.occupancy import PieceReads
 from hexwar.board.zoc import zoc_cells
+from hexwar.engine.state import State
 
-__all__ = ["trace_lengths", "trace_path", "zoc_stops"]
+__all__ = ["in_communication", "trace_lengths", "trace_path", "zoc_stops"]
 
 C = TypeVar("C")
 StepCost = Callable[[Any, Any], float | None]
@@ -169,3 +171,14 @@ def zoc_stops(game_map: GameMap[C], enemies: Iterable[C], friends: Collection[C]
     """The cells in the zone of control of units on ``enemies`` (ZOC-blocking hexsides and
     terrain as the chart says) that no friendly unit holds: what a trace may not pass."""
     return {c for c in zoc_cells(game_map, list(enemies)) if c not in friends}
+
+
+def in_communication(
+    pieces: PieceReads[C], game_map: GameMap[C], state: State, side: str, sources: Iterable[C]
+) -> dict[C, float]:
+    """The cells ``side`` traces to ``sources`` from (its map edge, its supply sources) and
+    the trace lengths: a trace enters no enemy unit, and stops in an enemy ZOC cell
+    without a friendly unit (:func:`trace_lengths` with :func:`zoc_stops`)."""
+    friends, enemies = pieces.friends_enemies(state, side)
+    stops = zoc_stops(game_map, enemies, friends)
+    return trace_lengths(game_map, sources, blocked=set(enemies), stops=stops)

@@ -26,9 +26,10 @@ from typing import Any, Final
 
 import attrs
 
+from hexwar.base.datafile import record_from
 from hexwar.base.errors import RenderError
 from hexwar.board.maps import GameMap
-from hexwar.grid.layout import FLAT, POINTY, Layout, Point
+from hexwar.grid.layout import Layout, Point
 from hexwar.grid.square import Square
 from hexwar.render._writer import SvgWriter, num, text_at
 from hexwar.render.cells import CellGeometry, HexGeometry, SquareLayout
@@ -79,9 +80,7 @@ def _geometry(game_map: GameMap[Any], layout: Layout | SquareLayout | None) -> C
         raise RenderError(f"layout must be a Layout or a SquareLayout, got {layout!r}")
     if game_map.topology.name.startswith("square"):
         return SquareLayout(DEFAULT_SQUARE_SIZE)
-    offset = game_map.offset or ""
-    orientation = FLAT if offset.endswith("-q") else POINTY
-    return HexGeometry(Layout(orientation, DEFAULT_HEX_SIZE))
+    return HexGeometry(Layout.for_offset(game_map.offset, DEFAULT_HEX_SIZE))
 
 
 def _on_map(game_map: GameMap[Any], cell: Any, what: str) -> Any:
@@ -178,7 +177,7 @@ def render_svg(
     game_map: GameMap[Any],
     layout: Layout | SquareLayout | None = None,
     counters: Iterable[CounterView] = (),
-    style: Style | None = None,
+    style: Style | Mapping[str, Any] | None = None,
     *,
     labels: bool | Callable[[Any], str | None] = False,
     names: bool = True,
@@ -197,10 +196,12 @@ def render_svg(
     its colour). ``path``: cells to join with a line (e.g. a unit's move). ``width``:
     the pixel width of the image (default: the drawing's own size). ``legend``: a column
     beside the map naming what it shows. The view box is the cells' corners plus
-    ``style.margin`` (and the legend). Raises :class:`RenderError` for counters,
-    highlights or path cells off the map, or a layout that does not fit the cells.
+    ``style.margin`` (and the legend); ``style``: a :class:`Style`, or the fields that
+    differ from its defaults (``{"highlight_opacity": 0.8}``). Raises :class:`RenderError`
+    for counters, highlights or path cells off the map, or a layout that does not fit the
+    cells.
     """
-    style = style or Style()
+    style = record_from(Style, style or {}, "style")
     geo = _geometry(game_map, layout)
     cells = game_map.indexed_cells()
     if not cells:

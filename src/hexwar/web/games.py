@@ -21,7 +21,7 @@ tokens as buttons, without a board.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -30,6 +30,9 @@ from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 from hexwar.render import CounterView, Style
+
+if TYPE_CHECKING:
+    from hexwar.mechanics.combat import Combat
 
 __all__ = ["BoardView", "Marker", "WebGame", "generic"]
 
@@ -113,6 +116,14 @@ class WebGame:
                 raise ValueError(f"option {name} is one of {list(choices)}, not {value!r}")
             values[name] = value
         return self.rules(values)
+
+    def with_combat(self, *combats: Combat) -> WebGame:
+        """This game with the odds preview, roll results and decision words of the shared
+        combat mechanism ``combats`` (:func:`hexwar.web.combat.combat_support`)."""
+        from hexwar.web.combat import combat_support  # here: that module reads this one
+
+        made: WebGame = combat_support(self, *combats)
+        return made
 
 
 def generic(
