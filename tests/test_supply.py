@@ -14,7 +14,7 @@ from hexwar.board.maps import build_map, hexagon
 from hexwar.board.terrain import chart_from_dict
 from hexwar.board.zoc import zoc_cells
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.supply import trace_lengths, trace_path, zoc_stops
+from hexwar.mechanics.supply import trace_lengths, trace_path, traced, zoc_stops
 from hexwar.testing.strategies import game_maps
 
 
@@ -50,6 +50,12 @@ def test_trace_lengths_equal_the_brute_force(data: st.DataObject) -> None:
     cap = data.draw(st.integers(0, 3))
     capped = trace_lengths(m, sorted(sources), blocked=blocked, stops=stops, max_length=cap)
     assert capped == {c: n for c, n in got.items() if n <= cap}
+    # traced: the same answer, searched from the cells (in any order, sharing verdicts)
+    order = data.draw(st.permutations(cells))
+    assert traced(m, order, sorted(sources), blocked=blocked, stops=stops) == set(got)
+    assert traced(m, order, sorted(sources), blocked=blocked, stops=stops, max_length=cap) == {
+        c for c, n in got.items() if n <= cap
+    }
     for start in cells:
         path = trace_path(m, start, sorted(sources), blocked=blocked, stops=stops)
         if start not in got:
@@ -107,3 +113,17 @@ def test_off_map_cells_are_refused() -> None:
     with pytest.raises(OffMapError):
         trace_path(m, Hex(5, 5), [Hex(0, 0)])
     assert trace_lengths(m, [Hex(0, 0)], blocked={Hex(0, 0)}) == {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_traced_equals_trace_lengths_on_larger_maps(data: st.DataObject) -> None:
+    """Many blocked and stop cells on a hexagon of 91 cells: the shared verdicts of
+    :func:`traced` (connected, or cut off) agree with the full search."""
+    m = _plain(5)
+    cells = sorted(m.graph.nodes)
+    pick = st.sets(st.sampled_from(cells), max_size=30)
+    sources, blocked, stops = data.draw(pick), data.draw(pick), data.draw(pick)
+    got = trace_lengths(m, sorted(sources), blocked=blocked, stops=stops)
+    asked = data.draw(st.lists(st.sampled_from(cells), max_size=40))
+    assert traced(m, asked, sorted(sources), blocked=blocked, stops=stops) == set(asked) & set(got)

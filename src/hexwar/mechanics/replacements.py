@@ -59,7 +59,7 @@ from hexwar.engine.kinds import Kind, Values
 from hexwar.engine.state import State
 from hexwar.mechanics.control import Control
 from hexwar.mechanics.steps import StepCounters
-from hexwar.mechanics.supply import trace_lengths, zoc_stops
+from hexwar.mechanics.supply import traced, zoc_stops
 
 __all__ = ["Replacements", "edge_or_held"]
 
@@ -236,18 +236,28 @@ def edge_or_held(
     """A :class:`Replacements` ``places``: the cells of the side's map edge (``edges[side]``)
     and, with ``control``, the cells the side holds that are *in communication* — a trace
     to its edge that enters no enemy unit and no enemy ZOC cell without a friendly unit
-    (:func:`~hexwar.mechanics.supply.trace_lengths`, :func:`~hexwar.mechanics.supply.zoc_stops`)."""
+    (:func:`~hexwar.mechanics.supply.traced` from the held cells, once per position and
+    side; :func:`~hexwar.mechanics.supply.zoc_stops`)."""
     sources = {side: sorted(cells, key=pieces.codec.label) for side, cells in edges.items()}
+    key = object()  # this function's part of its per-position key (State.derive)
+
+    def communicating(state: State, side: str) -> list[C]:
+        assert control is not None
+        edge = sources.get(side, [])
+        held = [c for c in control.held(state, side) if c not in edge]
+        if not held:
+            return []
+        friends, enemies = pieces.friends_enemies(state, side)
+        found = traced(
+            game_map, held, edge, blocked=set(enemies), stops=zoc_stops(game_map, enemies, friends)
+        )
+        return [c for c in held if c in found]
 
     def places(state: State, side: str, piece: str) -> list[C]:
         edge = sources.get(side, [])
         if control is None:
             return list(edge)
-        friends, enemies = pieces.friends_enemies(state, side)
-        reached = trace_lengths(
-            game_map, edge, blocked=set(enemies), stops=zoc_stops(game_map, enemies, friends)
-        )
-        held = [c for c in control.held(state, side) if c in reached]
-        return [*edge, *(c for c in held if c not in edge)]
+        # the held cells' traces only (not the map), once per position and side
+        return [*edge, *state.derive((key, side), communicating, state, side)]
 
     return places

@@ -34,16 +34,18 @@ True
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Collection, Iterable
 from typing import Any, TypeVar
 
 import networkx as nx
 
 from hexwar.base.errors import OffMapError
+from hexwar.base.kept import kept
 from hexwar.board.maps import GameMap
 from hexwar.board.zoc import zoc_cells
 
-__all__ = ["trace_lengths", "trace_path", "zoc_stops"]
+__all__ = ["trace_lengths", "trace_path", "traced", "zoc_stops"]
 
 C = TypeVar("C")
 StepCost = Callable[[Any, Any], float | None]
@@ -134,6 +136,124 @@ def _neighbours(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
         return [tuple(map(index.__getitem__, adj[c])) for c in game_map.indexed_cells()]
 
     return game_map.derived("neighbour-indices", build)
+
+
+def traced(
+    game_map: GameMap[C],
+    cells: Iterable[C],
+    sources: Iterable[C],
+    *,
+    blocked: Collection[C] = (),
+    stops: Collection[C] = (),
+    max_length: int | None = None,
+) -> set[C]:
+    """The cells of ``cells`` with a trace to one of ``sources`` (steps of 1; ``blocked``,
+    ``stops`` and ``max_length`` as in :func:`trace_lengths`): the same answer as looking
+    each cell up in :func:`trace_lengths`, searched from the cells instead, so the work
+    follows the traces, not the map. Each search is an A* guided by the cell's distance
+    to the sources on the empty map (one breadth-first pass per map and source set, kept
+    on the map); without ``max_length``, the cells a finished search visited answer the
+    later ones (they are connected, or not, alike).
+
+    >>> from hexwar.board.maps import build_map, hexagon
+    >>> from hexwar.board.terrain import chart_from_dict
+    >>> from hexwar.grid.geometry import Hex
+    >>> chart = chart_from_dict({"terrain": {"clear": {}},
+    ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+    >>> m = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
+    >>> sorted(traced(m, [Hex(0, 0), Hex(-2, 0)], [Hex(2, 0)], max_length=3))
+    [Hex(q=0, r=0)]
+    """
+    found = _sources(game_map, sources, ())
+    index, near = game_map.index(), _neighbours(game_map)
+    guide = _guide(game_map, frozenset(map(index.__getitem__, found)))
+    bad = {i for c in blocked if (i := index.get(c)) is not None}
+    halt = {i for c in stops if (i := index.get(c)) is not None}
+    goal = {index[c] for c in found} - bad
+    shared = max_length is None
+    good: set[int] = set()
+    dead: set[int] = set()
+    out: set[C] = set()
+    for cell in cells:
+        start = index.get(cell)
+        if start is None or start in bad or start in dead or guide[start] < 0:
+            continue
+        if max_length is not None and guide[start] > max_length:
+            continue
+        if start in goal or start in good:
+            out.add(cell)
+            continue
+        reached, seen = _search(start, near, guide, goal, bad, halt, good, dead, max_length)
+        if reached:
+            out.add(cell)
+            if shared and start not in halt:
+                good.update(seen)  # all connected to the start, so to a source
+        elif shared:
+            dead.update(seen)  # the whole search was in vain: no source behind any of it
+    return out
+
+
+def _search(
+    start: int,
+    near: list[tuple[int, ...]],
+    guide: list[int],
+    goal: set[int],
+    bad: set[int],
+    halt: set[int],
+    good: set[int],
+    dead: set[int],
+    max_length: int | None,
+) -> tuple[bool, dict[int, int]]:
+    """A* from ``start`` toward ``goal`` (or a cell known to reach it): whether a trace
+    exists, and the cells visited."""
+    seen = {start: 0}
+    heap = [(guide[start], 0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        _, back, v = pop(heap)
+        g = -back
+        if g > seen[v]:
+            continue
+        g += 1
+        for u in near[v]:
+            if u in bad or u in halt or u in dead:
+                continue
+            if u in goal or u in good:
+                if max_length is None or g <= max_length:
+                    return True, seen
+                continue
+            h = guide[u]
+            if h < 0 or (max_length is not None and g + h > max_length):
+                continue
+            if g < seen.get(u, g + 1):
+                seen[u] = g
+                push(heap, (g + h, -g, u))
+    return False, seen
+
+
+def _guide(game_map: GameMap[Any], sources: frozenset[int]) -> list[int]:
+    """Per cell index: its distance to ``sources`` on the empty map (``-1``: none), kept
+    on the map per source set (:func:`~hexwar.base.kept.kept`)."""
+    store: dict[frozenset[int], list[int]] = game_map.derived("trace-guides", dict)
+    found = store.get(sources)
+    if found is None:
+        near = _neighbours(game_map)
+        found = [-1] * len(near)
+        level = sorted(sources)
+        for i in level:
+            found[i] = 0
+        d = 0
+        while level:
+            d += 1
+            ahead = []
+            for v in level:
+                for u in near[v]:
+                    if found[u] < 0:
+                        found[u] = d
+                        ahead.append(u)
+            level = ahead
+        kept(store, sources, found)
+    return found
 
 
 def trace_path(
