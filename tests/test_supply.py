@@ -115,15 +115,21 @@ def test_off_map_cells_are_refused() -> None:
     assert trace_lengths(m, [Hex(0, 0)], blocked={Hex(0, 0)}) == {}
 
 
-@settings(max_examples=40, deadline=None)
+_BIG = _plain(5)
+
+
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_traced_equals_trace_lengths_on_larger_maps(data: st.DataObject) -> None:
-    """Many blocked and stop cells on a hexagon of 91 cells: the shared verdicts of
-    :func:`traced` (connected, or cut off) agree with the full search."""
-    m = _plain(5)
+    """Many blocked and stop cells on one hexagon of 91 cells, asked again and again: the
+    shared verdicts of :func:`traced` (connected, or cut off) and the traces it keeps on
+    the map from earlier positions agree with the full search."""
+    m = _BIG
     cells = sorted(m.graph.nodes)
     pick = st.sets(st.sampled_from(cells), max_size=30)
-    sources, blocked, stops = data.draw(pick), data.draw(pick), data.draw(pick)
-    got = trace_lengths(m, sorted(sources), blocked=blocked, stops=stops)
-    asked = data.draw(st.lists(st.sampled_from(cells), max_size=40))
-    assert traced(m, asked, sorted(sources), blocked=blocked, stops=stops) == set(asked) & set(got)
+    sources = sorted(data.draw(st.sets(st.sampled_from(cells), min_size=1, max_size=6)))
+    for _ in range(3):
+        blocked, stops = data.draw(pick), data.draw(pick)
+        got = trace_lengths(m, sources, blocked=blocked, stops=stops)
+        asked = data.draw(st.lists(st.sampled_from(cells), max_size=40))
+        assert traced(m, asked, sources, blocked=blocked, stops=stops) == set(asked) & set(got)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Iterable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import networkx as nx
 
@@ -166,13 +166,19 @@ def traced(
     """
     found = _sources(game_map, sources, ())
     index, near = game_map.index(), _neighbours(game_map)
-    guide = _guide(game_map, frozenset(map(index.__getitem__, found)))
+    key = frozenset(map(index.__getitem__, found))
+    guide = _guide(game_map, key)
     bad = {i for c in blocked if (i := index.get(c)) is not None}
     halt = {i for c in stops if (i := index.get(c)) is not None}
-    goal = {index[c] for c in found} - bad
+    goal = key - bad
     shared = max_length is None
     good: set[int] = set()
     dead: set[int] = set()
+    paths: list[tuple[int, ...]] = []
+    if shared:  # the traces found before that are still clear answer at once
+        paths = [p for p in _paths(game_map).get(key, ()) if _clear(p, bad, halt, goal)]
+        for p in paths:
+            good.update(p[1:] if p[0] in halt else p)
     out: set[C] = set()
     for cell in cells:
         start = index.get(cell)
@@ -183,14 +189,44 @@ def traced(
         if start in goal or start in good:
             out.add(cell)
             continue
-        reached, seen = _search(start, near, guide, goal, bad, halt, good, dead, max_length)
-        if reached:
+        path, seen = _search(start, near, guide, goal, bad, halt, good, dead, max_length)
+        if path is not None:
             out.add(cell)
-            if shared and start not in halt:
-                good.update(seen)  # all connected to the start, so to a source
+            if shared:
+                _remember(paths, path, goal)
+                if start not in halt:
+                    good.update(seen)  # all connected to the start, so to a source
         elif shared:
             dead.update(seen)  # the whole search was in vain: no source behind any of it
+    if shared and paths:
+        kept(_paths(game_map), key, tuple(dict.fromkeys(paths[-PATHS_KEPT:])))
     return out
+
+
+#: The traces :func:`traced` keeps per map and source set, the latest (they are checked
+#: against each new position, and answer every cell on them while clear).
+PATHS_KEPT: Final = 8
+
+
+def _paths(game_map: GameMap[Any]) -> dict[frozenset[int], tuple[tuple[int, ...], ...]]:
+    return game_map.derived("trace-paths", dict)
+
+
+def _clear(path: tuple[int, ...], bad: set[int], halt: set[int], goal: set[int]) -> bool:
+    """Whether ``path`` (cell indices, its source last) is a trace in this position."""
+    return path[-1] in goal and bad.isdisjoint(path) and halt.isdisjoint(path[1:])
+
+
+def _remember(paths: list[tuple[int, ...]], path: list[int], goal: set[int]) -> None:
+    """Keep the trace ``path`` found (ending at a source, or on a kept trace: joined)."""
+    end = path[-1]
+    if end in goal:
+        paths.append(tuple(path))
+        return
+    for p in paths:
+        if end in p:
+            paths.append((*path[:-1], *p[p.index(end) :]))
+            return
 
 
 def _search(
@@ -203,16 +239,17 @@ def _search(
     good: set[int],
     dead: set[int],
     max_length: int | None,
-) -> tuple[bool, dict[int, int]]:
-    """A* from ``start`` toward ``goal`` (or a cell known to reach it): whether a trace
-    exists, and the cells visited."""
-    seen = {start: 0}
+) -> tuple[list[int] | None, dict[int, int]]:
+    """A* from ``start`` toward ``goal`` (or a cell known to reach it): the trace found
+    (``None``: none), and the cells visited (each with the cell it was reached from)."""
+    came = {start: -1}
+    cost = {start: 0}
     heap = [(guide[start], 0, start)]
     pop, push = heapq.heappop, heapq.heappush
     while heap:
         _, back, v = pop(heap)
         g = -back
-        if g > seen[v]:
+        if g > cost[v]:
             continue
         g += 1
         for u in near[v]:
@@ -220,15 +257,21 @@ def _search(
                 continue
             if u in goal or u in good:
                 if max_length is None or g <= max_length:
-                    return True, seen
+                    path = [u]
+                    while v >= 0:
+                        path.append(v)
+                        v = came[v]
+                    path.reverse()
+                    return path, came
                 continue
             h = guide[u]
             if h < 0 or (max_length is not None and g + h > max_length):
                 continue
-            if g < seen.get(u, g + 1):
-                seen[u] = g
+            if g < cost.get(u, g + 1):
+                cost[u] = g
+                came[u] = v
                 push(heap, (g + h, -g, u))
-    return False, seen
+    return None, came
 
 
 def _guide(game_map: GameMap[Any], sources: frozenset[int]) -> list[int]:
