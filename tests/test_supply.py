@@ -127,7 +127,7 @@ def test_traced_equals_trace_lengths_on_larger_maps(data: st.DataObject) -> None
     m = _BIG
     cells = sorted(m.graph.nodes)
     pick = st.sets(st.sampled_from(cells), max_size=30)
-    sources = sorted(data.draw(st.sets(st.sampled_from(cells), min_size=1, max_size=6)))
+    sources = tuple(sorted(data.draw(st.sets(st.sampled_from(cells), min_size=1, max_size=6))))
     for _ in range(3):
         blocked, stops = data.draw(pick), data.draw(pick)
         got = trace_lengths(m, sources, blocked=blocked, stops=stops)

@@ -103,7 +103,7 @@ class Parts:
             self.reg, self.board, classes=lambda state: CLASSES,
             points=lambda state, side: lambda p: self.counters.value(state, p, "move"),
         )  # fmt: skip
-        self.edges = {side: game_map.tagged(f"supply:{side}") for side in SIDES}
+        self.edges = {side: tuple(game_map.tagged(f"supply:{side}")) for side in SIDES}
         self.replacements: Replacements[Any] = Replacements(
             self.counters, places=edge_or_held(self.reg, game_map, self.edges, self.towns)
         )

@@ -107,7 +107,7 @@ def test_a_retreat_goes_on_through_a_friend_and_rebuilds_follow_communication() 
     state = Bridgehead().new_state()
     red = rules.REPLACEMENTS.places(state, "red", "r-1inf")
     assert [cell(t) for t in ("0602", "0704", "0806")] == red[-3:]
-    assert rules.REPLACEMENTS.places(state, "blue", "b-1inf") == rules.EDGES["blue"]
+    assert rules.REPLACEMENTS.places(state, "blue", "b-1inf") == list(rules.EDGES["blue"])
     REG.move(state, "b-3arm", cell("0403"))
     state.apply("end")  # Blue's movement
     state.apply("attack 0504 b-3arm")

@@ -238,12 +238,12 @@ def edge_or_held(
     to its edge that enters no enemy unit and no enemy ZOC cell without a friendly unit
     (:func:`~hexwar.mechanics.supply.traced` from the held cells, once per position and
     side; :func:`~hexwar.mechanics.supply.zoc_stops`)."""
-    sources = {side: sorted(cells, key=pieces.codec.label) for side, cells in edges.items()}
+    sources = {side: tuple(sorted(cells, key=pieces.codec.label)) for side, cells in edges.items()}
     key = object()  # this function's part of its per-position key (State.derive)
 
     def communicating(state: State, side: str) -> list[C]:
         assert control is not None
-        edge = sources.get(side, [])
+        edge = sources.get(side, ())
         held = [c for c in control.held(state, side) if c not in edge]
         if not held:
             return []
@@ -254,7 +254,7 @@ def edge_or_held(
         return [c for c in held if c in found]
 
     def places(state: State, side: str, piece: str) -> list[C]:
-        edge = sources.get(side, [])
+        edge = sources.get(side, ())
         if control is None:
             return list(edge)
         # the held cells' traces only (not the map), once per position and side

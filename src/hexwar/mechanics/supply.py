@@ -164,10 +164,8 @@ def traced(
     >>> sorted(traced(m, [Hex(0, 0), Hex(-2, 0)], [Hex(2, 0)], max_length=3))
     [Hex(q=0, r=0)]
     """
-    found = _sources(game_map, sources, ())
     index, near = game_map.index(), _neighbours(game_map)
-    key = frozenset(map(index.__getitem__, found))
-    guide = _guide(game_map, key)
+    key, guide = _prepared(game_map, sources)
     bad = {i for c in blocked if (i := index.get(c)) is not None}
     halt = {i for c in stops if (i := index.get(c)) is not None}
     goal = key - bad
@@ -272,6 +270,24 @@ def _search(
                 came[u] = v
                 push(heap, (g + h, -g, u))
     return None, came
+
+
+def _prepared(game_map: GameMap[Any], sources: Iterable[Any]) -> tuple[frozenset[int], list[int]]:
+    """The sources' indices and their :func:`_guide`; for a tuple or frozenset (which
+    cannot change), kept on the map by identity, so a game that passes the same edge
+    every time does not convert its cells again."""
+    fixed = isinstance(sources, tuple | frozenset)
+    if fixed:
+        store: dict[int, Any] = game_map.derived("trace-sources", dict)
+        hit = store.get(id(sources))
+        if hit is not None and hit[0] is sources:
+            return hit[1]  # type: ignore[no-any-return]
+    index = game_map.index()
+    key = frozenset(map(index.__getitem__, _sources(game_map, sources, ())))
+    out = key, _guide(game_map, key)
+    if fixed:
+        kept(store, id(sources), (sources, out))  # the sources kept: their id stays theirs
+    return out
 
 
 def _guide(game_map: GameMap[Any], sources: frozenset[int]) -> list[int]:
