@@ -153,8 +153,13 @@ class Replacements(Generic[C]):
         return [
             p
             for p in self.counters.eliminated(state, side)
-            if first.get(p, turn) <= turn and self.rebuild_cells(state, side, p)
+            if first.get(p, turn) <= turn and self._has_free_place(state, side, p)
         ]
+
+    def _has_free_place(self, state: State, side: str, piece: str) -> bool:
+        """Whether some cell ``piece`` may be rebuilt on is free (stops at the first)."""
+        occupants = self._pieces.occupants
+        return any(not occupants(state, c) for c in self.places(state, side, piece))
 
     def rebuild_cells(self, state: State, side: str, piece: str) -> list[str]:
         """The free cells (as labels, sorted) ``piece`` may be rebuilt on."""
