@@ -210,12 +210,12 @@ def _paths(game_map: GameMap[Any]) -> dict[frozenset[int], tuple[tuple[int, ...]
     return game_map.derived("trace-paths", dict)
 
 
-def _clear(path: tuple[int, ...], bad: set[int], halt: set[int], goal: set[int]) -> bool:
+def _clear(path: tuple[int, ...], bad: set[int], halt: set[int], goal: Collection[int]) -> bool:
     """Whether ``path`` (cell indices, its source last) is a trace in this position."""
     return path[-1] in goal and bad.isdisjoint(path) and halt.isdisjoint(path[1:])
 
 
-def _remember(paths: list[tuple[int, ...]], path: list[int], goal: set[int]) -> None:
+def _remember(paths: list[tuple[int, ...]], path: list[int], goal: Collection[int]) -> None:
     """Keep the trace ``path`` found (ending at a source, or on a kept trace: joined)."""
     end = path[-1]
     if end in goal:
@@ -231,7 +231,7 @@ def _search(
     start: int,
     near: list[tuple[int, ...]],
     guide: list[int],
-    goal: set[int],
+    goal: Collection[int],
     bad: set[int],
     halt: set[int],
     good: set[int],
