@@ -14,7 +14,7 @@ from hexwar.board.maps import build_map, hexagon
 from hexwar.board.terrain import chart_from_dict
 from hexwar.board.zoc import zoc_cells
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.supply import trace_lengths, trace_path, zoc_stops
+from hexwar.mechanics.supply import trace_lengths, trace_path, traced, zoc_stops
 from hexwar.testing.strategies import game_maps
 
 
@@ -50,6 +50,12 @@ def test_trace_lengths_equal_the_brute_force(data: st.DataObject) -> None:
     cap = data.draw(st.integers(0, 3))
     capped = trace_lengths(m, sorted(sources), blocked=blocked, stops=stops, max_length=cap)
     assert capped == {c: n for c, n in got.items() if n <= cap}
+    # traced: the same answer, searched from the cells (in any order, sharing verdicts)
+    order = data.draw(st.permutations(cells))
+    assert traced(m, order, sorted(sources), blocked=blocked, stops=stops) == set(got)
+    assert traced(m, order, sorted(sources), blocked=blocked, stops=stops, max_length=cap) == {
+        c for c, n in got.items() if n <= cap
+    }
     for start in cells:
         path = trace_path(m, start, sorted(sources), blocked=blocked, stops=stops)
         if start not in got:
@@ -107,3 +113,23 @@ def test_off_map_cells_are_refused() -> None:
     with pytest.raises(OffMapError):
         trace_path(m, Hex(5, 5), [Hex(0, 0)])
     assert trace_lengths(m, [Hex(0, 0)], blocked={Hex(0, 0)}) == {}
+
+
+_BIG = _plain(5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_traced_equals_trace_lengths_on_larger_maps(data: st.DataObject) -> None:
+    """Many blocked and stop cells on one hexagon of 91 cells, asked again and again: the
+    shared verdicts of :func:`traced` (connected, or cut off) and the traces it keeps on
+    the map from earlier positions agree with the full search."""
+    m = _BIG
+    cells = sorted(m.graph.nodes)
+    pick = st.sets(st.sampled_from(cells), max_size=30)
+    sources = tuple(sorted(data.draw(st.sets(st.sampled_from(cells), min_size=1, max_size=6))))
+    for _ in range(3):
+        blocked, stops = data.draw(pick), data.draw(pick)
+        got = trace_lengths(m, sources, blocked=blocked, stops=stops)
+        asked = data.draw(st.lists(st.sampled_from(cells), max_size=40))
+        assert traced(m, asked, sources, blocked=blocked, stops=stops) == set(asked) & set(got)

@@ -55,8 +55,10 @@ RIVER_WEST: Final = 4  # the river runs between columns 4 and 5
 BRIDGE_ROW: Final = 3
 
 
-def _map() -> GameMap[Hex]:
-    cells = rectangle(COLUMNS, ROWS, "odd-q")
+def bridgehead_map(columns: int = COLUMNS, rows: int = ROWS) -> GameMap[Hex]:
+    """The map, ``columns`` x ``rows`` hexes (default the printed 9x7): the same forests,
+    towns, river and bridge; each side's supply edge is its outermost column."""
+    cells = rectangle(columns, rows, "odd-q")
     terrain = {c: "clear" for c in cells}
     terrain |= {cell(lab): "forest" for lab in FOREST}
     terrain |= {cell(lab): "town" for lab in TOWNS}
@@ -68,13 +70,13 @@ def _map() -> GameMap[Hex]:
                 bridge = cell(f"{RIVER_WEST:02d}{BRIDGE_ROW:02d}") == a
                 sides[(a, b)] = {"river", "bridge"} if bridge else {"river"}
     tags: dict[Hex, list[str]] = {c: ["supply:blue"] for c in cells if c.q == 0}
-    tags |= {c: ["supply:red"] for c in cells if c.q == COLUMNS - 1}
+    tags |= {c: ["supply:red"] for c in cells if c.q == columns - 1}
     for lab in TOWNS:
         tags[cell(lab)] = [*tags.get(cell(lab), []), "town"]
     return build_map(CHART, terrain, tags=tags, hexsides=sides, offset="odd-q", name="bridgehead")
 
 
-MAP: Final = _map()
+MAP: Final = bridgehead_map()
 
 #: The counters' steps, strongest first (the back of the counter is the reduced step).
 INFANTRY: Final = ({"attack": 4, "defence": 4, "move": 3}, {"attack": 2, "defence": 2, "move": 3})

@@ -18,9 +18,9 @@ from typing import Any, Final
 
 import attrs
 
-from hexwar import Action, Outcome, State
+from hexwar import Action, DataError, Outcome, State
 from hexwar.render import render_svg
-from hexwar.study import StudyError, StudyGame
+from hexwar.study import StudyGame
 
 from .data import MAP, REPLACEMENT_POINTS, SIDES, TOWNS, TOWNS_TO_WIN, cell
 from .rules import REPLACEMENTS, TOWN_CONTROL, VICTORY, Bridgehead
@@ -43,10 +43,10 @@ class StudiedBridgehead(Bridgehead):
             ("towns_to_win", towns_to_win, len(TOWNS)),  # ControlVictory needs 1 or more
         ):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise StudyError(f"{name} must be an integer, not {value!r}")
+                raise DataError(f"{name} must be an integer, not {value!r}")
             low = 0 if top is None else 1
             if value < low or (top is not None and value > top):
-                raise StudyError(f"{name} must be from {low} to {top or 'any'}, not {value}")
+                raise DataError(f"{name} must be from {low} to {top or 'any'}, not {value}")
         self.replacement_points = replacement_points
         self.towns_to_win = towns_to_win
         self.sequence = attrs.evolve(Bridgehead.sequence, on_turn_start=self._grant)
@@ -88,7 +88,7 @@ def _rules(options: Mapping[str, Any]) -> Bridgehead:
     unknown = sorted(set(options) - set(DATA_VALUES))
     if unknown:
         known = ", ".join(DATA_VALUES)
-        raise StudyError(f"bridgehead: unknown option {unknown[0]!r} (known: {known})")
+        raise DataError(f"bridgehead: unknown option {unknown[0]!r} (known: {known})")
     return StudiedBridgehead(**options)
 
 

@@ -31,7 +31,8 @@ deeper import (the tutorial's *Crossing* and *Bridgehead* import only from here,
 - combat: ``OddsTable``, ``CombatResult``, ``load_table``, ``Combat``, ``OddsRules``,
   ``HexsideShift``, ``RetreatRules``, ``AdvanceRules``;
 - shared mechanisms: ``StepCounters``, ``StepTrack``, ``Control``, ``ControlVictory``,
-  ``Replacements``, ``edge_or_held``, ``in_communication``, ``trace_lengths``, ``zoc_stops``;
+  ``Replacements``, ``edge_or_held``, ``in_communication``, ``trace_lengths``, ``traced``,
+  ``zoc_stops``;
 - playing and records: ``play``, ``RandomPlayer``, ``SeededDriver``, ``GameRecord``,
   ``replay``, ``dumps``, ``loads``.
 
@@ -74,7 +75,7 @@ from hexwar.mechanics.moves import PieceMoves
 from hexwar.mechanics.replacements import Replacements, edge_or_held
 from hexwar.mechanics.retreat import RetreatRules
 from hexwar.mechanics.steps import StepCounters, StepTrack
-from hexwar.mechanics.supply import in_communication, trace_lengths, zoc_stops
+from hexwar.mechanics.supply import in_communication, trace_lengths, traced, zoc_stops
 from hexwar.mechanics.victory import ControlVictory
 
 # The public names by topic, in the order of the module docstring.
@@ -156,6 +157,7 @@ __all__ += [  # shared mechanisms
     "edge_or_held",
     "in_communication",
     "trace_lengths",
+    "traced",
     "zoc_stops",
 ]
 __all__ += [  # playing and records

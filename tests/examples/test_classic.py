@@ -5,10 +5,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from examples.classic import rules
 from examples.classic.data import cell
 from examples.classic.rules import COMBAT, COUNTERS, REG, TOWN_CONTROL, Bridgehead
 
+from hexwar import DataError
 from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import RandomPlayer, play
@@ -107,7 +109,7 @@ def test_a_retreat_goes_on_through_a_friend_and_rebuilds_follow_communication() 
     state = Bridgehead().new_state()
     red = rules.REPLACEMENTS.places(state, "red", "r-1inf")
     assert [cell(t) for t in ("0602", "0704", "0806")] == red[-3:]
-    assert rules.REPLACEMENTS.places(state, "blue", "b-1inf") == rules.EDGES["blue"]
+    assert rules.REPLACEMENTS.places(state, "blue", "b-1inf") == list(rules.EDGES["blue"])
     REG.move(state, "b-3arm", cell("0403"))
     state.apply("end")  # Blue's movement
     state.apply("attack 0504 b-3arm")
@@ -121,3 +123,20 @@ def test_a_retreat_goes_on_through_a_friend_and_rebuilds_follow_communication() 
     for town in ("0602", "0704"):
         TOWN_CONTROL.take(state, cell(town), "blue")
     assert rules.VICTORY.outcome(state).winner == "blue"
+
+
+def test_the_map_size_is_a_rules_option() -> None:
+    """Issue 31: the same units on a larger map (Red's edge moves to its last column)."""
+    big = Bridgehead(columns=36, rows=28)
+    assert Bridgehead().options() == {}
+    assert big.options() == {"columns": 36, "rows": 28}
+    assert Bridgehead.from_options(big.options()).options() == big.options()
+    assert len(big.parts.map) == 36 * 28
+    assert {c.q for c in big.parts.edges["red"]} == {35}
+    assert len(big.parts.edges["red"]) == 28
+    report = check_random_games(big.new_state, games=3, seed=5)
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 3
+    for bad in ({"columns": 8}, {"rows": 100}, {"columns": True}):
+        with pytest.raises(DataError, match="bridgehead"):
+            Bridgehead(**bad)  # type: ignore[arg-type]

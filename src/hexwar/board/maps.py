@@ -136,8 +136,16 @@ class GameMap(Generic[C]):
         return cast(frozenset[str], self.graph.nodes[cell]["tags"])
 
     def tagged(self, tag: str) -> list[C]:
-        """The cells carrying ``tag``, sorted."""
-        return [c for c in self.indexed_cells() if tag in self.tags(c)]
+        """The cells carrying ``tag``, sorted (from the map's tag index, built once)."""
+        return list(self.derived("tag-index", self._tag_index).get(tag, ()))
+
+    def _tag_index(self) -> dict[str, tuple[C, ...]]:
+        out: dict[str, list[C]] = {}
+        nodes = self.graph.nodes
+        for cell in self.indexed_cells():
+            for tag in nodes[cell]["tags"]:
+                out.setdefault(tag, []).append(cell)
+        return {tag: tuple(cells) for tag, cells in out.items()}
 
     def tag_values(self, key: str) -> dict[C, str]:
         """Cell -> ``value`` of its ``"<key>:<value>"`` tag, for the cells that have one
@@ -166,13 +174,26 @@ class GameMap(Generic[C]):
         return out
 
     def feature_cells(self, feature: str) -> list[C]:
-        """The cells (sorted) a linear ``feature`` (a road, a railway) runs through."""
-        return [c for c in self.indexed_cells()
-                if any(feature in self.linear(c, n) for n in self.graph.adj[c])]  # fmt: skip
+        """The cells (sorted) a linear ``feature`` (a road, a railway) runs through (from
+        the map's feature index, built once)."""
+        return list(self.derived("feature-index", self._feature_index).get(feature, ()))
+
+    def _feature_index(self) -> dict[str, tuple[C, ...]]:
+        out: dict[str, list[C]] = {}
+        adj = self.graph.adj
+        for cell in self.indexed_cells():
+            features = set().union(*(edge["linear"] for edge in adj[cell].values()))
+            for feature in sorted(features):
+                out.setdefault(feature, []).append(cell)
+        return {feature: tuple(cells) for feature, cells in out.items()}
 
     def neighbors(self, cell: C) -> list[C]:
-        """The adjacent cells that are on the map, sorted."""
-        return sorted(self.graph.adj[cell])
+        """The adjacent cells that are on the map, sorted (kept per cell on the map)."""
+        known: dict[Any, tuple[C, ...]] = self.derived("neighbours", dict)
+        found = known.get(cell)
+        if found is None:
+            found = known[cell] = tuple(sorted(self.graph.adj[cell]))
+        return list(found)
 
     def hexside(self, a: C, b: C) -> frozenset[str]:
         """The hexside features between adjacent cells ``a`` and ``b``."""

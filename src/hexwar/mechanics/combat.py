@@ -365,21 +365,23 @@ class Combat(ResultProgram, AttackOdds):
         return sorted(out)
 
     def _defender_cells(self, state: State, side: str, args: tuple[str, ...]) -> list[str]:
-        """The cells of enemy stacks next to an eligible attacker, not attacked yet."""
-        done = self._defenders(state)
+        """The cells of enemy stacks next to an eligible attacker, not attacked yet: found
+        from the side's eligible pieces and their neighbours (the pieces, not the map)."""
+        done, pieces, game_map = self._defenders(state), self.pieces, self.game_map
         out = set()
-        for cell, stack in self.pieces.positions(state).items():
-            if any(self.pieces.side(state, p) == side for p in stack):
+        for piece in pieces.pieces_of(state, side):
+            if not self.eligible(state, side, piece):
                 continue
-            label = self._label(cell)
-            if label in done or cell not in self.game_map:
+            where = pieces.where(state, piece)
+            if where not in game_map:
                 continue
-            if any(
-                self.eligible(state, side, p)
-                for n in self.game_map.neighbors(cell)
-                for p in self.pieces.occupants(state, n)
-            ):
-                out.add(label)
+            for cell in game_map.neighbors(where):
+                stack = pieces.occupants(state, cell)
+                if not stack or any(pieces.side(state, p) == side for p in stack):
+                    continue
+                label = self._label(cell)
+                if label not in done:
+                    out.add(label)
         return sorted(out)
 
     def _valid(

@@ -154,8 +154,13 @@ class Replacements(Generic[C]):
         return [
             p
             for p in self.counters.eliminated(state, side)
-            if first.get(p, turn) <= turn and self.rebuild_cells(state, side, p)
+            if first.get(p, turn) <= turn and self._has_free_place(state, side, p)
         ]
+
+    def _has_free_place(self, state: State, side: str, piece: str) -> bool:
+        """Whether some cell ``piece`` may be rebuilt on is free (stops at the first)."""
+        occupants = self._pieces.occupants
+        return any(not occupants(state, c) for c in self.places(state, side, piece))
 
     def rebuild_cells(self, state: State, side: str, piece: str) -> list[str]:
         """The free cells (as labels, sorted) ``piece`` may be rebuilt on."""
@@ -242,15 +247,25 @@ def edge_or_held(
     """A :class:`Replacements` ``places``: the cells of the side's map edge (``edges[side]``)
     and, with ``control``, the cells the side holds that are *in communication* — a trace
     to its edge that enters no enemy unit and no enemy ZOC cell without a friendly unit
-    (:func:`~hexwar.mechanics.supply.in_communication`)."""
-    sources = {side: sorted(cells, key=pieces.codec.label) for side, cells in edges.items()}
+    (:func:`~hexwar.mechanics.supply.in_communication` from the held cells, once per
+    position and side)."""
+    sources = {side: tuple(sorted(cells, key=pieces.codec.label)) for side, cells in edges.items()}
+    key = object()  # this function's part of its per-position key (State.derive)
+
+    def communicating(state: State, side: str) -> list[C]:
+        assert control is not None
+        edge = sources.get(side, ())
+        held = [c for c in control.held(state, side) if c not in edge]
+        if not held:
+            return []
+        found = in_communication(pieces, game_map, state, side, edge, held)
+        return [c for c in held if c in found]
 
     def places(state: State, side: str, piece: str) -> list[C]:
-        edge = sources.get(side, [])
+        edge = sources.get(side, ())
         if control is None:
             return list(edge)
-        reached = in_communication(pieces, game_map, state, side, edge)
-        held = [c for c in control.held(state, side) if c in reached]
-        return [*edge, *(c for c in held if c not in edge)]
+        # the held cells' traces only (not the map), once per position and side
+        return [*edge, *state.derive((key, side), communicating, state, side)]
 
     return places
