@@ -47,7 +47,7 @@ from hexwar.engine.space import DONE
 from hexwar.engine.state import HIDDEN, State, _trie
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
 from hexwar.interop.seeing import Seeing
-from hexwar.interop.text import cursor_in, cursor_out, digest
+from hexwar.interop.text import cursor_in, cursor_out, public_digest, public_text
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
@@ -290,12 +290,20 @@ class TokenState(Seeing):
         return self.game.space.token(action_id)
 
     def __str__(self) -> str:
-        prefix = " ".join(self.prefix) or "-"
+        """What a spectator may see, in one line: the turn, the phase, who acts, the
+        prefix (none while it answers a private decision) and the digest of the public
+        position (:func:`~hexwar.interop.text.public_digest`): nothing hidden from any
+        side, so states a seat cannot tell apart print the same."""
+        prefix = " ".join(self.visible_prefix(None)) or "-"
         return (
             f"{self.game.name} turn {self.state.turn} {self.state.stage}/{self.state.phase}; "
             f"to act {self._acting_name()}; prefix {prefix}; "
-            f"position {digest(self.state)}"
+            f"public position {public_digest(self.state)}"
         )
+
+    def render_text(self) -> str:
+        """:meth:`__str__` and the public position as JSON (the frameworks' ``render``)."""
+        return f"{self}\n{public_text(self.state)}"
 
     def serialize(self) -> str:
         """The state as text: the save file (:func:`hexwar.engine.savefile.dumps`), the

@@ -106,4 +106,4 @@ class HexwarEnv(gymnasium.Env):
         return observation, float(reward), done, False, info
 
     def render(self) -> str | None:
-        return None if self.render_mode is None else str(self.ts)
+        return None if self.render_mode is None else self.ts.render_text()

@@ -128,7 +128,7 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return str(self.ts)
+        return self.ts.render_text()
 
     def close(self) -> None:
         pass

@@ -35,13 +35,14 @@ class Seeing:
 
         def legal_tokens(self) -> tuple[str, ...]: ...
 
-    def visible_prefix(self, player: int) -> tuple[str, ...]:
-        """The prefix as seat ``player`` sees it: empty while building an answer to a
-        decision private to another side (a hidden placement, a secret chance event)."""
+    def visible_prefix(self, player: int | None) -> tuple[str, ...]:
+        """The prefix as seat ``player`` sees it (``None``: a spectator): empty while
+        building an answer to a decision private to another side (a hidden placement, a
+        secret chance event)."""
         pending = self.state.pending
         if self.prefix and pending:
             private = pending[-1].private
-            if private is not None and private != self.game.seats[player].side:
+            if private is not None and (player is None or private != self.game.seats[player].side):
                 return ()
         return self.prefix
 
