@@ -5,8 +5,9 @@ information. Stalingrad's come from the ruleset's resampling (S3.3 deck order, S
 other hand); «Бой отрядов»' (X.2 hidden set-up) are played in lock step, the hidden
 answers drawn by a generator of their own in each twin. Every channel a seat (or a
 spectator) reads must be the same in both twins: the observation tensor (hot indices,
-the dense array, the mask), the observation and information-state strings,
-``str(state)``, the PettingZoo, Gymnasium and OpenSpiel renders, strings and tensors.
+the dense array, the mask), the spatial and information-state tensors, the observation
+and information-state strings, ``str(state)``, the PettingZoo, Gymnasium and OpenSpiel
+renders, strings and tensors.
 """
 
 from __future__ import annotations
@@ -51,7 +52,12 @@ def channels(ts: TokenState, player: int) -> dict[str, Any]:
         "information_state_string": ts.information_state_string(player),
         "str": str(ts),
         "render_text": ts.render_text(),
+        "information_state_tensor": ts.information_state_tensor(player),
     }
+    if game.encoder.board_shape is not None:
+        from hexwar.interop.spatial import Grid
+
+        out["spatial"] = Grid(game).spatial(obs).tobytes()
     aec = HexwarAEC(game, render_mode="ansi")
     aec.reset(seed=0)
     aec.ts = ts
@@ -76,6 +82,9 @@ def openspiel_channels(spiel_game: Any, ts: TokenState, player: int) -> dict[str
         "openspiel_observation_string": state.observation_string(player),
         "openspiel_information_state_string": state.information_state_string(player),
         "openspiel_observation_tensor": np.asarray(state.observation_tensor(player)).tobytes(),
+        "openspiel_information_state_tensor": np.asarray(
+            state.information_state_tensor(player)
+        ).tobytes(),
     }
 
 

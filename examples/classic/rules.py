@@ -16,12 +16,13 @@ three towns, else Red; a side with no units left loses at once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from hexwar import (
     Action,
     ActionSpace,
     AdvanceRules,
+    Bounds,
     Combat,
     Control,
     ControlVictory,
@@ -62,6 +63,9 @@ from .data import (
     cell,
 )  # fmt: skip
 
+#: Token steps a turn a framework allows (both sides' three phases and the attrition):
+#: about 2.5x the longest turn of 1,000 random games (``tests/test_interop_bounds.py``).
+TOKENS_PER_TURN: Final = 60
 REG: Pieces[Any] = Pieces(MAP)
 COUNTERS = StepCounters({u: track for u, (_, track, _, _) in UNITS.items()}, pieces=REG)
 TOWN_CONTROL: Control[Any] = Control(MAP, [cell(t) for t in TOWNS])
@@ -176,6 +180,21 @@ class Bridgehead(Ruleset):
     sequence = TurnSequence(
         (side_stage("blue"), side_stage("red"), end), TURNS, on_turn_start=grant
     )
+
+    def bounds(self) -> Bounds:
+        """The token steps a framework allows a game: :data:`TOKENS_PER_TURN` a turn."""
+        return Bounds(max_tokens=TURNS * TOKENS_PER_TURN)
+
+    def observation_view(self) -> Any:
+        """The board for learning agents: terrain and each side's units by step, by hex."""
+        steps = max(len(COUNTERS.track(u)) for u in UNITS)
+
+        def step(view: Any, unit: str) -> str:
+            return str(view.get(COUNTERS.table, unit) or 0)
+
+        return REG.observation_view(
+            MAP, status=step, statuses=tuple(map(str, range(steps))), reads=(COUNTERS.table,)
+        )
 
     def action_space(self) -> ActionSpace:
         labels = [MAP.label(c) for c in MAP]

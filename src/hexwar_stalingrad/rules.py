@@ -709,7 +709,7 @@ class StalingradRules(Ruleset):
         return observe.observation_view(self)
 
     def bounds(self) -> Bounds:
-        """The most token steps of a game of this length (S3.4)."""
+        """The token steps a framework allows a game of this length (S3.4)."""
         return observe.bounds(self, GAME_LENGTHS[self.length])
 
     def resample_hidden(self, state: State, side: str, rng: random.Random) -> State:
