@@ -712,6 +712,12 @@ class StalingradRules(Ruleset):
         """The token steps a framework allows a game of this length (S3.4)."""
         return observe.bounds(self, GAME_LENGTHS[self.length])
 
+    def reward_signals(self) -> tuple[Any, ...]:
+        """Losses, the ring, the relief's distance (:mod:`hexwar_stalingrad.shaping`)."""
+        from hexwar_stalingrad.shaping import SIGNALS
+
+        return SIGNALS
+
     def resample_hidden(self, state: State, side: str, rng: random.Random) -> State:
         """The cards hidden from ``side`` dealt anew (S3.3, S5.2)."""
         return observe.resample_hidden(self, state, side, rng)

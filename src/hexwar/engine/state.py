@@ -337,6 +337,11 @@ class Ruleset:
         Default: no length declared, returns in ``[-1, 1]``, zero-sum."""
         return Bounds()
 
+    def reward_signals(self) -> tuple[Any, ...]:
+        """Shaped-reward signals for learning agents
+        (:class:`hexwar.engine.shaping.Signal`; used only when asked for); default none."""
+        return ()
+
     def scenario_bounds(self, scenario: str) -> Bounds:
         """The bounds of a game of ``scenario`` (the adapters' and the kit's); default
         :meth:`bounds`. A ruleset whose scenarios differ much in length declares them

@@ -9,7 +9,10 @@ drawn by the environment's generator (``reset(seed=...)``). An action is a token
 (sb3-contrib's convention) hold the legal ones. The reward is the seat's return at the end
 (``truncated`` when the game reached its ``max_game_length``). An illegal token ends the
 episode at once with the lowest return (``info["illegal"]``): a masked agent never sees
-that. ``observation="spatial"``: a dict of ``board`` (:class:`~hexwar.interop.spatial.Grid`,
+that. ``shaping=True`` adds the ruleset's shaped rewards
+(:meth:`~hexwar.engine.state.Ruleset.reward_signals`, :mod:`hexwar.engine.shaping`) to
+each step's reward (``info["shaping"]`` holds them by signal); off by default.
+``observation="spatial"``: a dict of ``board`` (:class:`~hexwar.interop.spatial.Grid`,
 channels x height x width) and ``rest`` (the other sections) instead of the flat vector.
 :class:`~hexwar.interop.vector.HexwarVectorEnv` steps several at once.
 """
@@ -99,6 +102,7 @@ class HexwarEnv(gymnasium.Env):  # type: ignore[type-arg]
         seat: int = 0,
         opponent: str | Callable[..., Any] = "random",
         observation: str = "flat",
+        shaping: bool = False,
         render_mode: str | None = None,
     ) -> None:
         self.game = TokenGame.from_name(game) if isinstance(game, str) else game
@@ -125,6 +129,11 @@ class HexwarEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self._rng = random.Random()
         self._mask: Array = np.zeros(self.game.num_distinct_actions, np.int8)
+        self._side = self.game.seats[seat].side
+        self._signals = tuple(self.game.ruleset.reward_signals()) if shaping else ()
+        #: each signal's value when it was last paid, and the turn of that
+        self._paid: dict[str, float] = {}
+        self._paid_turn = 0
         self.ts: TokenState = self.game.new_initial_state()
 
     def _shape(self, flat: Array) -> Any:
@@ -161,7 +170,23 @@ class HexwarEnv(gymnasium.Env):  # type: ignore[type-arg]
             self._rng = random.Random(seed)
         self.ts = self.game.new_initial_state()
         self._advance()
+        self._paid = {s.name: s.value(self.ts.state, self._side) for s in self._signals}
+        self._paid_turn = self.ts.state.turn
         return self._obs_info()
+
+    def _shaped(self) -> dict[str, float]:
+        """Each signal's pay for the step just taken (see :mod:`hexwar.engine.shaping`)."""
+        state = self.ts.state
+        new_turn = state.turn != self._paid_turn or self.ts.is_terminal()
+        out = {}
+        for s in self._signals:
+            if s.every == "step" or new_turn:
+                now = s.value(state, self._side)
+                out[s.name] = s.weight * (now - self._paid[s.name])
+                self._paid[s.name] = now
+        if new_turn:
+            self._paid_turn = state.turn
+        return out
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if int(action) not in self.ts.legal_actions(self.seat):
@@ -175,6 +200,10 @@ class HexwarEnv(gymnasium.Env):  # type: ignore[type-arg]
         done = ts.is_terminal() and not truncated
         reward = ts.returns()[self.seat] if done else 0.0
         observation, info = self._obs_info()
+        if self._signals:
+            shaped = self._shaped()
+            info["shaping"] = shaped
+            reward += sum(shaped.values())
         return observation, float(reward), done, truncated, info
 
     def render(self) -> str | None:
