@@ -71,7 +71,7 @@ def test_a_hexwar_player_as_the_opponent(seat: int) -> None:
     env = HexwarEnv("crossing", seat=seat, opponent=RandomPlayer(3))
     rng = random.Random(seat)
     for episode in range(20):
-        obs, info = env.reset(seed=episode)
+        _, info = env.reset(seed=episode)
         done = truncated = False
         while not (done or truncated):
             assert env.ts.current_player() == seat
@@ -84,7 +84,7 @@ def test_stalingrad_heuristic_as_the_opponent() -> None:
     from hexwar_stalingrad.heuristic import HeuristicBot
 
     env = HexwarEnv("stalingrad-short", seat=0, opponent=HeuristicBot(1))
-    obs, info = env.reset(seed=2)
+    _, info = env.reset(seed=2)
     rng, done, truncated, steps = random.Random(2), False, False, 0
     while not (done or truncated):
         _obs, _reward, done, truncated, info = env.step(_pick(info["action_mask"], rng))
