@@ -90,7 +90,7 @@ def _as_bot(opponent: str | Callable[..., Any]) -> Bot:
     return player_bot(opponent) if len(required) == 1 else opponent
 
 
-class HexwarEnv(gymnasium.Env):  # type: ignore[type-arg]
+class HexwarEnv(gymnasium.Env):
     """One seat of a hexwar game against an opponent (see the module text)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's convention

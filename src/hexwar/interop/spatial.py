@@ -84,4 +84,5 @@ class Grid:
 
     def rest(self, flat: Array) -> Array:
         """The sections of ``flat`` other than the board, in order (a new array)."""
-        return flat[self._rest]
+        out: Array = flat[self._rest]
+        return out

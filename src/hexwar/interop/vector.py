@@ -33,7 +33,7 @@ __all__ = ["HexwarVectorEnv"]
 Array = np.ndarray[Any, Any]
 
 
-class HexwarVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class HexwarVectorEnv(VectorEnv):
     """``num_envs`` games of one seat stepped together (see the module text)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's convention
@@ -63,7 +63,7 @@ class HexwarVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs = create_empty_array(self.single_observation_space, num_envs)
+        self._obs: Any = create_empty_array(self.single_observation_space, num_envs)
         self._masks: Array = np.zeros((num_envs, token_game.num_distinct_actions), np.int8)
 
     def _batch(self, items: Sequence[Any]) -> Any:
