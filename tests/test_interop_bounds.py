@@ -112,3 +112,36 @@ def test_kit_fails_a_false_declaration_of_perfect_information() -> None:
     report = check_random_games(lambda: Liar().new_state(), games=2, seed=0)
     assert "information" in {v.check for v in report.violations}
     assert TokenGame(Duel()).perfect_information is False  # the deal is private
+
+
+def test_truncated_games_pass_the_frameworks_checks() -> None:
+    """A game cut at its bound ends as truncated in PettingZoo and Gymnasium, and both
+    frameworks' checks (and OpenSpiel's sims) pass on such games."""
+    pytest.importorskip("pettingzoo")
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    from hexwar.interop.gymnasium import HexwarEnv
+    from hexwar.interop.pettingzoo import HexwarAEC
+
+    class Short(Duel):
+        def bounds(self) -> Bounds:
+            return Bounds(max_tokens=12)
+
+    game = TokenGame(Short(), name="short-duel")
+    env = HexwarAEC(game)
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(obs["action_mask"].argmax()))
+    assert env.ts.truncated()
+    api_test(HexwarAEC(game), num_cycles=50, verbose_progress=False)
+    check_env(HexwarEnv(game), skip_render_check=True)
+    gym = HexwarEnv(game)
+    _, info = gym.reset(seed=0)
+    done = truncated = False
+    while not (done or truncated):
+        _, reward, done, truncated, info = gym.step(int(info["action_mask"].argmax()))
+    assert truncated
+    assert not done
+    assert reward == 0.0
