@@ -4,7 +4,8 @@
 
 One panel per game: the agent's win rate against random (greedy, on ``--eval-games``
 games at each point; the last point is the final 1,000-game evaluation) by training
-step, one line per seat.
+step, one line per seat; a star: the final evaluation (the best point's model, 1,000
+fresh games).
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ def plot(runs: Path, out: Path) -> None:
             steps = [int(r["steps"]) for r in rows]
             wins = [float(r["win_rate"]) for r in rows]
             seat = path.stem.split("-")[1]
-            ax.plot(steps, wins, marker="o", markersize=3, label=f"{seat} (win rate)")
+            line = ax.plot(steps[:-1], wins[:-1], marker="o", markersize=3, label=f"{seat}")
+            final = f"{seat}: best model, 1,000 games"
+            colour = line[0].get_color()
+            ax.plot(steps[-1:], wins[-1:], "*", markersize=12, color=colour, label=final)
         ax.axhline(0.9 if game == "crossing" else 0.8, color="grey", linestyle=":", lw=1)
         ax.set_title(game)
         ax.set_xlabel("training steps (agent tokens)")
