@@ -1,6 +1,7 @@
 """Register the example games and the tutorial's under their names
 (:mod:`hexwar.engine.registry`): ``boy_otryadov`` (the skirmish scenario),
-``triumph_and_glory`` and ``crossing``. The repository root must be importable."""
+``triumph_and_glory``, ``bridgehead`` (``examples/classic``) and ``crossing``. The
+repository root must be importable."""
 
 from __future__ import annotations
 
@@ -27,9 +28,16 @@ def _crossing() -> object:
     return Crossing()
 
 
+def _bridgehead() -> object:
+    from examples.classic.rules import Bridgehead
+
+    return Bridgehead()
+
+
 def register_examples() -> tuple[str, ...]:
-    """Register the three games (idempotent); their names."""
+    """Register the four games (idempotent); their names."""
     register("boy_otryadov", _boy, scenario="skirmish")  # type: ignore[arg-type]
     register("triumph_and_glory", _tg)  # type: ignore[arg-type]
     register("crossing", _crossing)  # type: ignore[arg-type]
-    return ("boy_otryadov", "crossing", "triumph_and_glory")
+    register("bridgehead", _bridgehead)  # type: ignore[arg-type]
+    return ("boy_otryadov", "bridgehead", "crossing", "triumph_and_glory")

@@ -36,11 +36,17 @@ from toy_game import Duel
 
 register_examples()
 register("duel", Duel)
-SMALL = ("duel", "crossing", "boy_otryadov", "triumph_and_glory")
+SMALL = ("duel", "crossing", "bridgehead", "boy_otryadov", "triumph_and_glory")
 STALINGRAD = ("stalingrad-short", "stalingrad-long")
 #: The issue's minimum OpenSpiel sims (acceptance 1), and the quick run's.
 SIMS = dict.fromkeys(SMALL, 100) | dict.fromkeys(STALINGRAD, 5)
-QUICK_SIMS = {"duel": 20, "crossing": 20, "boy_otryadov": 1, "triumph_and_glory": 1}
+QUICK_SIMS = {
+    "duel": 20,
+    "crossing": 20,
+    "bridgehead": 5,
+    "boy_otryadov": 1,
+    "triumph_and_glory": 1,
+}
 #: PettingZoo's api_test hints that a Dict observation space (the action_mask convention)
 #: "probably should" be a Box, unless the env is one of PettingZoo's own: those two hints
 #: only are allowed, any other warning fails the test.

@@ -16,7 +16,7 @@ three towns, else Red; a side with no units left loses at once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from hexwar import (
     ActionSpace,
@@ -58,6 +58,9 @@ from .data import (
 CLASSES = {unit: mclass for unit, (_, _, mclass, _) in UNITS.items()}
 #: The largest map: labels have two digits a coordinate.
 MAX_SIZE = 99
+#: Token steps a turn a framework allows (both sides' three phases and the attrition):
+#: about 2.5x the longest turn of 1,000 random games (``tests/test_interop_bounds.py``).
+TOKENS_PER_TURN: Final = 60
 
 
 def other(side: str) -> str:
@@ -170,6 +173,7 @@ class Bridgehead(Ruleset):
     decision_kinds = COMBAT.decision_kinds
     sequence = PARTS.sequence
     parts = PARTS
+    max_tokens = TURNS * TOKENS_PER_TURN  # the token steps a framework allows a game
 
     def __init__(self, columns: int = COLUMNS, rows: int = ROWS) -> None:
         for what, n, low in (("columns", columns, COLUMNS), ("rows", rows, ROWS)):
@@ -185,6 +189,21 @@ class Bridgehead(Ruleset):
         """The map size when it is not the printed 9x7."""
         size = {"columns": self.columns, "rows": self.rows}
         return {} if (self.columns, self.rows) == (COLUMNS, ROWS) else size
+
+    def observation_view(self) -> Any:
+        """The board for learning agents: terrain and each side's units by step, by hex."""
+        counters = self.parts.counters
+        steps = max(len(counters.track(u)) for u in UNITS)
+
+        def step(view: Any, unit: str) -> str:
+            return str(view.get(counters.table, unit) or 0)
+
+        return self.parts.reg.observation_view(
+            self.parts.map,
+            status=step,
+            statuses=tuple(map(str, range(steps))),
+            reads=(counters.table,),
+        )
 
     def action_space(self) -> ActionSpace:
         labels = [self.parts.map.label(c) for c in self.parts.map]

@@ -45,6 +45,7 @@ from hexwar.board.stacking import to_top
 from hexwar.engine.actions import Action, Decision, Outcome, Value
 from hexwar.engine.bounds import Bounds
 from hexwar.engine.dice import D10
+from hexwar.engine.observe import ObservationView
 from hexwar.engine.sequencer import Phase, Segment, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import Ruleset, State
@@ -233,11 +234,11 @@ class TriumphAndGlory(Ruleset):
         return cls(turns=turns if isinstance(turns, int) else None)
 
     def bounds(self) -> Bounds:
-        """An allowance, not a proof (the kit checks it): per turn, 64 token steps for each
-        unit (orders, moves, turns, fire, melee, rolls, each at most 8 tokens) and 128 for
-        chit draws and phase ends."""
+        """The token steps a framework allows a game: per turn 20 for each unit (orders,
+        moves, turns, fire, melee, rolls) and 128 for chit draws and phase ends — about
+        twice the longest of 1,000 random games (``tests/test_interop_bounds.py``)."""
         turns = self.sequence.turn_limit or self.scenario.turns
-        return Bounds(max_tokens=turns * (len(self.units) * 64 + 128))
+        return Bounds(max_tokens=turns * (len(self.units) * 20 + 128))
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for h, uids in sorted(self.scenario.stacks.items()):
@@ -245,6 +246,10 @@ class TriumphAndGlory(Ruleset):
                 u, corner = self.units[uid], self.scenario.first_facing[self.units[uid].side]
                 values = {"strength": u.strength, "disordered": False, "facing": corner}
                 self.pieces.place(state, uid, h, u.side, attributes=values)
+
+    def observation_view(self) -> ObservationView:
+        """The board for learning agents: hexes, terrain and each side's units."""
+        return self.pieces.observation_view(self.map)
 
     def action_space(self) -> ActionSpace:
         """Kinds (with the orders, rolls, picks and draws), units, groups and ``pass``,

@@ -8,7 +8,7 @@ The code is the tutorial's, with types, its declared bounds and ``perfect_inform
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from hexwar import (
     Action,
@@ -86,6 +86,10 @@ class Crossing(Ruleset):
         roll 3), plus two phase ends (2 each)."""
         per_side = 2 * 5 + 2 * (4 + 3) + 2 * 2
         return Bounds(max_tokens=TURNS * 2 * per_side)
+
+    def observation_view(self) -> Any:
+        """The board for learning agents: terrain and each side's units, by hex."""
+        return PIECES.observation_view(MAP)
 
     def action_space(self) -> ActionSpace:
         return ActionSpace.of(

@@ -709,8 +709,14 @@ class StalingradRules(Ruleset):
         return observe.observation_view(self)
 
     def bounds(self) -> Bounds:
-        """The most token steps of a game of this length (S3.4)."""
+        """The token steps a framework allows a game of this length (S3.4)."""
         return observe.bounds(self, GAME_LENGTHS[self.length])
+
+    def reward_signals(self) -> tuple[Any, ...]:
+        """Losses, the ring, the relief's distance (:mod:`hexwar_stalingrad.shaping`)."""
+        from hexwar_stalingrad.shaping import SIGNALS
+
+        return SIGNALS
 
     def resample_hidden(self, state: State, side: str, rng: random.Random) -> State:
         """The cards hidden from ``side`` dealt anew (S3.3, S5.2)."""

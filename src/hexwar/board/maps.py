@@ -29,7 +29,7 @@ import networkx as nx
 
 from hexwar.base.errors import DataError
 from hexwar.board.terrain import Step, TerrainChart
-from hexwar.grid.coords import MapLabels, OffsetKind, offset_to_hex
+from hexwar.grid.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar.grid.square import HEX_GRID, Square, Topology
 
@@ -260,6 +260,35 @@ class GameMap(Generic[C]):
             self._cache["cells"] = cells
             self._cache["index"] = {c: i for i, c in enumerate(cells)}
         return cast(tuple[C, ...], cells)
+
+    def offset_grid(self) -> tuple[tuple[int, int], ...]:
+        """``(row, column)`` of each cell of :meth:`indexed_cells` on the smallest
+        rectangle of the map's offset layout (hexes: ``offset``, odd-q without one;
+        squares: their own rows and columns), from ``(0, 0)``: the layout of a spatial
+        observation.
+
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> build_map(chart, dict.fromkeys(rectangle(3, 2), "clear")).offset_grid()
+        ((0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2))
+        """
+
+        def build() -> tuple[tuple[int, int], ...]:
+            at: list[tuple[int, int]] = []
+            for cell in self.indexed_cells():
+                if isinstance(cell, Hex):
+                    o = hex_to_offset(cell, self.offset or "odd-q")
+                    at.append((o.row, o.col))
+                elif isinstance(cell, Square):
+                    at.append((cell.row, cell.col))
+                else:
+                    raise ValueError(f"{cell!r}: no offset grid for this kind of cell")
+            top = min((r for r, _ in at), default=0)
+            left = min((c for _, c in at), default=0)
+            return tuple((r - top, c - left) for r, c in at)
+
+        return self.derived(("offset-grid",), build)
 
     def index(self) -> dict[C, int]:
         """Cell -> integer index, matching :meth:`indexed_cells`."""

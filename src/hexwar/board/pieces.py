@@ -307,6 +307,48 @@ class Pieces(PieceReads[C]):
         state.reveal(self.table, piece)
         state.reveal(self.stacks, label)
 
+    # -- observing -------------------------------------------------------------------
+
+    def observation_view(
+        self,
+        game_map: Any,
+        *,
+        status: Callable[[Any, str], str] | None = None,
+        statuses: tuple[str, ...] = ("",),
+        depth: int = 1,
+        reads: tuple[str, ...] = (),
+    ) -> Any:
+        """An :class:`~hexwar.engine.observed.ObservationView` whose board is this registry
+        on ``game_map`` (a :class:`~hexwar.board.maps.GameMap`; its cells in index order,
+        their terrain, their offset grid for a spatial observation): each piece the
+        observer sees, by side and ``status(view, piece)`` (among ``statuses``; default
+        one status), counted up to ``depth`` per cell. ``reads``: the tables ``status``
+        reads besides this registry's. A hidden piece (:meth:`hide`) is not on the
+        observer's board. (A ruleset's ``observation_view()`` may return it.)"""
+        from hexwar.engine.observed import Board, ObservationView
+
+        cells = game_map.indexed_cells()
+        table = self.table
+
+        def pieces(view: Any) -> list[tuple[str, str, str]]:
+            out = []
+            for piece, entry in view.table(table).items():
+                if isinstance(entry, tuple):  # else hidden from the observer
+                    label, side = entry
+                    out.append((str(label), str(side), status(view, piece) if status else ""))
+            return out
+
+        board = Board(
+            cells=tuple(self.codec.label(c) for c in cells),
+            terrain=tuple(game_map.terrain(c) for c in cells),
+            pieces=pieces,
+            statuses=statuses,
+            depth=depth,
+            reads=(table, *reads),
+            grid=game_map.offset_grid(),
+        )
+        return ObservationView(board=board)
+
     # -- internals -------------------------------------------------------------------
 
     def _shared(self, name: str) -> None:

@@ -140,12 +140,20 @@ class Board:
     piece: Callable[[Observed, str], Iterable[tuple[str, str, str]]] | None = None
     piece_zoc: Callable[[Observed, str], tuple[str, Iterable[str]] | None] | None = None
     keyed: tuple[str, ...] = ()
+    #: ``(row, column)`` of each cell (same order as ``cells``) on the map's offset grid
+    #: (:meth:`hexwar.board.maps.GameMap.offset_grid`): the planes' spatial layout;
+    #: ``None``: no spatial observation
+    grid: tuple[tuple[int, int], ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.terrain) != len(self.cells):
             raise HexwarError(f"board: {len(self.cells)} cells but {len(self.terrain)} terrains")
         if len(set(self.cells)) != len(self.cells):
             raise HexwarError("board: cell labels repeat")
+        if self.grid is not None and (
+            len(self.grid) != len(self.cells) or len(set(self.grid)) != len(self.grid)
+        ):
+            raise HexwarError("board: grid needs one distinct (row, column) per cell")
         if self.depth < 1 or not self.statuses:
             raise HexwarError("board: depth >= 1 and at least one status")
         derived = getattr(self.pieces, "__func__", None) is Board._derived

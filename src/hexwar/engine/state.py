@@ -181,6 +181,8 @@ class Ruleset:
     #: Decision kind -> :class:`~hexwar.engine.kinds.DecisionKind` (what an answer does,
     #: and its token kinds): the default :meth:`decide` and :meth:`decision_tokens` use it.
     decision_kinds: Mapping[str, DecisionKinds] = {}
+    #: The most token steps of a game (the default :meth:`bounds`; ``None``: not declared).
+    max_tokens: int | None = None
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -328,13 +330,26 @@ class Ruleset:
     # -- frameworks (:mod:`hexwar.interop`) ---------------------------------------------
 
     #: Whether no side ever has hidden information (no ``State.hide``, no private
-    #: decision); the default is the safe ``False``.
-    perfect_information: ClassVar[bool] = False
+    #: decision); ``None`` (the default): derived from what the game hides
+    #: (:func:`hexwar.engine.bounds.hides_anything`); the kit checks a declaration.
+    perfect_information: ClassVar[bool | None] = None
 
     def bounds(self) -> Bounds:
         """The declared bounds: the most token steps of a game, the range of a return.
-        Default: no length declared, returns in ``[-1, 1]``, zero-sum."""
-        return Bounds()
+        Default: :attr:`max_tokens` (``None``: no length declared), returns in ``[-1, 1]``,
+        zero-sum."""
+        return Bounds(max_tokens=self.max_tokens)
+
+    def reward_signals(self) -> tuple[Any, ...]:
+        """Shaped-reward signals for learning agents
+        (:class:`hexwar.engine.shaping.Signal`; used only when asked for); default none."""
+        return ()
+
+    def scenario_bounds(self, scenario: str) -> Bounds:
+        """The bounds of a game of ``scenario`` (the adapters' and the kit's); default
+        :meth:`bounds`. A ruleset whose scenarios differ much in length declares them
+        here, so each one's ``max_tokens`` is near its real length."""
+        return self.bounds()
 
     def returns(self, state: Any) -> dict[str, float]:
         """Each side's return at the end of ``state`` (``0`` while it goes on): by default

@@ -41,13 +41,14 @@ from typing import Any, Final
 
 from hexwar.base.errors import HexwarError, NotLegalNow
 from hexwar.engine.actions import CHANCE, END, TERMINAL, Action
+from hexwar.engine.bounds import token_steps
 from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.space import DONE
 from hexwar.engine.state import HIDDEN, State, _trie
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
 from hexwar.interop.seeing import Seeing
-from hexwar.interop.text import cursor_in, cursor_out, digest
+from hexwar.interop.text import cursor_in, cursor_out, public_digest, public_text
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
@@ -60,8 +61,10 @@ class TokenState(Seeing):
     """A hexwar state, the prefix of the action being built, and the seat turn."""
 
     __slots__ = (
+        "_own",
         "_seat_at",
         "_seat_pos",
+        "_taken",
         "game",
         "prefix",
         "state",
@@ -76,12 +79,21 @@ class TokenState(Seeing):
         seat_at: Cursor | None = None,
         *,
         settle: bool = True,
+        own: tuple[tuple[int, ...], ...] | None = None,
+        taken: int | None = None,
     ) -> None:
         self.game = game
         self.state = state
         self.prefix = prefix
         self._seat_pos = seat_pos
         self._seat_at = seat_at
+        #: each seat's last chosen tokens (at most ``game.history_tokens``), oldest first;
+        #: ``None`` when unknown (a token state made from a game under way)
+        self._own = own
+        if own is None and not state.history and not prefix:
+            self._own = ((),) * game.num_players
+        #: the token steps of the game so far (its history's and the prefix's)
+        self._taken = token_steps(state.history) + len(prefix) if taken is None else taken
         self._seen = None
         self._seen_at = -1
         if settle:
@@ -96,7 +108,7 @@ class TokenState(Seeing):
     def current_player(self) -> int:
         """The acting seat's index, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
         side = self.state.current_player()
-        if side == TERMINAL:
+        if side == TERMINAL or self._taken >= self.game.max_game_length:
             return TERMINAL_PLAYER
         if side == CHANCE:
             return CHANCE_PLAYER
@@ -104,10 +116,16 @@ class TokenState(Seeing):
         return seats[0] if len(seats) == 1 else self._acting()
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        """Whether the game is over: ended by its rules, or :meth:`truncated`."""
+        return self.state.is_terminal() or self._taken >= self.game.max_game_length
+
+    def truncated(self) -> bool:
+        """Whether the game reached the game's ``max_game_length`` token steps before
+        its rules ended it: it is over, a draw (every return ``0``)."""
+        return self._taken >= self.game.max_game_length and not self.state.is_terminal()
 
     def is_chance_node(self) -> bool:
-        return self._to_act() == CHANCE
+        return self._to_act() == CHANCE and not self.truncated()
 
     def _acting(self) -> int:
         st = self.state
@@ -154,7 +172,7 @@ class TokenState(Seeing):
     def legal_tokens(self) -> tuple[str, ...]:
         """The tokens that may follow the prefix for the acting seat (or chance)."""
         side = self.state.current_player()
-        if side == TERMINAL:
+        if side == TERMINAL or self._taken >= self.game.max_game_length:
             return ()
         if side == CHANCE or len(self.game.side_seats[side]) == 1:
             return self.state.legal_tokens(self.prefix)
@@ -207,10 +225,17 @@ class TokenState(Seeing):
                 if after
                 else f"token {token!r} may not start an action here"
             )
+        own = self._own
+        if own is not None:
+            player = self.current_player()
+            if player >= 0:  # a seat's choice (chance and forced tokens are not)
+                mine = (*own[player], action_id)[-self.game.history_tokens :]
+                self._own = (*own[:player], mine, *own[player + 1 :])
         self._step(token)
         self._collapse()
 
     def _step(self, token: str) -> None:
+        self._taken += 1
         if token != DONE:  # a legal token after a legal prefix: a legal prefix
             self.prefix = (*self.prefix, token)
             return
@@ -255,6 +280,8 @@ class TokenState(Seeing):
             self._seat_pos,
             self._seat_at,
             settle=False,
+            own=self._own,
+            taken=self._taken,
         )
         if self._seen is not None and self._seen_at == self.state.version:
             out._seen = {side: list(seen) for side, seen in self._seen.items()}
@@ -267,7 +294,8 @@ class TokenState(Seeing):
         return self.clone()
 
     def returns(self) -> list[float]:
-        """Each seat's return (its side's; zeros while the game goes on)."""
+        """Each seat's return (its side's; zeros while the game goes on, or when it was
+        :meth:`truncated`)."""
         if not self.state.is_terminal():
             return [0.0] * self.game.num_players
         by_side = self.game.ruleset.returns(self.state)
@@ -281,7 +309,22 @@ class TokenState(Seeing):
         side = self.game.seats[player].side
         state = self.game.ruleset.resample_hidden(self.state, side, rng)
         prefix = self.visible_prefix(player)
-        return TokenState(self.game, state, prefix, self._seat_pos, self._seat_at, settle=False)
+        own = (
+            None
+            if self._own is None
+            else tuple(mine if i == player else () for i, mine in enumerate(self._own))
+        )  # the others' choices are not the seat's to know: they go
+        taken = self._taken - len(self.prefix) + len(prefix)
+        return TokenState(
+            self.game,
+            state,
+            prefix,
+            self._seat_pos,
+            self._seat_at,
+            settle=False,
+            own=own,
+            taken=taken,
+        )
 
     # -- text and saving ---------------------------------------------------------------------
 
@@ -290,12 +333,20 @@ class TokenState(Seeing):
         return self.game.space.token(action_id)
 
     def __str__(self) -> str:
-        prefix = " ".join(self.prefix) or "-"
+        """What a spectator may see, in one line: the turn, the phase, who acts, the
+        prefix (none while it answers a private decision) and the digest of the public
+        position (:func:`~hexwar.interop.text.public_digest`): nothing hidden from any
+        side, so states a seat cannot tell apart print the same."""
+        prefix = " ".join(self.visible_prefix(None)) or "-"
         return (
             f"{self.game.name} turn {self.state.turn} {self.state.stage}/{self.state.phase}; "
             f"to act {self._acting_name()}; prefix {prefix}; "
-            f"position {digest(self.state)}"
+            f"public position {public_digest(self.state)}"
         )
+
+    def render_text(self) -> str:
+        """:meth:`__str__` and the public position as JSON (the frameworks' ``render``)."""
+        return f"{self}\n{public_text(self.state)}"
 
     def serialize(self) -> str:
         """The state as text: the save file (:func:`hexwar.engine.savefile.dumps`), the
@@ -306,6 +357,7 @@ class TokenState(Seeing):
                 "state": dumps(self.state),
                 "prefix": list(self.prefix),
                 "seat": [self._seat_pos, cursor],
+                "own": None if self._own is None else [list(t) for t in self._own],
             },
             separators=(",", ":"),
             ensure_ascii=False,
@@ -318,7 +370,12 @@ class TokenState(Seeing):
         state = loads(game.ruleset, data["state"], source="<token state>")
         pos, cursor = data["seat"]
         at = None if cursor is None else cursor_in(cursor)
-        out = cls(game, state, tuple(data["prefix"]), int(pos), at, settle=False)
+        own = data.get("own")
+        if own is not None:
+            own = tuple(tuple(int(i) for i in mine) for mine in own)
+            if len(own) != game.num_players:
+                raise HexwarError("token state: 'own' needs one token list per seat")
+        out = cls(game, state, tuple(data["prefix"]), int(pos), at, settle=False, own=own)
         for k, t in enumerate(out.prefix):  # each token must have been legal
             before = cls(game, state, out.prefix[:k], int(pos), at, settle=False)
             if t == DONE or t not in before.legal_tokens():

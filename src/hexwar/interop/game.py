@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Final
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import Action, Value, sorted_outcomes
+from hexwar.engine.bounds import hides_anything
 from hexwar.engine.dice import integer_weights
 from hexwar.engine.memo import kept
 from hexwar.engine.observe import Encoder
@@ -22,6 +23,8 @@ __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame"]
 #: OpenSpiel's player ids of a chance node and of a finished game.
 CHANCE_PLAYER: Final = -1
 TERMINAL_PLAYER: Final = -4
+#: How many of its own last tokens a seat's information-state tensor holds (default).
+HISTORY_TOKENS: Final = 16
 #: A chance node's ``(token id, weight)`` pairs and their sum.
 Weights = tuple[tuple[tuple[int, int], ...], int]
 
@@ -32,6 +35,8 @@ class TokenGame:
     ``scenario``/``options``: those of :meth:`~hexwar.engine.state.Ruleset.new_state`; the
     set-up is computed once and cloned for each new game. ``name``: the registry name
     (:mod:`hexwar.engine.registry`), used by the frameworks' game names.
+    ``history_tokens``: how many of its own last tokens a seat's information-state tensor
+    holds.
     """
 
     #: The class of the states (:class:`hexwar.interop.adapter.TokenState`, set there).
@@ -45,6 +50,7 @@ class TokenGame:
         options: Mapping[str, Value] | None = None,
         name: str | None = None,
         collapse: bool = True,
+        history_tokens: int = HISTORY_TOKENS,
     ) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
@@ -60,7 +66,7 @@ class TokenGame:
             side: tuple(i for i, s in enumerate(self.seats) if s.side == side)
             for side in ruleset.sides
         }
-        bounds = ruleset.bounds()
+        bounds = ruleset.scenario_bounds(scenario)
         if bounds.max_tokens is None:
             raise HexwarError(
                 f"{ruleset.name}: declare the most token steps of a game "
@@ -72,8 +78,17 @@ class TokenGame:
         self.num_distinct_actions = self.space.size
         counts = {len(v) for v in self.side_seats.values()}
         self.zero_sum = bounds.zero_sum and len(counts) == 1
-        self.perfect_information = ruleset.perfect_information
+        declared = ruleset.perfect_information
+        #: declared by the ruleset, else derived from what its games hide
+        self.perfect_information: bool = (
+            not hides_anything(ruleset, scenario, self.options)
+            if declared is None
+            else bool(declared)
+        )
         self.encoder = Encoder(ruleset)
+        if history_tokens < 1:
+            raise HexwarError(f"history_tokens must be at least 1, not {history_tokens}")
+        self.history_tokens = history_tokens
         self._initial: State | None = None
         self._initial_token_state: Any = None
         #: id of a chance event's outcomes -> (those outcomes, prefix -> weights and
@@ -132,6 +147,13 @@ class TokenGame:
     def observation_size(self) -> int:
         """The length of an observation tensor."""
         return self.encoder.size
+
+    @property
+    def information_state_size(self) -> int:
+        """The length of an information-state tensor: the observation, then one one-hot
+        block over the token ids per slot of the seat's last :attr:`history_tokens`
+        tokens (the most recent first)."""
+        return self.encoder.size + self.history_tokens * self.space.size
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (

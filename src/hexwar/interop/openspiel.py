@@ -8,7 +8,8 @@ explicit stochastic, perfect or imperfect information as the ruleset declares
 as many seats and the ruleset's returns are (else general-sum), terminal rewards. States
 clone with :meth:`~hexwar.engine.state.State.clone` and serialize through the save
 format (OpenSpiel pickles a python state's attributes; ours pickle as save files).
-Observation tensor and string, information-state string (perfect recall).
+Observation tensor and string; information-state string (perfect recall) and tensor (the
+observation and the seat's own last tokens: ``TokenGame.information_state_size``).
 """
 
 from __future__ import annotations
@@ -71,25 +72,37 @@ class HexwarState(pyspiel.State):  # type: ignore[misc]
 
 class HexwarObserver:
     """OpenSpiel's python observer: the observation tensor (named sections in ``dict``)
-    and string; with ``perfect_recall`` the information-state string (no tensor)."""
+    and string; with ``perfect_recall`` the information-state string and tensor (``dict``:
+    ``observation``, and ``history``: one row per slot of the seat's last tokens)."""
 
     def __init__(self, game: TokenGame, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.game = game
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else game.observation_size
+        obs = game.observation_size
+        size = game.information_state_size if self.perfect_recall else obs
         self.tensor = np.zeros(size, np.float32)
         self._dense = Dense(game)
         self.dict: dict[str, Any] = {}
-        if not self.perfect_recall:
+        if self.perfect_recall:
+            self.dict["observation"] = self.tensor[:obs]
+            self.dict["history"] = self.tensor[obs:].reshape(game.history_tokens, -1)
+        else:
             for name, (offset, n) in game.encoder.sections.items():
                 self.dict[name] = self.tensor[offset : offset + n]
 
     def set_from(self, state: HexwarState, player: int) -> None:
-        if self.perfect_recall:
+        ts = state.token_state
+        if not self.perfect_recall:
+            self._dense.observation(ts, player, out=self.tensor)
             return
-        self._dense.observation(state.token_state, player, out=self.tensor)
+        mine = ts.own_tokens(player)  # an error, not a silent zero, when unknown
+        self._dense.observation(ts, player, out=self.dict["observation"])
+        history = self.dict["history"]
+        history[:] = 0.0
+        for k, t in enumerate(reversed(mine)):
+            history[k, t] = 1.0
 
     def string_from(self, state: HexwarState, player: int) -> str:
         ts = state.token_state
@@ -122,7 +135,7 @@ def register(name: str) -> str:
         max_num_players=n,
         min_num_players=n,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={},

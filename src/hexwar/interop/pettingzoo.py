@@ -6,7 +6,8 @@ four Stalingrad players ``rkka_0`` ground, ``rkka_1`` air, ...). Each observatio
 dict: ``observation`` (the seat's
 tensor, float32 0/1) and ``action_mask`` (int8, the legal token ids; all zero for an
 agent not to act). Chance nodes are answered by the environment's generator, seeded by
-``reset(seed=...)``. Rewards come at the end (the seats' returns).
+``reset(seed=...)``. Rewards come at the end (the seats' returns); a game that reached
+its ``max_game_length`` ends truncated (every agent's ``truncations``, rewards 0).
 """
 
 from __future__ import annotations
@@ -103,9 +104,10 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[player]
             return False
         returns = ts.returns()
+        ended = self.truncations if ts.truncated() else self.terminations  # max_game_length
         for a in self.agents:
             self.rewards[a] = returns[self._index[a]]
-            self.terminations[a] = True
+            ended[a] = True
         self.agent_selection = self.agents[0]
         return True
 
@@ -128,7 +130,7 @@ class HexwarAEC(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return str(self.ts)
+        return self.ts.render_text()
 
     def close(self) -> None:
         pass

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hexwar.base.errors import HexwarError
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER
 from hexwar.interop.text import seen_text
 
@@ -21,6 +22,8 @@ class Seeing:
     """The observation methods of :class:`~hexwar.interop.adapter.TokenState`."""
 
     __slots__ = ("_seen", "_seen_at")
+    #: each seat's last chosen token ids (``None``: unknown; set by the token state)
+    _own: tuple[tuple[int, ...], ...] | None
     #: per side, the history as it saw it (kept up to date action by action by the
     #: token state; valid while the hexwar state's version is ``_seen_at``)
     _seen: dict[str, list[str]] | None
@@ -35,13 +38,14 @@ class Seeing:
 
         def legal_tokens(self) -> tuple[str, ...]: ...
 
-    def visible_prefix(self, player: int) -> tuple[str, ...]:
-        """The prefix as seat ``player`` sees it: empty while building an answer to a
-        decision private to another side (a hidden placement, a secret chance event)."""
+    def visible_prefix(self, player: int | None) -> tuple[str, ...]:
+        """The prefix as seat ``player`` sees it (``None``: a spectator): empty while
+        building an answer to a decision private to another side (a hidden placement, a
+        secret chance event)."""
         pending = self.state.pending
         if self.prefix and pending:
             private = pending[-1].private
-            if private is not None and private != self.game.seats[player].side:
+            if private is not None and (player is None or private != self.game.seats[player].side):
                 return ()
         return self.prefix
 
@@ -87,6 +91,36 @@ class Seeing:
         """Seat ``player``'s observation as a dense list of 0.0 / 1.0."""
         out = [0.0] * self.game.encoder.size
         for i in self.observation_hot(player):
+            out[i] = 1.0
+        return out
+
+    def own_tokens(self, player: int) -> tuple[int, ...]:
+        """The token ids seat ``player`` chose, at most the game's ``history_tokens``
+        last ones, oldest first (chance and forced tokens are not its choices). A
+        :class:`~hexwar.base.errors.HexwarError` for a token state made from a game under
+        way (``TokenGame.state_of`` a state with a history): its choices are unknown."""
+        if self._own is None:
+            raise HexwarError(
+                f"{self.game.name}: seat {player}'s tokens are unknown (a token state made "
+                "from a game under way has no information-state tensor)"
+            )
+        return self._own[player]
+
+    def information_state_hot(self, player: int) -> list[int]:
+        """The ones of seat ``player``'s information-state tensor: its observation
+        (:meth:`observation_hot`), then its own last tokens (:meth:`own_tokens`), the
+        most recent in the first block (see ``TokenGame.information_state_size``)."""
+        game = self.game
+        base, n = game.encoder.size, game.space.size
+        mine = self.own_tokens(player)
+        out = self.observation_hot(player)
+        out += [base + k * n + t for k, t in enumerate(reversed(mine))]
+        return out
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """Seat ``player``'s information-state tensor as a dense list of 0.0 / 1.0."""
+        out = [0.0] * self.game.information_state_size
+        for i in self.information_state_hot(player):
             out[i] = 1.0
         return out
 

@@ -1,19 +1,23 @@
 """Text forms of token states, each computed once per position (``State.derive``): what a
-side sees (:func:`seen_text`), the position's
-digest (:func:`digest`); and the sequencer cursor as JSON data (the seat turn of a
-serialized :class:`~hexwar.interop.adapter.TokenState`)."""
+side sees (:func:`seen_text`), what a spectator sees (:func:`public_text`, nothing hidden
+from any side) and its digest (:func:`public_digest`); and the sequencer cursor as JSON
+data (the seat turn of a serialized :class:`~hexwar.interop.adapter.TokenState`)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from hexwar.engine.fileformat import position_digest
 from hexwar.engine.sequencer import Cursor
 from hexwar.engine.state import State
 
-__all__ = ["cursor_in", "cursor_out", "digest", "seen_text"]
+__all__ = ["SPECTATOR", "cursor_in", "cursor_out", "public_digest", "public_text", "seen_text"]
+
+#: The observer name of a spectator: no side, so every hidden entry and private action
+#: is masked (:meth:`~hexwar.engine.state.State.observation`).
+SPECTATOR: Final = ""
 
 
 def seen_text(state: State, side: str) -> str:
@@ -27,9 +31,19 @@ def seen_text(state: State, side: str) -> str:
     return state.derive(("interop-seen", side), text)
 
 
-def digest(state: State) -> str:
-    """The first 16 hex digits of the position's digest (once per position)."""
-    return state.derive(("interop-digest",), lambda: position_digest(state)[:16])
+def public_text(state: State) -> str:
+    """What a spectator sees of ``state`` (no side's hidden entries, no private action),
+    as JSON, history aside (once per position)."""
+    return seen_text(state, SPECTATOR)
+
+
+def public_digest(state: State) -> str:
+    """The first 16 hex digits of the SHA-256 of :func:`public_text` (once per position):
+    states a spectator cannot tell apart have the same digest."""
+    return state.derive(
+        ("interop-public-digest",),
+        lambda: hashlib.sha256(public_text(state).encode()).hexdigest()[:16],
+    )
 
 
 def cursor_out(c: Cursor) -> list[Any]:

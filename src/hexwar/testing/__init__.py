@@ -4,7 +4,8 @@
 per-state checks in :mod:`hexwar.testing.checks`),
 :mod:`hexwar.testing.machine` holds the hypothesis state machine and state strategy,
 :mod:`hexwar.testing.failures` the progress display and failure records,
-:mod:`hexwar.testing.policies` the random players' policies; their
+:mod:`hexwar.testing.policies` the random players' policies,
+:mod:`hexwar.testing.lengths` the check of a declared game length; their
 names are re-exported here (``from hexwar.testing import check_random_games``).
 :mod:`hexwar.testing.strategies` holds hypothesis strategies of hexes, maps and
 placements. It may import every layer but :mod:`hexwar.render`; nothing in the core
@@ -21,17 +22,20 @@ from hexwar.testing.kit import (
     checking_reads,
     outputs_under_hash_seeds,
 )
+from hexwar.testing.lengths import LengthReport, check_length_bound
 from hexwar.testing.machine import FAST_SHRINK, RulesStateMachine, random_states
 from hexwar.testing.policies import Policy, Weighted, uniform
 
 __all__ = [
     "FAST_SHRINK",
+    "LengthReport",
     "Policy",
     "RulesStateMachine",
     "RulesViolation",
     "SimulationReport",
     "Violation",
     "Weighted",
+    "check_length_bound",
     "check_random_games",
     "check_rejects",
     "check_step",

@@ -5,7 +5,8 @@ runs them at every step of its random games).
   unique, their text forms unique and round-tripping; seats see only their side's
   actions and together every one; chance outcomes are distinct with probabilities in
   (0, 1] summing to exactly 1; a finished game has an outcome, no legal action and no
-  more token steps than its ruleset's ``bounds()``.
+  more token steps than its ruleset's ``scenario_bounds()``; a ruleset declaring
+  ``perfect_information`` hides nothing and has no private decision.
 - :func:`check_tokens`: the token tree (:meth:`State.legal_tokens` from the empty
   prefix) has sorted tokens, all in the action space, no dead end, and exactly
   ``legal_actions`` as its leaves; token ids round-trip.
@@ -99,10 +100,16 @@ def check_step(
     fails: list[tuple[str, str]] = []
     player = state.current_player()
     legal = state.legal_actions()
+    if state.ruleset.perfect_information:
+        top = state.pending[-1] if state.pending else None
+        if top is not None and top.private is not None:
+            fails.append(("information", f"declared perfect, but {top.kind!r} is private"))
+        elif any(state.hides_from(side) for side in state.ruleset.sides):
+            fails.append(("information", "declared perfect, but an entry is hidden"))
     if tokens:
         fails += check_tokens(state, legal)
     if state.is_terminal():
-        fails += state.ruleset.bounds().failures(state.history)
+        fails += state.ruleset.scenario_bounds(state.scenario).failures(state.history)
         if state.outcome is None or player != TERMINAL:
             fails.append(("terminal", "terminal state without outcome"))
         if legal:

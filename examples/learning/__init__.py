@@ -1,0 +1,1 @@
+"""Action-masked PPO on hexwar games (``pip install -e ".[learn]"``; docs/learning.md)."""
