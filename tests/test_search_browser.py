@@ -17,9 +17,9 @@ if not os.environ.get("HEXWAR_BROWSER"):
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from tests.web.test_browser import LINK, browser, out, server, session_of, until
 
 from hexwar.engine.actions import Action
-from tests.web.test_browser import LINK, browser, out, server, session_of, until
 
 __all__ = ["browser", "out", "server"]  # the fixtures, imported for pytest
 
@@ -54,8 +54,10 @@ def test_the_hint_button_shows_the_search_candidates(
     d.save_screenshot(str(out / "search_hint_thinking.png"))
     # the search thinks in a bot worker (100 iterations): up to HINT_WAIT on a busy machine
     WebDriverWait(d, HINT_WAIT, poll_frequency=0.1).until(
-        lambda x: x.find_elements(By.CSS_SELECTOR, "table.hint tr.chosen")
-        or x.find_element(By.ID, "message").text,
+        lambda x: (
+            x.find_elements(By.CSS_SELECTOR, "table.hint tr.chosen")
+            or x.find_element(By.ID, "message").text
+        ),
         "the hint",
     )
     assert not d.find_element(By.ID, "message").text
