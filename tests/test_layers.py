@@ -26,9 +26,9 @@ ALLOWED: dict[str, set[str]] = {
     "mechanics": {"base", "grid", "engine", "board"},
     "render": {"base", "grid", "board"},
     "testing": {"base", "grid", "engine", "board", "mechanics"},
-    "interop": {"base", "grid", "engine", "board", "mechanics", "render", "testing"},
-    "web": {"base", "grid", "engine", "board", "mechanics", "render"},
-    "study": {"base", "engine"},
+    "interop": {"base", "grid", "engine", "board", "mechanics", "render", "testing", "search"},
+    "web": {"base", "grid", "engine", "board", "mechanics", "render", "search"},
+    "study": {"base", "engine", "search"},
     "search": {"base", "engine"},
 }
 

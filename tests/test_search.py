@@ -7,14 +7,24 @@ import random
 
 import pytest
 from examples.boy_otryadov.rules import BoyOtryadov
+from examples.triumph_and_glory.rules import ORDERS, TriumphAndGlory
 from examples.tutorial.crossing import Crossing
 
 from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import CHANCE, END, Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player, RandomPlayer, play
-from hexwar.engine.state import State
-from hexwar.search import Candidate, Explanation, SearchPlayer, determinise, replay_hidden
+from hexwar.engine.resample import hidden_entries, rebuilt
+from hexwar.engine.state import Ruleset, State
+from hexwar.search import (
+    Candidate,
+    Explanation,
+    SearchPlayer,
+    determinise,
+    evaluation_of,
+    horizon_of,
+    replay_hidden,
+)
 from hexwar_stalingrad.evaluation import Evaluation
 from hexwar_stalingrad.rules import StalingradRules
 
@@ -53,6 +63,114 @@ def test_stalingrad_twins_give_the_same_search(actions: int) -> None:
         player(s)
         results.append(player.last)
     assert results[0] == results[1]
+
+
+def _same_search(a: State, b: State, **budget: int) -> None:
+    results = []
+    for s in (a, b):
+        player = SearchPlayer(seed=3, **budget)
+        player(s)
+        results.append(player.last)
+    assert results[0] == results[1]
+
+
+def _stalingrad_rkka_to_act() -> State:
+    return _to_side(StalingradRules("short").new_state(), SeededDriver(5), RandomPlayer(5), 0)
+
+
+def test_stalingrad_deck_order_twins_give_the_same_search() -> None:
+    # Twins: only the order of every deck differs (S3.3), hidden from both sides
+    state = _stalingrad_rkka_to_act()
+    side = state.current_player()
+    decks = [k for k, o in hidden_entries(state, side, "cards").items() if o is None]
+    assert decks
+    cards = state.table("cards")
+    twin = rebuilt(state, "cards", {k: tuple(reversed(cards[k])) for k in decks})  # type: ignore[arg-type]
+    assert twin.table("cards") != state.table("cards")
+    assert twin.observation(side) == state.observation(side)
+    _same_search(state, twin, iterations=15, horizon=8)
+
+
+def test_stalingrad_other_hand_twins_give_the_same_search() -> None:
+    # Twins: the Wehrmacht's hand differs (a card swapped with one of its deck, S5.2)
+    state = _stalingrad_rkka_to_act()
+    assert state.current_player() == "rkka"
+    cards = state.table("cards")
+    hand, deck = cards["hand:wehrmacht"], cards["deck:wehrmacht"]
+    assert isinstance(hand, tuple)
+    assert isinstance(deck, tuple)
+    assert hand
+    assert deck
+    twin = rebuilt(
+        state,
+        "cards",
+        {"hand:wehrmacht": (deck[0], *hand[1:]), "deck:wehrmacht": (hand[0], *deck[1:])},
+    )
+    assert twin.table("cards")["hand:wehrmacht"] != hand
+    assert twin.observation("rkka") == state.observation("rkka")
+    _same_search(state, twin, iterations=15, horizon=8)
+
+
+def test_stalingrad_supplies_its_evaluation_through_the_ruleset() -> None:
+    state = _stalingrad_rkka_to_act()
+    found = evaluation_of(state.ruleset)
+    assert isinstance(found, Evaluation)
+    assert horizon_of(found) == Evaluation().horizon
+    assert evaluation_of(Crossing()) is None
+    hooked = SearchPlayer(seed=2, iterations=8)
+    wired = SearchPlayer(seed=2, iterations=8, evaluation=Evaluation(), horizon=found.horizon)
+    unevaluated = SearchPlayer(seed=2, iterations=8, evaluation=_Even(), horizon=found.horizon)
+    for p in (hooked, wired, unevaluated):
+        p(state)
+    assert hooked.last == wired.last
+    assert hooked.last != unevaluated.last  # the values come from Stalingrad's evaluation
+
+
+class _Even:
+    def position_value(self, state: State, side: str) -> float:
+        return 0.5
+
+
+def test_a_hook_without_position_value_is_refused() -> None:
+    class Wrong(Ruleset):
+        name = "wrong"
+
+        def evaluation(self) -> object:
+            return 3
+
+    with pytest.raises(HexwarError, match="position_value"):
+        evaluation_of(Wrong())
+
+
+def _tg_french_orders_hidden(seed: int) -> State:
+    """«Триумф и Слава» once the French have chosen their orders (5.21-5.23), hidden from
+    the Russians, who are to act next."""
+    state = TriumphAndGlory().new_state()
+    driver, player = SeededDriver(seed), RandomPlayer(seed)
+    while True:
+        side = state.current_player()
+        if side == CHANCE:
+            state.apply_unchecked(driver.pick(state.chance_outcomes()))
+            continue
+        if side == "russian" and hidden_entries(state, "russian", ORDERS.store):
+            return state
+        state.apply_unchecked(player(state))
+
+
+def test_triumph_and_glory_hidden_orders_twins_give_the_same_search() -> None:
+    state = _tg_french_orders_hidden(0)
+    orders = state.table(ORDERS.store)
+    # the twin: the first redraw of the French orders (within their limit) that differs
+    twin = next(
+        t
+        for t in (ORDERS.resample(state, "russian", random.Random(k)) for k in range(50))
+        if t.table(ORDERS.store) != orders
+    )
+    assert twin.observation("russian") == state.observation("russian")
+    _same_search(state, twin, iterations=10)
+    rng = random.Random(0)
+    drawn = {str(determinise(state, "russian", rng).table(ORDERS.store)) for _ in range(8)}
+    assert len(drawn) > 1  # the French orders are drawn anew, not read
 
 
 def _placing(state: State, side: str) -> bool:

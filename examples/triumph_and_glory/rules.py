@@ -37,6 +37,7 @@ allowance), ZOC (hexwar's default: entering an enemy-adjacent hex stops), and vi
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import cast
 
@@ -239,6 +240,10 @@ class TriumphAndGlory(Ruleset):
         twice the longest of 1,000 random games (``tests/test_interop_bounds.py``)."""
         turns = self.sequence.turn_limit or self.scenario.turns
         return Bounds(max_tokens=turns * (len(self.units) * 20 + 128))
+
+    def resample_hidden(self, state: State, side: str, rng: random.Random) -> State:
+        """The other side's order statuses still hidden from ``side`` (5.23) drawn anew."""
+        return ORDERS.resample(state, side, rng)
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
         for h, uids in sorted(self.scenario.stacks.items()):

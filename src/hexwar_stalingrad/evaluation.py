@@ -11,11 +11,12 @@ material on the map (S1.3 strengths, the reduced side's when reduced, S1.4):
 - material: each side's share of the ground strength on the map.
 
 The value is ``conditions * conditions_share + material * (1 - conditions_share)``
-(:class:`Weights`); the other side's value is one minus it.
+(:class:`Weights`); the other side's value is one minus it. The ruleset hands it to a
+search (:meth:`~hexwar_stalingrad.rules.StalingradRules.evaluation`).
 
 >>> from hexwar_stalingrad.rules import StalingradRules
 >>> state = StalingradRules("short").new_state()
->>> ev = Evaluation()
+>>> ev = state.ruleset.evaluation()
 >>> round(ev.position_value(state, "rkka") + ev.position_value(state, "wehrmacht"), 9)
 1.0
 """
@@ -59,6 +60,9 @@ class Evaluation:
     """«Сталинград»'s evaluation for the search (see the module text)."""
 
     weights: Weights = Weights()
+    #: After how many actions a search's rollout stops to be scored (the search's default
+    #: ``horizon``): about two phases of a turn.
+    horizon: int = 40
 
     def position_value(self, state: State, side: str) -> float:
         """The chance that ``side`` wins from ``state`` (S11, material)."""

@@ -34,6 +34,7 @@ from hexwar_stalingrad import air, cards_rules, ground, observe, reinforce, vali
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.board import FULL, POOL, REDUCED, SIDES, place, static
 from hexwar_stalingrad.cards import WINDOWS
+from hexwar_stalingrad.evaluation import Evaluation
 from hexwar_stalingrad.scenario import SHIPPED_NAME, Scenario, data_digest_of
 from hexwar_stalingrad.static import Static, load_static
 
@@ -721,6 +722,10 @@ class StalingradRules(Ruleset):
     def resample_hidden(self, state: State, side: str, rng: random.Random) -> State:
         """The cards hidden from ``side`` dealt anew (S3.3, S5.2)."""
         return observe.resample_hidden(self, state, side, rng)
+
+    def evaluation(self) -> Evaluation:
+        """The search's evaluation: victory conditions and material (S11, S1.3)."""
+        return Evaluation()
 
     def final_outcome(self, state: State) -> Outcome:
         """S11.1 after the short game's last turn (5), S11.2 after the long game's (10)."""

@@ -8,13 +8,38 @@ decks (``hexwar_stalingrad.observe``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 
 from hexwar.base.errors import HexwarError
+from hexwar.engine.actions import Value
 from hexwar.engine.savefile import state_from_data, validate_core
 from hexwar.engine.state import _HIDDEN_TABLE, State
 
-__all__ = ["deal_hidden"]
+__all__ = ["deal_hidden", "hidden_entries", "rebuilt"]
+
+
+def hidden_entries(state: State, side: str, table: str) -> dict[str, str | None]:
+    """The keys of ``table``'s entries hidden from ``side`` -> the side that sees each
+    (``None``: nobody), in key order."""
+    found = {}
+    for ref, owner in state.table(_HIDDEN_TABLE).items():
+        name, _, key = ref.partition("/")
+        if name == table and owner != side:
+            found[key] = None if owner is None else str(owner)
+    return dict(sorted(found.items()))
+
+
+def rebuilt(state: State, table: str, values: Mapping[str, Value]) -> State:
+    """A new state: ``state`` with ``table``'s entries set to ``values``, rebuilt from its
+    data (:func:`hexwar.engine.savefile.state_from_data`, then the position checks), so
+    it keeps the history but cannot undo into the true position."""
+    data = state.to_data()
+    for key, value in values.items():
+        data["tables"][table][key] = list(value) if isinstance(value, tuple) else value
+    out = state_from_data(state.ruleset, data, state.scenario, dict(state.options))
+    validate_core(state.ruleset, out)
+    state.ruleset.validate_position(out)
+    return out
 
 
 def deal_hidden(
@@ -33,13 +58,8 @@ def deal_hidden(
     (:func:`hexwar.engine.savefile.state_from_data`, then the position checks), so it keeps
     the history but cannot undo into the true position.
     """
-    hidden = state.table(_HIDDEN_TABLE)
     entries = state.table(table)
-    keys = sorted(
-        ref.partition("/")[2]
-        for ref, owner in hidden.items()
-        if owner != side and ref.partition("/")[0] == table
-    )
+    keys = list(hidden_entries(state, side, table))
     items: dict[str, list[str]] = {}
     for key in keys:
         value = entries.get(key)
@@ -56,12 +76,8 @@ def deal_hidden(
         rng.shuffle(pool)
         for (k, i), item in zip(spots, pool, strict=True):
             dealt[k][i] = item
-    data = state.to_data()
+    new: dict[str, Value] = {}
     for key in keys:
         was_sorted = items[key] == sorted(items[key])
-        new = sorted(dealt[key]) if was_sorted else dealt[key]
-        data["tables"][table][key] = new
-    out = state_from_data(state.ruleset, data, state.scenario, dict(state.options))
-    validate_core(state.ruleset, out)
-    state.ruleset.validate_position(out)
-    return out
+        new[key] = tuple(sorted(dealt[key]) if was_sorted else dealt[key])
+    return rebuilt(state, table, new)

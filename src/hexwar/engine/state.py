@@ -376,6 +376,14 @@ class Ruleset:
             raise HexwarError(f"{self.name}: no way to resample hidden information declared")
         return state.clone()
 
+    def evaluation(self) -> Any:
+        """The game's evaluation for a search (:mod:`hexwar.search`): an object with
+        ``position_value(state, side) -> float``, the chance in ``[0, 1]`` that ``side``
+        wins from ``state`` (and, optionally, ``horizon``: after how many actions a
+        rollout stops to be scored by it), or ``None`` (the default: rollouts play to
+        the end)."""
+        return None
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Any:
         """The ruleset whose :meth:`options` are ``options``; default ``cls(**options)``."""

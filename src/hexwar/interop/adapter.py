@@ -49,6 +49,7 @@ from hexwar.engine.state import HIDDEN, State, _trie
 from hexwar.interop.game import CHANCE_PLAYER, TERMINAL_PLAYER, TokenGame
 from hexwar.interop.seeing import Seeing
 from hexwar.interop.text import cursor_in, cursor_out, public_digest, public_text
+from hexwar.search.determinise import determinise
 
 __all__ = ["CHANCE_PLAYER", "TERMINAL_PLAYER", "TokenGame", "TokenState"]
 
@@ -305,9 +306,11 @@ class TokenState(Seeing):
 
     def resample(self, player: int, rng: random.Random) -> TokenState:
         """A state that seat ``player`` cannot tell from this one, its hidden information
-        drawn anew (:meth:`~hexwar.engine.state.Ruleset.resample_hidden`), for IS-MCTS."""
+        drawn anew with ``rng`` (:func:`hexwar.search.determinise`: the ruleset's
+        :meth:`~hexwar.engine.state.Ruleset.resample_hidden`, and the other sides' secret
+        choices replayed), for IS-MCTS."""
         side = self.game.seats[player].side
-        state = self.game.ruleset.resample_hidden(self.state, side, rng)
+        state = determinise(self.state, side, rng)
         prefix = self.visible_prefix(player)
         own = (
             None

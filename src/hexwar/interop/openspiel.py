@@ -9,11 +9,17 @@ as many seats and the ruleset's returns are (else general-sum), terminal rewards
 clone with :meth:`~hexwar.engine.state.State.clone` and serialize through the save
 format (OpenSpiel pickles a python state's attributes; ours pickle as save files).
 Observation tensor and string; information-state string (perfect recall) and tensor (the
-observation and the seat's own last tokens: ``TokenGame.information_state_size``).
+observation and the seat's own last tokens: ``TokenGame.information_state_size``); and
+``resample_from_infostate`` (the ruleset's resampling of what a seat cannot see), so
+``pyspiel``'s Python ``ISMCTSBot`` runs on every game with hidden information. OpenSpiel's
+``MCTSBot`` searches the true state: on a game with hidden information it sees what its
+seat may not.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,6 +32,8 @@ from hexwar.interop.tensor import Dense
 __all__ = ["HexwarObserver", "game_name", "register", "register_all"]
 
 _REGISTERED: dict[str, type[pyspiel.Game]] = {}
+#: How many seeds one draw of OpenSpiel's probability sampler (a float in [0, 1)) spans.
+_SEEDS = 2**53
 
 
 def game_name(name: str) -> str:
@@ -68,6 +76,16 @@ class HexwarState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self._ts)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> HexwarState:
+        """A state seat ``player_id`` cannot tell from this one, what is hidden from it
+        drawn anew (:meth:`~hexwar.interop.adapter.TokenState.resample`), with a generator
+        seeded by one draw of OpenSpiel's ``probability_sampler``: what IS-MCTS
+        (``pyspiel.ISMCTSBot``) asks of a state."""
+        seed = int(probability_sampler() * _SEEDS)
+        return HexwarState(self.get_game(), self._ts.resample(player_id, random.Random(seed)))
 
 
 class HexwarObserver:

@@ -6,7 +6,9 @@ from the opponent until its activation marker is drawn. The same shape serves se
 plotted fire missions or reserve commitments. A :class:`SecretSelection` asks the side
 (a private decision offering every subset of at most ``limit`` candidates, see
 :func:`subsets`), stores one boolean per candidate in ``table`` hidden from the other
-sides, and :meth:`SecretSelection.reveal` makes one item public and returns it.
+sides, and :meth:`SecretSelection.reveal` makes one item public and returns it;
+:meth:`SecretSelection.resample` draws the statuses hidden from a side anew (a ruleset's
+``resample_hidden``, for a search).
 
 >>> from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 >>> from hexwar.engine.state import HIDDEN, Ruleset
@@ -22,12 +24,17 @@ sides, and :meth:`SecretSelection.reveal` makes one item public and returns it.
 >>> state.apply("orders V")
 >>> state.observation("ru")["tables"]["orders"]["V"] == HIDDEN
 True
+>>> import random
+>>> drawn = sel.resample(state, "ru", random.Random(0))
+>>> drawn.observation("ru") == state.observation("ru")
+True
 >>> sel.reveal(state, "V"), state.observation("ru")["tables"]["orders"]["V"]
 (True, True)
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
@@ -35,6 +42,7 @@ import attrs
 
 from hexwar.base.errors import SelectionError
 from hexwar.engine.actions import Action, Decision
+from hexwar.engine.resample import hidden_entries, rebuilt
 from hexwar.engine.state import State
 
 __all__ = ["SecretSelection", "subsets"]
@@ -96,3 +104,24 @@ class SecretSelection:
         if state.get(self.store, item) is not None:
             state.reveal(self.store, item)
         return self.chosen(state, item)
+
+    def resample(self, state: State, observer: str, rng: random.Random) -> State:
+        """A new state ``observer`` cannot tell from ``state``: each other side's statuses
+        hidden from it drawn anew, a subset of the hidden items drawn uniformly among
+        those of at most the side's limit less the items it has already revealed as
+        chosen (an item revealed after it left ``items``, a group wiped out, is not
+        counted)."""
+        hidden = hidden_entries(state, observer, self.store)
+        values: dict[str, bool] = {}
+        for owner in sorted({o for o in hidden.values() if o is not None}):
+            keys = [k for k, o in hidden.items() if o == owner]
+            shown = sum(
+                1
+                for item in self.items(state, owner)
+                if item not in hidden and self.chosen(state, item)
+            )
+            room = max(self.limit(state, owner) - shown, 0)
+            choices = subsets(self.kind, keys, room)
+            picked = choices[rng.randrange(len(choices))]
+            values.update({k: k in picked.args for k in keys})
+        return rebuilt(state, self.store, values) if values else state.clone()

@@ -13,7 +13,7 @@ It imports only ``hexwar.base`` and ``hexwar.engine`` (never a game). See ``docs
 """
 
 from hexwar.search.determinise import determinise, replay_hidden
-from hexwar.search.evaluation import PositionValue, evaluation_of
+from hexwar.search.evaluation import PositionValue, evaluation_of, horizon_of
 from hexwar.search.ismcts import Candidate, Explanation, SearchPlayer
 
 __all__ = [
@@ -23,5 +23,6 @@ __all__ = [
     "SearchPlayer",
     "determinise",
     "evaluation_of",
+    "horizon_of",
     "replay_hidden",
 ]

@@ -67,7 +67,7 @@ from hexwar.engine.loop import Player, sample_action
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
 from hexwar.search.determinise import determinise, exact_pick
-from hexwar.search.evaluation import PositionValue, evaluation_of
+from hexwar.search.evaluation import PositionValue, evaluation_of, horizon_of
 
 __all__ = ["Candidate", "Explanation", "SearchPlayer"]
 
@@ -149,9 +149,11 @@ class SearchPlayer:
     - ``exploration``: UCT's ``c`` (values are in ``[0, 1]``);
     - ``rollout``: the rollout policy, any player (default: uniform token by token);
     - ``evaluation`` and ``horizon``: rollouts stop after ``horizon`` actions and are
-      scored by ``evaluation`` (default: the ruleset's own, if it has one; without one the
-      rollouts play to the end); ``max_rollout_actions``: a rollout stopped there
-      without an evaluation counts as a draw;
+      scored by ``evaluation`` (default: the ruleset's own,
+      :meth:`~hexwar.engine.state.Ruleset.evaluation`, and the evaluation's own
+      ``horizon``; without either the rollouts play to the end);
+      ``max_rollout_actions``: a rollout stopped there without an evaluation counts as a
+      draw;
     - ``top``: how many candidates :attr:`last` explains.
     """
 
@@ -282,7 +284,9 @@ class SearchPlayer:
         if prefix:
             det.apply_unchecked(_complete(det, prefix, rng))
         steps = 0
-        horizon = self.horizon if evaluation is not None else None
+        horizon = None
+        if evaluation is not None:
+            horizon = self.horizon if self.horizon is not None else horizon_of(evaluation)
         while True:
             who = det.current_player()
             if who == TERMINAL:

@@ -14,6 +14,7 @@ from hexwar.base.errors import StudyError
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
+from hexwar.search import SearchPlayer
 
 __all__ = [
     "GameHook",
@@ -119,15 +120,30 @@ def _uniform_bot(seed: int) -> Player:
     return RandomPlayer(seed, legal=lambda state: state.legal_actions())
 
 
+#: The ``search`` bot's budget: iterations of :class:`~hexwar.search.SearchPlayer` per
+#: complete action (with the ruleset's own evaluation, if any; about a CPU-second an
+#: action or less on every game of the repository, see ``docs/agents.md``).
+SEARCH_ITERATIONS = 100
+
+
+def _search_bot(seed: int) -> Player:
+    return SearchPlayer(seed, iterations=SEARCH_ITERATIONS)
+
+
 #: Players any game may use, by name (:func:`register_bot`).
-_BOTS: dict[str, Callable[[int], Player]] = {"random": _random_bot, "uniform": _uniform_bot}
+_BOTS: dict[str, Callable[[int], Player]] = {
+    "random": _random_bot,
+    "uniform": _uniform_bot,
+    "search": _search_bot,
+}
 
 
 def register_bot(name: str, factory: Callable[[int], Player], *, replace: bool = False) -> None:
     """Make ``name`` a bot of every study (``--bots``): ``factory(seed)`` gives the player
     of one game. Built in: ``random`` (uniform over the kinds of action, then token by
-    token) and ``uniform`` (uniform over the legal actions). A game's own bot of the same
-    name wins over it.
+    token), ``uniform`` (uniform over the legal actions) and ``search``
+    (:class:`~hexwar.search.SearchPlayer`, :data:`SEARCH_ITERATIONS` iterations an
+    action). A game's own bot of the same name wins over it.
 
     >>> def first(seed):
     ...     return lambda state: state.legal_actions()[0]

@@ -10,6 +10,9 @@ a seat's requests carry its token in the ``X-Hexwar-Token`` header):
 - ``POST /api/g/ID/act`` ``{"seat", "tokens"}``: apply an action;
 - ``POST /api/g/ID/undo`` ``{"seat"}``: ask to take back the last human action (done
   when every human seat has asked);
+- ``POST /api/g/ID/hint`` ``{"seat"}`` (the seat's side to act): a search player's advice,
+  thought in a bot worker (:class:`~hexwar.web.bots.HintJob`): ``{"side", "iterations",
+  "chosen", "candidates": [{"action", "visits", "win_chance"}]}``;
 - ``GET /api/g/ID/record``: the game record, once the game is over;
 - ``POST /api/g/ID/replay`` (a finished game) or ``POST /api/replay`` (a record file's
   text): a replay's id; ``/r/RID`` its page, ``GET /api/r/RID?step=N`` the position
@@ -46,7 +49,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from hexwar.base.errors import RequestRefused
+from hexwar.base.errors import RequestRefused, WorkerFailed
 from hexwar.web.games import WebGame
 from hexwar.web.http import MAX_BODY, Guard, handler, parse, raw_body, seat_of
 from hexwar.web.http import body as json_body
@@ -178,7 +181,9 @@ async def play_page(request: Request) -> Response:
         f"<p><a id=record href='/api/g/{session.id}/record' download>"
         "game record (when over)</a> · <button id=replay>replay (when over)</button>"
         " · <button id=undo>ask to undo</button>"
-        "</p></aside></main></div>"
+        "</p><p><button id=hint title='ask the search player'>hint</button></p>"
+        "<div id=hintbox aria-live=polite></div>"
+        "</aside></main></div>"
     )
     return _page(title, body, script=True)
 
@@ -242,6 +247,19 @@ async def undo(request: Request) -> Response:
     taken = await run_in_threadpool(session.ask_undo, plan)
     server.kick(session)
     return JSONResponse({"undone": taken, "asked": sorted(session.undo_asked)})
+
+
+async def hint(request: Request) -> Response:
+    server = _server(request)
+    session = server.session(request)
+    body = await json_body(request)
+    plan = seat_of(session, request, body.get("seat"))
+    job = await run_in_threadpool(session.hint_job, plan)
+    try:
+        advice = await server.pool.hint(job)
+    except WorkerFailed as exc:
+        raise RequestRefused(503, f"no hint: {exc}") from None
+    return JSONResponse(advice, headers={"Cache-Control": "no-store"})
 
 
 async def record(request: Request) -> Response:
@@ -372,6 +390,7 @@ def create_app(
             Route("/api/g/{game}/act", handler(act), methods=["POST"]),
             Route("/api/g/{game}/record", handler(record)),
             Route("/api/g/{game}/undo", handler(undo), methods=["POST"]),
+            Route("/api/g/{game}/hint", handler(hint), methods=["POST"]),
             Route("/api/g/{game}/replay", handler(replay_of_game), methods=["POST"]),
             Route("/replay", handler(replay_upload_page)),
             Route("/api/replay", handler(replay_upload), methods=["POST"]),

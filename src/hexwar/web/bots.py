@@ -10,7 +10,10 @@ the number of actions when the worker first needs it (as
 :meth:`hexwar.web.session.Session.step` does in a single process). The workers are
 started with ``fork`` (the games, closures included, need no pickling) and run at a
 lower priority than the server, so a busy bot slows the other bots, not the pages.
-:meth:`BotPool.close` kills them: a bot's long think stops at once on shutdown.
+:meth:`BotPool.close` kills them: a bot's long think stops at once on shutdown. A
+:class:`HintJob` asks a worker for a search player's advice to a human seat
+(:class:`~hexwar.search.Explanation`, as data): the search runs there too, never in a
+server thread.
 """
 
 from __future__ import annotations
@@ -31,11 +34,12 @@ from hexwar.base.errors import HexwarError, WorkerFailed
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player
 from hexwar.engine.state import State
+from hexwar.search import Explanation, SearchPlayer
 from hexwar.web.games import WebGame
 from hexwar.web.seats import derived_seed
 from hexwar.web.views import render_view, snapshot
 
-__all__ = ["BotJob", "BotPool", "DrawJob"]
+__all__ = ["HINT_ITERATIONS", "BotJob", "BotPool", "DrawJob", "HintJob", "hint_data"]
 
 log = logging.getLogger("hexwar.web")
 
@@ -43,6 +47,8 @@ log = logging.getLogger("hexwar.web")
 _KEPT: Final = 64
 #: How much lower a worker's priority is than the server's (``nice``).
 _NICE: Final = 10
+#: The budget of a hint's search (:class:`~hexwar.search.SearchPlayer` iterations).
+HINT_ITERATIONS: Final = 100
 
 
 @attrs.frozen
@@ -72,6 +78,40 @@ class DrawJob:
     side: str | None
 
 
+@attrs.frozen
+class HintJob:
+    """What a worker needs to advise the side to act after ``actions``: the game, its
+    seed and the seat asking (the search's seed derives from them)."""
+
+    game_id: str
+    game: str
+    options: tuple[tuple[str, str], ...]
+    seed: int
+    actions: tuple[str, ...]
+    seat: str
+
+
+def hint_data(explanation: Explanation) -> dict[str, Any]:
+    """An explanation as JSON-able data: the side, iterations, the action chosen and the
+    candidates (action, visits, win chance).
+
+    >>> from hexwar.engine.actions import Action
+    >>> from hexwar.search import Candidate
+    >>> move = Action.of("move", "u", 1)
+    >>> hint_data(Explanation("a", 10, move, (Candidate(move, 7, 0.75),)))["candidates"]
+    [{'action': 'move u 1', 'visits': 7, 'win_chance': 0.75}]
+    """
+    return {
+        "side": explanation.side,
+        "iterations": explanation.iterations,
+        "chosen": str(explanation.chosen),
+        "candidates": [
+            {"action": str(c.action), "visits": c.visits, "win_chance": round(c.win_chance, 4)}
+            for c in explanation.candidates
+        ],
+    }
+
+
 @attrs.define
 class _Kept:
     state: State
@@ -79,7 +119,9 @@ class _Kept:
     bots: dict[str, Player]
 
 
-def _catch_up(games: Mapping[str, WebGame], kept: _Kept | None, job: BotJob | DrawJob) -> _Kept:
+def _catch_up(
+    games: Mapping[str, WebGame], kept: _Kept | None, job: BotJob | DrawJob | HintJob
+) -> _Kept:
     """The worker's position of ``job``'s game, brought to its actions."""
     seen = kept.actions if kept is not None else []
     if kept is None or job.actions[: len(seen)] != tuple(seen):
@@ -112,6 +154,11 @@ def _work(conn: Connection, games: Mapping[str, WebGame], nice: int) -> None:  #
                 found = snapshot(games[job.game], entry.state, job.side)
                 conn.send(("ok", None if found is None else render_view(*found)))
                 continue
+            if isinstance(job, HintJob):
+                seed = derived_seed(job.seed, job.seat, len(job.actions), "hint")
+                advice = SearchPlayer(seed, iterations=HINT_ITERATIONS).search(entry.state)
+                conn.send(("ok", hint_data(advice)))
+                continue
             bot = entry.bots.get(job.seat)
             if bot is None:
                 seed = derived_seed(job.seed, job.seat, len(job.actions))
@@ -140,7 +187,7 @@ class _Worker:
         child.close()
         self.lock = asyncio.Lock()
 
-    async def ask(self, job: BotJob | DrawJob) -> Any:
+    async def ask(self, job: BotJob | DrawJob | HintJob) -> Any:
         async with self.lock:
             loop = asyncio.get_running_loop()
             ready: asyncio.Future[None] = loop.create_future()
@@ -208,6 +255,14 @@ class BotPool:
         if self.closed:
             raise WorkerFailed("the server is shutting down")
         return str(await self._worker(int(job.game_id, 16) % self.size).ask(job))
+
+    async def hint(self, job: HintJob) -> dict[str, Any]:
+        """A search player's advice (:func:`hint_data`) for ``job``'s position, from the
+        game's worker."""
+        if self.closed:
+            raise WorkerFailed("the server is shutting down")
+        found: dict[str, Any] = await self._worker(int(job.game_id, 16) % self.size).ask(job)
+        return found
 
     async def draw(self, job: DrawJob) -> str | None:
         """The board ``job`` asks for, drawn by the game's worker."""

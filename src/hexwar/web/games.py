@@ -15,7 +15,7 @@ tokens as buttons, without a board.
 ...     sides = ("a",)
 >>> game = generic(Nothing)
 >>> game.name, sorted(game.bots), game.board is None
-('nothing', ['random'], True)
+('nothing', ['random', 'search'], True)
 """
 
 from __future__ import annotations
@@ -30,11 +30,16 @@ from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player, RandomPlayer
 from hexwar.engine.state import Ruleset, State
 from hexwar.render import CounterView, Style
+from hexwar.search import SearchPlayer
 
 if TYPE_CHECKING:
     from hexwar.mechanics.combat import Combat
 
-__all__ = ["BoardView", "Marker", "WebGame", "generic"]
+__all__ = ["SEARCH_ITERATIONS", "BoardView", "Marker", "WebGame", "generic"]
+
+#: The ``search`` seat's budget (:class:`~hexwar.search.SearchPlayer` iterations an
+#: action; it thinks in a bot worker, :mod:`hexwar.web.bots`).
+SEARCH_ITERATIONS = 100
 
 
 @attrs.frozen
@@ -70,13 +75,23 @@ def _random(seed: int) -> Player:
     return RandomPlayer(seed)
 
 
+def _search(seed: int) -> Player:
+    return SearchPlayer(seed, iterations=SEARCH_ITERATIONS)
+
+
+def _with_search(bots: Mapping[str, Callable[[int], Player]]) -> dict[str, Callable[[int], Player]]:
+    """``bots`` and, unless the game has its own of that name, the ``search`` seat."""
+    return {**bots, "search": bots.get("search", _search)}
+
+
 @attrs.frozen
 class WebGame:
     """A game as the web server offers it.
 
     ``rules(options)`` builds the ruleset from the chosen option values (strings);
     ``options`` maps each option to its choices (the first is the default); ``bots`` maps a
-    bot's name to ``seed -> player``; ``board(state, side)`` draws the position for
+    bot's name to ``seed -> player`` (every game also gets ``search``, the search player
+    of :mod:`hexwar.search`, unless it names its own); ``board(state, side)`` draws the position for
     ``side`` (``None``: a spectator) or is ``None`` (no board: token buttons only);
     ``unit_kinds``: the action kinds a click on a unit starts, in order of preference
     (the first whose legal next tokens hold the unit); ``scenario``: passed to
@@ -94,7 +109,9 @@ class WebGame:
     title: str
     rules: Callable[[Mapping[str, str]], Ruleset]
     options: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
-    bots: Mapping[str, Callable[[int], Player]] = attrs.field(factory=lambda: {"random": _random})
+    bots: Mapping[str, Callable[[int], Player]] = attrs.field(
+        factory=lambda: {"random": _random}, converter=_with_search
+    )
     board: Callable[[State, str | None], BoardView | None] | None = None
     unit_kinds: tuple[str, ...] = ("move",)
     scenario: str = "default"

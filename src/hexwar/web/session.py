@@ -31,7 +31,7 @@ from hexwar.engine.fileformat import position_digest
 from hexwar.engine.loop import Player
 from hexwar.engine.space import DONE
 from hexwar.engine.state import State
-from hexwar.web.bots import BotJob
+from hexwar.web.bots import BotJob, HintJob
 from hexwar.web.clicks import first_step, toggled
 from hexwar.web.drawn import BoardCache
 from hexwar.web.games import WebGame
@@ -402,6 +402,20 @@ class Session(BoardCache):
                 tuple(str(a) for a in state.history),
                 seats[0].seat.name,
                 seats[0].player,
+            )
+
+    def hint_job(self, plan: SeatPlan) -> HintJob:
+        """The job of a search's advice to ``plan``'s seat, whose side must be to act
+        (else :class:`RequestRefused` 409)."""
+        with self.lock:
+            self._must_act(plan)
+            return HintJob(
+                self.id,
+                self.game.name,
+                tuple(sorted(self.options.items())),
+                self.seed,
+                tuple(str(a) for a in self.state.history),
+                plan.seat.name,
             )
 
     def apply_bot(self, job: BotJob, text: str) -> bool:

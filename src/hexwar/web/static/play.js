@@ -272,6 +272,43 @@
         + "every human seat (asked: " + r.asked.join(", ") + ")", "applied");
     } catch (err) { refuse(err); }
   });
+  // the search player's advice for the seat to act: its top candidates, thought in a
+  // bot worker on the server (POST hint); shown, never played
+  const hintButton = document.getElementById("hint");
+  if (!seat) hintButton.hidden = true;
+  hintButton.addEventListener("click", async () => {
+    const box = document.getElementById("hintbox");
+    hintButton.disabled = true;
+    box.textContent = "thinking…";
+    try {
+      const r = await call("hint", { seat: seat });
+      box.textContent = "";
+      const head = document.createElement("p");
+      head.textContent = "search (" + r.iterations + " iterations) suggests: " + r.chosen;
+      box.appendChild(head);
+      const table = document.createElement("table");
+      table.className = "hint";
+      const top = table.insertRow();
+      for (const h of ["action", "visits", "win chance"]) {
+        const th = document.createElement("th");
+        th.textContent = h;
+        top.appendChild(th);
+      }
+      for (const c of r.candidates) {
+        const row = table.insertRow();
+        if (c.action === r.chosen) row.className = "chosen";
+        row.insertCell().textContent = c.action;
+        row.insertCell().textContent = String(c.visits);
+        row.insertCell().textContent = Math.round(c.win_chance * 100) + " %";
+      }
+      box.appendChild(table);
+    } catch (err) {
+      box.textContent = "";
+      refuse(err);
+    } finally {
+      hintButton.disabled = false;
+    }
+  });
   document.getElementById("replay").addEventListener("click", async () => {
     try {
       const r = await call("replay", {});
