@@ -499,7 +499,8 @@ def test_barrage_on_an_empty_square_bars_it_for_one_enemy_turn_v() -> None:
          "r02": ("rifle", "К1")}
     )  # fmt: skip
     barrage = {a.args[1] for a in state.legal_actions() if a.kind == "fire" and a.args[0] == "b01"}
-    assert "Г11" in barrage and not any("-" in t for t in barrage)
+    assert "Г11" in barrage
+    assert not any("-" in t for t in barrage)
     state.apply("fire b01 Г11")
     end_turn(state, "b02")
     assert state.table("barrage") == {"Г11": "blue"}
@@ -532,7 +533,8 @@ def test_melee_between_adjacent_green_squares_vi3d() -> None:
          "r01": ("rifle", "Е8"), "r02": ("cavalry", "Ж10"), "r03": ("rifle", "К1")}
     )  # fmt: skip
     end_blue(state)
-    assert state.pending[-1].kind == "retreat" and state.pending[-1].params[0] == "r01"
+    assert state.pending[-1].kind == "retreat"
+    assert state.pending[-1].params[0] == "r01"
     even = position(
         {"b01": ("rifle", "Д8"), "b03": ("rifle", "А15"), "r01": ("rifle", "Е8"),
          "r03": ("rifle", "К1")}
@@ -646,10 +648,13 @@ def test_air_bomb_and_persistent_gas_xiv() -> None:
         gas=True,
     )  # fmt: skip
     state.apply("bomb Г11")
-    assert state.pending[-1].kind == "retreat" and state.current_player() == "red"
+    assert state.pending[-1].kind == "retreat"
+    assert state.current_player() == "red"
     state.apply(state.legal_actions()[0])
-    assert "Г11" in state.table("gas") and not any(a.kind == "bomb" for a in state.legal_actions())
-    assert "Г11" in moves(state, "b02") and "Г11" not in moves(state, "b01")
+    assert "Г11" in state.table("gas")
+    assert not any(a.kind == "bomb" for a in state.legal_actions())
+    assert "Г11" in moves(state, "b02")
+    assert "Г11" not in moves(state, "b01")
     state.apply("contaminate Д10")
     assert END in state.legal_actions()  # it counted as the figure move
     state.apply(END)
@@ -681,7 +686,8 @@ def test_raider_through_a_village_becomes_partisans_xvi() -> None:
     RULES.pieces.move(state, "b01", RULES.board.cell_at("И-IIIr"))  # later, by its moves
     state.put("moved", "b01", False)
     state.apply("move b01 К-IIIr")
-    assert state.get("arm", "b01") == "partisan" and "b01" in state.table("pieces")
+    assert state.get("arm", "b01") == "partisan"
+    assert "b01" in state.table("pieces")
     assert state.pending[-1].kind == "raid"  # XIII still applies
     marsh = position({"b01": ("partisan", "Д3"), "r01": ("rifle", "Д1")})
     assert "Д2" in moves(marsh, "b01")  # XVI: partisans cross marshes (not lakes)
@@ -703,5 +709,6 @@ def test_1941_station_two_rows_and_one_figure_a_square() -> None:
         scenario="company1941",
     )  # fmt: skip
     raid.apply("move b01 А-IIIr")
-    assert raid.outcome is not None and raid.outcome.winner == "blue"
+    assert raid.outcome is not None
+    assert raid.outcome.winner == "blue"
     assert "station" in raid.outcome.reason
