@@ -97,8 +97,13 @@ class BoyOtryadov(Ruleset):
         figures = 2 * max(sum(n for _, n in sc.figures) for sc in self.data.scenarios.values())
         return Bounds(max_tokens=turns * (figures * 48 + 32) + figures * 8)
 
-    def __init__(self, data: GameData | None = None) -> None:
+    def __init__(
+        self, data: GameData | None = None, default: str = DEFAULT, gas: bool = False
+    ) -> None:
+        """``default``: the scenario ``"default"`` names; ``gas``: XIV unless an option
+        says otherwise (the web game's choices)."""
         self.data = data or load_game_data()
+        self.default, self.gas = default, gas
         self.board = b = Board(self.data)
         self.p = self.data.params
         self.pieces = pcs = Pieces(b.labels, attributes=("pinned", "neutral", "shot", "village"))
@@ -156,7 +161,8 @@ class BoyOtryadov(Ruleset):
     # -- set-up (X.2) ------------------------------------------------------------------
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
-        scenario = DEFAULT if scenario == "default" else scenario
+        scenario = self.default if scenario == "default" else scenario
+        gas = options.get("gas", self.gas) is True
         sc = self.data.scenarios.get(scenario)
         if sc is None:
             raise ValueError(
@@ -165,10 +171,10 @@ class BoyOtryadov(Ruleset):
         turns = options.get("turns", sc.turns)
         state.put("game", "turns", turns if isinstance(turns, int) else sc.turns)
         state.put("game", "scenario", scenario)
-        state.put("game", "gas", options.get("gas") is True)  # XIV: by the players' wish
+        state.put("game", "gas", gas)  # XIV: by the players' wish
         # The most constrained arms are placed first, so every figure finds a square.
         order = sorted(sc.figures, key=lambda f: (len(self.data.arms[f[0]].setup_rows), f[0]))
-        if options.get("gas") is True:
+        if gas:
             order.append(("chemical", 1))  # XIV.б: one chemical figure a side (RULING)
         plan = {}
         for side in SIDES:
