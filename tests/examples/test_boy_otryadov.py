@@ -390,12 +390,17 @@ def test_illegal_actions_are_refused_with_the_rule() -> None:
 
 
 @pytest.mark.slow
-def test_random_games_from_the_set_up_pass_the_kit() -> None:
+@pytest.mark.parametrize("scenario", sorted(RULES.data.scenarios))
+def test_random_games_of_every_scenario_pass_the_kit_and_fight(scenario: str) -> None:
+    """50 random games (the kit's weighted policy: ``end`` seldom) of each scenario (XII,
+    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V)."""
     report = check_random_games(
-        lambda: RULES.new_state("skirmish", {"turns": 2}), games=80, seed=7, full_check_every=5
-    )
+        lambda: RULES.new_state(scenario, {"turns": 3, "gas": True}),
+        games=50, seed=32, full_check_every=25,
+    )  # fmt: skip
     assert report.ok, report.violations[:3]
-    assert report.terminal == report.games == 80
+    assert report.terminal == report.games == 50
+    assert report.kinds["fire"] > 50
 
 
 @pytest.mark.slow
@@ -712,3 +717,18 @@ def test_1941_station_two_rows_and_one_figure_a_square() -> None:
     assert raid.outcome is not None
     assert raid.outcome.winner == "blue"
     assert "station" in raid.outcome.reason
+
+
+def test_every_move_is_recorded_and_a_game_resumes_from_the_record_ii_x() -> None:
+    """II: fire moves are declared and written down "to avoid disputes"; X note: an
+    interrupted game is written down (figures and squares) and resumed."""
+    state = play("skirmish", seed=3, turns=3)
+    fired = [a for a in state.history if a.kind == "fire"]
+    assert fired
+    assert all(RULES.board.cell_at(a.args[1]) in RULES.board.map for a in fired)
+    half = RULES.new_state("skirmish", {"turns": 3})
+    for action in state.history[: len(state.history) // 2]:
+        half.apply(action)
+    resumed = loads(RULES, dumps(half))
+    assert resumed.table("pieces") == half.table("pieces")
+    assert resumed.legal_actions() == half.legal_actions()
