@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 
-from hexwar.engine.actions import END, Action
-from hexwar.engine.state import State
+from hexwar import END, Action, State
 from hexwar.grid.square import Square
 
 from .rules import BoyOtryadov, other, side_of

@@ -14,11 +14,9 @@ from typing import Any
 
 import attrs
 
+from hexwar import GameMap, load_chart, load_map
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import LabelError
-from hexwar.board.map_load import load_map
-from hexwar.board.maps import GameMap
-from hexwar.board.terrain import load_chart
 from hexwar.grid.square import SquareLabels
 
 DATA = Path(__file__).parent / "data"

@@ -36,14 +36,22 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, cast
 
-from hexwar.board.move_rules import MoveRules
-from hexwar.board.movement import reachable
-from hexwar.board.pieces import Pieces
-from hexwar.engine.actions import Action, Decision, Outcome, Value
-from hexwar.engine.bounds import Bounds
-from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import ActionSpace
-from hexwar.engine.state import Ruleset, State
+from hexwar import (
+    Action,
+    ActionSpace,
+    Bounds,
+    Decision,
+    MoveRules,
+    Outcome,
+    Phase,
+    Pieces,
+    Ruleset,
+    Stage,
+    State,
+    TurnSequence,
+    Value,
+    reachable,
+)
 from hexwar.grid.square import Square, line_clear
 from hexwar.mechanics.deployment import Deployment
 from hexwar.mechanics.removal import ChosenRemoval
@@ -240,10 +248,10 @@ class BoyOtryadov(Ruleset):
             if arm.range and cast(int, state.get("shots", uid, 0)) < arm.shots and strip_ok(cell):
                 out += [Action.of("fire", uid, label(t)) for t in self.targets(state, uid)]
         if state.get("game", "gas"):
-            out += self._gas_actions(state, side)
+            out += self._gas_moves(state, side)
         return out
 
-    def _gas_actions(self, state: State, side: str) -> list[Action]:
+    def _gas_moves(self, state: State, side: str) -> list[Action]:
         """XIV.а: once a game, the air bomb on any enemy figure; XIV.б: once a game, persistent
         gas on a square (not blue, not a village: RULING, no green square), as a move."""
         b, out = self.board, []
