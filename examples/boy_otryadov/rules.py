@@ -258,7 +258,7 @@ class BoyOtryadov(Ruleset):
         enemy = self.pieces.positions(state, other(side))
         if not state.get("game", f"bomb:{side}"):
             out += [Action.of("bomb", b.label(c)) for c in sorted(enemy)]
-        if not state.get("game", f"contaminate:{side}") and not state.table("moved"):
+        if not state.get("game", f"contaminate:{side}"):
             held = self.pieces.positions(state)
             out += [Action.of("contaminate", b.label(c)) for c in b.map
                     if c not in b.zone and b.terrain(c) in ("weak", "strong") and c not in held
@@ -276,8 +276,9 @@ class BoyOtryadov(Ruleset):
                 out |= {at(k) for k in state.table("contaminated")}
         return out
 
-    def destinations(self, state: State, uid: str) -> list[Square]:
-        """III, IV, IX, XV, VI.3b, VIII: where ``uid`` may move (an enemy square = assault)."""
+    def destinations(self, state: State, uid: str, forced: bool = False) -> list[Square]:
+        """III, IV, IX, XV, VI.3b, VIII: where ``uid`` may move (an enemy square = assault);
+        ``forced``: falling back or leaving gas, not bound by VI.3b."""
         arm, side, b = self.arm(state, uid), side_of(uid), self.board
         cell = self.pieces.where(state, uid)
         friends, enemies = self.pieces.friends_enemies(state, side, exclude=uid)
@@ -305,7 +306,7 @@ class BoyOtryadov(Ruleset):
             if (t in enemies and b.terrain(t) in open_ground and t in reach(blocked - {t})
                     and (arm.charge or self._assault_allowed(state, t, enemies[t]))):  # fmt: skip
                 out.append(t)
-        if b.terrain(cell) == "masking":  # VI.3b: from a green square only forward
+        if b.terrain(cell) == "masking" and not forced:  # VI.3b: only forward
             out = [c for c in out if b.advance(side, c) > b.advance(side, cell)]
         return sorted(out)
 
@@ -372,7 +373,7 @@ class BoyOtryadov(Ruleset):
         XIV.а: out of a gassed square, anywhere within its move (``mode="any"``)."""
         arm, cell, side = self.arm(state, uid), self.pieces.where(state, uid), side_of(uid)
         enemy = self.pieces.positions(state, other(side))
-        out = [c for c in self.destinations(state, uid) if c not in enemy]
+        out = [c for c in self.destinations(state, uid, forced=True) if c not in enemy]
         if (mode or arm.retreat) == "back":
             out = [c for c in out if self.board.advance(side, c) < self.board.advance(side, cell)]
         return out

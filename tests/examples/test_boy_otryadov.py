@@ -732,3 +732,21 @@ def test_every_move_is_recorded_and_a_game_resumes_from_the_record_ii_x() -> Non
     resumed = loads(RULES, dumps(half))
     assert resumed.table("pieces") == half.table("pieces")
     assert resumed.legal_actions() == half.legal_actions()
+
+
+def test_a_figure_falls_back_from_a_green_square_vi3b() -> None:
+    """VI.3b binds a figure's own moves, not its falling back under fire (VI.1)."""
+    state = position(
+        {"b01": ("field_gun", "А15"), "b02": ("field_gun", "Б15"), "b03": ("field_gun", "В15"),
+         "b04": ("rifle", "А14"), "r01": ("rifle", "Д8"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    for uid in ("b01", "b02", "b03"):  # only guns fire into a green square (V)
+        state.apply(f"fire {uid} Д8")
+    end_blue_with(state, "b04")
+    assert state.pending[-1].kind == "retreat"
+    assert {a.args[1] for a in state.legal_actions()} == {"Г7"}  # back; Д7, Е7 are blue
+
+
+def end_blue_with(state: State, uid: str) -> None:
+    state.apply(f"move {uid} {min(moves(state, uid))}")
+    state.apply(END)
