@@ -299,7 +299,7 @@ class BoyOtryadov(Ruleset):
                    if any(self.arm(state, u).group != "artillery" for u in ids)]  # fmt: skip
             front = max([b.advance(side, c) for c in own] + [b.advance(side, cell)])
             out = [c for c in out if b.advance(side, c) <= front]
-        open_ground = ("weak", "strong") if arm.assault == "open" else ("weak",)
+        open_ground: tuple[str, ...] = ("weak", "strong") if arm.assault == "open" else ("weak",)
         if arm.charge and state.get("shot", uid):  # VIII.б: not while itself under fire
             open_ground = ()
         for t in map(b.cell_at, state.table("fire")) if arm.assault else ():  # VIII

@@ -25,7 +25,8 @@ from hexwar.render import CounterView, Style
 from hexwar.render.style import RAILWAY, ROAD
 from hexwar.web.games import BoardView, Marker, WebGame
 
-from .rules import DEFAULT, SIDES, BoyOtryadov, side_of
+from .board import SIDES
+from .rules import DEFAULT, BoyOtryadov, side_of
 
 __all__ = ["RULES", "WEB", "board"]
 
