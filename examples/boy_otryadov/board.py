@@ -24,6 +24,8 @@ class Board:
         self.zone, self.roman = m.tag_values("zone"), m.tag_values("row")
         self.rear = {s: m.tagged(f"rear:{s}")[0] for s in SIDES}
         self.rail = set(m.feature_cells("rail"))
+        self.villages = set(m.tagged("village"))  # XVI
+        self.station = {s: m.tagged(f"station:{s}")[0] for s in SIDES}  # 1941
         self.last_row = max(c.row for c in m)
 
     def advance(self, side: str, c: Square) -> int:

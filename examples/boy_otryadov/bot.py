@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 
-from hexwar.engine.actions import END, Action
-from hexwar.engine.state import State
+from hexwar import END, Action, State
 from hexwar.grid.square import Square
 
 from .rules import BoyOtryadov, other, side_of
@@ -30,7 +29,8 @@ class Bot:
         legal = state.legal_actions()
         if state.pending:
             return self._decide(state, rules, legal)
-        fires = [a for a in legal if a.kind == "fire"]
+        held = set(rules.pieces.positions(state))  # no barrage fire (V) for this bot
+        fires = [a for a in legal if a.kind == "fire" and rules.board.cell_at(a.args[1]) in held]
         if fires:
             weight = {a: len(state.table("fire").get(a.args[1]) or ()) for a in fires}  # type: ignore[arg-type]
             best = max(weight.values())

@@ -14,11 +14,9 @@ from typing import Any
 
 import attrs
 
+from hexwar import GameMap, load_chart, load_map
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.base.errors import LabelError
-from hexwar.board.map_load import load_map
-from hexwar.board.maps import GameMap
-from hexwar.board.terrain import load_chart
 from hexwar.grid.square import SquareLabels
 
 DATA = Path(__file__).parent / "data"
@@ -50,6 +48,13 @@ class Arm:
     setup_on: str | None = None
     mount: str | None = None
     dismount: str | None = None
+    strength: Fraction = Fraction(1)  # VII: fire strength against the rows of VI
+    mg: bool = False  # VIII.в: a machine gun (its fire lets foot assault an HMG)
+    guarded: bool = False  # VIII.в: foot assault it only under gun or 2-square MG fire
+    charge: bool = False  # VIII.б: assaults only when not itself under fire
+    melee: str | None = None  # VI.3d: "foot", "horse" or "armour" in green-square melee
+    gas_proof: bool = False  # IV: tanks cross gassed squares
+    degas: bool = False  # XIV.б: a chemical figure neutralises a contaminated square
 
 
 @attrs.frozen
@@ -66,10 +71,18 @@ class EffectRow:
 
 @attrs.frozen
 class Scenario:
+    """XII: a scenario's order of battle and the variant rules it plays (X.4, XI, 1941)."""
+
     name: str
     title: str
     turns: int
     figures: tuple[tuple[str, int], ...]
+    strip_figures: int | None = None  # X.4: 3 in the cavalry game
+    stack_setup: int | None = None  # RULING (battalion): figures a square at set-up
+    setup_rows: tuple[str, ...] | None = None  # 1941: the two rows nearest the player
+    defender: str | None = None  # XI: this side defends on the battle field
+    defender_cut: Fraction = Fraction(0)  # XI: the defender's figures cut by this share
+    station: bool = False  # 1941: taking the enemy's railway station wins
 
 
 @attrs.frozen(eq=False)
@@ -97,13 +110,16 @@ _ARM_FIELDS: dict[str, Field] = {
     "fires_from_masking": Checker.boolean, "free_in_front_row": Checker.boolean,
     "behind_front": Checker.boolean, "setup_rows": Checker.str_list,
     "setup_on": Checker.string, "mount": Checker.string, "dismount": Checker.string,
-    "name": Checker.string,
+    "name": Checker.string, "strength": lambda ck, v, e: ck.int_list(v, e, length=2),
+    "mg": Checker.boolean, "guarded": Checker.boolean, "charge": Checker.boolean,
+    "melee": Checker.string, "gas_proof": Checker.boolean, "degas": Checker.boolean,
 }  # fmt: skip
 _CHOICES = {
     "los": ("direct", "overhead", "indirect"),
     "group": ("small_arms", "artillery"),
     "retreat": ("back", "any"),
     "assault": ("weak", "open"),
+    "melee": ("foot", "horse", "armour"),
 }
 ROWS = ("I", "II", "III")
 
@@ -118,6 +134,13 @@ _PARAMS: dict[str, Field] = {
     "front_row_others": Checker.integer, "second_row_share": _pair,
     "neutralised_turns": Checker.integer, "raid_removes": Checker.integer,
     "withdrawal_from_turn": Checker.integer, "draw_loss_share": _pair,
+    "hmg_assault_mg_squares": Checker.integer, "gas_bomb_turns": Checker.integer,
+    "degas_side_turns": Checker.integer, "melee_fired_weight": Checker.integer,
+}  # fmt: skip
+_SCENARIO_FIELDS: dict[str, Field] = {
+    "strip_figures": Checker.integer, "stack_setup": Checker.integer,
+    "setup_rows": Checker.str_list, "defender": Checker.string, "defender_cut": _pair,
+    "station": Checker.boolean,
 }  # fmt: skip
 _EFFECT_FIELDS: dict[str, Field] = {
     "fire": Checker.integer,
@@ -164,6 +187,11 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
             if key in spec:
                 ck.choice(spec[key], allowed, f"{entry}.{key}", key)
         title = spec.pop("name", name)
+        if "strength" in spec:
+            num, den = spec["strength"]
+            if num < 0 or den < 1:
+                raise ck.fail(f"{entry}.strength", "expected [numerator, denominator >= 1]")
+            spec["strength"] = Fraction(num, den)
         if "setup_rows" in spec:
             rows = spec["setup_rows"]
             e = f"{entry}.setup_rows"
@@ -194,14 +222,25 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
     for name in sorted(raw_scenarios):
         entry = f"scenarios.{name}"
         spec = ck.table(raw_scenarios[name], entry)
-        ck.keys(spec, ("figures", "turns"), ("name",), entry)
+        ck.keys(spec, ("figures", "turns"), ("name", *_SCENARIO_FIELDS), entry)
         figures = ck.table(spec["figures"], f"{entry}.figures")
         for arm_name, n in figures.items():
             ck.choice(arm_name, arms, f"{entry}.figures", "arm")
             ck.integer(n, f"{entry}.figures.{arm_name}", minimum=1)
         turns = ck.integer(spec["turns"], f"{entry}.turns", minimum=1)
         title = ck.string(spec.get("name", name), f"{entry}.name")
-        scenarios[name] = Scenario(name, title, turns, tuple(sorted(figures.items())))
+        extra = {
+            k: f(ck, spec[k], f"{entry}.{k}") for k, f in _SCENARIO_FIELDS.items() if k in spec
+        }
+        if "setup_rows" in extra:
+            for i, r in enumerate(extra["setup_rows"]):
+                ck.choice(r, ROWS, f"{entry}.setup_rows[{i}]", "row")
+            extra["setup_rows"] = tuple(extra["setup_rows"])
+        if "defender" in extra:
+            ck.choice(extra["defender"], ("blue", "red"), f"{entry}.defender", "side")
+        if "defender_cut" in extra:
+            extra["defender_cut"] = Fraction(*extra["defender_cut"])
+        scenarios[name] = Scenario(name, title, turns, tuple(sorted(figures.items())), **extra)
     return GameData(game_map, labels, arms, tuple(effects), scenarios, params)
 
 

@@ -18,11 +18,16 @@ Roman numbers cite the sections of the seed text (``002_ae95fddb942d7462.txt``):
 - X: the game ends when one side is destroyed (defeat / victory) or withdraws into its
   neutral zone (withdrawal / success; a draw if it lost at most 1/4 of its figures).
 
+Also: VII fire strengths (an LMG is a third of a squad), V barrage fire on an empty square,
+VI.3 green squares (only forward, melee, encirclement), VIII.б-в assault conditions, X.4
+the cavalry game, XI defence, XIV gas (option ``gas``), XVI partisans and villages, the
+1941 station (scenario ``company1941``). ``RULING`` marks a number the source leaves open.
+
 State: the figures' squares in a :class:`hexwar.board.pieces.Pieces` registry (tables
 ``pieces`` / ``stacks``, labelled in the seed's notation), each figure's arm in ``arm``;
 the per-turn tables ``fire``, ``moved``, ``shots``, ``strip`` are phase scratch tables;
-``neutral`` holds timed markers (IX). Not modelled (see README): aircraft and gas (XIV),
-partisans (XVI), green-square melee (VI.3).
+``neutral`` holds timed markers (IX); ``barrage``, ``gas``, ``contaminated``, ``degas``
+the squares barred by fire or gas (V, XIV). Not modelled (see README): the 1941 aircraft.
 """
 
 from __future__ import annotations
@@ -31,25 +36,34 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any, cast
 
-from hexwar.board.move_rules import MoveRules
-from hexwar.board.movement import reachable
-from hexwar.board.pieces import Pieces
-from hexwar.engine.actions import Action, Decision, Outcome, Value
-from hexwar.engine.bounds import Bounds
+from hexwar import (
+    Action,
+    ActionSpace,
+    Bounds,
+    Decision,
+    MoveRules,
+    Outcome,
+    Phase,
+    Pieces,
+    Ruleset,
+    Stage,
+    State,
+    TurnSequence,
+    Value,
+    reachable,
+)
 from hexwar.engine.observe import ObservationView
-from hexwar.engine.sequencer import Phase, Stage, TurnSequence
-from hexwar.engine.space import ActionSpace
-from hexwar.engine.state import Ruleset, State
 from hexwar.grid.square import Square, line_clear
 from hexwar.mechanics.deployment import Deployment
 from hexwar.mechanics.removal import ChosenRemoval
 from hexwar.mechanics.victory import eliminated, fewer_losses, loss_share, withdrawn
 
 from .board import SIDES, Board
-from .data import Arm, EffectRow, GameData, load_game_data
+from .data import ROWS, SQUARES, Arm, EffectRow, GameData, Scenario, load_game_data
 
 PREFIX = {"blue": "b", "red": "r"}
 SCRATCH = ("fire", "moved", "shots", "strip")  # emptied when a side's turn begins (X.4)
+DEFAULT = "skirmish"  # the scenario ``default`` names (the smallest, for ``serve``)
 Units = dict[str, tuple[str, Square]]
 
 
@@ -66,8 +80,9 @@ def fire_result(
 ) -> str | None:
     """VI, IX: the first effect row matching ``(shooter arm, range)`` pairs fired at a figure."""
     shots = list(shooters)
+    strength = sum(a.strength for a, _ in shots)  # VII: fire counts by strength
     for row in effects:
-        if row.target != arm.target or square not in row.squares or len(shots) < row.fire:
+        if row.target != arm.target or square not in row.squares or strength < row.fire:
             continue
         guns = [d for a, d in shots if a.group == "artillery" and d <= (row.within or d)]
         if len(guns) >= row.artillery:
@@ -93,24 +108,30 @@ class BoyOtryadov(Ruleset):
         for each figure of both sides, 8 per figure for the hidden set-up (X.2) — about
         2.5x the longest of 1,000 random skirmishes (``tests/test_interop_bounds.py``).
         A ``turns`` state option beyond the scenario's is not covered."""
-        sc = self.data.scenarios.get(scenario) or max(
+        name = self.default if scenario == "default" else scenario
+        sc = self.data.scenarios.get(name) or max(
             self.data.scenarios.values(), key=lambda s: s.turns
         )
         figures = 2 * sum(n for _, n in sc.figures)
         return Bounds(max_tokens=sc.turns * figures * 5 + figures * 8)
 
-    def __init__(self, data: GameData | None = None) -> None:
+    def __init__(
+        self, data: GameData | None = None, default: str = DEFAULT, gas: bool = False
+    ) -> None:
+        """``default``: the scenario ``"default"`` names; ``gas``: XIV unless an option
+        says otherwise (the web game's choices)."""
         self.data = data or load_game_data()
+        self.default, self.gas = default, gas
         self.board = b = Board(self.data)
-        self.p = p = self.data.params
-        self.pieces = pcs = Pieces(b.labels, attributes=("pinned", "neutral"))
+        self.p = self.data.params
+        self.pieces = pcs = Pieces(b.labels, attributes=("pinned", "neutral", "shot", "village"))
         # XIII: a raid removes enemy figures of the raiding side's choice
         self.raid = ChosenRemoval(pcs, "raid", lambda s, side: pcs.pieces_of(s, other(side)))
         half = self.data.share("second_row_share")  # X.2c: at most half the figures in row II
         self.deployment = Deployment(
             self.pieces,
             self._setup_cells,
-            per_cell=p["stack_setup"],  # X.2a
+            per_cell=None,  # X.2a: per scenario, in _setup_cells
             row=lambda c: b.roman.get(c, ""),
             per_row=lambda s, side, row: int(self.oob(s, side) * half) if row == "II" else None,
         )
@@ -129,7 +150,8 @@ class BoyOtryadov(Ruleset):
         """Kinds, every figure id the largest scenario can field, every square label."""
         most = max(sum(n for _, n in sc.figures) for sc in self.data.scenarios.values())
         ids = [f"{PREFIX[s]}{i + 1:02d}" for s in SIDES for i in range(most)]
-        kinds = ["end", "place", "move", "mount", "dismount", "fire", "retreat", "lost", "remove"]
+        kinds = ["end", "place", "move", "mount", "dismount", "fire", "retreat", "lost", "remove",
+                 "bomb", "contaminate"]  # fmt: skip
         return ActionSpace.of(kinds, figure=ids, square=map(self.board.label, self.board.map))
 
     # -- reading the state -------------------------------------------------------------
@@ -152,6 +174,9 @@ class BoyOtryadov(Ruleset):
         """VI.3: a green square holds two figures, any other one."""
         return int(self.p["stack_masking" if self.board.terrain(c) == "masking" else "stack"])
 
+    def scenario(self, state: State) -> Scenario:
+        return self.data.scenarios[cast(str, state.get("game", "scenario"))]
+
     def in_strip(self, c: Square) -> bool:
         low, high = self.p["attack_strip"]
         return c not in self.board.zone and low <= c.row - 2 <= high
@@ -159,6 +184,8 @@ class BoyOtryadov(Ruleset):
     # -- set-up (X.2) ------------------------------------------------------------------
 
     def setup(self, state: State, scenario: str, options: Mapping[str, Value]) -> None:
+        scenario = self.default if scenario == "default" else scenario
+        gas = options.get("gas", self.gas) is True
         sc = self.data.scenarios.get(scenario)
         if sc is None:
             raise ValueError(
@@ -166,11 +193,16 @@ class BoyOtryadov(Ruleset):
             )
         turns = options.get("turns", sc.turns)
         state.put("game", "turns", turns if isinstance(turns, int) else sc.turns)
+        state.put("game", "scenario", scenario)
+        state.put("game", "gas", gas)  # XIV: by the players' wish
         # The most constrained arms are placed first, so every figure finds a square.
         order = sorted(sc.figures, key=lambda f: (len(self.data.arms[f[0]].setup_rows), f[0]))
-        arms = [a for a, n in order for _ in range(n)]
+        if gas:
+            order.append(("chemical", 1))  # XIV.б: one chemical figure a side (RULING)
         plan = {}
         for side in SIDES:
+            cut = sc.defender_cut if side == sc.defender else 0  # XI: RULING, each arm
+            arms = [a for a, n in order for _ in range(n - int(n * cut))]
             plan[side] = [f"{PREFIX[side]}{i + 1:02d}" for i in range(len(arms))]
             for uid, arm in zip(plan[side], arms, strict=True):
                 state.put("arm", uid, arm)  # the order of battle is public; squares are not
@@ -178,32 +210,39 @@ class BoyOtryadov(Ruleset):
         self.deployment.begin(state, plan)
 
     def _setup_cells(self, state: State, side: str, uid: str) -> list[Square]:
-        """X.2: own zone, the arm's rows (and the railway); row I: cars + 2 others."""
-        b, arm = self.board, self.arm(state, uid)
+        """X.2: own zone, the arm's rows (and the railway); row I: cars + 2 others;
+        XI: the defender on its half of the battle field; 1941: the two nearest rows."""
+        b, arm, sc = self.board, self.arm(state, uid), self.scenario(state)
         mine = self.units(state, side)
+        per = sc.stack_setup or self.p["stack_setup"]  # X.2a
+        held = self.pieces.positions(state, side)
+        if sc.defender == side:  # XI: behind a screen between battle rows 8 and 9
+            half = [c for c in b.map if c not in b.zone and b.terrain(c) in SQUARES
+                    and (c.row - 2 <= 8) == (side == "red")]  # fmt: skip
+            return [c for c in half if len(held.get(c, ())) < per
+                    and (arm.setup_on is None or c in b.rail)]  # fmt: skip
         front = sum(b.roman[c] == "I" and not self.data.arms[a].free_in_front_row
                     for a, c in mine.values())  # fmt: skip
         full = not arm.free_in_front_row and front >= self.p["front_row_others"]
-        rows = {r for r in arm.setup_rows if r != "I" or not full}
+        rows = {r for r in arm.setup_rows if r != "I" or not full} & set(sc.setup_rows or ROWS)
         own = [c for c in b.map if b.zone.get(c) == side and b.roman[c] in rows]
-        return [c for c in own if arm.setup_on is None or c in b.rail]
+        return [c for c in own if (arm.setup_on is None or c in b.rail)
+                and len(held.get(c, ())) < per]  # fmt: skip
 
     # -- what may be done --------------------------------------------------------------
 
     def may_end(self, state: State) -> bool:
         """X.4: "a figure move is obligatory" — a side ends its turn once a figure has moved
-        (or (dis)mounted), or if none can."""
+        (or (dis)mounted, or it laid persistent gas: XIV.б), or if none can."""
         legal = self.phase_actions(state, cast(str, state.stage))
         return bool(state.table("moved")) or all(a.kind == "fire" for a in legal)
 
     def phase_actions(self, state: State, side: str) -> list[Action]:
-        """The moves, (dis)mounts and fire moves of ``side``."""
-        return self._phase_actions(state, side)
-
-    def _phase_actions(self, state: State, side: str) -> list[Action]:
+        """The moves, (dis)mounts, fire moves and gas attacks of ``side``."""
         label = self.board.label
         used = state.table("strip")
-        budget = self.p["attack_strip_figures"] - len(used)
+        sc = self.scenario(state)
+        budget = (sc.strip_figures or self.p["attack_strip_figures"]) - len(used)  # X.4
         out: list[Action] = []
         for uid, (name, cell) in sorted(self.units(state, side).items()):
             arm = self.data.arms[name]
@@ -223,14 +262,42 @@ class BoyOtryadov(Ruleset):
                         if getattr(arm, k) and strip_ok(cell)]  # fmt: skip
             if arm.range and cast(int, state.get("shots", uid, 0)) < arm.shots and strip_ok(cell):
                 out += [Action.of("fire", uid, label(t)) for t in self.targets(state, uid)]
+        if state.get("game", "gas"):
+            out += self._gas_moves(state, side)
         return out
 
-    def destinations(self, state: State, uid: str) -> list[Square]:
-        """III, IV, IX, XV, VIII: where ``uid`` may move (an enemy square = assault)."""
+    def _gas_moves(self, state: State, side: str) -> list[Action]:
+        """XIV.а: once a game, the air bomb on any enemy figure; XIV.б: once a game, persistent
+        gas on a square (not blue, not a village: RULING, no green square), as a move."""
+        b, out = self.board, []
+        enemy = self.pieces.positions(state, other(side))
+        if not state.get("game", f"bomb:{side}"):
+            out += [Action.of("bomb", b.label(c)) for c in sorted(enemy)]
+        if not state.get("game", f"contaminate:{side}"):
+            held = self.pieces.positions(state)
+            out += [Action.of("contaminate", b.label(c)) for c in b.map
+                    if c not in b.zone and b.terrain(c) in ("weak", "strong") and c not in held
+                    and b.label(c) not in state.table("contaminated")]  # fmt: skip
+        return out
+
+    def barred(self, state: State, side: str, arm: Arm) -> set[Square]:
+        """Squares ``side``'s figure of ``arm`` may not enter: enemy barrage (V, RULING),
+        gas (XIV.а) and persistent gas (XIV.б note) unless a tank (IV) or chemical figure."""
+        at = self.board.cell_at
+        out = {at(k) for k, v in state.table("barrage").items() if v != side}
+        if not arm.gas_proof:
+            out |= {at(k) for k in state.table("gas")}
+            if not arm.degas:
+                out |= {at(k) for k in state.table("contaminated")}
+        return out
+
+    def destinations(self, state: State, uid: str, forced: bool = False) -> list[Square]:
+        """III, IV, IX, XV, VI.3b, VIII: where ``uid`` may move (an enemy square = assault);
+        ``forced``: falling back or leaving gas, not bound by VI.3b."""
         arm, side, b = self.arm(state, uid), side_of(uid), self.board
         cell = self.pieces.where(state, uid)
         friends, enemies = self.pieces.friends_enemies(state, side, exclude=uid)
-        blocked = set(enemies)
+        blocked = set(enemies) | self.barred(state, side, arm)
         if arm.movement == "rail":  # XV: enemy foot or horse next to the line cuts it
             cutters = [
                 c for c, ids in enemies.items() if any(self.arm(state, u).cuts_rail for u in ids)
@@ -247,26 +314,49 @@ class BoyOtryadov(Ruleset):
                    if any(self.arm(state, u).group != "artillery" for u in ids)]  # fmt: skip
             front = max([b.advance(side, c) for c in own] + [b.advance(side, cell)])
             out = [c for c in out if b.advance(side, c) <= front]
-        open_ground = ("weak", "strong") if arm.assault == "open" else ("weak",)
+        open_ground: tuple[str, ...] = ("weak", "strong") if arm.assault == "open" else ("weak",)
+        if arm.charge and state.get("shot", uid):  # VIII.б: not while itself under fire
+            open_ground = ()
         for t in map(b.cell_at, state.table("fire")) if arm.assault else ():  # VIII
-            if t in enemies and b.terrain(t) in open_ground and t in reach(blocked - {t}):
+            if (t in enemies and b.terrain(t) in open_ground and t in reach(blocked - {t})
+                    and (arm.charge or self._assault_allowed(state, t, enemies[t]))):  # fmt: skip
                 out.append(t)
+        if b.terrain(cell) == "masking" and not forced:  # VI.3b: only forward
+            out = [c for c in out if b.advance(side, c) > b.advance(side, cell)]
         return sorted(out)
 
+    def _assault_allowed(self, state: State, t: Square, held: Iterable[str]) -> bool:
+        """VIII.в: foot take a heavy MG only under gun fire or MG fire from 2 squares."""
+        if not any(self.arm(state, u).guarded for u in held):
+            return True
+        fired = cast(tuple[str, ...], state.get("fire", self.board.label(t), ()))
+        arms = [(self.arm(state, u), self.pieces.where(state, u)) for u in fired]
+        mg_squares = {c for a, c in arms if a.mg}
+        guns = any(a.group == "artillery" for a, _ in arms)
+        return guns or len(mg_squares) >= self.p["hmg_assault_mg_squares"]
+
     def targets(self, state: State, uid: str) -> list[Square]:
-        """V: enemy squares in range and line of fire; only guns fire into green squares."""
+        """V: enemy squares in range and line of fire, or an empty square (barrage, V);
+        only guns fire into green squares; fire on blue squares is ineffective (XVI);
+        VI.3b: from a green square only forward, except guns."""
         arm, cell, b = self.arm(state, uid), self.pieces.where(state, uid), self.board
         if b.terrain(cell) == "masking" and not arm.fires_from_masking:
             return []
         occ = self.pieces.positions(state)
+        forward_only = b.terrain(cell) == "masking" and arm.group != "artillery"
         out = []
-        for t, ids in occ.items():
+        for t in b.map:
+            ids = occ.get(t, ())
             fired = cast(tuple[str, ...], state.get("fire", b.label(t), ()))
-            if side_of(ids[0]) == side_of(uid) or uid in fired:
+            if (ids and side_of(ids[0]) == side_of(uid)) or uid in fired:
                 continue
             if not 1 <= b.map.topology.distance(cell, t) <= arm.range:
                 continue
+            if b.terrain(t) not in SQUARES or (not ids and t in b.zone):
+                continue  # XVI: not on blue squares; RULING: no barrage behind the screens
             if b.terrain(t) == "masking" and arm.group != "artillery":
+                continue
+            if forward_only and b.advance(side_of(uid), t) <= b.advance(side_of(uid), cell):
                 continue
             if line_clear(cell, t, lambda c: self._blocks(arm, cell, c, occ)):
                 out.append(t)
@@ -285,23 +375,27 @@ class BoyOtryadov(Ruleset):
             return self.deployment.actions(state, decision)
         if decision.kind == "retreat":
             uid = cast(str, decision.params[0])
+            mode = cast(str, decision.params[1]) if len(decision.params) > 1 else None
             out = [
-                Action.of("retreat", uid, self.board.label(c)) for c in self.retreats(state, uid)
+                Action.of("retreat", uid, self.board.label(c))
+                for c in self.retreats(state, uid, mode)
             ]
             return out or [Action.of("lost", uid)]
         return self.raid.actions(state, decision)
 
-    def retreats(self, state: State, uid: str) -> list[Square]:
-        """VI: fall back ("back": away from the enemy) or move away within its move ("any")."""
+    def retreats(self, state: State, uid: str, mode: str | None = None) -> list[Square]:
+        """VI: fall back ("back": away from the enemy) or move away within its move ("any");
+        XIV.а: out of a gassed square, anywhere within its move (``mode="any"``)."""
         arm, cell, side = self.arm(state, uid), self.pieces.where(state, uid), side_of(uid)
         enemy = self.pieces.positions(state, other(side))
-        out = [c for c in self.destinations(state, uid) if c not in enemy]
-        if arm.retreat == "back":
+        out = [c for c in self.destinations(state, uid, forced=True) if c not in enemy]
+        if (mode or arm.retreat) == "back":
             out = [c for c in out if self.board.advance(side, c) < self.board.advance(side, cell)]
         return out
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
-        rules = {"move": "III, IV, X.4", "fire": "V, X.4", "place": "X.2", "retreat": "VI"}
+        rules = {"move": "III, IV, VI.3b, VIII, X.4", "fire": "V, VI.3b, X.4", "place": "X.2",
+                 "retreat": "VI", "bomb": "XIV.а", "contaminate": "XIV.б"}  # fmt: skip
         if action.kind in rules:
             return f"{action}: not allowed now (see the rules cited)", rules[action.kind]
         return super().explain(state, action)
@@ -309,6 +403,10 @@ class BoyOtryadov(Ruleset):
     # -- what happens ------------------------------------------------------------------
 
     def play(self, state: State, action: Action) -> None:
+        side = cast(str, state.stage)
+        if action.kind in ("bomb", "contaminate"):
+            self._gas(state, side, action.kind, action.args[0])
+            return
         uid, kind = action.args[0], action.kind
         arm, cell = self.arm(state, uid), self.pieces.where(state, uid)
         dest = self.board.cell_at(action.args[1]) if kind == "move" else cell
@@ -325,15 +423,35 @@ class BoyOtryadov(Ruleset):
             state.put("shots", uid, cast(int, state.get("shots", uid, 0)) + 1)
         self._check_destroyed(state)
 
+    def _gas(self, state: State, side: str, kind: str, label: str) -> None:
+        """XIV.а: the bomb gasses the square for ``gas_bomb_turns`` (RULING) and its
+        figures must leave at once; XIV.б: persistent gas until degassed, as a move."""
+        state.put("game", f"{kind}:{side}", True)
+        if kind == "contaminate":
+            state.put("contaminated", label, side)
+            state.put("moved", "gas", True)
+            return
+        state.put_until("gas", label, side, state.turn + self.p["gas_bomb_turns"])
+        for uid in sorted(self.pieces.occupants(state, self.board.cell_at(label))):
+            state.push(Decision("retreat", other(side), (uid, "any")))
+
     def _move(self, state: State, uid: str, dest: Square) -> None:
-        side, arm = side_of(uid), self.arm(state, uid)
+        side, arm, b = side_of(uid), self.arm(state, uid), self.board
         for u in self.pieces.occupants(state, dest):  # VIII: the assaulted figure is beaten
             if side_of(u) != side:
                 self.pieces.remove(state, u)
         self.pieces.move(state, uid, dest)
         state.put("moved", uid, True)
-        if arm.raider and dest == self.board.rear[other(side)]:  # XIII
-            self.pieces.remove(state, uid)
+        if arm.raider and dest in b.villages:  # XVI: RULING, "passed" = stopped there
+            state.put("village", uid, True)
+        sc = self.scenario(state)
+        if sc.station and dest == b.station[other(side)] and state.outcome is None:
+            state.end_game(Outcome(side, f"victory: {side} took the enemy's station (1941)"))
+        if arm.raider and dest == b.rear[other(side)]:  # XIII
+            if state.get("village", uid):  # XVI: partisans instead of a sacrifice
+                state.put("arm", uid, "partisan")
+            else:
+                self.pieces.remove(state, uid)
             self.raid.start(state, side, self.p["raid_removes"])
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
@@ -351,10 +469,15 @@ class BoyOtryadov(Ruleset):
         self._check_destroyed(state)
 
     def _finish(self, state: State) -> None:
-        """End of a side's turn: its pins lapse, then its fire takes effect (V, VI, IX)."""
+        """End of a side's turn: its pins lapse, then its fire takes effect (V, VI, IX),
+        barrages and gas are renewed (V, XIV), green squares are fought over (VI.3)."""
         side, b = cast(str, state.stage), self.board
-        for uid in sorted(u for u in state.table("pinned") if side_of(u) == side):
-            state.delete("pinned", uid)
+        for table in ("pinned", "shot"):
+            for uid in sorted(u for u in state.table(table) if side_of(u) == side):
+                state.delete(table, uid)
+        for label in sorted(k for k, v in state.table("barrage").items() if v != side):
+            state.delete("barrage", label)  # V: the enemy's barrage barred this turn only
+        pending: set[str] = set()
         for label, shooters in sorted(state.table("fire").items()):
             t = b.cell_at(label)
             shots = [
@@ -362,8 +485,12 @@ class BoyOtryadov(Ruleset):
                 for s in cast(tuple[str, ...], shooters)
                 if self.pieces.is_placed(state, s)
             ]
-            for uid in sorted(u for u in self.pieces.occupants(state, t) if side_of(u) != side):
+            hit = sorted(u for u in self.pieces.occupants(state, t) if side_of(u) != side)
+            if not hit:  # V: barrage on an empty square bars it for the enemy's turn
+                state.put("barrage", label, side)
+            for uid in hit:
                 arm = self.arm(state, uid)
+                state.put("shot", uid, True)  # VIII.б: under fire in its coming turn
                 result = fire_result(self.data.effects, arm, b.terrain(t), shots)
                 if result == "destroy":
                     self.pieces.remove(state, uid)
@@ -371,12 +498,75 @@ class BoyOtryadov(Ruleset):
                     until = state.turn + self.p["neutralised_turns"] + 1
                     state.put_until("neutral", uid, True, until)
                 elif result == "retreat":
+                    pending.add(uid)
                     state.push(Decision("retreat", other(side), (uid,)))
                 elif result in ("pin", "dismount"):
                     if result == "dismount" and arm.dismount:
                         state.put("arm", uid, arm.dismount)
                     state.put("pinned", uid, True)
+        self._green_squares(state, side, pending)
+        self._degas(state)
         self._check_destroyed(state)
+
+    def _green_squares(self, state: State, side: str, pending: set[str]) -> None:
+        """VI.3d: melee between adjacent green squares; VI.3e: encircled figures on green
+        squares are removed."""
+        b, fired = self.board, {u for v in state.table("fire").values() for u in cast(Any, v)}
+        occ = self.pieces.positions(state)
+        green = [c for c in sorted(occ) if b.terrain(c) == "masking"]
+        for c in green:
+            ids = occ[c]
+            if side_of(ids[0]) == side:
+                continue
+            ring = [n for n in b.map.neighbors(c) if b.terrain(n) in SQUARES]
+            if ring and all(n in occ and side_of(occ[n][0]) == side for n in ring):
+                for uid in ids:  # VI.3e
+                    self.pieces.remove(state, uid)
+                continue
+            for n in ring:
+                if n in occ and b.terrain(n) == "masking" and side_of(occ[n][0]) == side:
+                    loser = self._melee(state, occ[n], ids, fired)
+                    for uid in loser if loser is not None else ():
+                        if uid not in pending and self.pieces.is_placed(state, uid):
+                            pending.add(uid)
+                            state.push(Decision("retreat", side_of(uid), (uid,)))
+
+    def _melee(
+        self, state: State, mine: Iterable[str], theirs: Iterable[str], fired: set[str]
+    ) -> list[str] | None:
+        """VI.3d: foot beat horse; foot against foot, the stronger (VII; fire this turn
+        weighs ``melee_fired_weight``, RULING) wins; horse/horse, car/car: nothing."""
+        groups = []
+        for ids in (mine, theirs):
+            arms = {u: self.arm(state, u) for u in ids}
+            foot = [u for u, a in arms.items() if a.melee == "foot"]
+            horse = [u for u, a in arms.items() if a.melee == "horse"]
+            weight = self.p["melee_fired_weight"]
+            power = sum(arms[u].strength * (weight if u in fired else 1) for u in foot)
+            groups.append((foot, horse, power))
+        (f1, h1, p1), (f2, h2, p2) = groups
+        if f1 and h2 and not f2:
+            return h2
+        if f2 and h1 and not f1:
+            return h1
+        if f1 and f2 and p1 != p2:
+            return f2 if p1 > p2 else f1
+        return None
+
+    def _degas(self, state: State) -> None:
+        """XIV.б: a chemical figure of the other side holding a contaminated square for
+        ``degas_side_turns`` side-turns in a row clears it."""
+        for label, owner in sorted(state.table("contaminated").items()):
+            ids = self.pieces.occupants(state, self.board.cell_at(label))
+            if any(self.arm(state, u).degas and side_of(u) != owner for u in ids):
+                held = cast(int, state.get("degas", label, 0)) + 1
+                if held >= self.p["degas_side_turns"]:
+                    state.delete("contaminated", label)
+                    state.delete("degas", label)
+                else:
+                    state.put("degas", label, held)
+            elif state.get("degas", label) is not None:
+                state.delete("degas", label)
 
     # -- the end (X) -------------------------------------------------------------------
 

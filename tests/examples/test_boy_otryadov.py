@@ -23,9 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = BoyOtryadov()
 
 
-def position(figures: dict[str, tuple[str, str]], scenario: str = "skirmish") -> State:
+def position(
+    figures: dict[str, tuple[str, str]], scenario: str = "skirmish", gas: bool = False
+) -> State:
     """A state at turn 1, blue to act, holding exactly ``figures`` (id -> (arm, label))."""
-    state = RULES.new_state(scenario)
+    state = RULES.new_state(scenario, {"gas": True} if gas else {})
     while state.pending:
         state.apply(state.legal_actions()[0])
     for uid in RULES.pieces.pieces_of(state):
@@ -41,7 +43,10 @@ def moves(state: State, uid: str) -> set[str]:
 
 
 def fires(state: State, uid: str) -> set[str]:
-    return {a.args[1] for a in state.legal_actions() if a.kind == "fire" and a.args[0] == uid}
+    """Fire at figures (squares held); fire at empty squares is barrage (V)."""
+    held = {RULES.board.label(c) for c in RULES.pieces.positions(state)}
+    return {a.args[1] for a in state.legal_actions()
+            if a.kind == "fire" and a.args[0] == uid and a.args[1] in held}  # fmt: skip
 
 
 def end_turn(state: State, uid: str) -> None:
@@ -97,7 +102,8 @@ def test_mounted_cavalry_goes_round_blue_square_2k_iii() -> None:
 
 def test_dismounted_figures_move_one_square_iv() -> None:
     state = position({"b01": ("cavalry_dismounted", "Д8"), "r01": ("rifle", "А1")})
-    assert moves(state, "b01") == {"Г7", "Г8", "Г9", "Е8", "Е9"}  # Д7, Е7, Д9 are blue
+    # Д7, Е7, Д9 are blue; Д8 is green, so only forward (VI.3b): Г8, Г9, Е8, Е9 are not
+    assert moves(state, "b01") == {"Г7"}
 
 
 def test_armoured_car_follows_the_road_iii_b() -> None:
@@ -223,7 +229,7 @@ def test_ranges_lines_of_fire_and_green_squares_v() -> None:
 
 def test_three_fires_destroy_a_figure_on_a_weak_square_vi2() -> None:
     state = position(
-        {"b01": ("rifle", "Г13"), "b02": ("rifle", "В12"), "b03": ("hmg", "Б11"),
+        {"b01": ("rifle", "Г13"), "b02": ("rifle", "В12"), "b03": ("hmg", "В13"),
          "b04": ("rifle", "А15"), "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
     )  # fmt: skip
     for uid in ("b01", "b02"):
@@ -307,7 +313,7 @@ def test_set_up_is_hidden_until_the_screens_are_lifted_x2() -> None:
 
 
 def test_set_up_limits_per_row_x2() -> None:
-    state = RULES.new_state("company1941")
+    state = RULES.new_state("skirmish")
     seen: dict[str, set[str]] = {}
     while state.pending:
         legal = state.legal_actions()
@@ -319,7 +325,8 @@ def test_set_up_limits_per_row_x2() -> None:
     for side in ("blue", "red"):
         units = RULES.units(state, side)
         rows = Counter(RULES.board.roman[c] for _, c in units.values())
-        assert rows["I"] <= 2
+        cars = sum(a == "armoured_car" and RULES.board.roman[c] == "I" for a, c in units.values())
+        assert rows["I"] - cars <= 2
         assert rows["II"] <= len(units) // 2
         assert max(Counter(c for _, c in units.values()).values()) <= 2
 
@@ -376,19 +383,24 @@ def test_withdrawal_into_the_neutral_zone_x(red_left: int, winner: str | None) -
 def test_illegal_actions_are_refused_with_the_rule() -> None:
     state = position({"b01": ("rifle", "В13"), "r01": ("rifle", "В11")})
     err = check_rejects(state, Action.parse("move b01 В10"))
-    assert err.rule == "III, IV, X.4"
+    assert err.rule == "III, IV, VI.3b, VIII, X.4"
 
 
 # -- the whole game ------------------------------------------------------------------------
 
 
 @pytest.mark.slow
-def test_random_games_from_the_set_up_pass_the_kit() -> None:
+@pytest.mark.parametrize("scenario", sorted(RULES.data.scenarios))
+def test_random_games_of_every_scenario_pass_the_kit_and_fight(scenario: str) -> None:
+    """50 random games (the kit's weighted policy: ``end`` seldom) of each scenario (XII,
+    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V)."""
     report = check_random_games(
-        lambda: RULES.new_state("skirmish", {"turns": 2}), games=80, seed=7, full_check_every=5
-    )
+        lambda: RULES.new_state(scenario, {"turns": 3, "gas": True}),
+        games=50, seed=32, full_check_every=25,
+    )  # fmt: skip
     assert report.ok, report.violations[:3]
-    assert report.terminal == report.games == 80
+    assert report.terminal == report.games == 50
+    assert report.kinds["fire"] > 50
 
 
 @pytest.mark.slow
@@ -468,3 +480,273 @@ def test_labels_come_from_the_data_and_must_name_every_square_i(tmp_path: Path) 
     raw["labels"]["rows"] = raw["labels"]["rows"][:-1]  # the map has 21 rows
     with pytest.raises(DataError, match=r"rules\.toml: labels: .* has no label"):
         game_data_from_dict(raw, load_game_data().game_map, str(tmp_path / "rules.toml"))
+
+
+# -- the rest of the 1930 text, section by section ------------------------------------------
+
+
+def test_fire_counts_by_strength_vii() -> None:
+    """VII: an HMG equals three LMGs; a squad, an HMG, a car, a tank count one."""
+    arms = RULES.data.arms
+    lmg, rifle, hmg = arms["lmg"], arms["rifle"], arms["hmg"]
+    assert fire_result(RULES.data.effects, rifle, "weak", [(lmg, 1)] * 3) == "pin"
+    assert fire_result(RULES.data.effects, rifle, "weak", [(rifle, 1)] * 3) == "destroy"
+    assert fire_result(RULES.data.effects, rifle, "weak", [(hmg, 1), (lmg, 1), (lmg, 2)]) == "pin"
+    assert fire_result(RULES.data.effects, rifle, "weak", [(hmg, 1)] + [(lmg, 1)] * 3) == "retreat"
+    assert arms["cavalry"].strength * 2 == rifle.strength == arms["tank"].strength
+
+
+def test_barrage_on_an_empty_square_bars_it_for_one_enemy_turn_v() -> None:
+    """V: fire at an empty square (огонь заграждения); RULING: it bars that square to the
+    enemy during its next turn, and never falls behind the screens."""
+    state = position(
+        {"b01": ("rifle", "Г13"), "b02": ("rifle", "А15"), "r01": ("rifle", "Г10"),
+         "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    barrage = {a.args[1] for a in state.legal_actions() if a.kind == "fire" and a.args[0] == "b01"}
+    assert "Г11" in barrage
+    assert not any("-" in t for t in barrage)
+    state.apply("fire b01 Г11")
+    end_turn(state, "b02")
+    assert state.table("barrage") == {"Г11": "blue"}
+    assert "Г11" not in moves(state, "r01")
+    end_turn(state, "r02")
+    assert state.table("barrage") == {}
+
+
+def test_from_a_green_square_only_forward_vi3b() -> None:
+    """VI.3b: from a green square figures move and fire only forward (guns fire anywhere)."""
+    state = position(
+        {"b01": ("rifle", "В10"), "b02": ("field_gun", "Б11"), "r01": ("rifle", "В8"),
+         "r02": ("rifle", "Д10")}
+    )  # fmt: skip
+    assert fires(state, "b01") == {"В8"}  # Д10 is level with В10
+    assert all(int(t[1:]) < 10 for t in moves(state, "b01"))
+    assert {"В8", "Д10"} <= fires(state, "b02")
+
+
+def end_blue(state: State) -> None:
+    """Move b03 and end blue's turn (a decision may follow for red)."""
+    state.apply(f"move b03 {min(moves(state, 'b03'))}")
+    state.apply(END)
+
+
+def test_melee_between_adjacent_green_squares_vi3d() -> None:
+    """VI.3d: the stronger foot wins (VII); foot always drive off mounted cavalry."""
+    state = position(
+        {"b01": ("rifle", "Д8"), "b02": ("lmg", "Д8"), "b03": ("rifle", "А15"),
+         "r01": ("rifle", "Е8"), "r02": ("cavalry", "Ж10"), "r03": ("rifle", "К1")}
+    )  # fmt: skip
+    end_blue(state)
+    assert state.pending[-1].kind == "retreat"
+    assert state.pending[-1].params[0] == "r01"
+    even = position(
+        {"b01": ("rifle", "Д8"), "b03": ("rifle", "А15"), "r01": ("rifle", "Е8"),
+         "r03": ("rifle", "К1")}
+    )  # fmt: skip
+    end_blue(even)
+    assert not even.pending  # equal strength: neither gives way
+    horse = position(
+        {"b01": ("lmg", "Д8"), "b03": ("rifle", "А15"), "r01": ("cavalry", "Е8"),
+         "r03": ("rifle", "К1")}
+    )  # fmt: skip
+    end_blue(horse)
+    assert horse.pending[-1].params[0] == "r01"  # a third of a squad still drives off horse
+
+
+def test_encircled_figures_on_green_squares_are_removed_vi3e() -> None:
+    ring = ["Е9", "Ж9", "Е10", "З10", "Е11", "З11"]  # Ж10's passable neighbours
+    figures = {f"b0{i + 1}": ("rifle", sq) for i, sq in enumerate(ring)}
+    state = position(
+        {**figures, "b07": ("rifle", "А15"), "r01": ("rifle", "Ж10"), "r02": ("rifle", "К1")}
+    )
+    end_turn(state, "b07")
+    assert "r01" not in state.table("pieces")
+    open_ring = position(
+        {**figures, "b06": ("rifle", "А14"), "b07": ("rifle", "А15"), "r01": ("rifle", "Ж10"),
+         "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    end_turn(open_ring, "b07")
+    assert "r01" in open_ring.table("pieces")  # З11 is open: a way out
+
+
+def test_light_machine_guns_do_not_assault_viii_a() -> None:
+    """VIII.а: "any figure except artillery and machine guns" assaults."""
+    state = position(
+        {"b01": ("rifle", "В12"), "b02": ("lmg", "Г12"), "b03": ("rifle", "Д12"),
+         "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    state.apply("fire b01 Г11")
+    assert "Г11" not in moves(state, "b02")
+    assert "Г11" in moves(state, "b03")
+
+
+def test_foot_take_a_heavy_mg_only_under_guns_or_two_mg_squares_viii_v() -> None:
+    state = position(
+        {"b01": ("lmg", "Г13"), "b02": ("lmg", "В13"), "b03": ("rifle", "Д12"),
+         "r01": ("hmg", "Г11"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    state.apply("fire b01 Г11")
+    assert "Г11" not in moves(state, "b03")  # MG fire from one square is not enough
+    state.apply("fire b02 Г11")
+    assert "Г11" in moves(state, "b03")
+
+
+def test_cavalry_cars_and_tanks_charge_only_when_not_under_fire_viii_b() -> None:
+    def tank_can_take_g11(red_fires: bool) -> bool:
+        state = position(
+            {"b01": ("rifle", "В12"), "b02": ("tank", "Г12"), "b03": ("rifle", "А15"),
+             "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
+        )  # fmt: skip
+        end_turn(state, "b03")
+        if red_fires:
+            state.apply("fire r01 Г12")  # rifles do not hurt a tank (V g), but it is shot at
+        end_turn(state, "r02")
+        state.apply("fire b01 Г11")
+        return "Г11" in moves(state, "b02")
+
+    assert tank_can_take_g11(red_fires=False)
+    assert not tank_can_take_g11(red_fires=True)
+
+
+def test_the_cavalry_game_moves_three_figures_in_the_attack_strip_x4() -> None:
+    state = position(
+        {"b01": ("cavalry", "Б11"), "b02": ("cavalry", "Г11"), "b03": ("cavalry", "Е11"),
+         "b04": ("cavalry", "З11"), "r01": ("rifle", "К1")},
+        scenario="squadron",
+    )  # fmt: skip
+    for uid in ("b01", "b02", "b03"):
+        state.apply(f"move {uid} {min(moves(state, uid))}")
+    assert moves(state, "b04") == set()
+
+
+def test_defence_sets_up_on_the_field_with_fewer_figures_xi() -> None:
+    state = RULES.new_state("defence")
+    while state.pending:
+        state.apply(state.legal_actions()[-1])
+    red, blue = RULES.units(state, "red"), RULES.units(state, "blue")
+    assert (len(blue), len(red)) == (28, 23)  # a quarter fewer of each arm, rounded (RULING)
+    assert all(c not in RULES.board.zone and c.row - 2 <= 8 for _, c in red.values())
+    assert state.current_player() == "blue"  # the attacker moves first
+
+
+@pytest.mark.parametrize(
+    ("scenario", "figures"),
+    [("battalion", 61), ("cavalry_regiment", 42), ("company", 28), ("squadron", 15),
+     ("company1941", 19), ("skirmish", 8), ("default", 8)],
+)  # fmt: skip
+def test_scenarios_of_xii_set_up_in_full(scenario: str, figures: int) -> None:
+    """XII: the orders of battle (1941: the 20 figures less the aircraft); ``default`` is
+    the skirmish."""
+    state = RULES.new_state(scenario)
+    while state.pending:
+        state.apply(state.legal_actions()[0])
+    assert len(RULES.units(state, "blue")) == len(RULES.units(state, "red")) == figures
+
+
+def test_air_bomb_and_persistent_gas_xiv() -> None:
+    """XIV.а: the bomb drives the figure out and bars the square (tanks pass, IV);
+    XIV.б: persistent gas, as a move, until a chemical figure holds it 4 side-turns."""
+    state = position(
+        {"b01": ("rifle", "А15"), "b02": ("tank", "Г13"), "b03": ("chemical", "Д13"),
+         "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")},
+        gas=True,
+    )  # fmt: skip
+    state.apply("bomb Г11")
+    assert state.pending[-1].kind == "retreat"
+    assert state.current_player() == "red"
+    state.apply(state.legal_actions()[0])
+    assert "Г11" in state.table("gas")
+    assert not any(a.kind == "bomb" for a in state.legal_actions())
+    assert "Г11" in moves(state, "b02")
+    assert "Г11" not in moves(state, "b01")
+    state.apply("contaminate Д10")
+    assert END in state.legal_actions()  # it counted as the figure move
+    state.apply(END)
+    assert all(a.args[1] != "Д10" for a in state.legal_actions() if a.kind == "move")
+    state.apply(f"move r02 {min(moves(state, 'r02'))}")
+    state.apply(END)
+    assert state.table("contaminated") == {"Д10": "blue"}
+    assert state.expires("gas", "Г11") == 4  # RULING: 6 side-turns = 3 turns
+
+
+def test_chemical_figure_degasses_after_four_side_turns_xiv_b() -> None:
+    state = position(
+        {"b01": ("rifle", "А15"), "r01": ("chemical", "Д10"), "r02": ("rifle", "К1")}, gas=True
+    )
+    state.put("contaminated", "Д10", "blue")
+    held = 0
+    while "Д10" in state.table("contaminated"):
+        end_turn(state, "b01" if state.current_player() == "blue" else "r02")
+        held += 1
+    assert held == 4
+
+
+def test_raider_through_a_village_becomes_partisans_xvi() -> None:
+    state = position(
+        {"b01": ("rifle", "Е2"), "b02": ("rifle", "А15"), "r01": ("rifle", "А1"),
+         "r02": ("hmg", "Б1"), "r03": ("field_gun", "В1")}
+    )  # fmt: skip
+    state.apply("move b01 Е1")  # the village
+    RULES.pieces.move(state, "b01", RULES.board.cell_at("И-IIIr"))  # later, by its moves
+    state.put("moved", "b01", False)
+    state.apply("move b01 К-IIIr")
+    assert state.get("arm", "b01") == "partisan"
+    assert "b01" in state.table("pieces")
+    assert state.pending[-1].kind == "raid"  # XIII still applies
+    marsh = position({"b01": ("partisan", "Д3"), "r01": ("rifle", "Д1")})
+    assert "Д2" in moves(marsh, "b01")  # XVI: partisans cross marshes (not lakes)
+    on_marsh = position({"b01": ("rifle", "Г3"), "r01": ("partisan", "Д2")})
+    assert fires(on_marsh, "b01") == set()  # fire on blue squares is ineffective
+
+
+def test_1941_station_two_rows_and_one_figure_a_square() -> None:
+    """1941 fragment: set up in the two nearest rows, one a square; take the station."""
+    state = RULES.new_state("company1941")
+    while state.pending:
+        state.apply(state.legal_actions()[-1])
+    for side in ("blue", "red"):
+        cells = [c for _, c in RULES.units(state, side).values()]
+        assert len(set(cells)) == len(cells)
+        assert {RULES.board.roman[c] for c in cells} <= {"II", "III"}
+    raid = position(
+        {"b01": ("cavalry", "Б-IIr"), "b02": ("rifle", "А15"), "r01": ("rifle", "К1")},
+        scenario="company1941",
+    )  # fmt: skip
+    raid.apply("move b01 А-IIIr")
+    assert raid.outcome is not None
+    assert raid.outcome.winner == "blue"
+    assert "station" in raid.outcome.reason
+
+
+def test_every_move_is_recorded_and_a_game_resumes_from_the_record_ii_x() -> None:
+    """II: fire moves are declared and written down "to avoid disputes"; X note: an
+    interrupted game is written down (figures and squares) and resumed."""
+    state = play("skirmish", seed=3, turns=3)
+    fired = [a for a in state.history if a.kind == "fire"]
+    assert fired
+    assert all(RULES.board.cell_at(a.args[1]) in RULES.board.map for a in fired)
+    half = RULES.new_state("skirmish", {"turns": 3})
+    for action in state.history[: len(state.history) // 2]:
+        half.apply(action)
+    resumed = loads(RULES, dumps(half))
+    assert resumed.table("pieces") == half.table("pieces")
+    assert resumed.legal_actions() == half.legal_actions()
+
+
+def test_a_figure_falls_back_from_a_green_square_vi3b() -> None:
+    """VI.3b binds a figure's own moves, not its falling back under fire (VI.1)."""
+    state = position(
+        {"b01": ("field_gun", "А15"), "b02": ("field_gun", "Б15"), "b03": ("field_gun", "В15"),
+         "b04": ("rifle", "А14"), "r01": ("rifle", "Д8"), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    for uid in ("b01", "b02", "b03"):  # only guns fire into a green square (V)
+        state.apply(f"fire {uid} Д8")
+    end_blue_with(state, "b04")
+    assert state.pending[-1].kind == "retreat"
+    assert {a.args[1] for a in state.legal_actions()} == {"Г7"}  # back; Д7, Е7 are blue
+
+
+def end_blue_with(state: State, uid: str) -> None:
+    state.apply(f"move {uid} {min(moves(state, uid))}")
+    state.apply(END)

@@ -60,14 +60,16 @@ class BoardView:
 
     ``counters``: ``(unit token, view)`` pairs; the token (``None``: not clickable) is
     what a click on that counter stands for in an action (``move UNIT HEX``); ``markers``:
-    the game's marks on cells (:class:`Marker`: who holds a town). Only what the viewing
-    side may know belongs here: the server draws it as given.
+    the game's marks on cells (:class:`Marker`: who holds a town); ``labels``: print the
+    map's labels (``True``), none, or a function ``cell -> label`` when the game's actions
+    name cells by its own labels (``"К-IIIb"``): a click then sends that label. Only what
+    the viewing side may know belongs here: the server draws it as given.
     """
 
     game_map: GameMap[Any]
     counters: Sequence[tuple[str | None, CounterView]] = ()
     style: Style | None = None
-    labels: bool = True
+    labels: bool | Callable[[Any], str] = True
     markers: Sequence[Marker] = ()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from hexwar.engine.state import HIDDEN, State
@@ -25,8 +26,13 @@ def units_at(game: WebGame, state: State, side: str | None) -> dict[str, list[st
         return out
     for unit, cv in view.counters:
         if unit is not None:
-            out.setdefault(view.game_map.label(cv.cell), []).append(unit)
+            out.setdefault(cell_label(view)(cv.cell), []).append(unit)
     return out
+
+
+def cell_label(view: BoardView) -> Callable[[Any], str]:
+    """How ``view`` names a cell: its own ``labels`` function, else the map's labels."""
+    return view.labels if callable(view.labels) else view.game_map.label
 
 
 def draw(game: WebGame, state: State, side: str | None) -> str | None:
@@ -44,9 +50,11 @@ def snapshot(game: WebGame, state: State, side: str | None) -> tuple[BoardView, 
 
 
 def render_view(view: BoardView, title: str) -> str:
-    """The SVG of a board view, each cell and counter tagged ``data-label``."""
+    """The SVG of a board view, each cell and counter tagged ``data-label`` (the map's
+    label, or the view's own ``labels`` function: the cell tokens of the game's actions)."""
     game_map = view.game_map
-    labels = {repr(c): game_map.label(c) for c in game_map.indexed_cells()}
+    label_of = cell_label(view)
+    labels = {repr(c): label_of(c) for c in game_map.indexed_cells()}
     svg = render_svg(
         game_map,
         counters=[cv for _, cv in view.counters],
@@ -61,10 +69,10 @@ def render_view(view: BoardView, title: str) -> str:
         return m.group(0) if label is None else f'{m.group(0)} data-label="{label}"'
 
     drawn = _CELL_ATTR.sub(tag, str(svg))
-    return _with_markers(drawn, view) if view.markers else drawn
+    return _with_markers(drawn, view, label_of) if view.markers else drawn
 
 
-def _with_markers(svg: str, view: BoardView) -> str:
+def _with_markers(svg: str, view: BoardView, label_of: Callable[[Any], str]) -> str:
     """``svg`` with the view's markers drawn at the top of their cells (found by the
     cells' polygons), over everything else; clicks go through them."""
     centres: dict[str, tuple[float, float, float]] = {}
@@ -85,7 +93,7 @@ def _with_markers(svg: str, view: BoardView) -> str:
             f'font-size="{0.4 * r:.2f}" font-weight="bold" '
             f'fill="{html.escape(marker.colour, quote=True)}" stroke="#ffffff" '
             f'stroke-width="{0.08 * r:.2f}" paint-order="stroke" '
-            f'data-label="{html.escape(view.game_map.label(marker.cell), quote=True)}">'
+            f'data-label="{html.escape(label_of(marker.cell), quote=True)}">'
             f"{title}{html.escape(marker.text)}</text>"
         )
     out.append("</g>")
