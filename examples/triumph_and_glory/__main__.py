@@ -14,7 +14,7 @@ from hexwar.engine.dice import SeededDriver
 from hexwar.engine.state import State
 from hexwar.grid.edges import Facing
 
-from .rules import TriumphAndGlory, facing, stack, where
+from .rules import TriumphAndGlory, facing, stack, unit_facing, where
 
 
 def score(state: State, action: Action) -> int:
@@ -35,13 +35,12 @@ def score(state: State, action: Action) -> int:
         gain = here.distance(goal) - there.distance(goal)
         return 10 * gain if side == "french" or here.distance(goal) > 1 else -1
     if action.kind == "face":
-        h = rules.hexes[action.args[0]]
-        side = rules.units[stack(state, h)[0]].side
+        h, side = where(state, action.args[0]), rules.units[action.args[0]].side
 
         def foes(f: Facing) -> int:
             return sum(1 for n in f.front() for u in stack(state, n) if rules.units[u].side != side)
 
-        return 5 * (foes(Facing(h, action.int_arg(1))) - foes(facing(state, h)))
+        return 5 * (foes(Facing(h, action.int_arg(1))) - foes(unit_facing(state, action.args[0])))
     if action.kind == "pick":
         return 0 if action.args[0] == "pass" else 1
     return 0
@@ -80,8 +79,8 @@ def summary(state: State) -> str:
             f"{sum(1 for u in rules.units.values() if u.side == side)} units left"
         )
     for h, uids in sorted(rules.pieces.positions(state).items()):
-        corner = facing(state, h).corner
-        lines.append(f"  {rules.map.label(h)} facing {corner}: {' / '.join(uids)}")
+        faces = " / ".join(f"{u}>{unit_facing(state, u).corner}" for u in uids)
+        lines.append(f"  {rules.map.label(h)} (facing {facing(state, h).corner}): {faces}")
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_load import load_table
 from hexwar.mechanics.retreat import retreat_cells
 
-from .board import LIMIT, lose_step, stack, strength, tg
+from .board import LIMIT, join, lose_step, stack, strength, tg
 from .scenario import DATA
 
 ASSAULT = cast(OddsTable, load_table(DATA / "assault.toml"))
@@ -49,7 +49,8 @@ def retreat(state: State, h: Hex, away: Hex) -> None:
     if not to:
         lose_step(state, units[0])
         return
-    rules.pieces.move_stack(state, h, to[0])  # in order, at the bottom, facing as there
+    for uid in units:  # in order, at the bottom, facing as their kind there (6.11, 6.14)
+        join(state, uid, to[0])
     for uid in units:
         state.put("disordered", uid, True)
 

@@ -55,7 +55,7 @@ from hexwar.mechanics.contest import OpposedRoll
 from hexwar.mechanics.cups import Cup
 from hexwar.mechanics.selection import SecretSelection
 
-from .board import LIMIT, MOVE_RULES, eliminate, side_of, stack, strength, tg, where
+from .board import LIMIT, MOVE_RULES, eliminate, join, side_of, stack, strength, tg, where
 from .combat import ASSAULT, resolve_assault
 from .scenario import SIDES, TABLES, Commander, Scenario, load_scenario
 
@@ -77,7 +77,8 @@ def group_side(state: State, group: str) -> str:
     return tg(state).groups[group].side
 
 
-FLAGS = ("moved", "assaulted", "turned", "arranged")  # once per unit and activation
+FLAGS = ("moved", "assaulted", "turned", "arranged")  # per unit and activation
+# "turned" is cleared when the unit moves: a unit turns in every hex it stands in (6.12)
 ACT = Activation(flags=FLAGS, present=lambda s, u: tg(s).pieces.is_placed(s, u), owner=group_side)
 # 5.21-5.23: up to the order rating of a side's groups on the map, hidden until activation
 ORDERS = SecretSelection("orders", groups, lambda s, side: chief(s, side).order_rating)
@@ -106,9 +107,22 @@ def near_enemy(state: State, h: Hex) -> bool:
     return any(side_of(state, u) != side for n in h.neighbors() for u in stack(state, n))
 
 
+def troops(state: State, h: Hex) -> list[str]:
+    """The infantry and cavalry in ``h``, top first (6.14: artillery faces apart)."""
+    return [u for u in stack(state, h) if tg(state).units[u].arm != "artillery"]
+
+
+def unit_facing(state: State, uid: str) -> Facing:
+    """The vertex unit ``uid`` faces (6.11; per unit, 6.14)."""
+    return Facing(where(state, uid), cast(int, state.get("facing", uid)))
+
+
 def facing(state: State, h: Hex) -> Facing:
-    """The vertex the stack in ``h`` faces (6.11: all units of a hex face one way)."""
-    return Facing(h, cast(int, tg(state).pieces.cell_attr(state, h, "facing")))
+    """The vertex the stack in ``h`` faces in an assault: its infantry's or cavalry's
+    (6.11: they all face one way; 6.14: artillery may face apart and does not count),
+    else its top artillery's."""
+    lead = (troops(state, h) or list(stack(state, h)))[0]
+    return unit_facing(state, lead)
 
 
 def defence_style(state: State, h: Hex) -> FacingStyle:
@@ -221,7 +235,7 @@ class TriumphAndGlory(Ruleset):
         self.map = self.scenario.game_map
         self.hexes = {self.map.label(h): h for h in self.map}
         attributes = ("strength", "disordered", "facing")
-        self.pieces = Pieces(self.map, attributes=attributes, shared=("facing",))  # 6.11
+        self.pieces = Pieces(self.map, attributes=attributes)  # facing per unit (6.14)
         self.sequence = TurnSequence(STAGES, turn_limit=turns or self.scenario.turns)
 
     def options(self) -> Mapping[str, Value]:
@@ -280,21 +294,34 @@ class TriumphAndGlory(Ruleset):
         return out
 
     def turns(self, state: State) -> list[Action]:
-        """6.12: turning is free; a stack turns as one (6.11), here once per activation."""
-        out, free = [], set(ACT.ready(state, "turned"))
-        for h in sorted({where(state, u) for u in ACT.units(state)}):
-            if set(stack(state, h)) <= free:
-                corner = facing(state, h).corner
-                out += [Action.of("face", self.map.label(h), k) for k in range(6) if k != corner]
+        """6.12: turning is free, at any time during and at the end of a move: an active
+        unit turns once in each hex it stands in (facing has no effect on movement, so a
+        turn on the way equals one at the end). 6.11: the infantry/cavalry of a hex turn
+        as one, so all of them must be active; 6.14: artillery turns on its own."""
+        out, active = [], set(ACT.units(state))
+        for uid in ACT.ready(state, "turned"):
+            h = where(state, uid)
+            if self.units[uid].arm != "artillery" and not set(troops(state, h)) <= active:
+                continue
+            corner = unit_facing(state, uid).corner
+            out += [Action.of("face", uid, k) for k in range(6) if k != corner]
         return out
 
     def attackers(self, state: State, h: Hex) -> list[str]:
-        """6.23: the stack attacks as one mass if its top unit belongs to the active group;
-        5.27: a group without full orders moves or assaults."""
+        """6.23: the stack attacks as one mass, led by its top infantry/cavalry unit, which
+        must belong to the active group; below it, every unit down to the first of another
+        group joins (artillery never assaults; it is passed over). 5.27: a group without
+        full orders moves or assaults. PLACEHOLDER (section 9): disordered units stay out."""
         ready = set(ACT.ready(state, "assaulted", *(["moved"] if limited(state) else [])))
-        units = [u for u in stack(state, h) if u in ready and self.units[u].arm != "artillery"]
-        units = [u for u in units if not state.get("disordered", u)]
-        return units if units and units[0] == stack(state, h)[0] else []
+        active, mass = set(ACT.units(state)), []
+        for uid in troops(state, h):
+            if uid not in active:
+                break
+            if uid in ready and not state.get("disordered", uid):
+                mass.append(uid)
+            elif not mass:
+                break
+        return mass
 
     def assaults(self, state: State, side: str) -> list[Action]:
         """6.13: into an enemy in a front hex (attacking cavalry: 2 front hexes too)."""
@@ -328,11 +355,16 @@ class TriumphAndGlory(Ruleset):
             self.pieces.restack(state, h, to_top(stack(state, h), args[0]))
             ACT.flag(state, "arranged", args[0])
         elif kind == "move":
-            self.pieces.move(state, args[0], self.hexes[args[1]])  # bottom, facing as there
+            join(state, args[0], self.hexes[args[1]])  # bottom (6.24), facing as there (6.11)
             ACT.flag(state, "moved", args[0])
+            ACT.unflag(state, "turned", args[0])  # 6.12: it may turn again where it is
         elif kind == "face":
-            ACT.flag(state, "turned", *stack(state, self.hexes[args[0]]))
-            self.pieces.set_cell_attr(state, self.hexes[args[0]], "facing", action.int_arg(1))
+            uid = args[0]
+            h = where(state, uid)
+            turning = [uid] if self.units[uid].arm == "artillery" else troops(state, h)
+            for u in turning:  # 6.11: the troops of a hex face one way; 6.14
+                state.put("facing", u, action.int_arg(1))
+            ACT.flag(state, "turned", *turning)
         else:  # assault (6.13, 6.23; the resolution is a PLACEHOLDER)
             frm, to = self.hexes[args[0]], self.hexes[args[1]]
             units = self.attackers(state, frm)
