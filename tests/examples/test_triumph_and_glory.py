@@ -120,6 +120,7 @@ def test_individual_order_uses_marker_rating_and_commander_drm_5_28() -> None:
     state = start(french="orders")  # nothing under orders
     state.apply("roll 9")
     state.apply("roll 0")
+    state.apply("barrage pass")  # 5.33: a barrage marker is offered for the unused rating
     state.apply("pick I")
     assert state.phase == "individual-order"
     state.apply("request")
@@ -171,6 +172,7 @@ def to_move_phase(group: str = "I") -> State:
     state.apply("roll 9" if russian else "roll 0")
     state.apply(f"pick {group}")
     state.apply(END)  # arrange
+    state.apply(END)  # fire (3.0 C.3.a)
     assert state.phase == "move"
     return state
 
@@ -263,6 +265,7 @@ def test_mover_joins_the_bottom_and_full_stacks_are_refused_6_24() -> None:
     state.apply("roll 0")
     state.apply("pick I")
     state.apply(END)  # arrange
+    state.apply(END)  # fire (3.0 C.3.a)
     assert state.phase == "move"
     state.apply("move 25L 0303")  # 0303 is empty: 25L keeps its own facing
     state.apply("move I-art 0203")  # onto 57L / 61L (one brigade): allowed, at the bottom
