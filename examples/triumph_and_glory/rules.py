@@ -561,8 +561,11 @@ class TriumphAndGlory(Ruleset):
             units = self.attackers(state, frm)
             ACT.flag(state, "assaulted", *units)
             shift = TABLES.rear_shift if attacked_in_rear(state, frm, to) else 0
+            shift += TABLES.cavalry_shift.get(self.units[units[0]].cavalry, 0)  # 2.0 (PLACEHOLDER)
             near = in_range(state, ACT.side(state), frm)  # 5.27: outside the range, +1
             drm = TABLES.no_orders_drm if limited(state) and not near else 0
+            top = self.units[stack(state, to)[0]]  # 6.23: only a top infantry unit's DFR
+            drm += top.dfr if top.arm == "infantry" else 0  # (2.0; PLACEHOLDER use, 9.0)
             state.push(Decision.roll("assault", D10, params=(*args, shift, drm, *units)))
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:

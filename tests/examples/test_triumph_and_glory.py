@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 from examples.triumph_and_glory import TriumphAndGlory
 from examples.triumph_and_glory.__main__ import play
+from examples.triumph_and_glory.board import join
 from examples.triumph_and_glory.rules import (
+    ACT,
     LIMIT,
+    groups,
+    check_reserve,
+    displace,
+    in_range,
     attacked_in_rear,
     facing,
     stack,
@@ -383,3 +389,175 @@ def test_refused_actions_cite_their_rule() -> None:
     with pytest.raises(ValueError, match=r"4\.0") as refused:
         state.apply("pick N27")  # the French hold the initiative: only their own markers
     assert "one of his own markers" in str(refused.value)
+
+
+# -- 3.0 C.3.a artillery fire, 2.0 counters, 5.5 reserve ----------------------------------
+
+
+def to_fire_phase(group: str = "I", **kw: str) -> State:
+    state = start(**kw)
+    russian = group in ("N27", "C4")
+    state.apply("roll 0" if russian else "roll 9")
+    state.apply("roll 9" if russian else "roll 0")
+    state.apply(f"pick {group}")
+    state.apply(END)  # arrange
+    assert state.phase == "fire"
+    return state
+
+
+def test_artillery_fires_first_through_its_front_hexsides_within_range_3_0_c_3_a_6_13() -> None:
+    state = to_fire_phase("N27")
+    gun = RULES.units["Redoubt-art"]  # in the redoubt, facing corner 3, ranges 2 / 5
+    f = unit_facing(state, "Redoubt-art")
+    fires = [a for a in state.legal_actions() if a.kind == "fire"]
+    assert fires, "the French are in range"
+    for a in fires:
+        t = RULES.hexes[a.args[1]]
+        assert a.args[0] == "Redoubt-art" and f.sees(t) and f.hex.distance(t) <= gun.max_range
+        assert RULES.units[stack(state, t)[0]].side == "french"
+    seen = {a.args[1] for a in fires}
+    for h in RULES.map:  # every French stack in range and in the sector may be fired on
+        foes = stack(state, h)
+        if foes and RULES.units[foes[0]].side == "french" and f.sees(h):
+            assert (RULES.map.label(h) in seen) == (f.hex.distance(h) <= gun.max_range)
+    target = RULES.hexes[sorted(seen)[0]]
+    state.apply(Action.of("fire", "Redoubt-art", RULES.map.label(target)))
+    state.apply("roll 0")  # PLACEHOLDER table: 0 (+3 beyond effective range) < 4 SP: a hit
+    assert all(state.get("disordered", u) for u in stack(state, target))  # 6.23: all of them
+    assert state.phase == "move"  # it fired once (3.0 C.3.a); nothing else fires
+    assert not any(a.args[0] == "Redoubt-art" for a in state.legal_actions() if a.kind == "move")
+
+
+def test_fire_sector_is_the_120_degrees_through_the_front_hexsides_6_13() -> None:
+    f = facing(RULES.new_state(), RULES.hexes["0604"])
+    near = [h for h in f.hex.within(1) if f.sees(h)]
+    assert sorted(near) == sorted(f.front())  # the flank and rear hexes are not seen
+    far = [h for h in f.hex.within(3) if f.sees(h)]
+    assert all(f.hex.distance(h) <= 3 for h in far) and len(far) > 2 * 3
+
+
+def test_counters_print_cavalry_type_dfr_ranges_and_horse_artillery_2_0() -> None:
+    units = RULES.units
+    assert (units["Cuir-a"].cavalry, units["Bruyere"].cavalry) == ("H", "L")
+    assert units["57L"].dfr == 2 and units["Odessa"].dfr == 1
+    assert (units["I-art"].effective_range, units["I-art"].max_range) == (2, 4)
+    assert units["Horse-art"].horse and not units["I-art"].horse  # allowance 8
+    raw = tomllib.loads((DATA / "shevardino.toml").read_text(encoding="utf-8"))
+    del raw["units"]["Kharkov"]["type"]
+    with pytest.raises(DataError, match=r"units\.Kharkov\.type"):
+        build_scenario(raw, RULES.map, "bad.toml")
+    raw = tomllib.loads((DATA / "shevardino.toml").read_text(encoding="utf-8"))
+    raw["units"]["I-art"]["max_range"] = 1
+    with pytest.raises(DataError, match=r"units\.I-art\.max_range"):
+        build_scenario(raw, RULES.map, "bad.toml")
+
+
+def test_reserve_artillery_rolls_if_it_fired_not_if_it_moved_5_55_5_56() -> None:
+    state = RULES.new_state()
+    ACT.begin(state, "N27", ["Odessa", "Redoubt-art", "Tarnopol", "Vilna"], status="reserve")
+    ACT.flag(state, "moved", "Odessa", "Redoubt-art")  # the guns moved: no roll (5.55)
+    ACT.flag(state, "fired", "Redoubt-art")  # ... but they fired: a roll
+    before = len(state.pending)
+    check_reserve(state)
+    rolled = [d.params[0] for d in state.pending[before:]]
+    assert sorted(rolled) == ["Odessa", "Redoubt-art"]  # Tarnopol, Vilna did nothing (5.56)
+
+
+# -- 5.6 commanders ------------------------------------------------------------------------
+
+
+def test_commanders_move_in_their_own_phase_within_their_allowance_5_62() -> None:
+    state = start()
+    assert not any(a.kind == "lead" for a in state.legal_actions())
+    while not (state.phase or "").startswith("lead-"):
+        legal = state.legal_actions()
+        state.apply(END if END in legal else legal[0])
+    side = state.current_player()
+    leads = [a for a in state.legal_actions() if a.kind == "lead"]
+    here = RULES.leaders.where(state, side)
+    assert leads and all(here.distance(RULES.hexes[a.args[0]]) <= 8 for a in leads)
+    state.apply(leads[0])
+    assert RULES.leaders.where(state, side) == RULES.hexes[leads[0].args[0]]
+    assert RULES.leads(state, side) == []  # once a phase
+    assert state.current_player() != side  # then the other side's commander (4.0)
+
+
+def test_commander_is_displaced_when_enemies_enter_his_hex_5_63() -> None:
+    state = RULES.new_state()
+    bagration = RULES.leaders.where(state, "russian")
+    assert RULES.map.label(bagration) == "0903"
+    assert in_range(state, "russian", RULES.hexes["0802"])  # 5.61: range 2 from his counter
+    join(state, "Cuir-a", bagration)  # French cavalry enters his hex
+    displace(state, bagration)
+    moved = RULES.leaders.where(state, "russian")
+    assert moved != bagration and stack(state, moved)  # onto the nearest Russian stack
+    assert RULES.units[stack(state, moved)[0]].side == "russian"
+    assert moved.distance(bagration) == 1  # 0802 (Kharkov) is next to 0903
+
+
+# -- 5.2 reinforcements, 5.3 markers -------------------------------------------------------
+
+
+def test_reinforcements_enter_on_their_turn_with_one_marker_5_25_5_32() -> None:
+    state = start()
+    assert not RULES.pieces.is_placed(state, "Kiev-gr")
+    while state.turn < 3 or state.phase in ("reinforce",):
+        legal = state.legal_actions()
+        if state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes()[0][0])
+        else:
+            state.apply(END if END in legal else legal[0])
+    assert stack(state, RULES.hexes["0904"])[-2:] == ("Kiev-gr", "Moscow-gr")  # 3.0 B.3
+    assert "G2" in groups(state, "russian")  # 5.25: it may be given orders
+    while (
+        state.get("cup", "markers") is None
+        or state.turn == 3
+        and state.phase != "individual-order"
+        and not state.get("cup", "markers")
+    ):
+        legal = state.legal_actions()
+        if state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes()[0][0])
+        else:
+            state.apply(END if END in legal else legal[0])
+    chits = list(state.get("cup", "markers") or ()) + ([state.token] if state.token else [])
+    assert chits.count("G2") == 1 and chits.count("N27") in (1, 2)  # 5.32
+
+
+def test_barrage_marker_costs_a_point_of_order_rating_5_33_5_35() -> None:
+    state = start()  # Napoleon spent both points: no barrage offered
+    state.apply("roll 9")
+    state.apply("roll 0")
+    assert state.pending[-1].kind != "barrage"
+    state = start(french="orders I")
+    state.apply("roll 9")
+    state.apply("roll 0")
+    assert state.legal_actions() == [Action("barrage"), Action.of("barrage", "pass")]  # 5.35
+    state.apply("barrage")
+    assert "barrage-french" in state.get("cup", "markers")  # type: ignore[operator]
+    state.apply("pick barrage-french")  # 5.35: the initiative player may pick it first
+    assert (ACT.status(state), state.phase) == ("barrage", "fire")
+    guns = [u for u, x in RULES.units.items() if x.side == "french" and x.arm == "artillery"]
+    assert sorted(ACT.units(state)) == sorted(guns)
+    while state.phase == "fire":
+        state.apply(END)
+    assert state.current_player() == CHANCE  # nothing but fire: the next marker
+
+
+def test_combined_group_marker_activates_two_groups_as_one_5_34() -> None:
+    raw = tomllib.loads((DATA / "shevardino.toml").read_text(encoding="utf-8"))
+    raw["scenario"]["combined"] = {"french": 1, "russian": 0}
+    raw["scenario"]["barrage"] = []
+    rules = TriumphAndGlory(build_scenario(raw, RULES.map, "combined.toml"))
+    state = rules.new_state()
+    state.apply("orders I V")
+    state.apply("orders N27")
+    state.apply("roll 9")
+    state.apply("roll 0")
+    assert Action.of("combine", "I", "V") in state.legal_actions()
+    state.apply("combine I V")
+    cup = state.get("cup", "markers")
+    assert cup.count("I") == 1 and cup.count("V") == 1 and "combined-french" in cup  # type: ignore[union-attr]
+    state.apply("pick combined-french")
+    assert ACT.status(state) == "orders"  # both under orders
+    assert {rules.units[u].group for u in ACT.units(state)} == {"I", "V"}
