@@ -30,6 +30,7 @@ Hex(q=3, r=0)
 from __future__ import annotations
 
 from collections.abc import Callable
+
 import attrs
 
 from hexwar.base.errors import PieceError
