@@ -366,8 +366,13 @@ class TriumphAndGlory(Ruleset):
     name = "triumph-and-glory"
     sides = SIDES
 
-    def __init__(self, scenario: Scenario | None = None, *, turns: int | None = None) -> None:
-        self.scenario = scenario or load_scenario()
+    def __init__(self, scenario: Scenario | str | None = None, *, turns: int | None = None) -> None:
+        self.scenario = (
+            load_scenario(scenario or "shevardino")
+            if not isinstance(scenario, Scenario)
+            else scenario
+        )
+        self.scenario_name = self.scenario.name.split(" / ")[0].lower()
         self.units, self.groups = self.scenario.units, self.scenario.groups
         self.map = self.scenario.game_map
         self.hexes = {self.map.label(h): h for h in self.map}
@@ -377,12 +382,12 @@ class TriumphAndGlory(Ruleset):
         self.sequence = TurnSequence(STAGES, turn_limit=turns or self.scenario.turns)
 
     def options(self) -> Mapping[str, Value]:
-        return {"turns": self.sequence.turn_limit}
+        return {"turns": self.sequence.turn_limit, "scenario": self.scenario_name}
 
     @classmethod
     def from_options(cls, options: Mapping[str, object]) -> TriumphAndGlory:
-        turns = options.get("turns")
-        return cls(turns=turns if isinstance(turns, int) else None)
+        turns, name = options.get("turns"), options.get("scenario")
+        return cls(str(name) if name else None, turns=turns if isinstance(turns, int) else None)
 
     def bounds(self) -> Bounds:
         """An allowance, not a proof (the kit checks it): per turn, 64 token steps for each

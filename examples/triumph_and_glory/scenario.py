@@ -15,6 +15,7 @@ from typing import Any, Final
 import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
+from hexwar.base.errors import DataError
 from hexwar.board.map_load import load_map
 from hexwar.board.maps import GameMap
 from hexwar.board.terrain import load_chart
@@ -142,10 +143,20 @@ def load_rule_tables(path: Path = DATA / "rules.toml") -> RuleTables:
 TABLES: Final = load_rule_tables()
 
 
+SCENARIOS: Final = ("shevardino", "borodino")
+
+
 def load_scenario(name: str = "shevardino") -> Scenario:
-    """Load ``data/<name>.toml`` with the example's terrain chart and map."""
-    game_map = load_map(DATA / "map.toml", load_chart(DATA / "terrain.toml"))
+    """Load ``data/<name>.toml`` with the example's terrain chart and its map
+    (``scenario.map``, default ``map.toml``)."""
+    if name not in SCENARIOS:
+        raise DataError(f"triumph_and_glory: unknown scenario {name!r} (one of {SCENARIOS})")
     raw, source = read_data_file(DATA / f"{name}.toml")
+    head = raw.get("scenario")
+    map_file = head.get("map", "map.toml") if isinstance(head, dict) else "map.toml"
+    if map_file not in {"map.toml", "borodino_map.toml"}:
+        raise DataError(f"{source}: scenario.map: unknown map file {map_file!r}")
+    game_map = load_map(DATA / str(map_file), load_chart(DATA / "terrain.toml"))
     return build_scenario(raw, game_map, source)
 
 

@@ -285,10 +285,15 @@ def test_mover_joins_the_bottom_and_full_stacks_are_refused_6_24() -> None:
 # -- whole games -------------------------------------------------------------------------
 
 
+def rules(state: State) -> TriumphAndGlory:
+    assert isinstance(state.ruleset, TriumphAndGlory)
+    return state.ruleset
+
+
 def stacks_are_legal(state: State) -> str | None:
     """6.21 holds wherever units stand (checked where moves and retreats end)."""
     for label, uids in state.table("stacks").items():
-        reason = LIMIT([RULES.units[u] for u in uids])  # type: ignore[union-attr]
+        reason = LIMIT([rules(state).units[u] for u in uids])  # type: ignore[union-attr]
         if reason is not None:
             return f"{label}: {reason}"
     return None
@@ -304,7 +309,7 @@ def tables_agree(state: State) -> str | None:
     if bad:
         return f"units not in their hex's stack: {bad}"
     for label, uids in state.table("stacks").items():
-        troops = [u for u in uids if RULES.units[u].arm != "artillery"]  # type: ignore[union-attr]
+        troops = [u for u in uids if rules(state).units[u].arm != "artillery"]  # type: ignore[union-attr]
         if len({state.get("facing", u) for u in troops}) > 1:
             return f"{label}: infantry/cavalry of one hex face different ways"
     return None
@@ -314,7 +319,7 @@ def assaults_go_into_front_hexes(state: State) -> str | None:
     """6.13: a unit may assault only an enemy in one of its two front hexes."""
     for a in state.legal_actions():
         if a.kind == "assault":
-            frm, to = RULES.hexes[a.args[0]], RULES.hexes[a.args[1]]
+            frm, to = rules(state).hexes[a.args[0]], rules(state).hexes[a.args[1]]
             if to not in facing(state, frm).front():
                 return f"{a} is not into a front hex"
     return None
