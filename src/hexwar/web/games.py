@@ -52,8 +52,9 @@ class BoardView:
 
     ``counters``: ``(unit token, view)`` pairs; the token (``None``: not clickable) is
     what a click on that counter stands for in an action (``move UNIT HEX``); ``markers``:
-    the game's marks on cells (:class:`Marker`: who holds a town). Only what the viewing
-    side may know belongs here: the server draws it as given.
+    the game's marks on cells (:class:`Marker`: who holds a town); ``highlight``: cells
+    tinted in a colour (a leader's command range). Only what the viewing side may know
+    belongs here: the server draws it as given.
     """
 
     game_map: GameMap[Any]
@@ -61,6 +62,7 @@ class BoardView:
     style: Style | None = None
     labels: bool = True
     markers: Sequence[Marker] = ()
+    highlight: Mapping[Any, str] = attrs.field(factory=dict)
 
 
 def _random(seed: int) -> Player:
