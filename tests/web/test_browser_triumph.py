@@ -8,7 +8,7 @@ Screenshots go to ``HEXWAR_BROWSER_OUT`` (default: the test's ``tmp_path``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +150,7 @@ def test_activations_by_clicks_on_the_drawn_board(
             target = sorted(lit)[-1]
             click_cell(driver, target)
             at = state.ruleset.map.label
-            until(driver, lambda d, u=unit, t=target: at(where(state, u)) == t, "the move")
+            until(driver, lambda d, u=unit, t=target, at=at: at(where(state, u)) == t, "the move")
             until(
                 driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "said"
             )
