@@ -220,6 +220,8 @@ def fill_cup(state: State) -> None:
             for g in pair[1:]:
                 chits.remove(str(g))
     CUP.fill(state, chits)
+    for g in set(chits) & set(tg(state).groups):  # 5.57: whose markers are in this turn
+        state.put("cupped", g, state.turn)
 
 
 def spare_rating(state: State, side: str) -> int:
@@ -278,8 +280,9 @@ def activate(state: State, token: str) -> None:
 
 
 def in_command(state: State, side: str) -> list[str]:
-    """5.52: the groups of ``side`` with a unit within command range."""
-    mine = groups(state, side)
+    """5.52: the groups of ``side`` with a unit within command range; 5.57: only those
+    whose markers went into the cup this turn."""
+    mine = {g: us for g, us in groups(state, side).items() if state.get("cupped", g) == state.turn}
     return [g for g in mine if any(in_range(state, side, where(state, u)) for u in mine[g])]
 
 

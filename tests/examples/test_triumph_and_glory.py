@@ -18,6 +18,7 @@ from examples.triumph_and_glory.rules import (
     displace,
     facing,
     groups,
+    in_command,
     in_range,
     stack,
     unit_facing,
@@ -567,3 +568,14 @@ def test_combined_group_marker_activates_two_groups_as_one_5_34() -> None:
     state.apply("pick combined-french")
     assert ACT.status(state) == "orders"  # both under orders
     assert {rules.units[u].group for u in ACT.units(state)} == {"I", "V"}
+
+
+def test_reserve_only_for_groups_with_a_marker_this_turn_in_command_range_5_52_5_57() -> None:
+    state = start()
+    assert in_command(state, "french") == []  # before the cup is filled: no marker yet
+    state.apply("roll 9")
+    state.apply("roll 0")
+    assert sorted(in_command(state, "french")) == ["I", "RC", "V"]  # Napoleon at 0104, range 3
+    assert in_command(state, "russian") == ["C4", "N27"]
+    RULES.leaders.place(state, "russian", RULES.hexes["0101"])  # far from every Russian
+    assert in_command(state, "russian") == []
