@@ -13,6 +13,8 @@ from examples.triumph_and_glory.board import join
 from examples.triumph_and_glory.rules import (
     ACT,
     LIMIT,
+    STAGES,
+    activate_reserve,
     attacked_in_rear,
     check_reserve,
     displace,
@@ -24,7 +26,13 @@ from examples.triumph_and_glory.rules import (
     unit_facing,
     where,
 )
-from examples.triumph_and_glory.scenario import DATA, Unit, build_scenario, load_rule_tables
+from examples.triumph_and_glory.scenario import (
+    DATA,
+    TABLES,
+    Unit,
+    build_scenario,
+    load_rule_tables,
+)
 
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import CHANCE, END, Action
@@ -579,3 +587,109 @@ def test_reserve_only_for_groups_with_a_marker_this_turn_in_command_range_5_52_5
     assert in_command(state, "russian") == ["C4", "N27"]
     RULES.leaders.place(state, "russian", RULES.hexes["0101"])  # far from every Russian
     assert in_command(state, "russian") == []
+
+
+def test_the_d10_reads_0_to_9_2_0() -> None:
+    state = start()
+    assert [str(a) for a, _ in state.chance_outcomes()] == [f"roll {n}" for n in range(10)]
+
+
+def test_no_orders_moves_or_assaults_plus_one_outside_range_and_top_dfr_5_26_5_27_6_23() -> None:
+    def no_orders() -> State:
+        state = start(russian="orders")  # the 27th Division without orders
+        state.apply("roll 0")
+        state.apply("roll 9")
+        state.apply("pick N27")
+        assert state.phase == "individual-order"
+        return state
+
+    state = no_orders()
+    state.apply("request")  # 5.28 ... and it fails: the group only rallies
+    state.apply("roll 9")
+    assert ACT.status(state) == "halted"
+    state = no_orders()
+    rules = state.ruleset
+    assert isinstance(rules, TriumphAndGlory)
+    state.apply(END)  # no individual order: No Orders (5.27)
+    state.apply(END)  # arrange
+    if state.phase == "fire":
+        state.apply(END)
+    assert state.phase == "move"
+    h = RULES.hexes["0605"]
+    front = facing(state, h).front()[0]
+    rules.pieces.move(state, "25L", front)  # a French infantry (DFR 1) in a front hex
+    RULES.leaders.place(state, "russian", RULES.hexes["0101"])  # Bagration far away
+    assert rules.attackers(state, h) == ["Vilna", "Simbirsk"]
+    mover = rules.attackers(state, h)[0]
+    ACT.flag(state, "moved", mover)  # 5.27: a No Orders unit that moved does not assault
+    assert mover not in rules.attackers(state, h)
+    state.put("moved", mover, False)
+    while state.phase != "assault":
+        state.apply(END)
+    label = RULES.map.label(front)
+    state.apply(Action.of("assault", "0605", label))
+    params = state.pending[-1].params
+    shift, drm = params[2:4]
+    assert drm == TABLES.no_orders_drm + RULES.units["25L"].dfr  # 5.27 +1, 6.23 top DFR
+    assert shift in (0, TABLES.rear_shift)
+
+
+def test_under_orders_a_unit_may_move_and_then_assault_5_26() -> None:
+    state = to_move_phase("N27")
+    rules = state.ruleset
+    assert isinstance(rules, TriumphAndGlory)
+    h = RULES.hexes["0605"]
+    ACT.flag(state, "moved", "Vilna", "Simbirsk")
+    assert rules.attackers(state, h) == ["Vilna", "Simbirsk"]
+
+
+def test_never_into_or_through_an_enemy_hex_6_22() -> None:
+    state = to_move_phase("RC")
+    enemy = {where(state, u) for u in RULES.pieces.pieces_of(state, "russian")}
+    targets = {RULES.hexes[a.args[1]] for a in state.legal_actions() if a.kind == "move"}
+    assert targets
+    assert not targets & enemy
+
+
+def test_reserve_units_next_to_an_enemy_stay_and_movers_roll_cohesion_5_51_5_53_5_54() -> None:
+    state = RULES.new_state()
+    RULES.pieces.move(state, "Cuir-a", RULES.hexes["0504"])  # next to Odessa's redoubt 0604
+    activate_reserve(state, "N27")
+    acting = ACT.units(state)
+    assert ACT.status(state) == "reserve"  # 5.53: as No Orders
+    assert "Odessa" not in acting
+    assert "Tarnopol" in acting  # 5.52: not adjacent to an enemy
+    ACT.flag(state, "moved", "Tarnopol")
+    check_reserve(state)
+    state.apply("roll 9")  # above cohesion 6: disordered (5.54)
+    assert state.get("disordered", "Tarnopol") is True
+
+
+def test_rally_of_units_that_did_nothing_3_0_c_3_d() -> None:
+    state = to_move_phase()
+    state.put("disordered", "61L", True)
+    state.put("disordered", "25L", True)
+    state.apply("move 25L 0303")
+    while state.phase != "rearrange":
+        state.apply(END)
+    assert state.get("disordered", "61L") is False  # PLACEHOLDER 10.1: it rallies
+    assert state.get("disordered", "25L") is True  # it moved
+
+
+def test_a_detached_unit_keeps_its_groups_status_5_24() -> None:
+    state = start()
+    RULES.pieces.move(state, "57L", RULES.hexes["0107"])  # far from the rest of I Corps
+    state.apply("roll 9")
+    state.apply("roll 0")
+    state.apply("pick I")
+    assert "57L" in ACT.units(state)
+    assert ACT.status(state) == "orders"
+
+
+def test_the_sequence_of_play_3_0() -> None:
+    names = [s.name for s in STAGES]  # E. morale (10.5, 10.2) is a PLACEHOLDER: not played
+    assert names == ["orders", "initiative", "activation", "reserve", "commanders"]
+    assert [p.name for p in STAGES[0].phases] == ["reinforce", "delay", "issue"]  # B.3, A.1-2
+    activation = [p.name for p in STAGES[2].phases]
+    assert activation.index("fire") < activation.index("move") < activation.index("assault")
+    assert activation.index("assault") < activation.index("rally")  # C.3.a-d
