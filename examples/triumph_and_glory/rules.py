@@ -1,38 +1,40 @@
-"""Triumph & Glory «Триумф и Слава» (GMT 2004), Borodino: sections 3-6 as a hexwar ruleset.
+"""Triumph & Glory «Триумф и Слава» (GMT 2004), Borodino: sections 2-6.24 as a hexwar ruleset.
 
 Sequence of play (3.0), one turn:
 
-A. Orders: order-delay roll (5.29; Napoleon never rolls), then each side secretly puts
-   up to its commander's order rating of command groups under orders (5.21-5.23; here a
-   command group is a whole activation group). The statuses stay hidden from the
-   opponent until the group's first marker is drawn
+A. Orders: reinforcements due enter (3.0 B.3, 5.25), the order-delay roll (5.29; Napoleon
+   never rolls), then each side secretly puts up to its commander's order rating of
+   command groups under orders (5.21-5.23; a command group is a whole activation group
+   here, 5.24). The statuses stay hidden until the group's first marker is drawn
    (:class:`hexwar.mechanics.selection.SecretSelection`).
-B. Initiative (4.0): d10 + order rating each; the higher total wins; a tie gives nobody
-   the initiative (:class:`hexwar.mechanics.contest.OpposedRoll`).
-C. Activation: two markers per group (5.31) go into the cup; the initiative player picks
-   the first one (one of his own), the rest are drawn at random. Per marker: the status
-   is revealed (5.23), a No-Orders group may try an individual order (5.28), then stack
-   order (6.24) -> movement -> assault -> rally -> stack order.
+B. Initiative (4.0): d10 + order rating each; a tie gives nobody the initiative
+   (:class:`hexwar.mechanics.contest.OpposedRoll`). Then each side may place its barrage
+   marker and a combined-group marker (5.33-5.35).
+C. Activation: the markers (5.31, 5.32) go into the cup; the initiative player picks the
+   first one (one of his own), the rest are drawn at random. Per marker: the status is
+   revealed (5.23), a No-Orders group may try an individual order (5.28), then stack
+   order (6.24) -> artillery fire (C.3.a, 6.13) -> movement, turning at will (6.12) ->
+   assault (6.13, 6.23) -> rally -> stack order.
 D. Reserve activation (5.5): the initiative player (else a roll-off) picks who starts;
-   each side may activate one group whose units are within the commander's range
-   (5.52); only units not adjacent to an enemy act, as No Orders (5.53), and every
-   non-artillery unit that moved rolls for disorder (5.54).
-E. Morale (10.x) is outside the seed's sections 1-6 and is not played.
+   each side may activate one group (5.52, 5.57); only units not adjacent to an enemy act,
+   as No Orders (5.53); movers and firing artillery roll for disorder (5.54-5.56).
+   Then the commanders move, in the same order (4.0, 5.62).
+E. Morale (10.5, 10.2) is outside the seed's sections 1-6.24 and is not played.
 
-Modules: this one (sequence of play, orders, activation, command range 5.61, facing
-arcs 6.11-6.13, what may be done); :mod:`.board` (the units on the map in a ``Pieces``
-registry with strength, disorder and a shared facing; the 6.21 stacking limits, checked
-where a move or a retreat ends and at load; newcomers go to the bottom, 6.24);
-:mod:`.combat` (the PLACEHOLDER assault); ``data/rules.toml`` (rule values and the
-reasons :meth:`TriumphAndGlory.explain` cites). An activation's group, status, units
-and flags (moved, assaulted, turned, arranged) are kept by :data:`ACT`, a
-:class:`hexwar.mechanics.activation.Activation`; the reserve's alternating picks are
-:func:`hexwar.mechanics.activation.alternate`.
+Modules: this one (sequence of play, orders, activation, commanders 5.61-5.63, facing
+arcs 6.11-6.14, what may be done); :mod:`.board` (the units on the map in a ``Pieces``
+registry with strength, disorder and a per-unit facing; the 6.21 stacking limits);
+:mod:`.combat` (the PLACEHOLDER assault and fire); :mod:`.scenario` (the data);
+``data/rules.toml`` (rule values and the reasons :meth:`TriumphAndGlory.explain` cites);
+:mod:`.web` (the drawn board). An activation's group, status, units and flags are kept
+by :data:`ACT`, a :class:`hexwar.mechanics.activation.Activation`; the commanders by a
+:class:`hexwar.mechanics.leaders.Leaders`.
 
-PLACEHOLDERS (not the real rules; the seed stops at 6.24): the assault table, its
-rear-attack shift and results (:mod:`.combat`), retreats, rally, limited movement (half
-allowance), ZOC (hexwar's default: entering an enemy-adjacent hex stops), and victory
-(who holds the redoubt at the end; a side with no units loses).
+PLACEHOLDERS (not the real rules; the seed stops at 6.24): the fire table (8), the
+assault table with its rear, cavalry-type and DFR modifiers (9), retreats, rally (10.1),
+limited movement (half allowance, 7.12), the commanders' costs (7), reinforcements
+blocked at their hex (7.4), ZOC (6.3: hexwar's default, entering an enemy-adjacent hex
+stops), and victory (who holds the objective at the end; a side with no units loses).
 """
 
 from __future__ import annotations

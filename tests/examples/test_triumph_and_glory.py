@@ -38,6 +38,7 @@ from hexwar.base.errors import DataError
 from hexwar.engine.actions import CHANCE, END, Action
 from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games
+from hexwar.testing.policies import Weighted
 
 RULES = TriumphAndGlory()
 SHORT = TriumphAndGlory(turns=1)
@@ -345,6 +346,24 @@ def test_random_games_pass_the_verification_kit() -> None:
     )
     assert report.ok, report.violations[:3]
     assert report.terminal == 40
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["shevardino", "borodino"])
+def test_fifty_random_games_of_each_scenario(scenario: str) -> None:
+    """The figures of the README: 50 full games a scenario, with fire and assaults."""
+    rules = TriumphAndGlory(scenario)
+    report = check_random_games(
+        lambda: rules.new_state(),
+        games=50,
+        seed=33,
+        invariants=[stacks_are_legal, tables_agree, assaults_go_into_front_hexes],
+        policy=Weighted({"end": 0.05}),
+        full_check_every=10,
+    )
+    assert report.ok, report.violations[:3]
+    assert report.terminal == 50
+    assert min(report.kinds[k] for k in ("fire", "assault", "lead", "barrage")) > 0
 
 
 def test_full_length_random_games_end_with_an_outcome() -> None:
