@@ -1,6 +1,6 @@
 """Play a seeded bot-vs-bot game of the Shevardino example and print a summary.
 
-Run from the repository root: ``python -m examples.triumph_and_glory [seed]``.
+Run from the repository root: ``python -m examples.triumph_and_glory [seed] [scenario]``.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import random
 import sys
 from collections import Counter
 
+from hexwar.base.errors import HexwarError
 from hexwar.engine.actions import CHANCE, END, Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.state import State
@@ -18,12 +19,15 @@ from .rules import TriumphAndGlory, facing, stack, unit_facing, where
 
 
 def score(state: State, action: Action) -> int:
-    """A greedy bot's taste: assault, try orders, advance on (or hold) the redoubt, face foes."""
+    """A greedy bot's taste: assault, try orders, fire, advance on (or hold) the objective,
+    face foes."""
     rules = state.ruleset
     assert isinstance(rules, TriumphAndGlory)
     goal = rules.scenario.objective
     if action.kind in ("assault", "request"):
         return 100
+    if action.kind == "fire":  # 3.0 C.3.a: the guns always fire
+        return 50
     if action.kind == "orders":
         return len(action.args)
     if action.kind == "move":
@@ -46,10 +50,10 @@ def score(state: State, action: Action) -> int:
     return 0
 
 
-def play(seed: int) -> State:
+def play(seed: int, scenario: str = "shevardino") -> State:
     """A whole game: chance by :class:`SeededDriver`, decisions by the greedy bot."""
     dice, rng = SeededDriver(seed), random.Random(seed)
-    state = TriumphAndGlory().new_state()
+    state = TriumphAndGlory(scenario).new_state()
     while not state.is_terminal():
         if state.current_player() == CHANCE:
             state.apply(dice.pick(state.chance_outcomes()))
@@ -85,8 +89,13 @@ def summary(state: State) -> str:
 
 
 def main(argv: list[str]) -> int:
-    seed = int(argv[0]) if argv else 1812
-    print(summary(play(seed)))
+    """``[seed] [scenario]``: a seeded bot game (default 1812, Shevardino)."""
+    try:
+        seed = int(argv[0]) if argv else 1812
+        print(summary(play(seed, argv[1] if len(argv) > 1 else "shevardino")))
+    except (ValueError, HexwarError) as exc:
+        print(f"triumph_and_glory: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
