@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from examples.triumph_and_glory import TriumphAndGlory
 from examples.triumph_and_glory.__main__ import play
-from examples.triumph_and_glory.board import join
+from examples.triumph_and_glory.board import MOVE_RULES, join
 from examples.triumph_and_glory.rules import (
     ACT,
     LIMIT,
@@ -712,3 +712,29 @@ def test_the_sequence_of_play_3_0() -> None:
     activation = [p.name for p in STAGES[2].phases]
     assert activation.index("fire") < activation.index("move") < activation.index("assault")
     assert activation.index("assault") < activation.index("rally")  # C.3.a-d
+
+
+def test_placeholder_zoc_entering_an_enemy_adjacent_hex_stops_6_3() -> None:
+    state = to_move_phase("RC")  # the French cavalry, allowance 6
+    rules = state.ruleset
+    assert isinstance(rules, TriumphAndGlory)
+    enemy = {where(state, u) for u in rules.pieces.pieces_of(state, "russian")}
+    near = {n for h in enemy for n in h.neighbors()}
+    u = rules.units["Bruyere"]
+    reach = rules.pieces.reach(
+        state,
+        "Bruyere",
+        rules.map,
+        u.arm,
+        u.allowance,
+        rules=MOVE_RULES,
+        unit=rules.units.__getitem__,
+    )
+    ends = {
+        RULES.hexes[a.args[1]]
+        for a in state.legal_actions()
+        if a.kind == "move" and a.args[0] == "Bruyere"
+    }
+    assert ends & near  # it may enter an enemy-adjacent hex ...
+    for d in ends:
+        assert not set(reach.path_to(d)[1:-1]) & near  # ... but not move on from one
