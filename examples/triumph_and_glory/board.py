@@ -2,10 +2,11 @@
 
 The state layout: a :class:`~hexwar.board.pieces.Pieces` registry (``pieces``/``stacks``, top
 first, 6.24) keyed by printed hex labels, with the per-unit attributes ``strength``,
-``disordered`` and ``facing`` (the corner; a *shared* attribute: all units of a hex face
-one way, 6.11, and a newcomer takes the stack's facing), which leave the state with the
-unit. What may share a hex (6.21) is :data:`LIMIT`, checked where a move or a retreat
-ends and at load. Facing arcs (6.11-6.13) and command range (5.61) are in :mod:`.rules`.
+``disordered`` and ``facing`` (the corner, per unit: the infantry/cavalry of a hex face
+one way, 6.11, artillery may face apart, 6.14; a newcomer faces as its kind there,
+:func:`join`), which leave the state with the unit. What may share a hex (6.21) is
+:data:`LIMIT`, checked where a move or a retreat ends and at load. Facing arcs
+(6.11-6.13) and command range (5.61) are in :mod:`.rules`.
 """
 
 from __future__ import annotations
@@ -68,6 +69,25 @@ def where(state: State, uid: str) -> Hex:
 
 def side_of(state: State, uid: str) -> str:
     return tg(state).pieces.side(state, uid)
+
+
+def kin_facing(state: State, uid: str, h: Hex) -> int | None:
+    """The facing ``uid`` takes on joining ``h``: that of the units of its kind there
+    (6.11: the infantry/cavalry of a hex face one way; 6.14: artillery with them may face
+    apart, and faces as the artillery there); ``None`` if there are none."""
+    rules = tg(state)
+    gun = rules.units[uid].arm == "artillery"
+    kin = [u for u in stack(state, h) if u != uid and (rules.units[u].arm == "artillery") == gun]
+    return cast(int, state.get("facing", kin[0])) if kin else None
+
+
+def join(state: State, uid: str, h: Hex) -> None:
+    """Move ``uid`` to ``h``: it joins the stack at the bottom (6.24) and faces as its
+    kind there (:func:`kin_facing`), else keeps its facing."""
+    corner = kin_facing(state, uid, h)
+    tg(state).pieces.move(state, uid, h)
+    if corner is not None:
+        state.put("facing", uid, corner)
 
 
 def strength(state: State, units: Iterable[str]) -> int:

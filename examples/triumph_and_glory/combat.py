@@ -18,8 +18,8 @@ from hexwar.mechanics.crt import OddsTable
 from hexwar.mechanics.crt_load import load_table
 from hexwar.mechanics.retreat import retreat_cells
 
-from .board import LIMIT, lose_step, stack, strength, tg
-from .scenario import DATA
+from .board import LIMIT, join, lose_step, stack, strength, tg
+from .scenario import DATA, TABLES
 
 ASSAULT = cast(OddsTable, load_table(DATA / "assault.toml"))
 
@@ -40,6 +40,27 @@ def resolve_assault(state: State, n: int, params: tuple[Value, ...]) -> None:
         retreat(state, to, frm)
 
 
+def resolve_fire(state: State, n: int, params: tuple[Value, ...]) -> None:
+    """PLACEHOLDER artillery fire (section 8 is not in the seed) of roll ``n`` by
+    ``params`` (gun, target hex): a hit if ``n`` (+ the long-range modifier beyond the
+    effective range, 2.0) is below the gun's strength. 6.23: fire strikes every unit of
+    the target stack: each is disordered, and one already disordered loses SP."""
+    rules = tg(state)
+    gun, to = str(params[0]), rules.hexes[str(params[1])]
+    far = rules.pieces.where(state, gun).distance(to) > rules.units[gun].effective_range
+    if n + (TABLES.fire_long_drm if far else 0) >= strength(state, [gun]):
+        return
+    for uid in stack(state, to):
+        if state.outcome is not None:
+            return
+        if state.get("disordered", uid):
+            for _ in range(TABLES.fire_steps):
+                if rules.pieces.is_placed(state, uid):
+                    lose_step(state, uid)
+        else:
+            state.put("disordered", uid, True)
+
+
 def retreat(state: State, h: Hex, away: Hex) -> None:
     """PLACEHOLDER retreat: the stack moves, in order, to the first hex (sorted) farther
     from the attacker, free of enemies and within 6.21; else its top unit loses 1 SP."""
@@ -49,9 +70,10 @@ def retreat(state: State, h: Hex, away: Hex) -> None:
     if not to:
         lose_step(state, units[0])
         return
-    rules.pieces.move_stack(state, h, to[0])  # in order, at the bottom, facing as there
+    for uid in units:  # in order, at the bottom, facing as their kind there (6.11, 6.14)
+        join(state, uid, to[0])
     for uid in units:
         state.put("disordered", uid, True)
 
 
-__all__ = ["ASSAULT", "resolve_assault"]
+__all__ = ["ASSAULT", "resolve_assault", "resolve_fire"]

@@ -256,6 +256,28 @@ class Facing:
         """The four non-front hexes (T&G 6.11 «Тыл»), directions ``corner + 2`` .. ``+ 5``."""
         return self._around(2, 3, 4, 5)
 
+    def sees(self, target: Hex) -> bool:
+        """Whether ``target`` lies in the 120° sector through the two front hexsides
+        (T&G 6.13: a unit fires only through the sides of its front hexes): within 60° of
+        the faced vertex's direction, the boundary included; never the unit's own hex.
+
+        >>> f = Facing(Hex(0, 0), 5)
+        >>> [f.sees(h) for h in (*f.front(), *f.flank(), *f.back())]
+        [True, True, False, False, False, False]
+        >>> f.sees(Hex(0, 3)), f.sees(Hex(-3, 0))
+        (True, False)
+        """
+
+        def vec(h: Hex) -> tuple[int, int]:  # doubled x, and y / sqrt(3), of the axial lattice
+            return 2 * h.q + h.r, h.r
+
+        if target == self.hex:
+            return False
+        (vx, vy), a, b = vec(target - self.hex), *(vec(n - self.hex) for n in self.front())
+        ax, ay = a[0] + b[0], a[1] + b[1]
+        dot = vx * ax + 3 * vy * ay
+        return dot > 0 and 4 * dot * dot >= (vx * vx + 3 * vy * vy) * (ax * ax + 3 * ay * ay)
+
     def arcs(self, style: FacingStyle = FacingStyle.STANDARD) -> FacingArcs:
         """The neighbours split into arcs for ``style`` (the game decides which applies).
 

@@ -23,6 +23,9 @@ False
 >>> act.flag(state, "fired", "25L")
 >>> act.ready(state, "moved"), act.ready(state, "moved", "fired")
 (['25L', '61L'], ['61L'])
+>>> act.unflag(state, "moved", "57L")
+>>> act.ready(state, "moved")
+['25L', '57L', '61L']
 >>> act.scratch
 ('act', 'moved', 'fired')
 
@@ -113,6 +116,13 @@ class Activation:
         self._check(name)
         for unit in units:
             state.put(name, unit, True)
+
+    def unflag(self, state: State, name: str, *units: str) -> None:
+        """Clear flag ``name`` of ``units`` (T&G 6.12: a unit that moved may turn again)."""
+        self._check(name)
+        for unit in units:
+            if state.get(name, unit):
+                state.delete(name, unit)
 
     def flagged(self, state: State, *names: str) -> set[str]:
         """The units marked with any of the flags ``names``.

@@ -7,7 +7,7 @@ passes the views to :func:`hexwar.render.render_svg`.
 >>> from hexwar.grid.geometry import Hex
 >>> CounterView(Hex(0, 0), "#c03030", top="62 A", bottom="6-4", reduced=True)
 CounterView(cell=Hex(q=0, r=0), colour='#c03030', top='62 A', bottom='6-4', reduced=True, \
-text_colour='#000000', title=None, symbol=None)
+text_colour='#000000', title=None, symbol=None, faces=())
 """
 
 from __future__ import annotations
@@ -46,8 +46,10 @@ class CounterView:
     (strength and movement, like ``"6-4"``); ``reduced``: the reduced (flipped) side,
     drawn with a light band under the designation; ``title``: an optional tooltip;
     ``symbol``: a NATO-style unit symbol in a frame between the texts
-    (``NATO_SYMBOLS``). Counters sharing a cell are stacked in the order given, the
-    last on top, each shifted by ``Style.stack_offset``.
+    (``NATO_SYMBOLS``); ``faces``: the cells the unit faces (T&G 6.11: the two front
+    hexes of a vertex), drawn as a dark wedge on the counter's edge pointing between
+    them (off-map cells count too). Counters sharing a cell are stacked in the order
+    given, the last on top, each shifted by ``Style.stack_offset``.
     """
 
     cell: Hashable
@@ -58,6 +60,7 @@ class CounterView:
     text_colour: str = attrs.field(default="#000000", validator=_check_colour)
     title: str | None = None
     symbol: str | None = attrs.field(default=None, validator=_check_symbol)
+    faces: tuple[Hashable, ...] = ()
 
 
 def unit_symbol(
@@ -130,15 +133,43 @@ def draw_counters(
     style: Style,
     unit: float,
     counters: Sequence[CounterView],
+    toward: Sequence[Point | None] = (),
 ) -> None:
-    """Counters in the given order at ``centres`` (their cells' centres)."""
+    """Counters in the given order at ``centres`` (their cells' centres); ``toward``:
+    per counter, the point its facing wedge points at (``None``: no wedge)."""
     side = style.counter_size * unit
     svg.open("g", ("class", "counters"), ("text-anchor", "middle"))
-    for cv, c, (dx, dy) in zip(
-        counters, centres, _positions(counters, style.stack_offset * unit), strict=True
+    aims = list(toward) or [None] * len(counters)
+    for cv, c, (dx, dy), aim in zip(
+        counters, centres, _positions(counters, style.stack_offset * unit), aims, strict=True
     ):
         _counter(svg, cv, c.x + dx, c.y + dy, side, style, unit)
+        if aim is not None:
+            _wedge(svg, c, Point(c.x + dx, c.y + dy), aim, side, style)
     svg.close("g")
+
+
+def _wedge(svg: SvgWriter, cell: Point, at: Point, aim: Point, side: float, style: Style) -> None:
+    """A facing wedge on the counter at ``at``, pointing from its cell centre to ``aim``."""
+    vx, vy = aim.x - cell.x, aim.y - cell.y
+    norm = (vx * vx + vy * vy) ** 0.5 or 1.0
+    ux, uy = vx / norm, vy / norm
+    tip = (at.x + ux * 0.66 * side, at.y + uy * 0.66 * side)
+    base = (at.x + ux * 0.38 * side, at.y + uy * 0.38 * side)
+    half = 0.2 * side
+    pts = [
+        tip,
+        (base[0] - uy * half, base[1] + ux * half),
+        (base[0] + uy * half, base[1] - ux * half),
+    ]
+    svg.leaf(
+        "polygon",
+        ("class", "facing"),
+        ("points", " ".join(f"{x:.2f},{y:.2f}" for x, y in pts)),
+        ("fill", style.counter_border),
+        ("stroke", "#ffffff"),
+        ("stroke-width", 0.03 * side),
+    )
 
 
 def _counter(

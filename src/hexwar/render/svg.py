@@ -224,7 +224,8 @@ def render_svg(
         avoid = _counter_boxes(geo, style, shown) + mark_boxes(game_map, geo, style)
         draw_names(svg, style, place_names(game_map, geo, style, frame.map_box, avoid))
     if shown:
-        draw_counters(svg, [geo.centre(cv.cell) for cv in shown], style, geo.unit, shown)
+        toward = [_aim(geo, cv.faces) for cv in shown]
+        draw_counters(svg, [geo.centre(cv.cell) for cv in shown], style, geo.unit, shown, toward)
     if route:
         draw_path(svg, geo, style, route)
     if frame.legend_at is not None:
@@ -233,6 +234,14 @@ def render_svg(
         _title(svg, style, geo.unit, frame, title)
     svg.close("svg")
     return SvgImage(svg.result())
+
+
+def _aim(geo: CellGeometry, cells: Sequence[Any]) -> Point | None:
+    """The mean centre of ``cells`` (a counter's facing), ``None`` for none."""
+    if not cells:
+        return None
+    points = [geo.centre(c) for c in cells]
+    return Point(sum(p.x for p in points) / len(points), sum(p.y for p in points) / len(points))
 
 
 @functools.lru_cache(maxsize=16)

@@ -62,8 +62,9 @@ class BoardView:
     what a click on that counter stands for in an action (``move UNIT HEX``); ``markers``:
     the game's marks on cells (:class:`Marker`: who holds a town); ``labels``: print the
     map's labels (``True``), none, or a function ``cell -> label`` when the game's actions
-    name cells by its own labels (``"К-IIIb"``): a click then sends that label. Only what
-    the viewing side may know belongs here: the server draws it as given.
+    name cells by its own labels (``"К-IIIb"``): a click then sends that label;
+    ``highlight``: cells tinted in a colour (a leader's command range). Only what the
+    viewing side may know belongs here: the server draws it as given.
     """
 
     game_map: GameMap[Any]
@@ -71,6 +72,7 @@ class BoardView:
     style: Style | None = None
     labels: bool | Callable[[Any], str] = True
     markers: Sequence[Marker] = ()
+    highlight: Mapping[Any, str] = attrs.field(factory=dict)
 
 
 def _random(seed: int) -> Player:

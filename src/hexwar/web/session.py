@@ -281,7 +281,8 @@ class Session(BoardCache):
                 raise RequestRefused(409, self._why(prefix), self._rule(prefix))
             if label in legal:
                 return (*prefix, label)
-            units = self.units_at(plan.seat.side).get(label, [])
+            # the counter drawn last is on top: a click means it first
+            units = self.units_at(plan.seat.side).get(label, [])[::-1]
             for unit in units:
                 if unit in legal:
                     return (*prefix, unit)

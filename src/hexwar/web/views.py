@@ -62,6 +62,7 @@ def render_view(view: BoardView, title: str) -> str:
         labels=view.labels,
         title=title,
         legend=True,
+        highlight=view.highlight,
     )
 
     def tag(m: re.Match[str]) -> str:

@@ -1,0 +1,219 @@
+"""Triumph & Glory on its drawn board in headless Chromium (issue 33): the French, by clicks,
+give orders, fire, turn and move through a few activations against the random bot.
+
+Opt-in: ``HEXWAR_BROWSER=1 python -m pytest -n 0 tests/web/test_browser_triumph.py``.
+Screenshots go to ``HEXWAR_BROWSER_OUT`` (default: the test's ``tmp_path``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if not os.environ.get("HEXWAR_BROWSER"):
+    pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
+
+import socket
+import threading
+import time
+
+import uvicorn
+from examples.triumph_and_glory.rules import ACT, stack, where
+from examples.triumph_and_glory.web import WEB
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
+
+from hexwar.web.app import create_app
+
+from .test_browser import (
+    LINK,
+    WAIT,
+    _driver,
+    click_cell,
+    click_token,
+    my_turn,
+    over,
+    session_of,
+    until,
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    app = create_app({WEB.name: WEB}, tmp_path_factory.mktemp("games"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def driver() -> Iterator[WebDriver]:
+    d = _driver()
+    yield d
+    d.quit()
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("HEXWAR_BROWSER_OUT", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def version(driver: WebDriver) -> str | None:
+    return driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+
+
+def buttons(driver: WebDriver) -> list[str]:
+    return driver.execute_script(  # type: ignore[no-any-return]
+        "return [...document.querySelectorAll('button.token')].map(b => b.dataset.token)"
+    )
+
+
+def stepped(driver: WebDriver, v: str | None, choice: str) -> bool:
+    """The action applied (the page's version moved on), the game over, or the next
+    token offered after ``choice``."""
+    if version(driver) != v or over(driver):
+        return True
+    return choice != "done" and driver.find_element(By.ID, "chosen").text != "choose an action:"
+
+
+def choose(driver: WebDriver, *tokens: str) -> None:
+    """Click the buttons of ``tokens`` (each once it is there, then gone)."""
+    v = version(driver)
+    for token in tokens:
+        until(driver, lambda d, t=token: click_token(d, t), f"the button {token}")
+        until(driver, lambda d, t=token: version(d) != v or t not in buttons(d), "the click")
+
+
+def press(driver: WebDriver, *tokens: str) -> None:
+    """Build an action by its buttons, then apply it (``do it`` if asked)."""
+    v = version(driver)
+    choose(driver, *tokens)
+    until(driver, lambda d: version(d) != v or "done" in buttons(d), "the action")
+    if version(driver) == v:
+        assert click_token(driver, "done")
+    until(driver, lambda d: version(d) != v, "the action applied")
+
+
+def test_activations_by_clicks_on_the_drawn_board(
+    server: tuple[str, Any], driver: WebDriver, out: Path
+) -> None:
+    base, app = server
+    driver.get(base + "/")
+    Select(driver.find_element(By.NAME, "seat:french")).select_by_visible_text("human")
+    Select(driver.find_element(By.NAME, "seat:russian")).select_by_visible_text("random")
+    driver.find_element(By.CSS_SELECTOR, "form.newgame button").click()
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "a.seatlink"), "the seat link")
+    url = driver.find_element(By.CSS_SELECTOR, "a.seatlink").get_attribute("href") or ""
+    assert LINK.search(url)
+    driver.get(url)
+    state = session_of(app, url).state
+    until(driver, my_turn, "the French to give orders")
+    driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-start.png"))
+    svg = driver.find_element(By.CSS_SELECTOR, "#board svg")
+    assert svg.find_elements(By.CSS_SELECTOR, "polygon.facing")  # 6.11: facing wedges
+    assert "N" in [m.text for m in svg.find_elements(By.CSS_SELECTOR, "text.marker")]
+    press(driver, "orders", "I", "V")  # 5.21-5.22: Napoleon's two orders
+
+    moved, fired, turned, activations = [], [], [], set()
+    while len(activations) < 3 and state.turn == 1:
+        until(driver, lambda d: my_turn(d) or state.turn > 1, "the French to act")
+        if state.turn > 1:
+            break
+        tokens = buttons(driver)
+        if ACT.active(state) and state.phase in ("fire", "move"):
+            activations.add(ACT.token(state) + str(len(state.cursor.tokens)))
+        if state.phase == "fire" and "fire" in tokens:  # 3.0 C.3.a: click the guns' hex
+            gun, target = state.legal_actions()[1].args  # [0] is `end`
+            choose(driver, "fire", gun)
+            v = version(driver)
+            click_cell(driver, target)
+            until(driver, lambda d, v=v: version(d) != v, "the fire")
+            fired.append(gun)
+            continue
+        if state.phase == "move" and "move" in tokens and len(moved) <= len(activations):
+            # a unit on top of its stack, clicked on the board, then a legal hex
+            unit = next(
+                u for u in state.legal_tokens(("move",)) if stack(state, where(state, u))[0] == u
+            )
+            frm = state.ruleset.map.label(where(state, unit))
+            click_cell(driver, frm)
+            until(
+                driver,
+                lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.cell.legal"),
+                "lit hexes",
+            )
+            lit = {
+                e.get_attribute("data-label")
+                for e in driver.find_elements(By.CSS_SELECTOR, "polygon.cell.legal")
+            }
+            assert lit == set(state.legal_tokens(("move", unit)))
+            target = sorted(lit)[-1]
+            click_cell(driver, target)
+            at = state.ruleset.map.label
+            until(driver, lambda d, u=unit, t=target, at=at: at(where(state, u)) == t, "the move")
+            until(
+                driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "said"
+            )
+            moved.append(unit)
+            if "face" in buttons(driver) and unit in state.legal_tokens(("face",)):  # 6.12
+                corner = state.legal_tokens(("face", unit))[0]
+                press(driver, "face", unit, corner)
+                assert str(state.get("facing", unit)) == corner
+                turned.append(unit)
+                driver.find_element(By.ID, "board").screenshot(
+                    str(out / f"tg-board-moved-{len(moved)}.png")
+                )
+            continue
+        choice = "end" if "end" in tokens else tokens[0]
+        if choice == "end":
+            v = version(driver)
+            until(driver, lambda d: click_token(d, "end"), "the end button")
+            until(driver, lambda d, v=v: version(d) != v, "the end of a phase")
+        else:
+            first = state.legal_actions()[0]
+            press(driver, first.kind, *first.args)
+    driver.save_screenshot(str(out / "tg-page.png"))
+    driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-after.png"))
+    assert len(activations) >= 2
+    assert moved
+    assert turned
+    print(f"activations {sorted(activations)}, moved {moved}, fired {fired}, turned {turned}")
+
+    # on to the end by buttons: "end" when offered, else the first token
+    clicks = 0
+    while not over(driver):
+        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
+        if over(driver):
+            break
+        tokens = buttons(driver)
+        if not tokens:
+            continue
+        choice = "done" if "done" in tokens else "end" if "end" in tokens else tokens[0]
+        v = version(driver)
+        if not click_token(driver, choice):
+            continue
+        clicks += 1
+        until(driver, lambda d, v=v, c=choice: stepped(d, v, c), "the next step")
+        assert clicks < 3000
+    assert state.is_terminal()
+    until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
+    driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-end.png"))
+    print(f"game over after {clicks} more button clicks: {state.outcome}")
