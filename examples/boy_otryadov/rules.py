@@ -32,8 +32,9 @@ the squares barred by fire or gas (V, XIV). Not modelled (see README): the 1941 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
+from itertools import combinations
 from typing import Any, cast
 
 from hexwar import (
@@ -149,6 +150,7 @@ class BoyOtryadov(Ruleset):
     def action_space(self) -> ActionSpace:
         """Kinds, every figure id the largest scenario can field, every square label."""
         most = max(sum(n for _, n in sc.figures) for sc in self.data.scenarios.values())
+        most += 1  # XIV.б: the chemical figure, with the gas option
         ids = [f"{PREFIX[s]}{i + 1:02d}" for s in SIDES for i in range(most)]
         kinds = ["end", "place", "move", "mount", "dismount", "fire", "retreat", "lost", "remove",
                  "bomb", "contaminate"]  # fmt: skip
@@ -226,24 +228,68 @@ class BoyOtryadov(Ruleset):
         full = not arm.free_in_front_row and front >= self.p["front_row_others"]
         rows = {r for r in arm.setup_rows if r != "I" or not full} & set(sc.setup_rows or ROWS)
         own = [c for c in b.map if b.zone.get(c) == side and b.roman[c] in rows]
-        return [c for c in own if (arm.setup_on is None or c in b.rail)
-                and len(held.get(c, ())) < per]  # fmt: skip
+        cells = [c for c in own if (arm.setup_on is None or c in b.rail)
+                 and len(held.get(c, ())) < per]  # fmt: skip
+        return [c for c in cells if self._room_after(state, side, uid, c, front)]
+
+    def _room_after(self, state: State, side: str, uid: str, cell: Square, front: int) -> bool:
+        """RULING (X.2): a square is offered only if the figures still to place fit after
+        it — in the rows their arms and the scenario allow, two (or the scenario's number)
+        a square, half of them in row II, two besides cars in row I. The rows allowed to
+        each arm are nested, so counting the room of every set of rows decides it
+        (Hall's condition); the railway is not counted (the train is placed early)."""
+        b, sc = self.board, self.scenario(state)
+        per = sc.stack_setup or self.p["stack_setup"]
+        allowed = set(sc.setup_rows or ROWS)
+        held = self.pieces.positions(state, side)
+        free = dict.fromkeys(ROWS, 0)
+        count = dict.fromkeys(ROWS, 0)
+        for c in b.map:
+            if b.zone.get(c) == side:
+                n = len(held.get(c, ())) + (c == cell)
+                free[b.roman[c]] += max(per - n, 0)
+                count[b.roman[c]] += n
+        for r in ROWS:
+            limit = self.deployment.per_row(state, side, r) if self.deployment.per_row else None
+            if r not in allowed:
+                free[r] = 0
+            elif limit is not None:
+                free[r] = min(free[r], max(limit - count[r], 0))
+        placing = self.arm(state, uid)
+        others = (
+            self.p["front_row_others"]
+            - front
+            - (b.roman[cell] == "I" and not placing.free_in_front_row)
+        )
+        rest = [self.arm(state, u) for u in self.deployment.waiting(state, side)[1:]]
+        for k in range(1, len(ROWS) + 1):
+            for group in combinations(ROWS, k):
+                fits = [a for a in rest if set(a.setup_rows) & allowed <= set(group)]
+                room = sum(free[r] for r in group if r != "I")
+                row_i = free["I"] if "I" in group else 0
+                if len(fits) > room + row_i:
+                    return False
+                bound = [a for a in fits if not a.free_in_front_row]
+                if len(bound) > room + min(max(others, 0), row_i):
+                    return False
+        return True
 
     # -- what may be done --------------------------------------------------------------
 
     def may_end(self, state: State) -> bool:
         """X.4: "a figure move is obligatory" — a side ends its turn once a figure has moved
         (or (dis)mounted, or it laid persistent gas: XIV.б), or if none can."""
-        legal = self.phase_actions(state, cast(str, state.stage))
-        return bool(state.table("moved")) or all(a.kind == "fire" for a in legal)
+        if state.table("moved"):
+            return True
+        return all(a.kind == "fire" for a in self.phase_actions(state, cast(str, state.stage)))
 
-    def phase_actions(self, state: State, side: str) -> list[Action]:
-        """The moves, (dis)mounts, fire moves and gas attacks of ``side``."""
+    def phase_actions(self, state: State, side: str) -> Iterator[Action]:
+        """The moves, (dis)mounts, fire moves and gas attacks of ``side``, figure by
+        figure, lazily (the idle test and :meth:`may_end` stop at the first move)."""
         label = self.board.label
         used = state.table("strip")
         sc = self.scenario(state)
         budget = (sc.strip_figures or self.p["attack_strip_figures"]) - len(used)  # X.4
-        out: list[Action] = []
         for uid, (name, cell) in sorted(self.units(state, side).items()):
             arm = self.data.arms[name]
             if state.get("neutral", uid) is not None:
@@ -253,18 +299,17 @@ class BoyOtryadov(Ruleset):
                 return budget > 0 or uid in used or not any(map(self.in_strip, cells))
 
             if not state.get("moved", uid) and not state.get("pinned", uid):
-                out += [
+                yield from (
                     Action.of("move", uid, label(d))
                     for d in self.destinations(state, uid)
                     if strip_ok(cell, d)
-                ]
-                out += [Action.of(k, uid) for k in ("mount", "dismount")
-                        if getattr(arm, k) and strip_ok(cell)]  # fmt: skip
+                )
+                yield from (Action.of(k, uid) for k in ("mount", "dismount")
+                            if getattr(arm, k) and strip_ok(cell))  # fmt: skip
             if arm.range and cast(int, state.get("shots", uid, 0)) < arm.shots and strip_ok(cell):
-                out += [Action.of("fire", uid, label(t)) for t in self.targets(state, uid)]
+                yield from (Action.of("fire", uid, label(t)) for t in self.targets(state, uid))
         if state.get("game", "gas"):
-            out += self._gas_moves(state, side)
-        return out
+            yield from self._gas_moves(state, side)
 
     def _gas_moves(self, state: State, side: str) -> list[Action]:
         """XIV.а: once a game, the air bomb on any enemy figure; XIV.б: once a game, persistent
@@ -345,12 +390,13 @@ class BoyOtryadov(Ruleset):
         occ = self.pieces.positions(state)
         forward_only = b.terrain(cell) == "masking" and arm.group != "artillery"
         out = []
+        distance = b.map.topology.distance
         for t in b.map:
+            if not 1 <= distance(cell, t) <= arm.range:
+                continue
             ids = occ.get(t, ())
             fired = cast(tuple[str, ...], state.get("fire", b.label(t), ()))
             if (ids and side_of(ids[0]) == side_of(uid)) or uid in fired:
-                continue
-            if not 1 <= b.map.topology.distance(cell, t) <= arm.range:
                 continue
             if b.terrain(t) not in SQUARES or (not ids and t in b.zone):
                 continue  # XVI: not on blue squares; RULING: no barrage behind the screens

@@ -644,6 +644,31 @@ def test_scenarios_of_xii_set_up_in_full(scenario: str, figures: int) -> None:
     assert len(RULES.units(state, "blue")) == len(RULES.units(state, "red")) == figures
 
 
+@pytest.mark.parametrize("scenario", ["cavalry_regiment", "battalion", "company1941"])
+def test_a_random_set_up_never_strands_a_figure_x2(scenario: str) -> None:
+    """RULING (X.2): a square is offered only if the figures still to place fit after it,
+    so random set-ups of the fullest scenarios, with the chemical figure (XIV.б) placed
+    last, always complete (cavalry_regiment stranded it before: seed 32, game 0)."""
+    import random
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = RULES.new_state(scenario, {"gas": True})
+        while state.pending and state.pending[-1].kind == "place":
+            state.apply(rng.choice(state.legal_actions()))
+        total = len(RULES.units(state, "blue")) + len(RULES.units(state, "red"))
+        assert total == RULES.oob(state, "blue") + RULES.oob(state, "red")
+
+
+def test_the_action_space_names_every_figure_of_the_largest_scenario_with_gas() -> None:
+    """XIV.б: the chemical figure is one more than the largest order of battle."""
+    state = RULES.new_state("battalion", {"gas": True})
+    space = RULES.action_space()
+    planned = [u for side in ("blue", "red") for u in RULES.deployment.waiting(state, side)]
+    assert len(planned) == 2 * 62
+    assert all(uid in space for uid in planned)
+
+
 def test_air_bomb_and_persistent_gas_xiv() -> None:
     """XIV.а: the bomb drives the figure out and bars the square (tanks pass, IV);
     XIV.б: persistent gas, as a move, until a chemical figure holds it 4 side-turns."""

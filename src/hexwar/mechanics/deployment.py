@@ -76,6 +76,14 @@ class Deployment(Generic[C]):
         """Whether every planned piece has been placed (and revealed)."""
         return state.get(self.table, "$order") == ()
 
+    def waiting(self, state: State, side: str) -> tuple[str, ...]:
+        """The pieces of ``side`` still to place, in placement order (the one being
+        placed first); ``()`` once the side is done.
+
+        A game whose limits can leave a later piece without a cell filters its ``cells``
+        with this (for instance by counting the room left per row)."""
+        return state.get(self.table, side, ())  # type: ignore[return-value]
+
     def legal_cells(self, state: State, side: str, piece: str) -> list[C]:
         """Where ``piece`` of ``side`` may be set up now, in the candidates' order."""
         reg = self.pieces
