@@ -359,7 +359,7 @@ def test_fifty_random_games_of_each_scenario(scenario: str) -> None:
         seed=33,
         invariants=[stacks_are_legal, tables_agree, assaults_go_into_front_hexes],
         policy=Weighted({"end": 0.05}),
-        full_check_every=10,
+        full_check_every=25,
     )
     assert report.ok, report.violations[:3]
     assert report.terminal == 50
