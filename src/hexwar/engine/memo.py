@@ -118,6 +118,7 @@ _NOTES: Final = {
     "hook": ("$effects",),
     "current_player": ("$outcome", "$pending", "$cursor"),
     "cursor": ("$cursor",),
+    "current_phase": ("$cursor",),
     "turn": ("$turn",),  # (declaring $cursor covers it)
     "token": ("$cursor",),
     "pending": ("$pending",),

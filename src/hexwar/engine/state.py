@@ -473,7 +473,7 @@ def _rebuild(cls: type[Ruleset], options: dict[str, Any], digest: str) -> Any:
 
 def _phase_kinds(state: State) -> PhaseKinds | None:
     """The current phase's kinds (``Phase(..., kinds=...)``), or ``None``."""
-    phase = sequencer.current_phase(state)
+    phase = state.current_phase()
     return None if phase is None else phase.kinds
 
 
@@ -495,7 +495,9 @@ class State:
         "_memo",
         "_memo_version",
         "_outcome",
+        "_pc",
         "_pending",
+        "_pp",
         "_serial",
         "_tables",
         "_tokenized",
@@ -528,6 +530,8 @@ class State:
         self._memo_version = -1
         self._hfx: tuple[Effect, ...] | None = None  # the effects _hfc is for (hook)
         self._hfc: dict[str, tuple[tuple[Effect, Any], ...]] = {}
+        self._pc: Cursor | None = None  # the cursor _pp is the phase of (current_phase)
+        self._pp: sequencer.Phase | None = None
         self._tokenized = ruleset._tokenized
 
     # -- reading -------------------------------------------------------------------------
@@ -825,8 +829,17 @@ class State:
     @property
     def phase(self) -> str | None:
         """The current phase's name, or ``None``."""
-        phase = sequencer.current_phase(self)
+        phase = self.current_phase()
         return None if phase is None else phase.name
+
+    def current_phase(self) -> sequencer.Phase | None:
+        """The phase play is in (entered, not yet exited), or ``None``: found once per
+        cursor object (a cursor is immutable, and every move of it puts in a new one)."""
+        c = self._cursor
+        if c is not self._pc:
+            self._pp = sequencer.phase_at(self.ruleset.sequence, c)
+            self._pc = c
+        return self._pp
 
     def current_player(self) -> str:
         """The side to act, :data:`CHANCE` for a chance node, :data:`TERMINAL` at the end."""
@@ -834,7 +847,7 @@ class State:
             return TERMINAL
         if self._pending:
             return self._pending[-1].side
-        phase = sequencer.current_phase(self)
+        phase = self.current_phase()
         side = None if phase is None else phase.side
         if side is None:  # pragma: no cover - settle() never stops here
             raise HexwarError(f"no side to act at {self._cursor}")
@@ -972,14 +985,14 @@ class State:
                 return (DONE,) if len(prefix) == 1 and sequencer.may_end(self) else ()
             if self._tokenized[0]:
                 # the side to act: the phase's, else current_player()
-                phase = sequencer.current_phase(self)
+                phase = self.current_phase()
                 side = None if phase is None else phase.side
                 if type(side) is not str:
                     side = self.current_player()
                 return tuple(self.ruleset.phase_tokens(self, side, prefix))
             return self._listed_next(prefix)
         # the side to act and may_end with one look
-        phase = sequencer.current_phase(self)
+        phase = self.current_phase()
         if self._tokenized[0]:
             side = None if phase is None else phase.side
             if type(side) is not str:
@@ -1274,6 +1287,7 @@ class State:
         new._lt = self._lt
         new._memo_version = self._memo_version
         new._hfx, new._hfc = None, {}
+        new._pc, new._pp = self._pc, self._pp
         new._tokenized = self._tokenized
         return new
 
