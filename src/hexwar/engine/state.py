@@ -473,7 +473,7 @@ def _rebuild(cls: type[Ruleset], options: dict[str, Any], digest: str) -> Any:
 
 def _phase_kinds(state: State) -> PhaseKinds | None:
     """The current phase's kinds (``Phase(..., kinds=...)``), or ``None``."""
-    phase = state.current_phase()
+    phase = state._phase
     return None if phase is None else phase.kinds
 
 
@@ -495,9 +495,8 @@ class State:
         "_memo",
         "_memo_version",
         "_outcome",
-        "_pc",
         "_pending",
-        "_pp",
+        "_phase",
         "_serial",
         "_tables",
         "_tokenized",
@@ -530,8 +529,8 @@ class State:
         self._memo_version = -1
         self._hfx: tuple[Effect, ...] | None = None  # the effects _hfc is for (hook)
         self._hfc: dict[str, tuple[tuple[Effect, Any], ...]] = {}
-        self._pc: Cursor | None = None  # the cursor _pp is the phase of (current_phase)
-        self._pp: sequencer.Phase | None = None
+        #: the phase of _cursor (current_phase), set wherever the cursor is
+        self._phase: sequencer.Phase | None = None
         self._tokenized = ruleset._tokenized
 
     # -- reading -------------------------------------------------------------------------
@@ -645,6 +644,7 @@ class State:
                 assert type(change) is FieldChange
                 object.__setattr__(self, change.field, change.old)
                 tv[_FIELD_TABLES[change.field]] = version
+        self._cursor_moved()
 
     def put(self, table: str, key: str, value: Value) -> None:
         """Set ``table[key] = value`` (journaled)."""
@@ -760,6 +760,7 @@ class State:
         """Move the sequencer's cursor (journaled); only the sequencer calls it."""
         turn = self._cursor.turn
         self._set("_cursor", cursor)
+        self._cursor_moved()
         if cursor.turn != turn:
             self._tv["$turn"] = self._version
 
@@ -829,17 +830,16 @@ class State:
     @property
     def phase(self) -> str | None:
         """The current phase's name, or ``None``."""
-        phase = self.current_phase()
+        phase = self._phase
         return None if phase is None else phase.name
 
     def current_phase(self) -> sequencer.Phase | None:
-        """The phase play is in (entered, not yet exited), or ``None``: found once per
-        cursor object (a cursor is immutable, and every move of it puts in a new one)."""
-        c = self._cursor
-        if c is not self._pc:
-            self._pp = sequencer.phase_at(self.ruleset.sequence, c)
-            self._pc = c
-        return self._pp
+        """The phase play is in (entered, not yet exited), or ``None``: found when the
+        cursor moves (:meth:`move_cursor`, undo, a loaded position), read here."""
+        return self._phase
+
+    def _cursor_moved(self) -> None:
+        self._phase = sequencer.phase_at(self.ruleset.sequence, self._cursor)
 
     def current_player(self) -> str:
         """The side to act, :data:`CHANCE` for a chance node, :data:`TERMINAL` at the end."""
@@ -847,7 +847,7 @@ class State:
             return TERMINAL
         if self._pending:
             return self._pending[-1].side
-        phase = self.current_phase()
+        phase = self._phase
         side = None if phase is None else phase.side
         if side is None:  # pragma: no cover - settle() never stops here
             raise HexwarError(f"no side to act at {self._cursor}")
@@ -985,14 +985,14 @@ class State:
                 return (DONE,) if len(prefix) == 1 and sequencer.may_end(self) else ()
             if self._tokenized[0]:
                 # the side to act: the phase's, else current_player()
-                phase = self.current_phase()
+                phase = self._phase
                 side = None if phase is None else phase.side
                 if type(side) is not str:
                     side = self.current_player()
                 return tuple(self.ruleset.phase_tokens(self, side, prefix))
             return self._listed_next(prefix)
         # the side to act and may_end with one look
-        phase = self.current_phase()
+        phase = self._phase
         if self._tokenized[0]:
             side = None if phase is None else phase.side
             if type(side) is not str:
@@ -1062,17 +1062,6 @@ class State:
                 memo.clear()
             memo[key] = found
         return found  # type: ignore[no-any-return]
-
-    def _step_values(
-        self,
-        key: Hashable,
-        values: Callable[[Any, Any, Prefix], Iterable[str]],
-        ctx: Any,
-        args: Prefix,
-    ) -> Prefix:
-        """:meth:`derive` of a kind's step values, sorted and unique (for
-        :mod:`hexwar.engine.kinds` until it asks :meth:`derive` itself)."""
-        return self.derive(key, _sorted_values, values, self, ctx, args)
 
     def _memo_now(self) -> dict[Any, Any]:
         """The derived answers (legal list, token trees) of the current position."""
@@ -1144,6 +1133,7 @@ class State:
         state = cls(ruleset, scenario, options)
         state._tables = {name: dict(t) for name, t in snap.tables.items()}
         state._cursor = snap.cursor
+        state._cursor_moved()
         state._pending = snap.pending
         state._effects = snap.effects
         state._outcome = snap.outcome
@@ -1287,7 +1277,7 @@ class State:
         new._lt = self._lt
         new._memo_version = self._memo_version
         new._hfx, new._hfc = None, {}
-        new._pc, new._pp = self._pc, self._pp
+        new._phase = self._phase
         new._tokenized = self._tokenized
         return new
 
@@ -1318,12 +1308,6 @@ class State:
             f"<State {self.ruleset.name} turn {self.turn} {self.stage}/{self.phase} "
             f"to act: {self.current_player()}>"
         )
-
-
-def _sorted_values(
-    values: Callable[[Any, Any, Prefix], Iterable[str]], state: State, ctx: Any, args: Prefix
-) -> Prefix:
-    return tuple(sorted(set(values(state, ctx, args))))
 
 
 def _effect_order(effect: Effect) -> tuple[int, int]:
