@@ -265,7 +265,7 @@ class Kind(Generic[C]):
         step = self.steps[0]
         assert isinstance(step, Values)
         values: Iterable[str] = step.values(state, ctx, ())
-        if isinstance(values, list | tuple):  # computed whole: keep it for the tokens
+        if isinstance(values, (list, tuple)):  # computed whole: keep it for the tokens
             values = state.derive((self._key, 0, ctx, ()), _distinct, values)
         if step.checked or len(self.steps) == 1:
             return next(iter(values), None) is not None

@@ -140,11 +140,12 @@ class FieldChange:
     old: Any
 
 
-@attrs.frozen(slots=True, eq=False)
+@attrs.define(slots=True, eq=False)
 class LogEntry:
     """One applied action in the undo log: the action, its changes (``None``: not
     undoable, a history loaded from a snapshot), the side it is private to, the entry
-    before it, and the number of actions up to and including it."""
+    before it, and the number of actions up to and including it. Written once, shared by
+    clones: never changed."""
 
     action: Action
     changes: tuple[TableChange | FieldChange, ...] | None
@@ -807,19 +808,27 @@ class State:
         static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
         if static is not None:
             value = static(self, value, **context)
-        effects = self._effects
-        if kinds and effects:
-            if self._hfx is not effects:  # the effects changed: pick the folds again
-                self._hfx, self._hfc = effects, {}
-            folds = self._hfc.get(name)
-            if folds is None:
-                rules = self.ruleset.effect_rules
-                folds = self._hfc[name] = tuple(
-                    (e, rules[e.kind][name]) for e in effects if e.kind in kinds
-                )
-            for effect, rule in folds:
+        if kinds and self._effects:
+            for effect, rule in self._effect_folds(name, kinds):
                 value = rule(self, effect, value, **context)
         return value
+
+    def _effect_folds(
+        self, name: str, kinds: frozenset[str]
+    ) -> tuple[tuple[Effect, EffectRule], ...]:
+        """The effects in force of ``kinds`` (those folding into hook point ``name``) with
+        their rules, found once per tuple of effects (:meth:`hook`,
+        :func:`~hexwar.engine.hooks.contributes`)."""
+        effects = self._effects
+        if self._hfx is not effects:  # the effects changed: pick the folds again
+            self._hfx, self._hfc = effects, {}
+        folds = self._hfc.get(name)
+        if folds is None:
+            rules = self.ruleset.effect_rules
+            folds = self._hfc[name] = tuple(
+                (e, rules[e.kind][name]) for e in effects if e.kind in kinds
+            )
+        return folds
 
     @property
     def stage(self) -> str | None:
