@@ -257,11 +257,16 @@ class Kind(Generic[C]):
         assert isinstance(combo, Combination)
         return combo.exists(state, ctx, args[:fixed], args[fixed:])
 
-    def _first(self, state: State, ctx: C) -> bool:
-        """Whether some first candidate completes, stopping at the first that does: a
-        generator is walked only that far; a list is kept per position, for the tokens."""
-        if not self._n_fixed:
-            return self.completes(state, ctx, ())
+    def any(self, state: State, ctx: C) -> bool:
+        """Whether the kind applies and has a legal completion (the idle test; the state
+        keeps the first tokens of a position, :meth:`State.legal_tokens`, so this is
+        asked once per position). It stops at the first candidate that completes: a first
+        step written as a generator is walked only that far; a list is kept per position,
+        for the tokens."""
+        if self.when is not None and not self.when(state, ctx):
+            return False
+        if not self._n_fixed:  # no steps, or only a combination
+            return not self.steps or self.completes(state, ctx, ())
         step = self.steps[0]
         assert isinstance(step, Values)
         values: Iterable[str] = step.values(state, ctx, ())
@@ -270,16 +275,6 @@ class Kind(Generic[C]):
         if step.checked or len(self.steps) == 1:
             return next(iter(values), None) is not None
         return any(self.completes(state, ctx, (v,)) for v in values)
-
-    def any(self, state: State, ctx: C) -> bool:
-        """Whether the kind applies and has a legal completion (the idle test: stops at
-        the first candidate that completes; the state keeps the first tokens of a
-        position, :meth:`State.legal_tokens`, so this is asked once per position)."""
-        if self.when is not None and not self.when(state, ctx):
-            return False
-        if not self.steps:
-            return True
-        return self._first(state, ctx)
 
     def enumerate(self, state: State, ctx: C) -> list[Action]:
         """Every legal action of this kind (none unless it :meth:`applies`): the token

@@ -442,15 +442,17 @@ class Ruleset:
         return out
 
     @functools.cached_property
-    def _tokenized(self) -> tuple[bool, bool]:
-        """Whether this ruleset writes its phase / decision legality token by token."""
+    def _tokenized(self) -> tuple[bool, bool, bool]:
+        """Whether this ruleset writes its phase / decision legality token by token, and
+        whether it keeps the default :meth:`phase_tokens` (a phase's kinds answer)."""
         cls = type(self)
         phases = (p for stage in self.sequence.stages for p in stage.phases)
+        default = cls.phase_tokens is Ruleset.phase_tokens
         return (
-            cls.phase_tokens is not Ruleset.phase_tokens
-            or any(p.kinds is not None for p in phases),
+            not default or any(p.kinds is not None for p in phases),
             cls.decision_tokens is not Ruleset.decision_tokens
             or any(k.answers is not None for k in self.decision_kinds.values()),
+            default,
         )
 
 
@@ -761,7 +763,7 @@ class State:
         """Move the sequencer's cursor (journaled); only the sequencer calls it."""
         turn = self._cursor.turn
         self._set("_cursor", cursor)
-        self._cursor_moved()
+        self._phase = sequencer.phase_at(self.ruleset.sequence, cursor)
         if cursor.turn != turn:
             self._tv["$turn"] = self._version
 
@@ -808,8 +810,12 @@ class State:
         static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
         if static is not None:
             value = static(self, value, **context)
-        if kinds and self._effects:
-            for effect, rule in self._effect_folds(name, kinds):
+        effects = self._effects
+        if kinds and effects:
+            folds = self._hfc.get(name) if self._hfx is effects else None
+            if folds is None:
+                folds = self._effect_folds(name, kinds)
+            for effect, rule in folds:
                 value = rule(self, effect, value, **context)
         return value
 
@@ -998,7 +1004,7 @@ class State:
                 side = None if phase is None else phase.side
                 if type(side) is not str:
                     side = self.current_player()
-                return tuple(self.ruleset.phase_tokens(self, side, prefix))
+                return tuple(self._phase_asker()(self, side, prefix))
             return self._listed_next(prefix)
         # the side to act and may_end with one look
         phase = self._phase
@@ -1006,12 +1012,21 @@ class State:
             side = None if phase is None else phase.side
             if type(side) is not str:
                 side = self.current_player()
-            found = self._first(self.ruleset.phase_tokens, side)
+            found = self._first(self._phase_asker(), side)
         else:
             found = self._listed_next(prefix)
         if phase is None or phase.may_end is None or phase.may_end(self):
             found = tuple(sorted((*found, END.kind)))
         return found
+
+    def _phase_asker(self) -> Callable[[Any, Any, Prefix], Sequence[str]]:
+        """What answers the current phase's tokens: its kinds' ``tokens`` when the ruleset
+        keeps the default :meth:`Ruleset.phase_tokens` (what that default asks, without
+        finding the phase again), else the ruleset's own ``phase_tokens``."""
+        phase = self._phase
+        if self._tokenized[2] and phase is not None and phase.kinds is not None:
+            return phase.kinds.tokens
+        return self.ruleset.phase_tokens
 
     def _first(self, ask: Callable[[Any, Any, Prefix], Sequence[str]], ctx: Any) -> tuple[str, ...]:
         """The ruleset's first tokens (without ``end``) of the current position,
@@ -1044,7 +1059,7 @@ class State:
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
         only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
-            return bool(self._first(self.ruleset.phase_tokens, side))
+            return bool(self._first(self._phase_asker(), side))
         memo = self._memo_now()
         listed = memo.get(_LIST)
         if listed is not None:
