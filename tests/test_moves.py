@@ -275,8 +275,8 @@ def test_enemy_zones_shared_by_classes_and_variants_answer_as_fresh_searches(
             )
 
 
-def test_a_move_returns_its_path_and_the_towns_on_it_change_hands() -> None:
-    """Issue 30: ``PieceMoves.play`` returns the cheapest route it took (start first), so
+def test_a_move_has_a_path_and_the_towns_on_it_change_hands() -> None:
+    """Issue 30: ``PieceMoves.path`` is the cheapest route of a move (start first), so
     ``Control.enter`` takes the towns passed through; forest costs more, so the route
     keeps to the clear cells; a friend's cell may be passed."""
     from hexwar.mechanics.control import Control
@@ -300,7 +300,8 @@ def test_a_move_returns_its_path_and_the_towns_on_it_change_hands() -> None:
     towns.set_up(state, {Hex(1, 0): "blue", Hex(0, 1): "blue"})
     reg.place(state, "r1", Hex(-1, 0), "red")
     reg.place(state, "r2", Hex(0, 0), "red")
-    path = moves.play(state, Action.parse("move r1 2,0"))
+    path = moves.path(state, Action.parse("move r1 2,0"))
+    moves.play(state, Action.parse("move r1 2,0"))
     assert path == [Hex(-1, 0), Hex(0, 0), Hex(1, 0), Hex(2, 0)]
     assert towns.enter(state, "red", path) == [Hex(1, 0)]
     assert towns.held(state, "red") == [Hex(1, 0)]

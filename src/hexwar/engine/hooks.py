@@ -171,8 +171,4 @@ def contributes(state: Any, name: str) -> bool:
     static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
     if static is not None:
         return True
-    if kinds:
-        for effect in state.effects:
-            if effect.kind in kinds:
-                return True
-    return False
+    return bool(kinds and state.effects and state._effect_folds(name, kinds))

@@ -92,8 +92,8 @@ class _Reading(State):
     """The one seam of read checking: while a memoised computation runs in checking mode,
     its state is a ``_Reading`` state (the same object, its class swapped for the run), whose
     reading API notes what it reads — a table by name, the rest as the pseudo-tables of
-    :data:`_NOTES` — and which keeps nothing per position (``derive`` and the step values
-    computed afresh, so every read is seen). :class:`State` itself is never changed."""
+    :data:`_NOTES` — and which keeps nothing per position (``derive`` computes afresh, so
+    every read is seen). :class:`State` itself is never changed."""
 
     __slots__ = ()
 
@@ -108,9 +108,6 @@ class _Reading(State):
     def derive(self, key: Hashable, compute: Callable[..., T], *args: Any) -> T:
         return compute(*args)
 
-    def _step_values(self, key: Hashable, values: Any, ctx: Any, args: Any) -> Any:
-        return tuple(sorted(set(values(self, ctx, args))))
-
 
 #: The rest of State's reading API and the pseudo-tables each reads (``$version``: the
 #: whole position; the cursor's phase is kept per cursor object, so the player reads it).
@@ -118,6 +115,8 @@ _NOTES: Final = {
     "hook": ("$effects",),
     "current_player": ("$outcome", "$pending", "$cursor"),
     "cursor": ("$cursor",),
+    "current_phase": ("$cursor",),
+    "phase": ("$cursor",),
     "turn": ("$turn",),  # (declaring $cursor covers it)
     "token": ("$cursor",),
     "pending": ("$pending",),

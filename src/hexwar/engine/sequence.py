@@ -101,6 +101,9 @@ class Sequenced(Protocol):
     def phase_busy(self, side: str) -> bool:
         """Whether ``side`` has a phase action besides END."""
 
+    def current_phase(self) -> Phase | None:
+        """The phase play is in (entered, not yet exited), or ``None``."""
+
 
 class TokenCup(Protocol):
     """A segment's cup (:class:`hexwar.mechanics.cups.Cup` is one)."""

@@ -67,6 +67,7 @@ __all__ = [
     "TokenCup",
     "TurnSequence",
     "may_end",
+    "phase_at",
     "token_draw",
     "token_pick",
     "validate_cursor",
@@ -101,12 +102,12 @@ def _stages(state: Sequenced) -> tuple[Stage | Segment, ...]:
     return state.ruleset.sequence.stages
 
 
-def current_phase(state: Sequenced) -> Phase | None:
-    """The phase play is in (entered, not yet exited), or ``None``."""
-    c = state.cursor  # the public property: memo read checking records it as $cursor
+def phase_at(sequence: TurnSequence, c: Cursor) -> Phase | None:
+    """The phase of ``sequence`` entered and not yet exited at cursor ``c``, or ``None``
+    (:meth:`~hexwar.engine.state.State.current_phase` keeps it per cursor)."""
     if c.phase < 0 or c.mark != "enter":
         return None
-    stages = state.ruleset.sequence.stages
+    stages = sequence.stages
     return stages[c.stage].phases[c.phase] if c.stage < len(stages) else None
 
 
@@ -119,7 +120,7 @@ def current_stage(state: Sequenced) -> Stage | Segment | None:
 
 def may_end(state: Sequenced) -> bool:
     """Whether the current phase may end now (its ``may_end`` predicate; default yes)."""
-    phase = current_phase(state)
+    phase = state.current_phase()
     return phase is None or phase.may_end is None or phase.may_end(state)
 
 
@@ -156,7 +157,9 @@ def _clear(state: Sequenced, tables: tuple[str, ...]) -> None:
 def settle(state: Sequenced) -> None:
     """Advance until a decision is pending, a side must act, or the game is over: the one
     way play goes on (:meth:`~hexwar.engine.state.State.apply` and a new game call it)."""
-    while state.outcome is None and not state.pending and not _waiting(state, current_phase(state)):
+    while state.outcome is None and not state.pending:
+        if _waiting(state, state.current_phase()):
+            return
         _step(state)
 
 
@@ -165,7 +168,7 @@ def end_phase(state: Sequenced, phase: Phase | None = None) -> None:
     the caller has it at hand."""
     c = state.cursor
     if phase is None:
-        phase = current_phase(state)
+        phase = state.current_phase()
     if phase is None:
         raise SequenceError(f"no phase to end at {c}")
     if phase.may_end is not None and not phase.may_end(state):

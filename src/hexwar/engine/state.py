@@ -140,11 +140,12 @@ class FieldChange:
     old: Any
 
 
-@attrs.frozen(slots=True, eq=False)
+@attrs.define(slots=True, eq=False)
 class LogEntry:
     """One applied action in the undo log: the action, its changes (``None``: not
     undoable, a history loaded from a snapshot), the side it is private to, the entry
-    before it, and the number of actions up to and including it."""
+    before it, and the number of actions up to and including it. Written once, shared by
+    clones: never changed."""
 
     action: Action
     changes: tuple[TableChange | FieldChange, ...] | None
@@ -441,15 +442,17 @@ class Ruleset:
         return out
 
     @functools.cached_property
-    def _tokenized(self) -> tuple[bool, bool]:
-        """Whether this ruleset writes its phase / decision legality token by token."""
+    def _tokenized(self) -> tuple[bool, bool, bool]:
+        """Whether this ruleset writes its phase / decision legality token by token, and
+        whether it keeps the default :meth:`phase_tokens` (a phase's kinds answer)."""
         cls = type(self)
         phases = (p for stage in self.sequence.stages for p in stage.phases)
+        default = cls.phase_tokens is Ruleset.phase_tokens
         return (
-            cls.phase_tokens is not Ruleset.phase_tokens
-            or any(p.kinds is not None for p in phases),
+            not default or any(p.kinds is not None for p in phases),
             cls.decision_tokens is not Ruleset.decision_tokens
             or any(k.answers is not None for k in self.decision_kinds.values()),
+            default,
         )
 
 
@@ -473,7 +476,7 @@ def _rebuild(cls: type[Ruleset], options: dict[str, Any], digest: str) -> Any:
 
 def _phase_kinds(state: State) -> PhaseKinds | None:
     """The current phase's kinds (``Phase(..., kinds=...)``), or ``None``."""
-    phase = sequencer.current_phase(state)
+    phase = state._phase
     return None if phase is None else phase.kinds
 
 
@@ -496,6 +499,7 @@ class State:
         "_memo_version",
         "_outcome",
         "_pending",
+        "_phase",
         "_serial",
         "_tables",
         "_tokenized",
@@ -528,6 +532,8 @@ class State:
         self._memo_version = -1
         self._hfx: tuple[Effect, ...] | None = None  # the effects _hfc is for (hook)
         self._hfc: dict[str, tuple[tuple[Effect, Any], ...]] = {}
+        #: the phase of _cursor (current_phase), set wherever the cursor is
+        self._phase: sequencer.Phase | None = None
         self._tokenized = ruleset._tokenized
 
     # -- reading -------------------------------------------------------------------------
@@ -641,6 +647,7 @@ class State:
                 assert type(change) is FieldChange
                 object.__setattr__(self, change.field, change.old)
                 tv[_FIELD_TABLES[change.field]] = version
+        self._cursor_moved()
 
     def put(self, table: str, key: str, value: Value) -> None:
         """Set ``table[key] = value`` (journaled)."""
@@ -756,6 +763,7 @@ class State:
         """Move the sequencer's cursor (journaled); only the sequencer calls it."""
         turn = self._cursor.turn
         self._set("_cursor", cursor)
+        self._phase = sequencer.phase_at(self.ruleset.sequence, cursor)
         if cursor.turn != turn:
             self._tv["$turn"] = self._version
 
@@ -804,17 +812,29 @@ class State:
             value = static(self, value, **context)
         effects = self._effects
         if kinds and effects:
-            if self._hfx is not effects:  # the effects changed: pick the folds again
-                self._hfx, self._hfc = effects, {}
-            folds = self._hfc.get(name)
+            folds = self._hfc.get(name) if self._hfx is effects else None
             if folds is None:
-                rules = self.ruleset.effect_rules
-                folds = self._hfc[name] = tuple(
-                    (e, rules[e.kind][name]) for e in effects if e.kind in kinds
-                )
+                folds = self._effect_folds(name, kinds)
             for effect, rule in folds:
                 value = rule(self, effect, value, **context)
         return value
+
+    def _effect_folds(
+        self, name: str, kinds: frozenset[str]
+    ) -> tuple[tuple[Effect, EffectRule], ...]:
+        """The effects in force of ``kinds`` (those folding into hook point ``name``) with
+        their rules, found once per tuple of effects (:meth:`hook`,
+        :func:`~hexwar.engine.hooks.contributes`)."""
+        effects = self._effects
+        if self._hfx is not effects:  # the effects changed: pick the folds again
+            self._hfx, self._hfc = effects, {}
+        folds = self._hfc.get(name)
+        if folds is None:
+            rules = self.ruleset.effect_rules
+            folds = self._hfc[name] = tuple(
+                (e, rules[e.kind][name]) for e in effects if e.kind in kinds
+            )
+        return folds
 
     @property
     def stage(self) -> str | None:
@@ -825,8 +845,16 @@ class State:
     @property
     def phase(self) -> str | None:
         """The current phase's name, or ``None``."""
-        phase = sequencer.current_phase(self)
+        phase = self._phase
         return None if phase is None else phase.name
+
+    def current_phase(self) -> sequencer.Phase | None:
+        """The phase play is in (entered, not yet exited), or ``None``: found when the
+        cursor moves (:meth:`move_cursor`, undo, a loaded position), read here."""
+        return self._phase
+
+    def _cursor_moved(self) -> None:
+        self._phase = sequencer.phase_at(self.ruleset.sequence, self._cursor)
 
     def current_player(self) -> str:
         """The side to act, :data:`CHANCE` for a chance node, :data:`TERMINAL` at the end."""
@@ -834,7 +862,7 @@ class State:
             return TERMINAL
         if self._pending:
             return self._pending[-1].side
-        phase = sequencer.current_phase(self)
+        phase = self._phase
         side = None if phase is None else phase.side
         if side is None:  # pragma: no cover - settle() never stops here
             raise HexwarError(f"no side to act at {self._cursor}")
@@ -972,24 +1000,33 @@ class State:
                 return (DONE,) if len(prefix) == 1 and sequencer.may_end(self) else ()
             if self._tokenized[0]:
                 # the side to act: the phase's, else current_player()
-                phase = sequencer.current_phase(self)
+                phase = self._phase
                 side = None if phase is None else phase.side
                 if type(side) is not str:
                     side = self.current_player()
-                return tuple(self.ruleset.phase_tokens(self, side, prefix))
+                return tuple(self._phase_asker()(self, side, prefix))
             return self._listed_next(prefix)
         # the side to act and may_end with one look
-        phase = sequencer.current_phase(self)
+        phase = self._phase
         if self._tokenized[0]:
             side = None if phase is None else phase.side
             if type(side) is not str:
                 side = self.current_player()
-            found = self._first(self.ruleset.phase_tokens, side)
+            found = self._first(self._phase_asker(), side)
         else:
             found = self._listed_next(prefix)
         if phase is None or phase.may_end is None or phase.may_end(self):
             found = tuple(sorted((*found, END.kind)))
         return found
+
+    def _phase_asker(self) -> Callable[[Any, Any, Prefix], Sequence[str]]:
+        """What answers the current phase's tokens: its kinds' ``tokens`` when the ruleset
+        keeps the default :meth:`Ruleset.phase_tokens` (what that default asks, without
+        finding the phase again), else the ruleset's own ``phase_tokens``."""
+        phase = self._phase
+        if self._tokenized[2] and phase is not None and phase.kinds is not None:
+            return phase.kinds.tokens
+        return self.ruleset.phase_tokens
 
     def _first(self, ask: Callable[[Any, Any, Prefix], Sequence[str]], ctx: Any) -> tuple[str, ...]:
         """The ruleset's first tokens (without ``end``) of the current position,
@@ -1022,7 +1059,7 @@ class State:
         """Whether ``side`` has a phase action besides END (the sequencer's idle test, S4):
         only a first token is asked for. Part of :class:`~hexwar.engine.sequencer.Sequenced`."""
         if self._tokenized[0]:
-            return bool(self._first(self.ruleset.phase_tokens, side))
+            return bool(self._first(self._phase_asker(), side))
         memo = self._memo_now()
         listed = memo.get(_LIST)
         if listed is not None:
@@ -1049,17 +1086,6 @@ class State:
                 memo.clear()
             memo[key] = found
         return found  # type: ignore[no-any-return]
-
-    def _step_values(
-        self,
-        key: Hashable,
-        values: Callable[[Any, Any, Prefix], Iterable[str]],
-        ctx: Any,
-        args: Prefix,
-    ) -> Prefix:
-        """:meth:`derive` of a kind's step values, sorted and unique (for
-        :mod:`hexwar.engine.kinds` until it asks :meth:`derive` itself)."""
-        return self.derive(key, _sorted_values, values, self, ctx, args)
 
     def _memo_now(self) -> dict[Any, Any]:
         """The derived answers (legal list, token trees) of the current position."""
@@ -1131,6 +1157,7 @@ class State:
         state = cls(ruleset, scenario, options)
         state._tables = {name: dict(t) for name, t in snap.tables.items()}
         state._cursor = snap.cursor
+        state._cursor_moved()
         state._pending = snap.pending
         state._effects = snap.effects
         state._outcome = snap.outcome
@@ -1274,6 +1301,7 @@ class State:
         new._lt = self._lt
         new._memo_version = self._memo_version
         new._hfx, new._hfc = None, {}
+        new._phase = self._phase
         new._tokenized = self._tokenized
         return new
 
@@ -1304,12 +1332,6 @@ class State:
             f"<State {self.ruleset.name} turn {self.turn} {self.stage}/{self.phase} "
             f"to act: {self.current_player()}>"
         )
-
-
-def _sorted_values(
-    values: Callable[[Any, Any, Prefix], Iterable[str]], state: State, ctx: Any, args: Prefix
-) -> Prefix:
-    return tuple(sorted(set(values(state, ctx, args))))
 
 
 def _effect_order(effect: Effect) -> tuple[int, int]:

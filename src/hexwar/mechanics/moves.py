@@ -31,8 +31,10 @@ the first piece that moves.
 >>> reg.place(state, "r1", Hex(0, 0), "red"); reg.place(state, "b1", Hex(2, 0), "blue")
 >>> list(moves.movers(state, "red")), moves.ends(state, "red", ("r1",))
 (['r1'], ['-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0'])
->>> moves.play(state, moves.actions(state, "red")[0])   # the path it took
+>>> first = moves.actions(state, "red")[0]
+>>> moves.path(state, first)                 # the route it would take (asked before it)
 [Hex(q=0, r=0), Hex(q=-1, r=0)]
+>>> moves.play(state, first)
 >>> reg.where(state, "r1"), moves.exists(state, "red")   # a piece moves once a phase
 (Hex(q=-1, r=0), False)
 """
@@ -155,8 +157,9 @@ class PieceMoves:
 
     def path(self, state: State, action: Action) -> list[Any]:
         """The cells (the registry's) of one cheapest route of the legal move ``move PIECE
-        CELL``, its start first: what a unit passed through (towns it takes on the way,
-        :meth:`hexwar.mechanics.control.Control.enter`)."""
+        CELL``, its start first: what a unit passes through (towns it takes on the way,
+        :meth:`hexwar.mechanics.control.Control.enter`). Ask before :meth:`play`: a
+        targeted search, run only for a game that wants the route."""
         piece, label = action.args
         query = self.query(state, self.pieces.side(state, piece))
         start = query.place_of(piece)
@@ -166,14 +169,12 @@ class PieceMoves:
         labels = query._memo(mclass).path(query.enemies(), start, query.points(piece), label)
         return [self.pieces.codec.cell_at(lab) for lab in labels]
 
-    def play(self, state: State, action: Action) -> list[Any]:
-        """Carry out ``move PIECE CELL``: the piece moves there, marked as moved; returns
-        the path it took (:meth:`path`)."""
+    def play(self, state: State, action: Action) -> None:
+        """Carry out ``move PIECE CELL``: the piece moves there, marked as moved (no
+        search: the route, when a game needs it, is :meth:`path`)."""
         piece, label = action.args
-        path = self.path(state, action)
         self.pieces.move(state, piece, self.pieces.codec.cell_at(label))
         state.put(self.moved, piece, True)
-        return path
 
     def action_kind(
         self,
@@ -184,14 +185,17 @@ class PieceMoves:
     ) -> Kind[str]:
         """The ``move PIECE CELL`` kind (named :attr:`kind`) of a phase: the side's pieces
         that may move (:meth:`movers`), then the cells each may end in (:meth:`ends`); it
-        plays the move (:meth:`play`), then ``then(state, path)`` if given (the path it
-        took: towns taken on the way). ``piece`` and ``cell`` say what each step means
-        (the reason when a token may not follow)."""
+        plays the move (:meth:`play`), then ``then(state, path)`` if given (the route it
+        took, :meth:`path`, searched only then: towns taken on the way). ``piece`` and
+        ``cell`` say what each step means (the reason when a token may not follow)."""
 
         def does(state: State, action: Action) -> None:
-            path = self.play(state, action)
-            if then is not None:
-                then(state, path)
+            if then is None:
+                self.play(state, action)
+                return
+            path = self.path(state, action)
+            self.play(state, action)
+            then(state, path)
 
         steps = (Values(self.movers, checked=True, means=piece), Values(self.ends, means=cell))
         return Kind(self.kind, steps, does=does)
