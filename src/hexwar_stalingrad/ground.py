@@ -23,7 +23,7 @@ from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import Combat
 from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar.mechanics.move_memo import EffectCosts, Overrides
-from hexwar.mechanics.moves import MoveQuery, PieceMoves, SideZoc
+from hexwar.mechanics.moves import PieceMoves, SideZoc
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
     ELIMINATED,
@@ -142,16 +142,6 @@ def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
 def play_move(state: State, action: Action) -> None:
     """Carry out ``move UNIT HEX`` (S6)."""
     mechanisms(state).moves.play(state, action)
-
-
-class Movers(MoveQuery):
-    """One side's movement query in one phase (S6, S6.5 for exploitation) on the core's
-    :class:`~hexwar.mechanics.moves.MoveQuery` (:func:`moves`), with the scenario ``data``."""
-
-    def __init__(self, state: State, side: str, exploitation: bool) -> None:
-        data = self.data = static(state)
-        moving = mechanisms(state).moves
-        super().__init__(moving, state, side, _points(data, state, side, exploitation))
 
 
 def bombs(state: State, unit: str) -> Fraction:
@@ -419,9 +409,9 @@ def _enters(state: State, unit: str, there: str) -> bool:
     data = static(state)
     if unit_at(state, there) is not None or there not in data.passable:
         return False
-    game_map = data.map_with(terrain_overrides(state))
-    here, mclass = data.cell(where(state, unit)), data.ground[unit].movement_class
-    return game_map.cost(here, data.cell(there), mclass) is not None
+    mclass = data.ground[unit].movement_class
+    game_map = mechanisms(state).moves.map_for(state, mclass)
+    return game_map.cost(data.cell(where(state, unit)), data.cell(there), mclass) is not None
 
 
 def retreat_hexes(state: State, defender: str) -> list[str]:
