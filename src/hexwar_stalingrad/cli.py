@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final, TextIO
 
 from hexwar.base.errors import AttackRefused, CombatError
-from hexwar.cli import GameCli, at_least, new_file
+from hexwar.cli import GameCli, new_file
 from hexwar.engine.actions import Action
 from hexwar.engine.loop import Player
 from hexwar.engine.state import Ruleset, State
@@ -41,14 +41,11 @@ from hexwar_stalingrad.rules import GAME_LENGTHS, StalingradRules
 from hexwar_stalingrad.static import load_static
 from hexwar_stalingrad.study import GAME, steps
 
-__all__ = ["BOTS", "CLI", "StalingradCli", "main", "make_bot", "simulate"]
-
-#: Bot names for ``simulate --bots``.
-BOTS: Final = tuple(GAME.bots)
+__all__ = ["CLI", "StalingradCli", "main", "make_bot", "simulate"]
 
 
 def make_bot(name: str, seed: int) -> Player:
-    """A bot by name (``random`` or ``heuristic``), seeded."""
+    """A bot by name (``heuristic``, or one every game has: ``random`` ...), seeded."""
     return GAME.bot(name, seed)
 
 
@@ -165,28 +162,6 @@ def _fraction(text: str) -> Fraction:
     return value
 
 
-def _turn(text: str) -> int:
-    """A turn of the track (S3.4): 1 to the long game's last turn."""
-    value = at_least(1)(text)
-    last = max(GAME_LENGTHS.values())
-    if value > last:
-        raise argparse.ArgumentTypeError(f"turn {value} is not on the track 1..{last} (S3.4)")
-    return value
-
-
-def _length(text: str) -> str | int:
-    """A game length (S3.4): ``short``, ``long`` or a number of turns on the track."""
-    if text in GAME_LENGTHS:
-        return text
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: {' or '.join(sorted(GAME_LENGTHS))} or a number of turns"
-        ) from None
-    return _turn(str(value))
-
-
 def _scenario_dir(text: str) -> str:
     """A scenario directory: it must exist (its files are checked when it is loaded)."""
     if not Path(text).is_dir():
@@ -224,7 +199,10 @@ class StalingradCli(GameCli):
         if command in ("demo", "simulate"):
             default = "long" if command == "demo" else "short"
             parser.add_argument(
-                "--length", type=_length, default=default, help="short, long or a number of turns"
+                "--length",
+                type=self.length,
+                default=default,
+                help="short, long or a number of turns",
             )
         _scenario_option(parser)
 
@@ -253,7 +231,24 @@ class StalingradCli(GameCli):
         return rules.turns
 
     def turn(self, text: str) -> int:
-        return _turn(text)
+        """A turn of the track (S3.4): 1 to the long game's last turn."""
+        value = super().turn(text)
+        last = max(GAME_LENGTHS.values())
+        if value > last:
+            raise argparse.ArgumentTypeError(f"turn {value} is not on the track 1..{last} (S3.4)")
+        return value
+
+    def length(self, text: str) -> str | int:
+        """A game length (S3.4): ``short``, ``long`` or a number of turns on the track."""
+        if text in GAME_LENGTHS:
+            return text
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: {' or '.join(sorted(GAME_LENGTHS))} or a number of turns"
+            ) from None
+        return self.turn(str(value))
 
     def picture(self, state: State, title: str) -> str | None:
         return position_svg(state, title=title)

@@ -108,7 +108,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from hexwar.engine.actions import END, Action, action_key
+from hexwar.engine.actions import END, Action
 from hexwar.engine.state import State
 from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
@@ -215,8 +215,8 @@ class HeuristicBot:
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
-        top = sorted((a for s, a in scored if s == best), key=action_key)
-        return top[0] if len(top) == 1 else self._rng.choice(top)
+        top = [a for s, a in scored if s == best]
+        return top[0] if len(top) == 1 else self._rng.choice(sorted(top))
 
     def __call__(self, state: State) -> Action:
         side = state.current_player()

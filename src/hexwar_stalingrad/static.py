@@ -25,7 +25,6 @@ from hexwar.board.maps import GameMap
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
 from hexwar.mechanics.move_memo import StepCounts
-from hexwar.mechanics.steps import StepTrack
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card
 from hexwar_stalingrad.turns import Turn
@@ -97,10 +96,11 @@ class Static:
             getattr(self, name)
 
     @_compiled
-    def step_tracks(self) -> Mapping[str, StepTrack]:
-        """Every ground unit's two steps (S1.3): printed ``strength`` and ``movement``."""
+    def step_tracks(self) -> Mapping[str, tuple[Mapping[str, int], ...]]:
+        """Every ground unit's two steps (S1.3), printed ``strength`` and ``movement``, as
+        :class:`~hexwar.mechanics.steps.StepCounters` takes them (data)."""
         return {
-            unit: StepTrack.of(
+            unit: (
                 {"strength": info.strength.full, "movement": info.movement.full},
                 {"strength": info.strength.reduced, "movement": info.movement.reduced},
             )

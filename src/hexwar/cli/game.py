@@ -319,7 +319,7 @@ class GameCli:
         names = tuple(args.bots.split(","))
         study = self.study()
         sides = study.rules(self.options(args)).sides
-        known = tuple(study.bots)
+        known = study.bot_names()
         if len(names) != len(sides) or any(n not in known for n in names):
             print(
                 f"--bots takes {len(sides)} of {', '.join(known)} ({sides[0]} first), "
