@@ -31,9 +31,10 @@ from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import play
 from hexwar.engine.state import State
+from hexwar.study import wilson
 from hexwar_stalingrad import victory
 from hexwar_stalingrad.board import on_map, static
-from hexwar_stalingrad.cli import make_bot, wilson
+from hexwar_stalingrad.cli import make_bot
 from hexwar_stalingrad.rules import StalingradRules
 
 _RULES: dict[str, StalingradRules] = {}

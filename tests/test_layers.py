@@ -30,6 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "web": {"base", "grid", "engine", "board", "mechanics", "render", "search"},
     "study": {"base", "engine", "search"},
     "search": {"base", "engine"},
+    "cli": {"base", "engine", "study", "web"},
 }
 
 #: Packages that are games, or that hold them: the core imports none of them.

@@ -21,7 +21,6 @@ from typing import Any, Final, cast
 import attrs
 
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.dice import draw_outcomes
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import SIDES, static
@@ -155,7 +154,7 @@ EFFECT_RULES: Final[Mapping[str, Mapping[str, EffectRule]]] = {
     "air_strength": {"air_strength": _air_strength},
     "no_exploitation": {"may_exploit": _no_exploitation},
     "no_retreat": {"may_retreat": _no_retreat},
-    # no hook: ground.terrain_overrides reads these effects as map variants (S6.6)
+    # no hook: the ground rules' EffectCosts read these effects as map variants (S6.6)
     "terrain_cost": {},
 }
 """Card effect kind → hook point → contribution."""
@@ -228,8 +227,8 @@ def _draws(data: Static) -> Mapping[str, Mapping[str, Action]]:
 
 
 def _share(n: int) -> Fraction:
-    """``1/n``: one object for every card of a draw (:func:`draw_outcomes`' form)."""
-    return draw_outcomes(range(n))[0][1]
+    """``1/n``: the chance of each of ``n`` distinct cards (S3.3)."""
+    return Fraction(1, n)
 
 
 def shuffle_step(state: State, decision: Decision, action: Action) -> None:

@@ -17,13 +17,12 @@ import attrs
 
 from hexwar.base.errors import AttackRefused
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.hooks import contributes
 from hexwar.engine.state import State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import Combat
 from hexwar.mechanics.crt_values import CombatResult, Distribution
-from hexwar.mechanics.move_memo import EffectCosts, Overrides
-from hexwar.mechanics.moves import MoveQuery, PieceMoves, SideZoc
+from hexwar.mechanics.move_memo import EffectCosts
+from hexwar.mechanics.moves import PieceMoves, SideZoc
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
     ELIMINATED,
@@ -72,11 +71,6 @@ NO_ADVANCE: Final = "none"
 zoc_of_side: Final = SideZoc(PIECES, lambda state: static(state).zoc_of)
 
 
-def terrain_overrides(state: State) -> Overrides:
-    """``terrain_cost`` card effects in force, as ``(class, terrain, cost)`` (S6.6)."""
-    return mechanisms(state).overrides(state)
-
-
 def allowance(state: State, unit: str, *, hooked: bool = True) -> int:
     """Movement points this phase (S6.1), after card effects unless ``hooked=False``."""
     full, reduced, _ = mechanisms(state).unit_moves[unit]
@@ -91,17 +85,13 @@ def _points(
     S6.5, only the exploiting arms a card does not stop), after card effects."""
     exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
     moves, reduced = mechanisms(state).unit_moves, state.table(STEPS)
-    hooked = contributes(state, "movement_allowance")
-    exploit_hooked = contributes(state, "may_exploit")
 
     def points(unit: str) -> int:
         full, red, exploits = moves[unit]
-        if exploits_now and not (
-            exploits and (not exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
-        ):
+        if exploits_now and not (exploits and bool(state.hook("may_exploit", True, unit=unit))):
             return 0
         base = red if reduced.get(unit) else full
-        return max(0, int(state.hook("movement_allowance", base, unit=unit)) if hooked else base)
+        return max(0, int(state.hook("movement_allowance", base, unit=unit)))
 
     return points
 
@@ -114,7 +104,7 @@ def _unit_moves(data: Static) -> dict[str, tuple[int, int, bool]]:
     }
 
 
-def _moves(data: Static) -> PieceMoves:
+def _moves(data: Static, overrides: EffectCosts) -> PieceMoves:
     """``move UNIT HEX`` (S6): friendly units pass, exert no ZOC (S6.2, S2.1); enemy units
     block, their ZOC stops (S6.3, S6.4); one unit per hex (S6.2); cards' costs (S6.6)."""
     classes = {u: g.movement_class for u, g in data.ground.items()}
@@ -125,7 +115,7 @@ def _moves(data: Static) -> PieceMoves:
         classes=lambda state: classes,
         points=functools.partial(_points, data),
         order=lambda state, side: orders.get(side, ()),
-        overrides=terrain_overrides,
+        overrides=overrides,
     )
 
 
@@ -142,16 +132,6 @@ def move_ends(state: State, side: str, args: tuple[str, ...]) -> list[str]:
 def play_move(state: State, action: Action) -> None:
     """Carry out ``move UNIT HEX`` (S6)."""
     mechanisms(state).moves.play(state, action)
-
-
-class Movers(MoveQuery):
-    """One side's movement query in one phase (S6, S6.5 for exploitation) on the core's
-    :class:`~hexwar.mechanics.moves.MoveQuery` (:func:`moves`), with the scenario ``data``."""
-
-    def __init__(self, state: State, side: str, exploitation: bool) -> None:
-        data = self.data = static(state)
-        moving = mechanisms(state).moves
-        super().__init__(moving, state, side, _points(data, state, side, exploitation))
 
 
 def bombs(state: State, unit: str) -> Fraction:
@@ -419,9 +399,9 @@ def _enters(state: State, unit: str, there: str) -> bool:
     data = static(state)
     if unit_at(state, there) is not None or there not in data.passable:
         return False
-    game_map = data.map_with(terrain_overrides(state))
-    here, mclass = data.cell(where(state, unit)), data.ground[unit].movement_class
-    return game_map.cost(here, data.cell(there), mclass) is not None
+    mclass = data.ground[unit].movement_class
+    game_map = mechanisms(state).moves.map_for(state, mclass)
+    return game_map.cost(data.cell(where(state, unit)), data.cell(there), mclass) is not None
 
 
 def retreat_hexes(state: State, defender: str) -> list[str]:
@@ -498,7 +478,7 @@ class Ground:
 
     def __attrs_post_init__(self) -> None:
         for name, value in (
-            ("moves", _moves(self.data)),
+            ("moves", _moves(self.data, self.overrides)),
             ("fire", _fire(self.data, self.artillery)),
             ("attacks", _attacks(self)),
             ("results", _results(self.data, self.counters)),

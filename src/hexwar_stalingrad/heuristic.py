@@ -74,7 +74,7 @@ it mans the wall, the city rule), so a new plan within the phase does not score 
 again. The bot asks the engine only for what it reads: the phase's action kinds and the
 cards, bombardments by prefix (:meth:`~hexwar.engine.state.State.legal_tokens`); in
 movement, each unit's end hexes from the movement query behind the ``move`` tokens
-(:meth:`hexwar.mechanics.moves.MoveQuery.ends`, as :class:`hexwar_stalingrad.ground.Movers`
+(:meth:`hexwar.mechanics.moves.MoveQuery.ends`, the query of :meth:`PieceMoves.query`
 answers them), never the phase's whole list, and not at all for a unit that would make no
 move whatever they are (a 6th Army unit holding, a unit with no goal); attack odds from
 :func:`hexwar_stalingrad.ground.attack_odds`, and RKKA's bonus for a target once per target
@@ -108,7 +108,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from hexwar.engine.actions import END, Action, action_key
+from hexwar.engine.actions import END, Action
 from hexwar.engine.state import State
 from hexwar.mechanics.crt_values import Distribution
 from hexwar_stalingrad import air, ground, reinforce
@@ -215,8 +215,8 @@ class HeuristicBot:
 
     def _pick(self, scored: Sequence[tuple[float, Action]]) -> Action:
         best = max(s for s, _ in scored)
-        top = sorted((a for s, a in scored if s == best), key=action_key)
-        return top[0] if len(top) == 1 else self._rng.choice(top)
+        top = [a for s, a in scored if s == best]
+        return top[0] if len(top) == 1 else self._rng.choice(sorted(top))
 
     def __call__(self, state: State) -> Action:
         side = state.current_player()
@@ -382,7 +382,7 @@ class HeuristicBot:
         top: list[tuple[str, str]] = []
         # the engine's movement query (S6, S6.5), the one behind the legal tokens
         # ``move UNIT`` and ``move UNIT HEX``: asked once per decision, unit by unit
-        movers = ground.Movers(state, side, state.phase == "exploitation")
+        movers = ground.mechanisms(state).moves.query(state, side)
         data = static(state)
         escapes = _escapes(state) if hold and _short(state) and _last_turn(state) else None
         disks = data.zoc_disks

@@ -14,16 +14,7 @@ import re
 from typing import Final
 
 from hexwar.engine.state import Ruleset, State
-from hexwar.render import (
-    MAJOR_RIVER,
-    RIVER,
-    CounterView,
-    HexsideStyle,
-    MarkStyle,
-    Style,
-    SvgImage,
-    render_svg,
-)
+from hexwar.render import CounterView, Style, SvgImage, render_svg
 from hexwar_stalingrad.board import FULL, on_map, static, step, strength
 
 __all__ = [
@@ -72,26 +63,65 @@ STYLE: Final = Style().updated(
         "lake": "#2f5f8f",
     },
     hexside={
-        "don": MAJOR_RIVER,
-        "chir": RIVER,
-        "aksay": RIVER,
-        "myshkova": RIVER,
-        "karpovka": RIVER,
-        "stream": HexsideStyle("#6f9fd0", 0.05),
+        "don": "major_river",
+        "chir": "river",
+        "aksay": "river",
+        "myshkova": "river",
+        "karpovka": "river",
+        "stream": {"colour": "#6f9fd0", "width": 0.05},
     },
     marks={
-        "supply:rkka": MarkStyle("edge", SIDE_COLOUR["rkka"], _SUPPLY_EDGE),
-        "supply:wehrmacht": MarkStyle("edge", SIDE_COLOUR["wehrmacht"], _SUPPLY_EDGE),
-        "airfield:rkka": MarkStyle("plane", SIDE_COLOUR["rkka"], 0.16, "nw"),
-        "airfield:wehrmacht": MarkStyle("plane", SIDE_COLOUR["wehrmacht"], 0.16, "nw"),
-        "start:rkka": MarkStyle("triangle", SIDE_COLOUR["rkka"], 0.14, "ne"),
-        "start:wehrmacht": MarkStyle("triangle", SIDE_COLOUR["wehrmacht"], 0.14, "ne"),
-        "reserve:rkka": MarkStyle("diamond", SIDE_COLOUR["rkka"], 0.16, "se"),
-        "reserve:wehrmacht": MarkStyle("diamond", SIDE_COLOUR["wehrmacht"], 0.16, "se"),
-        "truck:rkka": MarkStyle("square", SIDE_COLOUR["rkka"], 0.1, "sw"),
-        "truck:wehrmacht": MarkStyle("square", SIDE_COLOUR["wehrmacht"], 0.1, "sw"),
-        "trench": MarkStyle("trench", "#5a3a1a", 0.13, "s"),
-        "crossing": MarkStyle("ferry", "#1d3d6d", 0.2, "c"),
+        "supply:rkka": {"shape": "edge", "colour": SIDE_COLOUR["rkka"], "size": _SUPPLY_EDGE},
+        "supply:wehrmacht": {
+            "shape": "edge",
+            "colour": SIDE_COLOUR["wehrmacht"],
+            "size": _SUPPLY_EDGE,
+        },
+        "airfield:rkka": {
+            "shape": "plane",
+            "colour": SIDE_COLOUR["rkka"],
+            "size": 0.16,
+            "slot": "nw",
+        },
+        "airfield:wehrmacht": {
+            "shape": "plane",
+            "colour": SIDE_COLOUR["wehrmacht"],
+            "size": 0.16,
+            "slot": "nw",
+        },
+        "start:rkka": {
+            "shape": "triangle",
+            "colour": SIDE_COLOUR["rkka"],
+            "size": 0.14,
+            "slot": "ne",
+        },
+        "start:wehrmacht": {
+            "shape": "triangle",
+            "colour": SIDE_COLOUR["wehrmacht"],
+            "size": 0.14,
+            "slot": "ne",
+        },
+        "reserve:rkka": {
+            "shape": "diamond",
+            "colour": SIDE_COLOUR["rkka"],
+            "size": 0.16,
+            "slot": "se",
+        },
+        "reserve:wehrmacht": {
+            "shape": "diamond",
+            "colour": SIDE_COLOUR["wehrmacht"],
+            "size": 0.16,
+            "slot": "se",
+        },
+        "truck:rkka": {"shape": "square", "colour": SIDE_COLOUR["rkka"], "size": 0.1, "slot": "sw"},
+        "truck:wehrmacht": {
+            "shape": "square",
+            "colour": SIDE_COLOUR["wehrmacht"],
+            "size": 0.1,
+            "slot": "sw",
+        },
+        "trench": {"shape": "trench", "colour": "#5a3a1a", "size": 0.13, "slot": "s"},
+        "crossing": {"shape": "ferry", "colour": "#1d3d6d", "size": 0.2, "slot": "c"},
     },
     legend_names={
         "legend": "Legend / Условные обозначения",

@@ -44,11 +44,10 @@ from hexwar.board.maps import GameMap
 from hexwar.board.terrain import TerrainChart, chart_from_dict
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.crt_load import table_from_data
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card, cards_from_dict, check_decks
 from hexwar_stalingrad.static import Static, VictoryData, victory_from_dict
-from hexwar_stalingrad.tables import as_air_crt
+from hexwar_stalingrad.tables import as_air_crt, tables_from_dict
 from hexwar_stalingrad.turns import Turn, turns_from_dict
 from hexwar_stalingrad.units import (
     FRONTS,
@@ -566,7 +565,7 @@ def _load(d: Path) -> Scenario:
         )
     check_decks(cards)
     tables, tables_source = files["tables.toml"]
-    crt, bombardment = _tables(tables, tables_source)
+    crt, bombardment = tables_from_dict(tables, tables_source)
     turns = turns_from_dict(*files["turns.toml"])
     victory = victory_from_dict(*files["victory.toml"])
     _check_ids(oob, cards)
@@ -590,21 +589,6 @@ def _load(d: Path) -> Scenario:
         digest=data_digest_of(d),
         path=d,
     )
-
-
-def _tables(data: dict[str, Any], source: str) -> tuple[OddsTable, StrengthTable]:
-    """The CRT (S9.1; air combat reads it too, S10.5) and the bombardment table (S9.2)."""
-    ck = Checker(source)
-    ck.keys(data, ("crt", "bombardment"), (), "top level")
-    crt = table_from_data(ck.table(data["crt"], "crt"), source=source, prefix="crt.")
-    if not isinstance(crt, OddsTable):
-        raise ck.fail("crt", "the [crt] table must be kind = 'odds'")
-    bomb = table_from_data(
-        ck.table(data["bombardment"], "bombardment"), source=source, prefix="bombardment."
-    )
-    if not isinstance(bomb, StrengthTable):
-        raise ck.fail("bombardment", "the [bombardment] table must be kind = 'strength'")
-    return crt, bomb
 
 
 def _check_sources(d: Path) -> None:

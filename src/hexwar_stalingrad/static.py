@@ -22,18 +22,9 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
-from hexwar.board.move_search import CompiledSteps, compiled_adjacency
-from hexwar.board.zoc import zoc_sources
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.move_memo import (
-    Overrides,
-    StepCounts,
-    class_map,
-    map_variant,
-    reach_labels,
-)
-from hexwar.mechanics.steps import StepTrack
+from hexwar.mechanics.move_memo import StepCounts
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card
 from hexwar_stalingrad.turns import Turn
@@ -105,10 +96,11 @@ class Static:
             getattr(self, name)
 
     @_compiled
-    def step_tracks(self) -> Mapping[str, StepTrack]:
-        """Every ground unit's two steps (S1.3): printed ``strength`` and ``movement``."""
+    def step_tracks(self) -> Mapping[str, tuple[Mapping[str, int], ...]]:
+        """Every ground unit's two steps (S1.3), printed ``strength`` and ``movement``, as
+        :class:`~hexwar.mechanics.steps.StepCounters` takes them (data)."""
         return {
-            unit: StepTrack.of(
+            unit: (
                 {"strength": info.strength.full, "movement": info.movement.full},
                 {"strength": info.strength.reduced, "movement": info.movement.reduced},
             )
@@ -303,12 +295,12 @@ class Static:
     @_compiled
     def zoc_controllers(self) -> Mapping[str, tuple[str, ...]]:
         """Every label → the labels from which a ground unit puts it in its ZOC (S2.1):
-        the inverse of :attr:`zoc_of`, from the core's :func:`~hexwar.board.zoc.zoc_sources`."""
-        labels = self.index_labels
-        at = labels.__getitem__
-        return dict(
-            zip(labels, [tuple(map(at, f)) for f in zoc_sources(self.game_map)], strict=True)
-        )
+        the inverse of :attr:`zoc_of`, in cell-index order."""
+        found: dict[str, list[str]] = {lab: [] for lab in self.index_labels}
+        for lab, controlled in self.zoc_of.items():  # cell-index order
+            for target in controlled:
+                found[target].append(lab)
+        return {lab: tuple(sources) for lab, sources in found.items()}
 
     @_compiled
     def zoc_sources(self) -> Mapping[str, frozenset[str]]:
@@ -322,39 +314,6 @@ class Static:
         """The labels within ``radius`` of ``label`` (sorted)."""
         labels = self.labels
         return tuple(sorted(labels[h] for h in self.cell(label).spiral(radius) if h in labels))
-
-    # -- maps under card effects ----------------------------------------------------------
-
-    def map_with(self, overrides: tuple[tuple[str, str, float | None], ...]) -> GameMap[Any]:
-        """The map with terrain costs overridden: ``(movement class, terrain, cost)``.
-
-        ``cost`` ``None`` is impassable. Used by the ``terrain_cost`` card effect; each
-        variant has its own compiled movement cache (``hexwar.mechanics.move_memo.map_variant``).
-        """
-        return map_variant(self.game_map, overrides)
-
-    # -- movement (S6): the core's memoised searches (hexwar.mechanics.move_memo) ---------------
-
-    def steps(self, overrides: Overrides, movement_class: str) -> CompiledSteps:
-        """The priced steps of ``movement_class`` on the map under ``overrides``."""
-        return compiled_adjacency(
-            class_map(self.game_map, overrides, movement_class), movement_class
-        )
-
-    def reach(
-        self,
-        overrides: Overrides,
-        movement_class: str,
-        enemies: frozenset[str],
-        label: str,
-        points: int,
-    ) -> tuple[str, ...]:
-        """The labels a unit of ``movement_class`` on ``label`` with ``points`` may end its
-        move in, ignoring friendly units (sorted, without ``label``): a pure function of
-        the arguments, memoised (:func:`hexwar.mechanics.move_memo.reach_labels`, the memo the
-        movement phase's legal actions read)."""
-        game_map = class_map(self.game_map, overrides, movement_class)
-        return reach_labels(game_map, movement_class, enemies, label, points)
 
 
 def load_static(data_dir: str | Path | None = None) -> Static:

@@ -17,15 +17,14 @@ the cards it played, S5) and ``hexes``: ``contact`` (a relief contact's hexes) a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
 
 from hexwar.engine.actions import Action
-from hexwar.engine.loop import Player, RandomPlayer
+from hexwar.engine.loop import Player
 from hexwar.engine.state import State
-from hexwar.grid.layout import Layout
 from hexwar.mechanics.supply import trace_lengths
 from hexwar.render import render_svg
 from hexwar.study import StudyGame
@@ -177,21 +176,6 @@ def _rules(options: Mapping[str, Any]) -> StalingradRules:
     return StalingradRules.from_scenario(scenario, **opts)
 
 
-def _cells() -> Mapping[str, Sequence[tuple[float, float]]]:
-    data = static(StalingradRules(length="short").new_state())
-    game_map = data.game_map
-    layout = Layout.for_offset(game_map.offset)
-    return {game_map.label(c): [(p.x, p.y) for p in layout.corners(c)] for c in game_map}
-
-
-def _regions() -> Mapping[str, Sequence[str]]:
-    data = static(StalingradRules(length="short").new_state())
-    return {
-        "Stalingrad (city hexes)": sorted(data.city),
-        "Wehrmacht supply sources (S11.1)": list(data.tagged(victory.SUPPLY_TAG)),
-    }
-
-
 _HEAT_STYLE = attrs.evolve(STYLE, highlight_opacity=0.8)
 
 
@@ -201,10 +185,6 @@ def _board(tints: Mapping[str, str], title: str) -> str:
     marked = {data.cell(lab): colour for lab, colour in tints.items()}
     return str(render_svg(data.game_map, style=_HEAT_STYLE, highlight=marked, title=title,
                           width=1100))  # fmt: skip
-
-
-def _random(seed: int) -> Player:
-    return RandomPlayer(seed)
 
 
 def _heuristic(seed: int) -> Player:
@@ -217,10 +197,8 @@ def _heuristic(seed: int) -> Player:
 GAME = StudyGame(
     name="stalingrad",
     rules=_rules,
-    bots={"random": _random, "heuristic": _heuristic},
+    bots={"heuristic": _heuristic},
     hook=StalingradHook,
-    cells=_cells,
-    regions=_regions,
     notes={
         "ring": "the 6th Army encircled at the end of the turn (S11.1)",
         "losses": "steps lost in the turn (a full counter 2, a reduced one 1), ground and air",

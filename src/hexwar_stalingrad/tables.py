@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
-from hexwar.base.errors import DataError
+from hexwar.base.datafile import Checker, read_data_file
 from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.crt_load import load_table
+from hexwar.mechanics.crt_load import table_from_data
 from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar_stalingrad._checks import data_path
 
@@ -32,23 +32,41 @@ __all__ = [
     "expected_defender_loss",
     "load_bombardment",
     "load_crt",
+    "load_tables",
+    "tables_from_dict",
 ]
 
 RESULT_ORDER: Final = ("AL", "NE", "EX", "DR", "DRL", "DE")
 """S9.1b: ground/air results from worst to best for the attacker (the tables' ranks)."""
 
 
-def _path(path: str | Path | None) -> Path:
-    return Path(path) if path is not None else data_path("tables.toml")
+def tables_from_dict(data: dict[str, Any], source: str) -> tuple[OddsTable, StrengthTable]:
+    """The CRT (S9.1; air combat reads it too, S10.5) and the bombardment table (S9.2) of
+    ``tables.toml``'s data."""
+    ck = Checker(source)
+    ck.keys(data, ("crt", "bombardment"), (), "top level")
+    crt = table_from_data(ck.table(data["crt"], "crt"), source=source, prefix="crt.")
+    if not isinstance(crt, OddsTable):
+        raise ck.fail("crt", "the [crt] table must be kind = 'odds'")
+    bomb = table_from_data(
+        ck.table(data["bombardment"], "bombardment"), source=source, prefix="bombardment."
+    )
+    if not isinstance(bomb, StrengthTable):
+        raise ck.fail("bombardment", "the [bombardment] table must be kind = 'strength'")
+    return crt, bomb
+
+
+def load_tables(path: str | Path | None = None) -> tuple[OddsTable, StrengthTable]:
+    """:func:`tables_from_dict` of a ``tables.toml`` file (the shipped one by default)."""
+    return tables_from_dict(
+        *read_data_file(Path(path) if path is not None else data_path("tables.toml"))
+    )
 
 
 def load_crt(path: str | Path | None = None) -> OddsTable:
     """The combat results table (S9.1), ground odds rounded down (S8.2); one d6 roll per
     attack selects the row (S1.6, S8.3)."""
-    table = load_table(_path(path), key="crt")
-    if not isinstance(table, OddsTable):
-        raise DataError("the [crt] table must be kind = 'odds'", source=str(path), entry="crt")
-    return table
+    return load_tables(path)[0]
 
 
 def air_crt(path: str | Path | None = None) -> OddsTable:
@@ -63,14 +81,7 @@ def as_air_crt(crt: OddsTable) -> OddsTable:
 
 def load_bombardment(path: str | Path | None = None) -> StrengthTable:
     """The bombardment table (S9.2), columns ½, 1 and 2 bombs; rows: one d6 roll (S1.6, S7.2)."""
-    table = load_table(_path(path), key="bombardment")
-    if not isinstance(table, StrengthTable):
-        raise DataError(
-            "the [bombardment] table must be kind = 'strength'",
-            source=str(path),
-            entry="bombardment",
-        )
-    return table
+    return load_tables(path)[1]
 
 
 def defender_loss(result: CombatResult) -> int:

@@ -18,7 +18,7 @@ from typing import Final
 import attrs
 
 from hexwar.engine.actions import Action
-from hexwar.engine.loop import Player, RandomPlayer
+from hexwar.engine.loop import Player
 from hexwar.engine.state import Ruleset, State
 from hexwar.web.games import BoardView, WebGame
 from hexwar_stalingrad import air, ground
@@ -113,10 +113,6 @@ def _rules(options: Mapping[str, str]) -> Ruleset:
     return StalingradRules(length=options.get("length", "short"))
 
 
-def _random(seed: int) -> Player:
-    return RandomPlayer(seed)
-
-
 def _heuristic(seed: int) -> Player:
     return HeuristicBot(seed)
 
@@ -139,7 +135,7 @@ WEB: Final = WebGame(
     title="«Сталинград» / Stalingrad 1942",
     rules=_rules,
     options={"length": tuple(sorted(GAME_LENGTHS, key=lambda k: GAME_LENGTHS[k]))},
-    bots={"heuristic": _heuristic, "random": _random},
+    bots={"heuristic": _heuristic},
     board=board,
     unit_kinds=UNIT_KINDS,
     preview=attack_preview,

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hexwar_stalingrad.cli import main, simulate, wilson
+from hexwar.study import wilson
+from hexwar_stalingrad.cli import main, simulate
 from hexwar_stalingrad.tables import air_crt, load_crt
 
 

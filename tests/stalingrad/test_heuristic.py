@@ -26,9 +26,10 @@ from hexwar.engine.loop import RandomPlayer
 from hexwar.engine.loop import play as run
 from hexwar.engine.records import record_of
 from hexwar.engine.state import State
+from hexwar.study import wilson
 from hexwar_stalingrad import ground, victory
 from hexwar_stalingrad.board import REDUCED, on_map, where
-from hexwar_stalingrad.cli import make_bot, wilson
+from hexwar_stalingrad.cli import make_bot
 from hexwar_stalingrad.heuristic import (
     POCKET_RADIUS,
     HeuristicBot,

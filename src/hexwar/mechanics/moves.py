@@ -115,6 +115,12 @@ class PieceMoves:
             kept(self._memos, key, found, SEARCH_MEMO_SIZE)
         return found
 
+    def map_for(self, state: State, movement_class: str) -> GameMap[Any]:
+        """The map a piece of ``movement_class`` moves on now: its terrain costs under the
+        :attr:`overrides` in force (the same map variant the searches use)."""
+        overrides = self.overrides(state) if self.overrides is not None else ()
+        return class_map(self.game_map(state), overrides, movement_class)
+
     def query(self, state: State, side: str) -> MoveQuery:
         """The side's movement query in this position: the last one is kept for the idle
         test, the pieces and the end cells of a token-wise move, keyed by the state object

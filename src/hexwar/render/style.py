@@ -20,10 +20,11 @@ import enum
 import math
 import types
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 
+from hexwar.base.datafile import record_from
 from hexwar.base.errors import RenderError
 
 __all__ = [
@@ -198,6 +199,27 @@ DEFAULT_LINEAR: Final[Mapping[str, LineStyle]] = types.MappingProxyType(
 """Strokes for common linear feature names."""
 
 
+T = TypeVar("T", HexsideStyle, LineStyle, MarkStyle)
+#: A style table's entry as :meth:`Style.updated` takes it: the record, the mapping of
+#: its fields, or the name of another entry of the table.
+Entry: TypeAlias = "T | str | Mapping[str, Any]"
+
+
+def _entries(
+    cls: type[T], table: Mapping[str, T], given: Mapping[str, Entry[T]] | None, kind: str
+) -> dict[str, T]:
+    """``table`` with the ``given`` entries added (see :meth:`Style.updated`)."""
+    out = dict(table)
+    for name, value in (given or {}).items():
+        if isinstance(value, str):
+            if value not in table:
+                raise RenderError(f"style.{kind}[{name!r}]: no entry {value!r} to copy")
+            out[name] = table[value]
+        else:
+            out[name] = record_from(cls, value, f"style.{kind}.{name}")
+    return out
+
+
 def _frozen_map(value: Mapping[str, object]) -> Mapping[str, object]:
     return types.MappingProxyType({k: value[k] for k in sorted(value)})
 
@@ -268,19 +290,31 @@ class Style:
         self,
         *,
         terrain: Mapping[str, str] | None = None,
-        hexside: Mapping[str, HexsideStyle] | None = None,
-        linear: Mapping[str, LineStyle] | None = None,
-        marks: Mapping[str, MarkStyle] | None = None,
+        hexside: Mapping[str, Entry[HexsideStyle]] | None = None,
+        linear: Mapping[str, Entry[LineStyle]] | None = None,
+        marks: Mapping[str, Entry[MarkStyle]] | None = None,
         legend_names: Mapping[str, str] | None = None,
         **changes: object,
     ) -> Style:
-        """A copy with the given entries *added to* the tables and other fields replaced."""
+        """A copy with the given entries *added to* the tables and other fields replaced.
+
+        A stroke or mark is a record, the mapping of its fields (data), or the name of an
+        entry of the same table to copy (``"major_river"``):
+
+        >>> style = Style().updated(
+        ...     hexside={"don": "major_river", "stream": {"colour": "#6f9fd0", "width": 0.05}},
+        ...     marks={"trench": {"shape": "trench", "colour": "#5a3a1a", "slot": "s"}})
+        >>> style.hexside["don"] == MAJOR_RIVER, style.hexside["stream"].width
+        (True, 0.05)
+        >>> style.marks["trench"].size
+        0.2
+        """
         return attrs.evolve(
             self,
             terrain={**self.terrain, **(terrain or {})},
-            hexside={**self.hexside, **(hexside or {})},
-            linear={**self.linear, **(linear or {})},
-            marks={**self.marks, **(marks or {})},
+            hexside=_entries(HexsideStyle, self.hexside, hexside, "hexside"),
+            linear=_entries(LineStyle, self.linear, linear, "linear"),
+            marks=_entries(MarkStyle, self.marks, marks, "marks"),
             legend_names={**self.legend_names, **(legend_names or {})},
             **changes,  # type: ignore[arg-type]
         )

@@ -88,6 +88,11 @@ class StudyGame:
     notes: Mapping[str, str] = attrs.field(factory=dict)
     board: Callable[[Mapping[str, str], str], str] | None = None
 
+    def bot_names(self) -> tuple[str, ...]:
+        """The bots a study of this game may name: its own, then those registered for
+        every game (:func:`register_bot`)."""
+        return (*self.bots, *(name for name in _BOTS if name not in self.bots))
+
     def bot(self, name: str, seed: int) -> Player:
         """The bot ``name`` seeded with ``seed``: the game's own, else one registered for
         every game (:class:`StudyError` if neither)."""

@@ -84,8 +84,9 @@ def _search(seed: int) -> Player:
 
 
 def _with_search(bots: Mapping[str, Callable[[int], Player]]) -> dict[str, Callable[[int], Player]]:
-    """``bots`` and, unless the game has its own of that name, the ``search`` seat."""
-    return {**bots, "search": bots.get("search", _search)}
+    """``bots`` and, unless the game has its own of those names, the ``random`` and
+    ``search`` seats."""
+    return {**bots, "random": bots.get("random", _random), "search": bots.get("search", _search)}
 
 
 @attrs.frozen
@@ -94,8 +95,9 @@ class WebGame:
 
     ``rules(options)`` builds the ruleset from the chosen option values (strings);
     ``options`` maps each option to its choices (the first is the default); ``bots`` maps a
-    bot's name to ``seed -> player`` (every game also gets ``search``, the search player
-    of :mod:`hexwar.search`, unless it names its own); ``board(state, side)`` draws the position for
+    bot's name to ``seed -> player`` (every game also gets ``random``, the
+    :class:`~hexwar.engine.loop.RandomPlayer`, and ``search``, the search player of
+    :mod:`hexwar.search`, unless it names its own); ``board(state, side)`` draws the position for
     ``side`` (``None``: a spectator) or is ``None`` (no board: token buttons only);
     ``unit_kinds``: the action kinds a click on a unit starts, in order of preference
     (the first whose legal next tokens hold the unit); ``scenario``: passed to
