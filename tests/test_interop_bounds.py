@@ -3,8 +3,8 @@
 ``max_tokens`` (OpenSpiel's ``max_game_length``) is checked by the kit for every game:
 no random game reaches it and it is within 3x of the longest (1,000 games each in the
 slow set, 300 of the two games of whole turns of many pieces, seed 0). A game reaching it
-is ended by the adapter as truncated. The information type is derived from what a ruleset hides unless declared, and the kit
-fails a declaration of perfect information that hides something.
+is ended by the adapter as truncated. The information type is derived from what a ruleset
+hides unless declared, and the kit fails a declaration of perfect information that hides something.
 """
 
 from __future__ import annotations
