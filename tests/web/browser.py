@@ -52,6 +52,7 @@ __all__ = [
     "chrome",
     "click_cell",
     "click_token",
+    "free_port",
     "live_server",
     "my_turn",
     "new_game",
@@ -70,14 +71,18 @@ LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
 WAIT = 60.0
 
 
+def free_port() -> int:
+    """A TCP port free on this machine now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 @contextmanager
 def serve(app: Any, port: int | None = None) -> Iterator[str]:
     """``app`` served by uvicorn in a thread on ``port`` (a free one if ``None``): its base
     URL, until the block ends."""
-    if port is None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
+    port = free_port() if port is None else port
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
