@@ -58,9 +58,11 @@ __all__ = [
     "new_game",
     "out",
     "over",
+    "play_to_end",
     "seat_links",
     "serve",
     "session_of",
+    "stepped",
     "until",
     "version",
 ]
@@ -238,3 +240,32 @@ def click_cell(driver: WebDriver, label: str) -> None:
         By.CSS_SELECTOR, f'polygon.cell[data-label="{label}"]')  # fmt: skip
     driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", el)
     el.click()
+
+
+def stepped(driver: WebDriver, before: str | None, choice: str) -> bool:
+    """After a click on ``choice``: the action applied (the page's version moved on from
+    ``before``), the game over, or the next token offered."""
+    if version(driver) != before or over(driver):
+        return True
+    return choice != "done" and driver.find_element(By.ID, "chosen").text != "choose an action:"
+
+
+def play_to_end(driver: WebDriver, limit: int) -> int:
+    """Play the page's seat to the game's end by buttons: ``done`` when offered, else
+    ``end``, else the first token; the clicks made (at most ``limit``)."""
+    clicks = 0
+    while not over(driver):
+        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
+        if over(driver):
+            break
+        tokens = buttons(driver)
+        if not tokens:
+            continue
+        choice = "done" if "done" in tokens else "end" if "end" in tokens else tokens[0]
+        before = version(driver)
+        if not click_token(driver, choice):
+            continue
+        clicks += 1
+        until(driver, lambda d, v=before, c=choice: stepped(d, v, c), "the next step")
+        assert clicks < limit, f"no end after {limit} clicks"
+    return clicks

@@ -25,6 +25,7 @@ from tests.web.browser import (
     new_game,
     out,
     over,
+    play_to_end,
     session_of,
     until,
     version,
@@ -43,6 +44,19 @@ server = live_server(STALINGRAD, BRIDGEHEAD)
 SHORT = {"length": "short"}
 
 
+def bots_game(srv: Any, seed: int) -> Session:
+    """A short game of two heuristic bots on the server ``srv`` (not started)."""
+    session, _ = Session.create(
+        STALINGRAD,
+        SHORT,
+        {"rkka": "heuristic", "wehrmacht": "heuristic"},
+        seed=seed,
+        directory=srv.directory,
+    )
+    srv.sessions[session.id] = session
+    return session
+
+
 def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     server: tuple[str, Any], browser: Callable[[], WebDriver], out: Path
 ) -> None:
@@ -55,13 +69,7 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     until(driver, my_turn, "RKKA to act")
     driver.find_element(By.ID, "board").screenshot(str(out / "game-board-start.png"))
     state = session.state
-
-    # the card phase: a button, then "do it"
-    while state.phase != "movement":
-        before = version(driver)
-        assert click_token(driver, "end")  # one click: nothing to confirm
-        until(driver, lambda d, v=before: my_turn(d) and version(d) != v and d.find_element(
-              By.ID, "prefix").text.startswith("choose"), "the next decision")  # fmt: skip
+    _to_rkka_movement(driver, state)  # the card phases: one button each
 
     # click a unit: its legal hexes light up, exactly the engine's tokens
     unit = state.legal_tokens(("move",))[0]
@@ -81,28 +89,8 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     until(driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "the move")
     assert ground_where(state, unit) == target
 
-    # on to the end: "end" when offered, else the first legal token, by buttons
-    clicks = 0
-    while not over(driver):
-        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
-        if over(driver):
-            break
-        buttons = driver.execute_script(
-            "return [...document.querySelectorAll('button.token')].map(b => b.dataset.token)"
-        )
-        if not buttons:
-            continue
-        choice = "done" if "done" in buttons else "end" if "end" in buttons else buttons[0]
-        before = version(driver)
-        if not click_token(driver, choice):
-            continue
-        clicks += 1
-        # the action applied (a `done`, or an `end` with nothing to confirm), or the
-        # next token offered
-        until(driver, lambda d, v=before, c=choice: version(d) != v or over(d) or (
-              c != "done" and d.find_element(By.ID, "chosen").text != "choose an action:"),
-              "the next step")  # fmt: skip
-        assert clicks < 2000
+    # on to the end: "done" or "end" when offered, else the first legal token, by buttons
+    clicks = play_to_end(driver, 2000)
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
     until(driver, lambda d: "result:" in d.find_element(By.CSS_SELECTOR, "#board svg text.title")
@@ -181,15 +169,8 @@ def test_a_bots_game_is_watched_live(
     (no polling) to the end; the board at start and end is written as a screenshot."""
     base, app = server
     srv = app.state.server
-    session, _ = Session.create(
-        STALINGRAD,
-        {"length": "short"},
-        {"rkka": "heuristic", "wehrmacht": "heuristic"},
-        seed=9,
-        directory=srv.directory,
-    )
+    session = bots_game(srv, 9)
     session.pace = 1.0  # slow at first: the start is on the page for the screenshot
-    srv.sessions[session.id] = session
     driver = browser()
     driver.get(f"{base}/g/{session.id}")  # the page's first request sets the bots going
     until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live")
@@ -256,15 +237,8 @@ def test_the_replay_viewer_steps_through_a_record(
 ) -> None:
     base, app = server
     srv = app.state.server
-    session, _ = Session.create(
-        STALINGRAD,
-        {"length": "short"},
-        {"rkka": "heuristic", "wehrmacht": "heuristic"},
-        seed=7,
-        directory=srv.directory,
-    )
+    session = bots_game(srv, 7)
     session.advance()
-    srv.sessions[session.id] = session
     state = session.state
     assert state.outcome is not None
     driver = browser()

@@ -24,7 +24,7 @@ from tests.web.browser import (
     my_turn,
     new_game,
     out,
-    over,
+    play_to_end,
     session_of,
     until,
     version,
@@ -33,14 +33,6 @@ from tests.web.browser import (
 __all__ = ["browser", "out"]  # fixtures, imported for pytest
 
 server = live_server(WEB)
-
-
-def stepped(driver: WebDriver, v: str | None, choice: str) -> bool:
-    """The action applied (the page's version moved on), the game over, or the next
-    token offered after ``choice``."""
-    if version(driver) != v or over(driver):
-        return True
-    return choice != "done" and driver.find_element(By.ID, "chosen").text != "choose an action:"
 
 
 def choose(driver: WebDriver, *tokens: str) -> None:
@@ -141,22 +133,8 @@ def test_activations_by_clicks_on_the_drawn_board(
     assert turned
     print(f"activations {sorted(activations)}, moved {moved}, fired {fired}, turned {turned}")
 
-    # on to the end by buttons: "end" when offered, else the first token
-    clicks = 0
-    while not over(driver):
-        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
-        if over(driver):
-            break
-        tokens = buttons(driver)
-        if not tokens:
-            continue
-        choice = "done" if "done" in tokens else "end" if "end" in tokens else tokens[0]
-        v = version(driver)
-        if not click_token(driver, choice):
-            continue
-        clicks += 1
-        until(driver, lambda d, v=v, c=choice: stepped(d, v, c), "the next step")
-        assert clicks < 3000
+    # on to the end by buttons: "done" or "end" when offered, else the first token
+    clicks = play_to_end(driver, 3000)
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
     driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-end.png"))
