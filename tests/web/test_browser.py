@@ -17,6 +17,7 @@ from tests.web.browser import (
     By,
     Select,
     WebDriver,
+    board_ready,
     browser,
     click_cell,
     click_token,
@@ -67,6 +68,7 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     driver.get(urls["rkka"])
     session = session_of(app, urls["rkka"])
     until(driver, my_turn, "RKKA to act")
+    until(driver, board_ready, "the board drawn")
     driver.find_element(By.ID, "board").screenshot(str(out / "game-board-start.png"))
     state = session.state
     _to_rkka_movement(driver, state)  # the card phases: one button each

@@ -16,6 +16,7 @@ from examples.triumph_and_glory.web import WEB
 from tests.web.browser import (
     By,
     WebDriver,
+    board_ready,
     browser,
     buttons,
     click_cell,
@@ -62,6 +63,7 @@ def test_activations_by_clicks_on_the_drawn_board(
     driver.get(url)
     state = session_of(app, url).state
     until(driver, my_turn, "the French to give orders")
+    until(driver, board_ready, "the board drawn")
     driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-start.png"))
     svg = driver.find_element(By.CSS_SELECTOR, "#board svg")
     assert svg.find_elements(By.CSS_SELECTOR, "polygon.facing")  # 6.11: facing wedges
