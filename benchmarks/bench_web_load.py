@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -75,17 +76,25 @@ class Stats:
         return r
 
 
+async def turns(client: httpx.AsyncClient, stats: Stats, gid: str, token: str, stop: float,
+                think: float) -> AsyncIterator[dict[str, Any]]:  # fmt: skip
+    """RKKA's page until ``stop``: a view after each ``think`` seconds; those where it is
+    RKKA's turn."""
+    h = {"x-hexwar-token": token}
+    while time.monotonic() < stop:
+        await asyncio.sleep(think)
+        r = await stats.call(client, "view", "GET", f"/api/g/{gid}/view?seat=rkka", headers=h)
+        if r is not None and r.status_code == 200 and r.json().get("your_turn"):
+            yield r.json()
+
+
 async def actor(client: httpx.AsyncClient, stats: Stats, gid: str, token: str, stop: float,
                 think: float) -> None:  # fmt: skip
     h = {"x-hexwar-token": token}
     api = f"/api/g/{gid}"
-    while time.monotonic() < stop:
-        await asyncio.sleep(think)
-        r = await stats.call(client, "view", "GET", f"{api}/view?seat=rkka", headers=h)
-        if r is None or r.status_code != 200 or not r.json().get("your_turn"):
-            continue
+    async for view in turns(client, stats, gid, token, stop, think):
         prefix: list[str] = []
-        legal = r.json()["tokens"]
+        legal = view["tokens"]
         while "done" not in legal and legal:
             prefix.append("end" if "end" in legal else legal[0])
             await asyncio.sleep(think)
@@ -103,14 +112,10 @@ async def actor(client: httpx.AsyncClient, stats: Stats, gid: str, token: str, s
 async def follower(client: httpx.AsyncClient, stats: Stats, gid: str, token: str, stop: float,
                    think: float) -> None:  # fmt: skip
     h = {"x-hexwar-token": token}
-    api = f"/api/g/{gid}"
-    while time.monotonic() < stop:
+    async for _ in turns(client, stats, gid, token, stop, think):
         await asyncio.sleep(think)
-        r = await stats.call(client, "view", "GET", f"{api}/view?seat=rkka", headers=h)
-        if r is not None and r.status_code == 200 and r.json().get("your_turn"):
-            await asyncio.sleep(think)
-            await stats.call(client, "tokens", "POST", f"{api}/tokens", headers=h,
-                             json={"seat": "rkka", "prefix": []})  # fmt: skip
+        await stats.call(client, "tokens", "POST", f"/api/g/{gid}/tokens", headers=h,
+                         json={"seat": "rkka", "prefix": []})  # fmt: skip
 
 
 def percentile(values: list[float], q: float) -> float:

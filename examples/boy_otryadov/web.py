@@ -33,6 +33,8 @@ __all__ = ["RULES", "WEB", "board"]
 RULES: Final = BoyOtryadov()
 COLOUR: Final = {"blue": "#2f5fb3", "red": "#c0392b"}
 SCREEN: Final = "▒"
+#: The tint of the other side's set-up zone while it is screened (X.2).
+SCREEN_TINT: Final = "#8c8c8c"
 # I: red strong, white weak, green masking, blue impassable squares.
 STYLE: Final = Style().updated(
     terrain={
@@ -75,6 +77,7 @@ def board(state: State, side: str | None) -> BoardView:
     markers = [Marker(c, "⌂", "#1d5e1d", "village (XVI)") for c in sorted(b.villages)]
     if rules.scenario(state).station:
         markers += [Marker(c, "◉", COLOUR[s], f"{s} station (1941)") for s, c in b.station.items()]
+    screened = {c: SCREEN_TINT for c in b.map if hidden and b.zone.get(c) not in (None, side)}
     if hidden:
         markers += [Marker(c, SCREEN, "#555555", f"{s}'s set-up behind the screen (X.2)")
                     for c in b.map for s in SIDES if b.zone.get(c) == s and s != side]  # fmt: skip
@@ -87,7 +90,9 @@ def board(state: State, side: str | None) -> BoardView:
         if not hidden or side_of(uid) == side:
             where = rules.pieces.where(state, uid)
             markers.append(Marker(where, "N", "#000000", "neutralised gun (IX)"))
-    return BoardView(b.map, counters, style=STYLE, labels=b.label, markers=markers)
+    return BoardView(
+        b.map, counters, style=STYLE, labels=b.label, markers=markers, highlight=screened
+    )
 
 
 def _rules(options: Mapping[str, str]) -> Ruleset:

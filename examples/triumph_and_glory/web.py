@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from hexwar import Ruleset, State
-from hexwar.render import CounterView
+from hexwar.render import CounterView, Style
 from hexwar.web.games import BoardView, Marker, WebGame
 
 from .board import stack, tg
@@ -32,6 +32,8 @@ from .rules import ACT, TriumphAndGlory, unit_facing
 __all__ = ["WEB", "board"]
 
 COLOUR: Final = {"french": "#3a64b5", "russian": "#2e7d32"}
+#: The terrain the default style does not know: villages and redoubts apart at a glance.
+STYLE: Final = Style().updated(terrain={"village": "#d2a980", "redoubt": "#a39e93"})
 RANGE_TINT: Final = {"french": "#6f9cff", "russian": "#ffd54f"}
 SYMBOL: Final = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
 
@@ -86,7 +88,7 @@ def board(state: State, side: str | None) -> BoardView:
             if h not in {m.cell for m in markers}:
                 title = f"activation {ACT.token(state)} ({ACT.status(state)})"
                 markers.append(Marker(h, "✓" if finished else "▲", colour, title))
-    return BoardView(rules.map, views, markers=markers, highlight=tint)
+    return BoardView(rules.map, views, style=STYLE, markers=markers, highlight=tint)
 
 
 def _rules(options: Mapping[str, str]) -> Ruleset:

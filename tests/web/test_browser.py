@@ -1,163 +1,61 @@
 """The play page in a real browser (issue 15): headless Chromium (Debian's ``chromium`` and
 ``chromium-driver``) driven by Selenium against a real uvicorn server.
 
-Opt-in (about a minute): ``HEXWAR_BROWSER=1 python -m pytest tests/web/test_browser.py``;
-``.ci/run`` runs them. Screenshots go to ``HEXWAR_BROWSER_OUT`` (default: the test's
-``tmp_path``).
+Opt-in (about a minute): ``HEXWAR_BROWSER=1 python -m pytest -n 0 tests/web/test_browser.py``
+(:mod:`tests.web.browser`); ``.ci/run`` runs them.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-if not os.environ.get("HEXWAR_BROWSER"):
-    pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
-
-import uvicorn
 from examples.classic.web import WEB as BRIDGEHEAD
-from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from tests.web.browser import (
+    By,
+    Select,
+    WebDriver,
+    board_ready,
+    browser,
+    click_cell,
+    click_token,
+    live_server,
+    my_turn,
+    new_game,
+    out,
+    over,
+    play_to_end,
+    session_of,
+    until,
+    version,
+)
 
 from hexwar.engine.fileformat import position_digest
-from hexwar.web.app import create_app
 from hexwar.web.session import Session
 from hexwar_stalingrad.board import where as ground_where
 from hexwar_stalingrad.heuristic import HeuristicBot
 from hexwar_stalingrad.web import WEB as STALINGRAD
 from hexwar_stalingrad.web import attack_preview
 
-LINK = re.compile(r"/g/([0-9a-f]{12})/([\w-]+)\?t=([\w-]+)")
-WAIT = 30.0
+__all__ = ["browser", "out"]  # fixtures, imported for pytest
+
+server = live_server(STALINGRAD, BRIDGEHEAD)
+SHORT = {"length": "short"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    """A uvicorn server on a free port in a thread: ``(base URL, app)``."""
-    games = {STALINGRAD.name: STALINGRAD, BRIDGEHEAD.name: BRIDGEHEAD}
-    app = create_app(games, tmp_path_factory.mktemp("games"))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(10)
-
-
-def _driver() -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1600,1100",
-                "--disable-dev-shm-usage"):  # fmt: skip
-        options.add_argument(arg)
-    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    return webdriver.Chrome(options=options, service=service)
-
-
-@pytest.fixture
-def browser() -> Iterator[Callable[[], WebDriver]]:
-    made: list[WebDriver] = []
-
-    def make() -> WebDriver:
-        made.append(_driver())
-        return made[-1]
-
-    yield make
-    for d in made:
-        d.quit()
-
-
-@pytest.fixture
-def out(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("HEXWAR_BROWSER_OUT", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def until(driver: WebDriver, test: Callable[[WebDriver], Any], what: str) -> Any:
-    return WebDriverWait(
-        driver,
-        WAIT,
-        poll_frequency=0.05,
-        ignored_exceptions=(StaleElementReferenceException, NoSuchElementException),
-    ).until(test, what)
-
-
-def new_game(driver: WebDriver, base: str, players: dict[str, str]) -> dict[str, str]:
-    """Fill the new-game form on ``/``; the seat URLs from the page it answers."""
-    driver.get(base + "/")
-    Select(driver.find_element(By.NAME, "opt:length")).select_by_visible_text("short")
-    for seat, player in players.items():
-        Select(driver.find_element(By.NAME, f"seat:{seat}")).select_by_visible_text(player)
-    driver.find_element(By.CSS_SELECTOR, "form.newgame button").click()
-    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "a.seatlink"), "the seat links")
-    links = driver.find_elements(By.CSS_SELECTOR, "a.seatlink")
-    return {LINK.search(a.get_attribute("href") or "").group(2): a.get_attribute("href")  # type: ignore[union-attr]
-            for a in links}  # fmt: skip
-
-
-def session_of(app: Any, url: str) -> Session:
-    return app.state.server.sessions[LINK.search(url).group(1)]  # type: ignore[no-any-return, union-attr]
-
-
-def my_turn(driver: WebDriver) -> bool:
-    status = driver.find_element(By.ID, "status")
-    return status.get_attribute("data-your-turn") == "1" and bool(
-        driver.find_elements(By.CSS_SELECTOR, "button.token")
+def bots_game(srv: Any, seed: int) -> Session:
+    """A short game of two heuristic bots on the server ``srv`` (not started)."""
+    session, _ = Session.create(
+        STALINGRAD,
+        SHORT,
+        {"rkka": "heuristic", "wehrmacht": "heuristic"},
+        seed=seed,
+        directory=srv.directory,
     )
-
-
-def over(driver: WebDriver) -> bool:
-    return driver.find_element(By.ID, "status").get_attribute("data-over") == "1"
-
-
-def click_token(driver: WebDriver, token: str) -> bool:
-    """Click the button of ``token``; ``False`` if the page redrew its buttons meanwhile."""
-    try:
-        driver.find_element(By.CSS_SELECTOR, f'button.token[data-token="{token}"]').click()
-    except (StaleElementReferenceException, NoSuchElementException):
-        return False
-    return True
-
-
-def click_cell(driver: WebDriver, label: str) -> None:
-    """A click on hex ``label``: on its top counter if one stands there, else the hex
-    (once the board of the position shown is drawn: it comes a moment after the rest)."""
-    until(
-        driver,
-        lambda d: (
-            d.find_element(By.ID, "board").get_attribute("data-version")
-            == d.find_element(By.TAG_NAME, "body").get_attribute("data-version")
-        ),
-        "the board",
-    )
-    frame = f'g.counter[data-label="{label}"] > rect:first-of-type'
-    found = driver.find_elements(By.CSS_SELECTOR, frame)
-    el = found[-1] if found else driver.find_element(
-        By.CSS_SELECTOR, f'polygon.cell[data-label="{label}"]')  # fmt: skip
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", el)
-    el.click()
+    srv.sessions[session.id] = session
+    return session
 
 
 def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
@@ -165,21 +63,15 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
 ) -> None:
     base, app = server
     driver = browser()
-    urls = new_game(driver, base, {"rkka": "human", "wehrmacht": "heuristic"})
+    urls = new_game(driver, base, {"rkka": "human", "wehrmacht": "heuristic"}, SHORT)
     assert sorted(urls) == ["rkka"]
     driver.get(urls["rkka"])
     session = session_of(app, urls["rkka"])
     until(driver, my_turn, "RKKA to act")
+    until(driver, board_ready, "the board drawn")
     driver.find_element(By.ID, "board").screenshot(str(out / "game-board-start.png"))
     state = session.state
-
-    # the card phase: a button, then "do it"
-    while state.phase != "movement":
-        version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
-        assert click_token(driver, "end")  # one click: nothing to confirm
-        until(driver, lambda d, v=version: my_turn(d) and d.find_element(By.TAG_NAME, "body")
-              .get_attribute("data-version") != v and d.find_element(By.ID, "prefix").text
-              .startswith("choose"), "the next decision")  # fmt: skip
+    _to_rkka_movement(driver, state)  # the card phases: one button each
 
     # click a unit: its legal hexes light up, exactly the engine's tokens
     unit = state.legal_tokens(("move",))[0]
@@ -199,28 +91,8 @@ def test_a_short_game_played_by_clicks_against_the_heuristic_bot(
     until(driver, lambda d: "applied: move" in d.find_element(By.ID, "message").text, "the move")
     assert ground_where(state, unit) == target
 
-    # on to the end: "end" when offered, else the first legal token, by buttons
-    clicks = 0
-    while not over(driver):
-        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
-        if over(driver):
-            break
-        buttons = driver.execute_script(
-            "return [...document.querySelectorAll('button.token')].map(b => b.dataset.token)"
-        )
-        if not buttons:
-            continue
-        choice = "done" if "done" in buttons else "end" if "end" in buttons else buttons[0]
-        version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
-        if not click_token(driver, choice):
-            continue
-        clicks += 1
-        # the action applied (a `done`, or an `end` with nothing to confirm), or the
-        # next token offered
-        until(driver, lambda d, v=version, c=choice: d.find_element(By.TAG_NAME, "body")
-              .get_attribute("data-version") != v or over(d) or (c != "done" and d.find_element(
-                By.ID, "chosen").text != "choose an action:"), "the next step")  # fmt: skip
-        assert clicks < 2000
+    # on to the end: "done" or "end" when offered, else the first legal token, by buttons
+    clicks = play_to_end(driver, 2000)
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
     until(driver, lambda d: "result:" in d.find_element(By.CSS_SELECTOR, "#board svg text.title")
@@ -238,11 +110,10 @@ def _to_rkka_movement(driver: WebDriver, state: Any) -> None:
     """End RKKA's phases by buttons until its movement phase."""
     until(driver, my_turn, "RKKA to act")
     while state.phase != "movement":
-        version = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+        before = version(driver)
         assert click_token(driver, "end")  # one click: nothing to confirm
-        until(driver, lambda d, v=version: my_turn(d) and d.find_element(By.TAG_NAME, "body")
-              .get_attribute("data-version") != v and d.find_element(By.ID, "prefix").text
-              .startswith("choose"), "the next decision")  # fmt: skip
+        until(driver, lambda d, v=before: my_turn(d) and version(d) != v and d.find_element(
+              By.ID, "prefix").text.startswith("choose"), "the next decision")  # fmt: skip
 
 
 def board_shots(driver: WebDriver, out: Path, name: str) -> None:
@@ -265,7 +136,7 @@ def test_an_illegal_click_shows_the_reason_and_changes_nothing(
 ) -> None:
     base, app = server
     driver = browser()
-    urls = new_game(driver, base, {"rkka": "human", "wehrmacht": "heuristic"})
+    urls = new_game(driver, base, {"rkka": "human", "wehrmacht": "heuristic"}, SHORT)
     driver.get(urls["rkka"])
     session = session_of(app, urls["rkka"])
     state = session.state
@@ -300,15 +171,8 @@ def test_a_bots_game_is_watched_live(
     (no polling) to the end; the board at start and end is written as a screenshot."""
     base, app = server
     srv = app.state.server
-    session, _ = Session.create(
-        STALINGRAD,
-        {"length": "short"},
-        {"rkka": "heuristic", "wehrmacht": "heuristic"},
-        seed=9,
-        directory=srv.directory,
-    )
+    session = bots_game(srv, 9)
     session.pace = 1.0  # slow at first: the start is on the page for the screenshot
-    srv.sessions[session.id] = session
     driver = browser()
     driver.get(f"{base}/g/{session.id}")  # the page's first request sets the bots going
     until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live")
@@ -324,7 +188,7 @@ def test_a_bots_game_is_watched_live(
     assert session.state.outcome is not None
     pushes = int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-pushes") or 0)
     assert pushes >= 3, "the page was sent the game as it went"
-    shown = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+    shown = version(driver)
     assert shown == str(len(session.state.history))
     title = driver.find_element(By.CSS_SELECTOR, "#board svg text.title").text
     assert session.state.outcome.reason in title
@@ -342,7 +206,7 @@ def test_two_seats_see_their_own_hands_only(
 ) -> None:
     base, app = server
     first = browser()
-    urls = new_game(first, base, {"rkka": "human", "wehrmacht": "human"})
+    urls = new_game(first, base, {"rkka": "human", "wehrmacht": "human"}, SHORT)
     second = browser()  # another browser: another profile, no shared storage
     pages = {"rkka": first, "wehrmacht": second}
     for seat, driver in pages.items():
@@ -375,15 +239,8 @@ def test_the_replay_viewer_steps_through_a_record(
 ) -> None:
     base, app = server
     srv = app.state.server
-    session, _ = Session.create(
-        STALINGRAD,
-        {"length": "short"},
-        {"rkka": "heuristic", "wehrmacht": "heuristic"},
-        seed=7,
-        directory=srv.directory,
-    )
+    session = bots_game(srv, 7)
     session.advance()
-    srv.sessions[session.id] = session
     state = session.state
     assert state.outcome is not None
     driver = browser()

@@ -1,97 +1,39 @@
 """Triumph & Glory on its drawn board in headless Chromium (issue 33): the French, by clicks,
 give orders, fire, turn and move through a few activations against the random bot.
 
-Opt-in: ``HEXWAR_BROWSER=1 python -m pytest -n 0 tests/web/test_browser_triumph.py``.
-Screenshots go to ``HEXWAR_BROWSER_OUT`` (default: the test's ``tmp_path``).
+Opt-in: ``HEXWAR_BROWSER=1 python -m pytest -n 0 tests/web/test_browser_triumph.py``
+(:mod:`tests.web.browser`).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-if not os.environ.get("HEXWAR_BROWSER"):
-    pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
-
-import socket
-import threading
-import time
-
-import uvicorn
 from examples.triumph_and_glory.rules import ACT, stack, where
 from examples.triumph_and_glory.web import WEB
-from selenium.webdriver.common.by import By
-from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import Select
-
-from hexwar.web.app import create_app
-
-from .test_browser import (
-    LINK,
-    WAIT,
-    _driver,
+from tests.web.browser import (
+    By,
+    WebDriver,
+    board_ready,
+    browser,
+    buttons,
     click_cell,
     click_token,
+    live_server,
     my_turn,
-    over,
+    new_game,
+    out,
+    play_to_end,
     session_of,
     until,
+    version,
 )
 
+__all__ = ["browser", "out"]  # fixtures, imported for pytest
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    app = create_app({WEB.name: WEB}, tmp_path_factory.mktemp("games"))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture
-def driver() -> Iterator[WebDriver]:
-    d = _driver()
-    yield d
-    d.quit()
-
-
-@pytest.fixture
-def out(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("HEXWAR_BROWSER_OUT", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def version(driver: WebDriver) -> str | None:
-    return driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
-
-
-def buttons(driver: WebDriver) -> list[str]:
-    return driver.execute_script(  # type: ignore[no-any-return]
-        "return [...document.querySelectorAll('button.token')].map(b => b.dataset.token)"
-    )
-
-
-def stepped(driver: WebDriver, v: str | None, choice: str) -> bool:
-    """The action applied (the page's version moved on), the game over, or the next
-    token offered after ``choice``."""
-    if version(driver) != v or over(driver):
-        return True
-    return choice != "done" and driver.find_element(By.ID, "chosen").text != "choose an action:"
+server = live_server(WEB)
 
 
 def choose(driver: WebDriver, *tokens: str) -> None:
@@ -113,19 +55,15 @@ def press(driver: WebDriver, *tokens: str) -> None:
 
 
 def test_activations_by_clicks_on_the_drawn_board(
-    server: tuple[str, Any], driver: WebDriver, out: Path
+    server: tuple[str, Any], browser: Callable[..., WebDriver], out: Path
 ) -> None:
     base, app = server
-    driver.get(base + "/")
-    Select(driver.find_element(By.NAME, "seat:french")).select_by_visible_text("human")
-    Select(driver.find_element(By.NAME, "seat:russian")).select_by_visible_text("random")
-    driver.find_element(By.CSS_SELECTOR, "form.newgame button").click()
-    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "a.seatlink"), "the seat link")
-    url = driver.find_element(By.CSS_SELECTOR, "a.seatlink").get_attribute("href") or ""
-    assert LINK.search(url)
+    driver = browser()
+    url = new_game(driver, base, {"french": "human", "russian": "random"})["french"]
     driver.get(url)
     state = session_of(app, url).state
     until(driver, my_turn, "the French to give orders")
+    until(driver, board_ready, "the board drawn")
     driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-start.png"))
     svg = driver.find_element(By.CSS_SELECTOR, "#board svg")
     assert svg.find_elements(By.CSS_SELECTOR, "polygon.facing")  # 6.11: facing wedges
@@ -197,22 +135,8 @@ def test_activations_by_clicks_on_the_drawn_board(
     assert turned
     print(f"activations {sorted(activations)}, moved {moved}, fired {fired}, turned {turned}")
 
-    # on to the end by buttons: "end" when offered, else the first token
-    clicks = 0
-    while not over(driver):
-        until(driver, lambda d: over(d) or my_turn(d), "our turn or the end")
-        if over(driver):
-            break
-        tokens = buttons(driver)
-        if not tokens:
-            continue
-        choice = "done" if "done" in tokens else "end" if "end" in tokens else tokens[0]
-        v = version(driver)
-        if not click_token(driver, choice):
-            continue
-        clicks += 1
-        until(driver, lambda d, v=v, c=choice: stepped(d, v, c), "the next step")
-        assert clicks < 3000
+    # on to the end by buttons: "done" or "end" when offered, else the first token
+    clicks = play_to_end(driver, 3000)
     assert state.is_terminal()
     until(driver, lambda d: "result:" in d.find_element(By.ID, "status").text, "the result")
     driver.find_element(By.ID, "board").screenshot(str(out / "tg-board-end.png"))

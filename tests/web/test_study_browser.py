@@ -3,32 +3,17 @@ table opens that very game on the replay page of a server started with the repor
 records folder (``serve --records``). Headless Chromium driven by Selenium against a real
 uvicorn server, as ``tests/web/test_browser.py``.
 
-Opt-in: ``HEXWAR_BROWSER=1 python -m pytest -n 0 tests/web/test_study_browser.py``.
-Screenshots go to ``HEXWAR_BROWSER_OUT`` (default: the test's ``tmp_path``).
+Opt-in: ``HEXWAR_BROWSER=1 python -m pytest -n 0 tests/web/test_study_browser.py``
+(:mod:`tests.web.browser`).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-if not os.environ.get("HEXWAR_BROWSER"):
-    pytest.skip("browser tests are opt-in: set HEXWAR_BROWSER=1", allow_module_level=True)
-
-import uvicorn
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
+from tests.web.browser import By, WebDriver, browser, free_port, out, serve, until
 
 from hexwar.study import Cell, Plan, run_study
 from hexwar.study.backends import InlineBackend
@@ -36,7 +21,8 @@ from hexwar.study.report import report
 from hexwar.web.app import create_app
 from hexwar_stalingrad.web import WEB as STALINGRAD
 
-WAIT = 30.0
+__all__ = ["browser", "out"]  # fixtures, imported for pytest
+
 #: A games-table row of the report: result, last turn, count, then its links.
 ROW = re.compile(
     r"^\| (?P<cell>[^|]+) \| (?P<result>[^|]+) \| (?P<turn>\d+) \| \d+ \| "
@@ -45,26 +31,9 @@ ROW = re.compile(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def driver() -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1600,1100",
-                "--disable-dev-shm-usage"):  # fmt: skip
-        options.add_argument(arg)
-    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    made = webdriver.Chrome(options=options, service=service)
-    yield made
-    made.quit()
-
-
-def test_a_report_rows_replay_link_opens_that_game(tmp_path: Path, driver: WebDriver) -> None:
+def test_a_report_rows_replay_link_opens_that_game(
+    tmp_path: Path, browser: Callable[..., WebDriver], out: Path
+) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     plan = Plan(
@@ -85,17 +54,11 @@ def test_a_report_rows_replay_link_opens_that_game(tmp_path: Path, driver: WebDr
 
     app = create_app({STALINGRAD.name: STALINGRAD}, tmp_path / "games",
                      records=tmp_path / "report" / "records")  # fmt: skip
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="wsproto")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + WAIT
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
+    driver = browser()
+    with serve(app, port):
         driver.get(link["url"])  # the row's link, as a click on it in the rendered report
-        WebDriverWait(driver, WAIT).until(
+        until(
+            driver,
             lambda d: (
                 d.find_element(By.TAG_NAME, "body").get_attribute("data-step")
                 == str(row["actions"])
@@ -110,9 +73,7 @@ def test_a_report_rows_replay_link_opens_that_game(tmp_path: Path, driver: WebDr
         assert driver.find_element(By.ID, "stepno").text == (
             f"action {row['actions']} of {row['actions']}"
         )
-        shots = Path(os.environ.get("HEXWAR_BROWSER_OUT", tmp_path))
-        shots.mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(shots / "study-replay-link.png"))
+        driver.save_screenshot(str(out / "study-replay-link.png"))
         (tmp_path / "report" / "outside.json").write_text(
             (tmp_path / link["record"]).read_text(encoding="utf-8"), encoding="utf-8"
         )
@@ -120,6 +81,3 @@ def test_a_report_rows_replay_link_opens_that_game(tmp_path: Path, driver: WebDr
             driver.get(f"{base}/replay/file/{name}")
             assert "/r/" not in driver.current_url
             assert "replayapp" not in driver.page_source
-    finally:
-        server.should_exit = True
-        thread.join(10)

@@ -204,8 +204,12 @@
       prefix = [];
       preview = null;
       tokens = v.tokens;
+      showControls();
+    } else {
+      // the same position (a board drawn, an undo asked): the buttons stay as they are —
+      // rebuilding them could swallow a click under way — and the new board is lit
+      highlight();
     }
-    showControls();
     document.body.dataset.version = String(v.version);
   }
 
@@ -302,6 +306,15 @@
         row.insertCell().textContent = Math.round(c.win_chance * 100) + " %";
       }
       box.appendChild(table);
+      if (!r.candidates.some((c) => c.action === r.chosen)) {
+        // the search chose along its most visited tokens and completed the action past
+        // the end of its tree: no complete action of it is among the candidates
+        const note = document.createElement("p");
+        note.className = "hintnote";
+        note.textContent = r.chosen + ": its first tokens were searched most; "
+          + "the action as a whole was not searched to its end";
+        box.appendChild(note);
+      }
     } catch (err) {
       box.textContent = "";
       refuse(err);
