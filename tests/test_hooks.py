@@ -34,6 +34,7 @@ class Cards(Duel):
         **Duel.effect_rules,
         "plus": {"movement_allowance": plus},
         "double": {"movement_allowance": double},
+        "boost": {"combat_strength": plus},
     }
 
     def hook_movement_allowance(self, state: State, value: int, *, unit: str) -> int:
@@ -127,6 +128,22 @@ def test_a_hook_follows_the_effects_after_each_change_undo_and_clone() -> None:
         == 10
         == before.hook("movement_allowance", 2, unit="red")
     )
+
+
+def test_contributes_says_whether_a_hook_may_change_a_value_now() -> None:
+    """``State.contributes``: a static hook always may; an effect only while one of a kind
+    folding into the point is in force (then a query may skip the hook per piece)."""
+    state = started()
+    assert state.contributes("movement_allowance")  # Cards' static hook
+    assert not state.contributes("combat_strength")  # no static hook, no effect
+    state.add_effect("boost")
+    assert state.contributes("combat_strength")
+    state.remove_effect(state.effects[-1])
+    assert not state.contributes("combat_strength")
+    twin = state.clone()
+    twin.add_effect("boost")
+    assert twin.contributes("combat_strength")
+    assert not state.contributes("combat_strength")
 
 
 def test_unknown_effect_kind_is_refused() -> None:

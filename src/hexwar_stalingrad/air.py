@@ -19,10 +19,8 @@ RKKA's first, then the Wehrmacht's; revealed together when both are in: S10.2, S
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from itertools import compress
-from operator import itemgetter
 from typing import Final, cast
 
 import attrs
@@ -295,43 +293,39 @@ def _plan(state: State, side: str, role: str) -> tuple[tuple[str, str, str], ...
     return cast("tuple[tuple[str, str, str], ...]", value)
 
 
-def _placement_units_and_hexes(
-    state: State, side: str, role: str
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The units ``side`` may still place for ``role`` and the hexes open to them (both
-    empty when either is)."""
-    return _units_and_hexes(state, side, role)
-
-
-def _units_and_hexes(state: State, side: str, role: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    plan = _plan(state, side, role)
-    placed = {u for u, _, _ in plan}
+def _placement_units(state: State, side: str, role: str) -> list[str]:
+    """The units ``side`` may still place for ``role`` (S10.2, S10.3), sorted; none when
+    there is no hex to place them on."""
+    placed = {u for u, _, _ in _plan(state, side, role)}
     units = [u for u in based(state, side, role) if u not in placed]
-    if not units:
-        return (), ()
-    taken = {h for _, h, _ in plan}
+    return units if units and next(_open_hexes(state, side, role), None) else []
+
+
+def _open_hexes(state: State, side: str, role: str) -> Iterator[str]:
+    """The hexes open to ``side``'s ``role`` placements, in no set order: bombers on an
+    enemy unit's hex (S10.2), fighters next to a bomber's (S10.3); one placement per hex."""
+    taken = {h for _, h, _ in _plan(state, side, role)}
     data = static(state)
     if role == BOMBER:
-        at = PIECES.occupied(state)  # the cells whose unit is an enemy's, not yet taken
-        enemies = compress(at, map(data.foes(side).__contains__, map(itemgetter(0), at.values())))
-        hexes = sorted(set(enemies).difference(taken))
-    else:
-        bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
-        near = {n for h in bomber_hexes for n in data.neighbors[h]}
-        hexes = sorted(near - bomber_hexes - taken)
-    return (tuple(units), tuple(hexes)) if hexes else ((), ())
+        foes = data.foes(side)
+        return (
+            h for h, units in PIECES.occupied(state).items() if units[0] in foes and h not in taken
+        )
+    bomber_hexes = {h for u in aloft(state, role=BOMBER) if (h := sky_hex(state, u))}
+    near = {n for h in bomber_hexes for n in data.neighbors[h]}
+    return iter(near - bomber_hexes - taken)
 
 
 def fly_units(state: State, decision: Decision, args: tuple[str, ...] = ()) -> list[str]:
     """The units an ``air_place`` decision may still place (S10.2, S10.3), sorted; none
     when there is no hex to place them on."""
-    return list(_placement_units_and_hexes(state, decision.side, str(decision.params[0]))[0])
+    return _placement_units(state, decision.side, str(decision.params[0]))
 
 
 def fly_hexes(state: State, decision: Decision, args: tuple[str, ...]) -> list[str]:
-    """The hexes the unit ``args[0]`` may be placed on (S10.2, S10.3), sorted."""
-    units, hexes = _placement_units_and_hexes(state, decision.side, str(decision.params[0]))
-    return list(hexes) if args[0] in units else []
+    """The hexes the unit ``args[0]`` (one :func:`fly_units` gives) may be placed on
+    (S10.2, S10.3), sorted: the same for every unit."""
+    return sorted(_open_hexes(state, decision.side, str(decision.params[0])))
 
 
 def _ask_placement(state: State, side: str, role: str) -> None:
@@ -339,7 +333,7 @@ def _ask_placement(state: State, side: str, role: str) -> None:
     if state.get("air_plan", key) is None:
         state.put("air_plan", key, ())
         state.hide("air_plan", key, side)
-    if _placement_units_and_hexes(state, side, role)[0]:  # some fly action (S10.2, S10.3)
+    if _placement_units(state, side, role):  # some fly action (S10.2, S10.3)
         state.push(Decision("air_place", side, (role,), private=side))
     else:
         _placement_done(state, side, role)
@@ -381,7 +375,7 @@ def _decide_placement(state: State, decision: Decision, action: Action) -> None:
     target = unit_at(state, label) if role == BOMBER else ""
     plan = tuple(sorted((*_plan(state, side, role), (unit, label, target or ""))))
     state.put("air_plan", _plan_key(side, role), plan)
-    if _placement_units_and_hexes(state, side, role)[0]:  # some fly action left
+    if _placement_units(state, side, role):  # some fly action left
         state.push(decision)
     else:
         _placement_done(state, side, role)

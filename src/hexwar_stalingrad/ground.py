@@ -85,13 +85,18 @@ def _points(
     S6.5, only the exploiting arms a card does not stop), after card effects."""
     exploits_now = state.phase == "exploitation" if exploitation is None else exploitation
     moves, reduced = mechanisms(state).unit_moves, state.table(STEPS)
+    # a hook point nothing contributes to returns the value: asked once, not per unit
+    exploit_hooked = exploits_now and state.contributes("may_exploit")
+    hooked = state.contributes("movement_allowance")
 
     def points(unit: str) -> int:
         full, red, exploits = moves[unit]
-        if exploits_now and not (exploits and bool(state.hook("may_exploit", True, unit=unit))):
+        if exploits_now and not (
+            exploits and (not exploit_hooked or bool(state.hook("may_exploit", True, unit=unit)))
+        ):
             return 0
         base = red if reduced.get(unit) else full
-        return max(0, int(state.hook("movement_allowance", base, unit=unit)))
+        return max(0, int(state.hook("movement_allowance", base, unit=unit))) if hooked else base
 
     return points
 

@@ -41,7 +41,6 @@ __all__ = [
     "EffectRule",
     "Expiry",
     "HookPoint",
-    "contributes",
     "hook_point",
 ]
 
@@ -160,15 +159,3 @@ def hook_point(name: str, extra: Mapping[str, HookPoint] | None = None) -> HookP
     if point is None:
         raise KeyError(f"unknown hook point {name!r}")
     return point
-
-
-def contributes(state: Any, name: str) -> bool:
-    """Whether asking hook point ``name`` of ``state`` may change a value now: its ruleset
-    has a static ``hook_<name>`` or an effect in force is of a kind that folds into it
-    (when not, ``state.hook(name, value)`` returns ``value``: ask once per query, then
-    skip the hook for every piece)."""
-    ruleset = state.ruleset
-    static, kinds = ruleset._folds.get(name) or ruleset._hook_folds(name)
-    if static is not None:
-        return True
-    return bool(kinds and state.effects and state._effect_folds(name, kinds))

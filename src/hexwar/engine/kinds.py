@@ -271,6 +271,8 @@ class Kind(Generic[C]):
         assert isinstance(step, Values)
         values: Iterable[str] = step.values(state, ctx, ())
         if isinstance(values, (list, tuple)):  # computed whole: keep it for the tokens
+            if not values:
+                return False
             values = state.derive((self._key, 0, ctx, ()), _distinct, values)
         if step.checked or len(self.steps) == 1:
             return next(iter(values), None) is not None

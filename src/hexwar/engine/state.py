@@ -761,11 +761,15 @@ class State:
 
     def move_cursor(self, cursor: Cursor) -> None:
         """Move the sequencer's cursor (journaled); only the sequencer calls it."""
-        turn = self._cursor.turn
-        self._set("_cursor", cursor)
+        old = self._cursor  # _set, inline: the sequencer moves the cursor on every step
+        tv = self._tv
+        tv["$cursor"] = self._version = version = _new_version()
+        if cursor.turn != old.turn:
+            tv["$turn"] = version
+        if self._frame is not None:
+            self._frame.append(FieldChange("_cursor", old))
+        self._cursor = cursor
         self._phase = sequencer.phase_at(self.ruleset.sequence, cursor)
-        if cursor.turn != turn:
-            self._tv["$turn"] = self._version
 
     def end_game(self, outcome: Outcome) -> None:
         """End the game with ``outcome`` (a victory condition was met)."""
@@ -819,12 +823,22 @@ class State:
                 value = rule(self, effect, value, **context)
         return value
 
+    def contributes(self, name: str) -> bool:
+        """Whether :meth:`hook` ``name`` may change a value now: the ruleset has a static
+        ``hook_<name>`` or an effect in force folds into it. When not, ``hook(name, value)``
+        returns ``value``: a query over many pieces asks this once and skips the hook for
+        each piece."""
+        static, kinds = self.ruleset._folds.get(name) or self.ruleset._hook_folds(name)
+        return static is not None or bool(
+            kinds and self._effects and self._effect_folds(name, kinds)
+        )
+
     def _effect_folds(
         self, name: str, kinds: frozenset[str]
     ) -> tuple[tuple[Effect, EffectRule], ...]:
         """The effects in force of ``kinds`` (those folding into hook point ``name``) with
         their rules, found once per tuple of effects (:meth:`hook`,
-        :func:`~hexwar.engine.hooks.contributes`)."""
+        :meth:`contributes`)."""
         effects = self._effects
         if self._hfx is not effects:  # the effects changed: pick the folds again
             self._hfx, self._hfc = effects, {}
