@@ -154,7 +154,7 @@ EFFECT_RULES: Final[Mapping[str, Mapping[str, EffectRule]]] = {
     "air_strength": {"air_strength": _air_strength},
     "no_exploitation": {"may_exploit": _no_exploitation},
     "no_retreat": {"may_retreat": _no_retreat},
-    # no hook: the ground rules' EffectCosts read these effects as map variants (S6.6)
+    # no hook: the ground rules' PieceMoves read these effects as map variants (S6.6)
     "terrain_cost": {},
 }
 """Card effect kind → hook point → contribution."""
