@@ -705,13 +705,15 @@ class State:
         kind: str,
         params: Mapping[str, Value] | None = None,
         *,
-        expiry: Expiry = Expiry.TURN,
+        expiry: Expiry | str = Expiry.TURN,
         precedence: int = 0,
         owner: str | None = None,
         source: str | None = None,
         until: int | None = None,
     ) -> Effect:
         """Put an effect in force (a card played, an event); see :mod:`hexwar.engine.hooks`.
+        ``expiry``: an :class:`~hexwar.engine.hooks.Expiry` or its value (``"phase"``,
+        ``"turn"``, ``"game"``, as data spells it).
 
         ``until=T``: the effect lapses at the start of turn ``T`` ("for N turns" is
         ``until=state.turn + N``); with ``until`` the default expiry is ``GAME``.
