@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import MappingProxyType
 
 import pytest
 
@@ -97,3 +98,9 @@ def test_decision_kind_names_must_be_distinct() -> None:
 
     with pytest.raises(ValueError, match="Twice: decision kinds repeat"):
         Twice().new_state()
+
+    class ByName(Game):
+        decision_kinds = MappingProxyType({"pick": kind})  # type: ignore[assignment]  # old
+
+    with pytest.raises(TypeError, match=r"ByName\.decision_kinds: a tuple of DecisionKind"):
+        ByName().new_state()

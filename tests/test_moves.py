@@ -248,14 +248,17 @@ def test_piece_moves_given_an_effect_kind_read_the_costs_its_effects_set() -> No
     state = CardGame().new_state()
     reg.place(state, "r1", Hex(0, 0), "red")
     before = by_kind.ends(state, "red", ("r1",))
-    assert "1,0" in before and by_kind.terrain_costs(state) == ()
+    assert "1,0" in before
+    assert by_kind.terrain_costs(state) == ()
     mud = state.add_effect("terrain_cost", {"terrain": "marsh", "cost": "impassable"})
     assert by_kind.terrain_costs(state) == (("foot", "marsh", None), ("wheeled", "marsh", None))
     ends = by_kind.ends(state, "red", ("r1",))
     assert ends == by_hand.ends(state, "red", ("r1",))
-    assert "1,0" not in ends and ends != before
+    assert "1,0" not in ends
+    assert ends != before
     state.remove_effect(mud)
     assert by_kind.ends(state, "red", ("r1",)) == before
+
 
 def test_side_zoc_is_the_union_of_its_pieces_zones_and_follows_moves() -> None:
     line = {"a": ("b",), "b": ("a", "c"), "c": ("b", "d"), "d": ("c",)}

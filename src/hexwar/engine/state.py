@@ -458,6 +458,8 @@ class Ruleset:
     def _decision_kind(self) -> Mapping[str, DecisionKinds]:
         """:attr:`decision_kinds` by name (read on first use: a ruleset may set them in
         ``__init__``); names that repeat are refused."""
+        if isinstance(self.decision_kinds, Mapping):
+            raise TypeError(f"{type(self).__name__}.decision_kinds: a tuple of DecisionKind")
         found = {k.name: k for k in self.decision_kinds}
         if len(found) != len(self.decision_kinds):
             names = [k.name for k in self.decision_kinds]
