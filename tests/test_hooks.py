@@ -102,6 +102,17 @@ def test_expiry_phase_turn_game() -> None:
     assert state.turn == 2
 
 
+def test_an_expiry_may_be_given_by_its_name_as_data_spells_it() -> None:
+    state = started()
+    for name in ("phase", "turn", "game"):
+        effect = state.add_effect("plus", expiry=name, source=name)
+        assert effect.expiry is Expiry(name)
+    state.apply("end")  # red's move phase ends: the phase's effect lapses
+    assert sorted(str(e.source) for e in state.effects) == ["game", "turn"]
+    with pytest.raises(ValueError, match="fortnight"):
+        state.add_effect("plus", expiry="fortnight")
+
+
 def test_a_hook_follows_the_effects_after_each_change_undo_and_clone() -> None:
     """``State.hook`` keeps the effects that fold into a point per tuple of effects in
     force: every change (add, remove, undo) and a clone's own changes are followed."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import MappingProxyType
 
 import pytest
 
 from hexwar.engine.actions import Action, Decision
-from hexwar.engine.kinds import DecisionKind, Kind, Kinds, Values, decision_kinds
+from hexwar.engine.kinds import DecisionKind, Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import DONE
 from hexwar.engine.state import Ruleset, State
@@ -47,7 +48,7 @@ class Game(Ruleset):
     sequence = TurnSequence(
         (Stage("s", (Phase("p", side="red", kinds=Kinds((MOVE,))),)),), turn_limit=1
     )
-    decision_kinds = decision_kinds(DecisionKind("pick", does=picked, answers=PICK))
+    decision_kinds = (DecisionKind("pick", does=picked, answers=PICK),)
 
 
 def test_the_idle_test_stops_at_the_first_candidate_that_completes() -> None:
@@ -91,5 +92,15 @@ def test_a_kind_without_does_or_a_game_without_kinds_is_refused_by_the_defaults(
 
 def test_decision_kind_names_must_be_distinct() -> None:
     kind = DecisionKind("pick", does=picked)
-    with pytest.raises(ValueError, match="repeat"):
-        decision_kinds(kind, kind)
+
+    class Twice(Game):
+        decision_kinds = (kind, kind)
+
+    with pytest.raises(ValueError, match="Twice: decision kinds repeat"):
+        Twice().new_state()
+
+    class ByName(Game):
+        decision_kinds = MappingProxyType({"pick": kind})  # type: ignore[assignment]  # old
+
+    with pytest.raises(TypeError, match=r"ByName\.decision_kinds: a tuple of DecisionKind"):
+        ByName().new_state()

@@ -220,6 +220,46 @@ def test_effect_costs_read_the_effects_in_force_a_later_one_overriding() -> None
     )
 
 
+def test_piece_moves_given_an_effect_kind_read_the_costs_its_effects_set() -> None:
+    """``overrides="terrain_cost"``: the costs of the effects in force over the map's
+    movement classes (an effect without a class sets every class's cost), as a reader
+    written by hand gives them; the ends follow the effects as they come and go."""
+    chart = chart_from_dict(
+        {
+            "terrain": {"clear": {}, "marsh": {}},
+            "movement": {
+                "foot": {"terrain": {"clear": 1, "marsh": 2}},
+                "wheeled": {"terrain": {"clear": 1, "marsh": 3}},
+            },
+        }
+    )
+    board = build_map(chart, {h: "marsh" if h.q > 0 else "clear" for h in hexagon(2)})
+    reg: Pieces[Hex] = Pieces(HEX_CODEC)
+
+    def moves(overrides: Any) -> PieceMoves:
+        return PieceMoves(
+            reg, lambda state: board, classes=lambda state: {"r1": "wheeled"},
+            points=lambda state, side: {"r1": 3}.__getitem__, overrides=overrides,
+            codec=HEX_CODEC,
+        )  # fmt: skip
+
+    by_kind = moves("terrain_cost")
+    by_hand = moves(lambda state: effect_costs(state, ("foot", "wheeled")))
+    state = CardGame().new_state()
+    reg.place(state, "r1", Hex(0, 0), "red")
+    before = by_kind.ends(state, "red", ("r1",))
+    assert "1,0" in before
+    assert by_kind.terrain_costs(state) == ()
+    mud = state.add_effect("terrain_cost", {"terrain": "marsh", "cost": "impassable"})
+    assert by_kind.terrain_costs(state) == (("foot", "marsh", None), ("wheeled", "marsh", None))
+    ends = by_kind.ends(state, "red", ("r1",))
+    assert ends == by_hand.ends(state, "red", ("r1",))
+    assert "1,0" not in ends
+    assert ends != before
+    state.remove_effect(mud)
+    assert by_kind.ends(state, "red", ("r1",)) == before
+
+
 def test_side_zoc_is_the_union_of_its_pieces_zones_and_follows_moves() -> None:
     line = {"a": ("b",), "b": ("a", "c"), "c": ("b", "d"), "d": ("c",)}
     reg: Pieces[str] = Pieces(LABELS)

@@ -107,3 +107,16 @@ def test_the_game_loop_ends_at_the_terminal_state() -> None:
     assert state.is_terminal()
     assert state.current_player() == TERMINAL
     assert seen == [str(a) for a in state.history[len(state.history) - len(seen) :]]
+
+
+def test_new_state_with_a_seed_decides_the_chance_before_the_first_decision() -> None:
+    """``new_state(seed=s)``: the chance events before the first player's decision
+    decided by ``SeededDriver(s)``, as a loop over them would."""
+    by_hand, driver = Duel().new_state(), SeededDriver(4)
+    assert by_hand.is_chance_node()  # the toy game starts with chance: the test can fail
+    while by_hand.is_chance_node():
+        by_hand.apply(driver.pick(by_hand.chance_outcomes()))
+    seeded = Duel().new_state(seed=4)
+    assert not seeded.is_chance_node()
+    assert seeded.history == by_hand.history
+    assert Duel().new_state().history != seeded.history

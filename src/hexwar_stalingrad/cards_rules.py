@@ -21,7 +21,7 @@ from typing import Any, Final, cast
 import attrs
 
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint
+from hexwar.engine.hooks import Effect, EffectRule, HookPoint
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import SIDES, static
 from hexwar_stalingrad.cards import WINDOWS, Card
@@ -44,7 +44,6 @@ __all__ = [
 DECK_ORDER: Final = ("rkka", "wehrmacht", "common")
 #: ``private`` marker of chance events no side may see (the order of a shuffled deck).
 NOBODY: Final = "*nobody*"
-_EXPIRY: Final = {"phase": Expiry.PHASE, "turn": Expiry.TURN, "game": Expiry.GAME}
 #: Usage marks (S1.5): these go face down under their deck once played (S5.3).
 RETURNS_TO_DECK: Final = frozenset({"1", "!"})
 MUST_PLAY: Final = "1"
@@ -154,7 +153,7 @@ EFFECT_RULES: Final[Mapping[str, Mapping[str, EffectRule]]] = {
     "air_strength": {"air_strength": _air_strength},
     "no_exploitation": {"may_exploit": _no_exploitation},
     "no_retreat": {"may_retreat": _no_retreat},
-    # no hook: the ground rules' EffectCosts read these effects as map variants (S6.6)
+    # no hook: the ground rules' PieceMoves read these effects as map variants (S6.6)
     "terrain_cost": {},
 }
 """Card effect kind → hook point → contribution."""
@@ -275,9 +274,11 @@ def _apply_effects(state: State, card: Card, owner: str | None) -> None:
         state.add_effect(kind, params, expiry=expiry, owner=owner, source=card.id)
 
 
-def _card_effects(data: Static, card: str) -> tuple[tuple[str, Mapping[str, Value], Expiry], ...]:
+def _card_effects(data: Static, card: str) -> tuple[tuple[str, Mapping[str, Value], str], ...]:
     """The card's effects as the state keeps them: kind, parameters (whole floats as
-    ints, lists as tuples), expiry (built once per card)."""
+    ints, lists as tuples), expiry (the card's duration, ``"phase"``, ``"turn"`` or
+    ``"game"``: the core's :class:`~hexwar.engine.hooks.Expiry` by name; built once per
+    card)."""
     out = []
     for effect in data.cards[card].effects:
         params: dict[str, Value] = {}
@@ -285,7 +286,7 @@ def _card_effects(data: Static, card: str) -> tuple[tuple[str, Mapping[str, Valu
             if isinstance(v, float) and v.is_integer():
                 v = int(v)
             params[k] = tuple(v) if isinstance(v, list) else v
-        out.append((effect.kind, MappingProxyType(params), _EXPIRY[effect.duration]))
+        out.append((effect.kind, MappingProxyType(params), effect.duration))
     return tuple(out)
 
 
@@ -302,7 +303,7 @@ def turn_common_event(state: State) -> None:
     if isinstance(previous, str):
         card = static(state).cards[previous]
         for e in state.effects:
-            if e.source == previous and e.expiry != Expiry.GAME:
+            if e.source == previous and e.expiry != "game":
                 state.remove_effect(e)
         if card.mark in RETURNS_TO_DECK:
             _under(state, "common", previous)
@@ -361,7 +362,7 @@ class CardTables:
     and card, the ``1/n`` share of a draw of ``n`` cards and the ground units each card
     effect's parameters select (S5.4)."""
 
-    effects: Mapping[str, tuple[tuple[str, Mapping[str, Value], Expiry], ...]]
+    effects: Mapping[str, tuple[tuple[str, Mapping[str, Value], str], ...]]
     draws: Mapping[str, Mapping[str, Action]]
     shares: Mapping[int, Fraction]
     selected: Mapping[tuple[tuple[str, Value], ...], frozenset[str]]

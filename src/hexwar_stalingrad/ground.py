@@ -21,7 +21,6 @@ from hexwar.engine.state import State
 from hexwar.mechanics.attacks import PieceAttacks, PieceFire
 from hexwar.mechanics.combat import Combat
 from hexwar.mechanics.crt_values import CombatResult, Distribution
-from hexwar.mechanics.move_memo import EffectCosts
 from hexwar.mechanics.moves import PieceMoves, SideZoc
 from hexwar.mechanics.steps import StepCounters
 from hexwar_stalingrad.board import (
@@ -109,7 +108,7 @@ def _unit_moves(data: Static) -> dict[str, tuple[int, int, bool]]:
     }
 
 
-def _moves(data: Static, overrides: EffectCosts) -> PieceMoves:
+def _moves(data: Static) -> PieceMoves:
     """``move UNIT HEX`` (S6): friendly units pass, exert no ZOC (S6.2, S2.1); enemy units
     block, their ZOC stops (S6.3, S6.4); one unit per hex (S6.2); cards' costs (S6.6)."""
     classes = {u: g.movement_class for u, g in data.ground.items()}
@@ -120,7 +119,7 @@ def _moves(data: Static, overrides: EffectCosts) -> PieceMoves:
         classes=lambda state: classes,
         points=functools.partial(_points, data),
         order=lambda state, side: orders.get(side, ()),
-        overrides=overrides,
+        overrides="terrain_cost",
     )
 
 
@@ -474,8 +473,6 @@ class Ground:
     gunners: frozenset[str]
     #: The ground units' step counters (two steps each, S1.3; :func:`board.counters`).
     counters: StepCounters
-    #: The terrain costs that card effects in force set (S6.6).
-    overrides: EffectCosts
     moves: PieceMoves = attrs.field(init=False)
     fire: PieceFire = attrs.field(init=False)
     attacks: PieceAttacks = attrs.field(init=False)
@@ -483,7 +480,7 @@ class Ground:
 
     def __attrs_post_init__(self) -> None:
         for name, value in (
-            ("moves", _moves(self.data, self.overrides)),
+            ("moves", _moves(self.data)),
             ("fire", _fire(self.data, self.artillery)),
             ("attacks", _attacks(self)),
             ("results", _results(self.data, self.counters)),
@@ -501,7 +498,6 @@ class Ground:
             artillery,
             frozenset(u for side in SIDES for u in artillery[side]),
             StepCounters(data.step_tracks, pieces=PIECES, table=STEPS, pool=ELIMINATED),
-            EffectCosts(data.game_map.chart.movement_classes),
         )
 
 

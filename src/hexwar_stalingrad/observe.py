@@ -2,7 +2,7 @@
 
 :class:`~hexwar_stalingrad.rules.StalingradRules` hands these to the core
 (:meth:`~hexwar.engine.state.Ruleset.observation_view`,
-:meth:`~hexwar.engine.state.Ruleset.bounds`,
+:attr:`~hexwar.engine.state.Ruleset.max_tokens`,
 :meth:`~hexwar.engine.state.Ruleset.resample_hidden`); :mod:`hexwar.interop` does the rest.
 
 - Board: the map's hexes and terrain; ground units by side and step (S1.3), aircraft by
@@ -10,7 +10,8 @@
   (S6.3). Hidden air placements (S10.2) are not on the board until revealed.
 - Features: the observer's own hand (S5.2: the other hand is hidden), the cards in force
   (S5.3, public), the turn's weather (S1.2).
-- Bounds (S3.4): the token steps a framework allows a game, per turn of the game length.
+- Bounds (S3.4): the token steps a framework allows a game, per turn of the game length
+  (:data:`TOKENS_PER_TURN`; the rules' ``max_tokens``, read by the core's default bounds).
 - Resampling: the cards hidden from a side (the other hand, every deck's order; S3.3,
   S5.2) dealt anew within each deck. Hidden air placements are *not* resampled (kept).
 """
@@ -21,7 +22,6 @@ import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final, TypeAlias
 
-from hexwar.engine.bounds import Bounds
 from hexwar.engine.observe import Board, Feature, ObservationView, Observed
 from hexwar.engine.resample import deal_hidden
 from hexwar.engine.state import State
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 __all__ = [
     "STATUSES",
     "TOKENS_PER_TURN",
-    "bounds",
     "observation_view",
     "resample_hidden",
 ]
@@ -148,11 +147,6 @@ def observation_view(rules: StalingradRules) -> ObservationView:
             Feature("weather", len(weathers), weather, reads=("$turn", "$effects")),
         ),
     )
-
-
-def bounds(rules: StalingradRules, turns: int) -> Bounds:
-    """S3.4: ``turns`` turns of :data:`TOKENS_PER_TURN`."""
-    return Bounds(max_tokens=turns * TOKENS_PER_TURN)
 
 
 def resample_hidden(rules: StalingradRules, state: State, side: str, rng: random.Random) -> State:

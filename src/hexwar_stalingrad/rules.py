@@ -23,9 +23,8 @@ import attrs
 
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import Action, Decision, Outcome, Seat, Value
-from hexwar.engine.bounds import Bounds
 from hexwar.engine.hooks import EffectRule, HookPoint
-from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values, decision_kinds
+from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values
 from hexwar.engine.observe import ObservationView
 from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.space import ActionSpace
@@ -336,7 +335,7 @@ AIR_PLACEMENT: Final[Kinds[Decision]] = Kinds(
 
 
 #: The kinds of decision and what an answer to each does (S3.3, S4.2, S8.3-S8.5, S10).
-DECISION_KINDS: Final = decision_kinds(
+DECISION_KINDS: Final = (
     DecisionKind("shuffle", does=cards_rules.shuffle_step),
     DecisionKind("roll", does=ground.resolve),
     *(
@@ -457,6 +456,8 @@ class StalingradRules(Ruleset):
         )
         self.players = players
         self.sudden_death = sudden_death
+        #: the token steps a framework allows a game of this length (S3.4; the default bounds)
+        self.max_tokens = GAME_LENGTHS[self.length] * observe.TOKENS_PER_TURN
         self.sequence = TurnSequence(
             stages=(
                 Stage(
@@ -566,10 +567,16 @@ class StalingradRules(Ruleset):
         return self.data.digest or "custom"
 
     def new_state(
-        self, scenario: str | None = None, options: Mapping[str, Value] | None = None
+        self,
+        scenario: str | None = None,
+        options: Mapping[str, Value] | None = None,
+        *,
+        seed: int | None = None,
     ) -> State:
-        """A new game of this ruleset's scenario (``scenario``: its name, the default)."""
-        return super().new_state(self.data.name if scenario is None else scenario, options)
+        """A new game of this ruleset's scenario (``scenario``: its name, the default);
+        ``seed``: the shuffles of the set-up decided (:meth:`Ruleset.new_state`)."""
+        name = self.data.name if scenario is None else scenario
+        return super().new_state(name, options, seed=seed)
 
     def validate_position(self, state: State) -> None:
         """Units, hexes, stacking, steps, turn, cards and effects
@@ -708,10 +715,6 @@ class StalingradRules(Ruleset):
     def observation_view(self) -> ObservationView:
         """Board, hand, cards in force, weather (:mod:`hexwar_stalingrad.observe`)."""
         return observe.observation_view(self)
-
-    def bounds(self) -> Bounds:
-        """The token steps a framework allows a game of this length (S3.4)."""
-        return observe.bounds(self, GAME_LENGTHS[self.length])
 
     def reward_signals(self) -> tuple[Any, ...]:
         """Losses, the ring, the relief's distance (:mod:`hexwar_stalingrad.shaping`)."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hexwar.engine.actions import END
-from hexwar.engine.dice import SeededDriver
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import FULL, place, set_aside, static
 from hexwar_stalingrad.rules import StalingradRules
@@ -29,12 +28,9 @@ class SituationError(ValueError):
 
 
 def ready(rules: StalingradRules, seed: int = 0) -> State:
-    """A new game with the set-up chance events (shuffles) decided by ``SeededDriver(seed)``."""
-    state = rules.new_state()
-    driver = SeededDriver(seed)
-    while state.is_chance_node():
-        state.apply(driver.pick(state.chance_outcomes()))
-    return state
+    """A new game with the set-up chance events (shuffles) decided by ``SeededDriver(seed)``
+    (``rules.new_state(seed=seed)``)."""
+    return rules.new_state(seed=seed)
 
 
 def _clear_cards(state: State) -> None:

@@ -24,7 +24,6 @@ from hexwar.base.datafile import Checker, read_data_file
 from hexwar.board.maps import GameMap
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.move_memo import StepCounts
 from hexwar_stalingrad._checks import data_path
 from hexwar_stalingrad.cards import Card
 from hexwar_stalingrad.turns import Turn
@@ -167,14 +166,9 @@ class Static:
 
     @_compiled
     def zoc_of(self) -> Mapping[str, tuple[str, ...]]:
-        """The labels a ground unit standing on a label controls (S2.1, S2.3)."""
-        from hexwar.board.zoc import zoc_projection
-
-        cells = self.game_map.indexed_cells()
-        proj = zoc_projection(self.game_map)
-        return {
-            self.label(c): tuple(self.label(cells[j]) for j in proj[i]) for i, c in enumerate(cells)
-        }
+        """The labels a ground unit standing on a label controls (S2.1, S2.3): the map's
+        :meth:`~hexwar.board.maps.GameMap.zoc_labels`."""
+        return self.game_map.zoc_labels()
 
     @_compiled
     def fortified(self) -> frozenset[str]:
@@ -268,24 +262,14 @@ class Static:
     def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
         """Fewest hex steps from any of ``sources`` to every label reachable through
         passable hexes (units, ZOC and terrain costs ignored; breadth-first search on the
-        map graph), by the core's :class:`~hexwar.mechanics.move_memo.StepCounts`.
+        map graph): the map's :meth:`~hexwar.board.maps.GameMap.path_steps`.
 
         >>> data = load_static()
         >>> steps = data.path_steps(("0912",))
         >>> steps["0912"], steps["0913"]
         (0, 1)
         """
-        return self.step_counts(sources)
-
-    @_compiled
-    def step_counts(self) -> StepCounts:
-        """:meth:`path_steps` on the core's :class:`~hexwar.mechanics.move_memo.StepCounts`."""
-        return StepCounts(self.index_labels, self.neighbor_indices, self._passable_indices)
-
-    @_compiled
-    def _passable_indices(self) -> tuple[bool, ...]:
-        """Whether each cell index is passable (:attr:`passable`)."""
-        return tuple(lab in self.passable for lab in self.index_labels)
+        return self.game_map.path_steps(sources)
 
     @_compiled
     def zoc_disks(self) -> Mapping[str, frozenset[str]]:

@@ -20,7 +20,6 @@ import attrs
 
 from hexwar.base.datafile import Checker, read_data_file
 from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.crt_load import table_from_data
 from hexwar.mechanics.crt_values import CombatResult, Distribution
 from hexwar_stalingrad._checks import data_path
 
@@ -45,14 +44,10 @@ def tables_from_dict(data: dict[str, Any], source: str) -> tuple[OddsTable, Stre
     ``tables.toml``'s data."""
     ck = Checker(source)
     ck.keys(data, ("crt", "bombardment"), (), "top level")
-    crt = table_from_data(ck.table(data["crt"], "crt"), source=source, prefix="crt.")
-    if not isinstance(crt, OddsTable):
-        raise ck.fail("crt", "the [crt] table must be kind = 'odds'")
-    bomb = table_from_data(
+    crt = OddsTable.from_data(ck.table(data["crt"], "crt"), source=source, prefix="crt.")
+    bomb = StrengthTable.from_data(
         ck.table(data["bombardment"], "bombardment"), source=source, prefix="bombardment."
     )
-    if not isinstance(bomb, StrengthTable):
-        raise ck.fail("bombardment", "the [bombardment] table must be kind = 'strength'")
     return crt, bomb
 
 

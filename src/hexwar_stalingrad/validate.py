@@ -22,7 +22,6 @@ from typing import Final
 
 from hexwar.base.errors import DataError
 from hexwar.engine.actions import Value
-from hexwar.engine.hooks import Expiry
 from hexwar.engine.state import State
 from hexwar_stalingrad.board import (
     DEAD,
@@ -35,7 +34,7 @@ from hexwar_stalingrad.board import (
     SIDES,
     STEPS,
 )
-from hexwar_stalingrad.cards_rules import _EXPIRY, DECK_ORDER
+from hexwar_stalingrad.cards_rules import DECK_ORDER
 from hexwar_stalingrad.static import Static
 
 __all__ = ["validate_position"]
@@ -244,7 +243,7 @@ def _card_conservation(state: State, data: Static) -> None:
         if decision.kind == "shuffle":
             for card in decision.params[1:]:
                 where.setdefault(str(card), []).append(f"pending[{i}]")
-    sources = {e.source or "" for e in state.effects if e.expiry == Expiry.GAME}
+    sources = {e.source or "" for e in state.effects if e.expiry == "game"}
     in_play = {c for c in sources if c in data.cards and data.cards[c].mark == "∞"}
     for card in sorted(in_play - {str(cards.get("common"))}):  # the face-up event: in play
         where.setdefault(card, []).append("in play")
@@ -317,8 +316,8 @@ def _effects(state: State, data: Static) -> None:
             raise DataError(f"owner {e.owner!r}; {card.id} is {owner}'s card", entry=where)
         if card.deck == "common" and e.owner is not None:
             raise DataError("a common event has no owner (S5.5)", entry=where)
-        forms = {(c.kind, _effect_params(c.params), _EXPIRY[c.duration]) for c in card.effects}
-        if (e.kind, e.params, e.expiry) not in forms:
+        forms = {(c.kind, _effect_params(c.params), c.duration) for c in card.effects}
+        if (e.kind, e.params, e.expiry.value) not in forms:
             raise DataError(
                 f"{e.kind} {dict(e.params)!r} ({e.expiry.value}) is not an effect of card "
                 f"{card.id} (S5)",

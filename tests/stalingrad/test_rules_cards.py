@@ -333,7 +333,7 @@ def _value(state: State, kind: str, params: Mapping[str, object]) -> object:
     if kind == "no_retreat":
         return state.hook("may_retreat", True, unit=_unit(state, side, params))
     assert kind == "terrain_cost", kind
-    return ground.mechanisms(state).overrides(state)
+    return ground.mechanisms(state).moves.terrain_costs(state)
 
 
 class _Watch(StalingradRules):

@@ -41,7 +41,9 @@ def may_move_now(state: State, unit: str, side: str, exploitation: bool) -> bool
 def plain_move_actions(state: State, side: str, exploitation: bool) -> list[Action]:
     """S6: every unit that may move, every hex it may end in; no memo."""
     data = static(state)
-    game_map = data.game_map.with_movement_costs(ground.mechanisms(state).overrides(state))
+    game_map = data.game_map.with_movement_costs(
+        ground.mechanisms(state).moves.terrain_costs(state)
+    )
     mine = on_map(state, side)
     friends = {data.cell(lab) for lab, _ in mine}
     enemies = {data.cell(lab) for lab, _ in on_map(state, enemy(side))}

@@ -28,6 +28,7 @@ import attrs
 import networkx as nx
 
 from hexwar.base.errors import DataError
+from hexwar.base.kept import kept
 from hexwar.board.terrain import Step, TerrainChart
 from hexwar.grid.coords import MapLabels, OffsetKind, hex_to_offset, offset_to_hex
 from hexwar.grid.geometry import Hex
@@ -295,6 +296,50 @@ class GameMap(Generic[C]):
         self.indexed_cells()
         return cast(dict[C, int], self._cache["index"])
 
+    # -- derived by label ------------------------------------------------------------
+    def path_steps(self, sources: tuple[str, ...]) -> Mapping[str, int]:
+        """Fewest steps from the nearest of the cells labelled ``sources`` to every cell
+        reached through cells whose terrain is not impassable (a breadth-first search on
+        the graph: costs, hexsides, units and ZOC ignored), by label; kept per tuple of
+        sources.
+
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}, "lake": {"impassable": True}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> cells = rectangle(3, 2)                           # cells[2]: 0201, a lake
+        >>> m = build_map(chart, dict.fromkeys(cells, "clear") | {cells[2]: "lake"}, offset="odd-q")
+        >>> dict(m.path_steps(("0101",)))
+        {'0101': 0, '0102': 1, '0202': 2, '0301': 4, '0302': 3}
+        >>> m.zoc_labels()["0101"]                           # not the lake (not in ZOC)
+        ('0102',)
+        """
+
+        def build() -> _StepCounts:
+            cells, index, adj = self.indexed_cells(), self.index(), self.graph.adj
+            terrains = self.chart.terrains
+            return _StepCounts(
+                tuple(self.label(c) for c in cells),
+                tuple(tuple(sorted([index[n] for n in adj[c]])) for c in cells),
+                tuple(not terrains[self.terrain(c)].impassable for c in cells),
+            )
+
+        return self.derived(("path-steps",), build)(sources)
+
+    def zoc_labels(self) -> Mapping[str, tuple[str, ...]]:
+        """Every cell's label -> the labels of the cells a unit standing on it controls
+        (:func:`~hexwar.board.zoc.zoc_projection` by label: ``in_zoc`` terrain, hexsides
+        that do not block ZOC), in cell-index order; kept on the map."""
+        from hexwar.board.zoc import zoc_projection  # (the zoc module reads maps)
+
+        def build() -> dict[str, tuple[str, ...]]:
+            cells, proj = self.indexed_cells(), zoc_projection(self)
+            return {
+                self.label(c): tuple(self.label(cells[j]) for j in proj[i])
+                for i, c in enumerate(cells)
+            }
+
+        return self.derived(("zoc-labels",), build)
+
     def with_movement_costs(self, costs: Iterable[tuple[str, str, float | None]]) -> GameMap[C]:
         """This map with some movement costs changed: ``(movement class, terrain, cost)``,
         ``None`` for impassable (mud, a frozen river, a card's effect).
@@ -328,6 +373,53 @@ class GameMap(Generic[C]):
             if not (isinstance(k, tuple) and k[0] == COST_CACHE and k[1] in changed)
         )
         return variant
+
+
+class _StepCounts:
+    """Fewest steps from the nearest of some source cells to every cell reached through
+    passable cells (a breadth-first search on neighbour indices, costs ignored), by
+    label: ``counts(sources)``. Built once per tuple of sources (:func:`kept`); what
+    :meth:`GameMap.path_steps` asks.
+
+    >>> counts = _StepCounts(("a", "b", "c"), ((1,), (0, 2), (1,)), (True, True, True))
+    >>> dict(counts(("a",)))
+    {'a': 0, 'b': 1, 'c': 2}
+    """
+
+    def __init__(
+        self,
+        labels: Sequence[str],
+        neighbors: Sequence[Sequence[int]],
+        passable: Sequence[bool],
+    ) -> None:
+        self.labels, self.neighbors, self.passable = tuple(labels), neighbors, tuple(passable)
+        self.index = {lab: i for i, lab in enumerate(self.labels)}
+        self._kept: dict[tuple[str, ...], dict[str, int]] = {}
+
+    def __call__(self, sources: tuple[str, ...]) -> Mapping[str, int]:
+        found = self._kept.get(sources)
+        if found is None:
+            found = kept(self._kept, sources, self._count(sources))
+        return found
+
+    def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
+        index, graph, labels = self.index, self.neighbors, self.labels
+        depth = [-1 if ok else -2 for ok in self.passable]  # -2: impassable
+        frontier = sorted(i for s in set(sources) if (i := index.get(s)) is not None)
+        frontier = [i for i in frontier if depth[i] == -1]
+        for i in frontier:
+            depth[i] = 0
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for i in frontier:
+                for j in graph[i]:
+                    if depth[j] == -1:
+                        depth[j] = d
+                        nxt.append(j)
+            frontier = nxt
+        return {labels[i]: d for i, d in enumerate(depth) if d >= 0}
 
 
 def _labels(offset: str, digits: int) -> MapLabels:

@@ -391,7 +391,7 @@ class DecisionKind:
     """A kind of decision (``Decision.kind``): what an answer to it ``does(state,
     decision, action)`` (the decision is already off the stack), and, for answers spelled
     token by token, their ``answers`` kinds (their context is the decision). List them in
-    :attr:`hexwar.engine.state.Ruleset.decision_kinds`: the default ``decide``,
+    :attr:`hexwar.engine.state.Ruleset.decision_kinds` (a tuple): the default ``decide``,
     ``decision_tokens`` and ``step_meaning`` dispatch through them.
 
     >>> roll = DecisionKind("roll", does=lambda state, decision, action: None)
@@ -402,12 +402,3 @@ class DecisionKind:
     name: str
     does: Callable[[State, Decision, Action], None] = attrs.field(eq=False)
     answers: Kinds[Decision] | None = None
-
-
-def decision_kinds(*kinds: DecisionKind) -> dict[str, DecisionKind]:
-    """``{kind.name: kind}``, for :attr:`hexwar.engine.state.Ruleset.decision_kinds`
-    (names must be distinct)."""
-    out = {k.name: k for k in kinds}
-    if len(out) != len(kinds):
-        raise ValueError(f"decision kinds repeat: {[k.name for k in kinds]}")
-    return out

@@ -156,6 +156,9 @@ class DecisionKinds(Protocol):
     """A kind of decision (:class:`hexwar.engine.kinds.DecisionKind`)."""
 
     @property
+    def name(self) -> str: ...
+
+    @property
     def answers(self) -> PhaseKinds | None: ...
 
     @property

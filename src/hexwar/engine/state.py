@@ -65,6 +65,7 @@ from hexwar.engine.actions import (
     to_action,
 )
 from hexwar.engine.bounds import Bounds
+from hexwar.engine.dice import SeededDriver
 from hexwar.engine.hooks import Effect, EffectRule, Expiry, HookPoint, hook_point
 from hexwar.engine.sequence import DecisionKinds, PhaseKinds
 from hexwar.engine.sequencer import Cursor, TurnSequence
@@ -179,9 +180,10 @@ class Ruleset:
     sequence: TurnSequence = TurnSequence(stages=())
     effect_rules: ClassVar[Mapping[str, Mapping[str, EffectRule]]] = {}
     hook_points: ClassVar[Mapping[str, HookPoint]] = {}
-    #: Decision kind -> :class:`~hexwar.engine.kinds.DecisionKind` (what an answer does,
-    #: and its token kinds): the default :meth:`decide` and :meth:`decision_tokens` use it.
-    decision_kinds: Mapping[str, DecisionKinds] = {}
+    #: The kinds of decision the game pushes (:class:`~hexwar.engine.kinds.DecisionKind`:
+    #: what an answer does, and its token kinds; names distinct): the default
+    #: :meth:`decide` and :meth:`decision_tokens` use them.
+    decision_kinds: Sequence[DecisionKinds] = ()
     #: The most token steps of a game (the default :meth:`bounds`; ``None``: not declared).
     max_tokens: int | None = None
 
@@ -191,12 +193,23 @@ class Ruleset:
         """Fill a fresh state's tables for ``scenario``; may push chance decisions."""
 
     def new_state(
-        self, scenario: str = "default", options: Mapping[str, Value] | None = None
+        self,
+        scenario: str = "default",
+        options: Mapping[str, Value] | None = None,
+        *,
+        seed: int | None = None,
     ) -> State:
-        """A new game: set up, then advanced to the first decision."""
+        """A new game: set up, then advanced to the first decision. With ``seed``, the
+        chance events before the first player's decision (a set-up's shuffles) are
+        decided by ``SeededDriver(seed)`` (:mod:`hexwar.engine.dice`), applied like any
+        action."""
         state = State(self, scenario, dict(options or {}))
         self.setup(state, scenario, state.options)
         state._start()
+        if seed is not None:
+            driver = SeededDriver(seed)
+            while state.is_chance_node():
+                state.apply(driver.pick(state.chance_outcomes()))
         return state
 
     # -- identity and validation (records, save files) ------------------------------------
@@ -271,7 +284,7 @@ class Ruleset:
         """Like :meth:`phase_tokens`, for a pending non-chance decision without fixed
         ``choices``; the default asks its kind's ``answers`` (:attr:`decision_kinds`), else
         derives it from :meth:`decision_actions`."""
-        found = self.decision_kinds.get(decision.kind)
+        found = self._decision_kind.get(decision.kind)
         if found is None or found.answers is None:
             return state._listed_next(prefix)
         return found.answers.tokens(state, decision, prefix)
@@ -292,7 +305,7 @@ class Ruleset:
         move now"), for :meth:`explain`; ``None``: say nothing. The default reads the
         steps' ``means`` of the current phase's (or decision's) kinds."""
         if state.pending:
-            found = self.decision_kinds.get(state.pending[-1].kind)
+            found = self._decision_kind.get(state.pending[-1].kind)
             return None if found is None or found.answers is None else found.answers.meaning(prefix)
         kinds = _phase_kinds(state)
         return None if kinds is None else kinds.meaning(prefix)
@@ -319,7 +332,7 @@ class Ruleset:
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         """Carry out the answer to ``decision`` (already popped from the stack): by default
         what its kind ``does`` (:attr:`decision_kinds`)."""
-        found = self.decision_kinds.get(decision.kind)
+        found = self._decision_kind.get(decision.kind)
         if found is None:
             raise NotImplementedError(f"{type(self).__name__}.decide: {decision.kind!r}")
         found.does(state, decision, action)
@@ -427,7 +440,7 @@ class Ruleset:
         cls = type(self)
         if state.pending:
             d = state.pending[-1]
-            found = self.decision_kinds.get(d.kind)
+            found = self._decision_kind.get(d.kind)
             if found is None or found.answers is None:
                 return None
             if cls.decision_tokens is not Ruleset.decision_tokens:
@@ -442,6 +455,18 @@ class Ruleset:
         return out
 
     @functools.cached_property
+    def _decision_kind(self) -> Mapping[str, DecisionKinds]:
+        """:attr:`decision_kinds` by name (read on first use: a ruleset may set them in
+        ``__init__``); names that repeat are refused."""
+        if isinstance(self.decision_kinds, Mapping):
+            raise TypeError(f"{type(self).__name__}.decision_kinds: a tuple of DecisionKind")
+        found = {k.name: k for k in self.decision_kinds}
+        if len(found) != len(self.decision_kinds):
+            names = [k.name for k in self.decision_kinds]
+            raise ValueError(f"{type(self).__name__}: decision kinds repeat: {names}")
+        return found
+
+    @functools.cached_property
     def _tokenized(self) -> tuple[bool, bool, bool]:
         """Whether this ruleset writes its phase / decision legality token by token, and
         whether it keeps the default :meth:`phase_tokens` (a phase's kinds answer)."""
@@ -451,7 +476,7 @@ class Ruleset:
         return (
             not default or any(p.kinds is not None for p in phases),
             cls.decision_tokens is not Ruleset.decision_tokens
-            or any(k.answers is not None for k in self.decision_kinds.values()),
+            or any(k.answers is not None for k in self._decision_kind.values()),
             default,
         )
 
@@ -682,13 +707,15 @@ class State:
         kind: str,
         params: Mapping[str, Value] | None = None,
         *,
-        expiry: Expiry = Expiry.TURN,
+        expiry: Expiry | str = Expiry.TURN,
         precedence: int = 0,
         owner: str | None = None,
         source: str | None = None,
         until: int | None = None,
     ) -> Effect:
         """Put an effect in force (a card played, an event); see :mod:`hexwar.engine.hooks`.
+        ``expiry``: an :class:`~hexwar.engine.hooks.Expiry` or its value (``"phase"``,
+        ``"turn"``, ``"game"``, as data spells it).
 
         ``until=T``: the effect lapses at the start of turn ``T`` ("for N turns" is
         ``until=state.turn + N``); with ``until`` the default expiry is ``GAME``.

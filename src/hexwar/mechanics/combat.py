@@ -97,7 +97,7 @@ from hexwar.board.maps import GameMap
 from hexwar.board.pieces import Pieces
 from hexwar.board.stacking import ONE_PER_CELL, StackingLimit
 from hexwar.engine.actions import Action, Decision, Value
-from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values, decision_kinds
+from hexwar.engine.kinds import Combination, DecisionKind, Kind, Kinds, Values
 from hexwar.engine.sequencer import Phase
 from hexwar.engine.space import ActionSpace
 from hexwar.engine.state import State
@@ -274,11 +274,11 @@ class Combat(ResultProgram, AttackOdds):
         self.decide(state, decision, action)
 
     @property
-    def decision_kinds(self) -> dict[str, DecisionKind]:
+    def decision_kinds(self) -> tuple[DecisionKind, ...]:
         """The pipeline's decisions (the roll, then the answers), for
         ``Ruleset.decision_kinds``: each answered by :meth:`decide`."""
         names = (self.decision_kind("roll"), *sorted(self._answered))
-        return decision_kinds(*(DecisionKind(n, does=self._decide) for n in names))
+        return tuple(DecisionKind(n, does=self._decide) for n in names)
 
     def meaning(self, prefix: tuple[str, ...]) -> str | None:
         """What the token after ``prefix`` stands for (``Ruleset.step_meaning``)."""

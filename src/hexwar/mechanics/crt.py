@@ -109,6 +109,33 @@ class ResultsTable:
         raise NotImplementedError
 
     @classmethod
+    def from_data(
+        cls, data: Mapping[str, Any], *, source: str = "<data>", prefix: str = ""
+    ) -> Self:
+        """A table of this class from parsed TOML/JSON data
+        (:func:`~hexwar.mechanics.crt_load.table_from_data`: ``source`` names the file,
+        ``prefix`` the table's place in it); a table of the other ``kind`` is refused.
+
+        >>> data = {"kind": "strength", "columns": ["1"], "results": {"NE": {"rank": 0}},
+        ...         "rows": {str(n): ["NE"] for n in range(1, 7)}}
+        >>> StrengthTable.from_data(data).resolve(1, roll=3).code
+        'NE'
+        >>> OddsTable.from_data(data, source="t.toml", prefix="crt.")
+        Traceback (most recent call last):
+        ...
+        hexwar.base.errors.DataError: t.toml: crt.kind: must be 'odds' here, not 'strength'
+        """
+        from hexwar.mechanics.crt_load import table_from_data  # (it builds this module's)
+
+        table = table_from_data(data, source=source, prefix=prefix)
+        if not isinstance(table, cls):
+            want = "odds" if issubclass(cls, OddsTable) else "strength"
+            raise DataError(
+                f"must be {want!r} here, not {data['kind']!r}", source=source, entry=f"{prefix}kind"
+            )
+        return table
+
+    @classmethod
     def build(
         cls,
         *,

@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from hexwar.board.maps import COST_CACHE, GameMap
@@ -43,7 +43,6 @@ __all__ = [
     "FirstSteps",
     "Overrides",
     "SearchMemo",
-    "StepCounts",
     "class_map",
     "effect_costs",
     "first_steps",
@@ -86,19 +85,25 @@ def effect_costs(state: State, classes: Iterable[str], kind: str = "terrain_cost
 
 
 class EffectCosts:
-    """:func:`effect_costs` of ``classes`` as a reader of the state (a
-    :class:`~hexwar.mechanics.moves.PieceMoves` ``overrides=``), found once per set of
-    effects in force."""
+    """:func:`effect_costs` of ``classes`` (or of ``classes(state)``) as a reader of the
+    state, found once per set of effects in force: what a
+    :class:`~hexwar.mechanics.moves.PieceMoves` given ``overrides="terrain_cost"`` reads."""
 
-    def __init__(self, classes: Iterable[str], kind: str = "terrain_cost") -> None:
-        self.classes, self.kind = tuple(sorted(classes)), kind
+    def __init__(
+        self,
+        classes: Iterable[str] | Callable[[State], Iterable[str]],
+        kind: str = "terrain_cost",
+    ) -> None:
+        self.classes = classes if callable(classes) else tuple(sorted(classes))
+        self.kind = kind
         self._memo: StateMemo[Overrides] = StateMemo(reads=("$effects",), compute=self._find)
 
     def __call__(self, state: State) -> Overrides:
         return self._memo(state) if state.effects else ()
 
     def _find(self, state: State) -> Overrides:
-        return effect_costs(state, self.classes, self.kind)
+        classes = self.classes(state) if callable(self.classes) else self.classes
+        return effect_costs(state, classes, self.kind)
 
 
 def map_variant(game_map: GameMap[Any], overrides: Overrides) -> GameMap[Any]:
@@ -119,52 +124,6 @@ def class_map(game_map: GameMap[Any], overrides: Overrides, movement_class: str)
     if overrides:
         overrides = tuple(o for o in overrides if o[0] == movement_class)
     return map_variant(game_map, overrides)
-
-
-class StepCounts:
-    """Fewest steps from the nearest of some source cells to every cell reached through
-    passable cells (a breadth-first search on neighbour indices, costs ignored), by
-    label: ``counts(sources)``. Built once per tuple of sources (:func:`kept`).
-
-    >>> counts = StepCounts(("a", "b", "c"), ((1,), (0, 2), (1,)), (True, True, True))
-    >>> dict(counts(("a",)))
-    {'a': 0, 'b': 1, 'c': 2}
-    """
-
-    def __init__(
-        self,
-        labels: Sequence[str],
-        neighbors: Sequence[Sequence[int]],
-        passable: Sequence[bool],
-    ) -> None:
-        self.labels, self.neighbors, self.passable = tuple(labels), neighbors, tuple(passable)
-        self.index = {lab: i for i, lab in enumerate(self.labels)}
-        self._kept: dict[tuple[str, ...], dict[str, int]] = {}
-
-    def __call__(self, sources: tuple[str, ...]) -> Mapping[str, int]:
-        found = self._kept.get(sources)
-        if found is None:
-            found = kept(self._kept, sources, self._count(sources))
-        return found
-
-    def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
-        index, graph, labels = self.index, self.neighbors, self.labels
-        depth = [-1 if ok else -2 for ok in self.passable]  # -2: impassable
-        frontier = sorted(i for s in set(sources) if (i := index.get(s)) is not None)
-        frontier = [i for i in frontier if depth[i] == -1]
-        for i in frontier:
-            depth[i] = 0
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for i in frontier:
-                for j in graph[i]:
-                    if depth[j] == -1:
-                        depth[j] = d
-                        nxt.append(j)
-            frontier = nxt
-        return {labels[i]: d for i, d in enumerate(depth) if d >= 0}
 
 
 class SearchMemo:

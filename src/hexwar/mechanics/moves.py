@@ -59,6 +59,7 @@ from hexwar.engine.state import State
 from hexwar.mechanics.move_memo import (
     SEARCH_MEMO_SIZE,
     Codec,
+    EffectCosts,
     FirstSteps,
     Overrides,
     SearchMemo,
@@ -86,8 +87,11 @@ class PieceMoves:
     per query; ``order(state, side)``: the side's pieces in the order of the answers
     (default: sorted); ``overrides(state)``: the terrain costs in force (default: none),
     asked once per query (keep it per position with :meth:`State.derive` if it is
-    dear); ``moved``: the table marking a piece that moved; ``kind``: the action kind;
-    ``name``: the key of the derived values; ``codec``: see ``game_map``.
+    dear), or the kind of the effects that set them (``"terrain_cost"``: the costs
+    their params give, :func:`~hexwar.mechanics.move_memo.effect_costs` over the map's
+    movement classes, found once per set of effects in force); ``moved``: the table
+    marking a piece that moved; ``kind``: the action kind; ``name``: the key of the
+    derived values; ``codec``: see ``game_map``.
     """
 
     pieces: Pieces[Any]
@@ -95,7 +99,7 @@ class PieceMoves:
     classes: Callable[[State], Mapping[str, str]]
     points: Callable[[State, str], Callable[[str], int]]
     order: Callable[[State, str], Sequence[str]] | None = None
-    overrides: Callable[[State], Overrides] | None = None
+    overrides: Callable[[State], Overrides] | str | None = None
     moved: str = "moved"
     kind: str = "move"
     name: str = "piece-moves"
@@ -103,6 +107,17 @@ class PieceMoves:
     _actions: dict[str, dict[str, Action]] = attrs.field(factory=dict, init=False, repr=False)
     _memos: dict[Any, SearchMemo] = attrs.field(factory=dict, init=False, repr=False)
     _last: list[Any] = attrs.field(factory=list, init=False, repr=False)
+    _costs: Callable[[State], Overrides] | None = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        costs = self.overrides
+        if isinstance(costs, str):
+            costs = EffectCosts(lambda state: self.game_map(state).chart.movement_classes, costs)
+        object.__setattr__(self, "_costs", costs)
+
+    def terrain_costs(self, state: State) -> Overrides:
+        """The terrain costs in force now (:attr:`overrides`), as the searches use them."""
+        return () if self._costs is None else self._costs(state)
 
     def memo(self, state: State, overrides: Overrides, movement_class: str) -> SearchMemo:
         """The searches of ``movement_class`` on the map in force (kept by map and costs)."""
@@ -118,8 +133,7 @@ class PieceMoves:
     def map_for(self, state: State, movement_class: str) -> GameMap[Any]:
         """The map a piece of ``movement_class`` moves on now: its terrain costs under the
         :attr:`overrides` in force (the same map variant the searches use)."""
-        overrides = self.overrides(state) if self.overrides is not None else ()
-        return class_map(self.game_map(state), overrides, movement_class)
+        return class_map(self.game_map(state), self.terrain_costs(state), movement_class)
 
     def query(self, state: State, side: str) -> MoveQuery:
         """The side's movement query in this position: the last one is kept for the idle
@@ -250,7 +264,7 @@ class MoveQuery:
         self.at = moves.pieces.occupied(state)
         self.moved = state.table(moves.moved)
         self.classes = moves.classes(state)
-        self.overrides: Overrides = () if moves.overrides is None else moves.overrides(state)
+        self.overrides: Overrides = () if moves._costs is None else moves._costs(state)
         self.free_points = moves.points(state, side) if points is None else points
         self._memos: dict[str, SearchMemo] = {}
         self._steps: dict[str, FirstSteps] = {}
