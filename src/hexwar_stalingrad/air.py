@@ -298,7 +298,9 @@ def _placement_units(state: State, side: str, role: str) -> list[str]:
     there is no hex to place them on."""
     placed = {u for u, _, _ in _plan(state, side, role)}
     units = [u for u in based(state, side, role) if u not in placed]
-    return units if units and next(_open_hexes(state, side, role), None) else []
+    if not units or next(_open_hexes(state, side, role), None) is None:
+        return []
+    return units
 
 
 def _open_hexes(state: State, side: str, role: str) -> Iterator[str]:
