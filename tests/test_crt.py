@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 from hexwar.base.errors import AttackRefused, CombatError, DataError, IllegalAction
 from hexwar.base.kept import KEPT_LIMIT
 from hexwar.engine.dice import D6, Dice, FixedDriver, SeededDriver, validate_outcomes
-from hexwar.mechanics.crt import OddsTable, StrengthTable
-from hexwar.mechanics.crt_load import load_table, table_from_data
+from hexwar.mechanics.crt import OddsTable, StrengthTable, load_table, table_from_data
 from hexwar.mechanics.crt_values import CombatResult, format_ratio, parse_ratio
 
 RESULTS = [

@@ -305,7 +305,6 @@ def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
     from hexwar.board.move_search import compiled_adjacency
     from hexwar.board.movement import reachable
     from hexwar.board.terrain import chart_from_dict
-    from hexwar.board.zoc import zoc_projection
 
     spec = {
         "terrain": {"clear": {}, "marsh": {}},
@@ -319,11 +318,11 @@ def test_with_movement_costs_shares_only_what_the_change_leaves_alone() -> None:
     foot, wheel, zoc = (
         compiled_adjacency(base, "foot"),
         compiled_adjacency(base, "wheel"),
-        zoc_projection(base),
+        base.zoc_projection(),
     )
     variant = base.with_movement_costs([("wheel", "marsh", None)])
     assert compiled_adjacency(variant, "foot") is foot
-    assert zoc_projection(variant) is zoc
+    assert variant.zoc_projection() is zoc
     assert compiled_adjacency(variant, "wheel") is not wheel
     dear = base.with_movement_costs([("wheel", "marsh", 2)])
     spec["movement"]["wheel"]["terrain"]["marsh"] = 2  # type: ignore[index]

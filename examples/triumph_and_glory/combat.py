@@ -14,8 +14,7 @@ from typing import cast
 from hexwar.engine.actions import Value
 from hexwar.engine.state import State
 from hexwar.grid.geometry import Hex
-from hexwar.mechanics.crt import OddsTable
-from hexwar.mechanics.crt_load import load_table
+from hexwar.mechanics.crt import OddsTable, load_table
 from hexwar.mechanics.retreat import retreat_cells
 
 from .board import LIMIT, join, lose_step, stack, strength, tg

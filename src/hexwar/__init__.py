@@ -68,8 +68,7 @@ from hexwar.grid.coords import offset_to_hex
 from hexwar.grid.geometry import Hex
 from hexwar.mechanics.combat import AdvanceRules, Combat, HexsideShift, OddsRules
 from hexwar.mechanics.control import Control
-from hexwar.mechanics.crt import OddsTable
-from hexwar.mechanics.crt_load import load_table
+from hexwar.mechanics.crt import OddsTable, load_table
 from hexwar.mechanics.crt_values import CombatResult
 from hexwar.mechanics.moves import PieceMoves
 from hexwar.mechanics.replacements import Replacements, edge_or_held

@@ -325,14 +325,37 @@ class GameMap(Generic[C]):
 
         return self.derived(("path-steps",), build)(sources)
 
+    def zoc_projection(self) -> list[tuple[int, ...]]:
+        """Per cell index ``i``: the indices of the cells a unit standing at ``i`` controls
+        (``in_zoc`` terrain, across hexsides that do not block ZOC; static data, so kept on
+        the map)."""
+
+        def build() -> list[tuple[int, ...]]:
+            cells, index, chart = self.indexed_cells(), self.index(), self.chart
+            adj, terrain = self.graph.adj, self.graph.nodes
+            in_zoc = {name: t.in_zoc for name, t in chart.terrains.items()}
+            blocks: dict[frozenset[str], bool] = {}
+            out: list[tuple[int, ...]] = []
+            for cell in cells:
+                targets = []
+                for nb, edge in adj[cell].items():
+                    side = edge["hexside"]
+                    b = blocks.get(side)
+                    if b is None:
+                        b = blocks[side] = chart.blocks_zoc(side)
+                    if not b and in_zoc[terrain[nb]["terrain"]]:
+                        targets.append(index[nb])
+                out.append(tuple(sorted(targets)))
+            return out
+
+        return self.derived("zoc", build)
+
     def zoc_labels(self) -> Mapping[str, tuple[str, ...]]:
         """Every cell's label -> the labels of the cells a unit standing on it controls
-        (:func:`~hexwar.board.zoc.zoc_projection` by label: ``in_zoc`` terrain, hexsides
-        that do not block ZOC), in cell-index order; kept on the map."""
-        from hexwar.board.zoc import zoc_projection  # (the zoc module reads maps)
+        (:meth:`zoc_projection` by label), in cell-index order; kept on the map."""
 
         def build() -> dict[str, tuple[str, ...]]:
-            cells, proj = self.indexed_cells(), zoc_projection(self)
+            cells, proj = self.indexed_cells(), self.zoc_projection()
             return {
                 self.label(c): tuple(self.label(cells[j]) for j in proj[i])
                 for i, c in enumerate(cells)

@@ -44,7 +44,6 @@ from hexwar.base.errors import OffMapError
 from hexwar.board.maps import GameMap
 from hexwar.board.move_rules import DEFAULT_RULES, MoveRules, ResolvedRules, Units, resolve_rules
 from hexwar.board.move_search import Found, arrivals, compiled_adjacency, search
-from hexwar.board.zoc import zoc_projection
 from hexwar.grid.geometry import Hex
 
 __all__ = ["EnemyZone", "MoveSearch", "Path", "Reach", "enemy_zone", "find_path", "reachable"]
@@ -137,7 +136,7 @@ def _halt(game_map: GameMap[Any], resolved: ResolvedRules) -> set[int]:
     """The cells that stop a mover entering them: enemy ZOC (S6.3) and stop cells."""
     halt = set(resolved.stop_cells)
     if resolved.exerting:
-        halt.update(*map(zoc_projection(game_map).__getitem__, resolved.exerting))
+        halt.update(*map(game_map.zoc_projection().__getitem__, resolved.exerting))
     return halt
 
 

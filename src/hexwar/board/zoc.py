@@ -28,7 +28,6 @@ __all__ = [
     "occupants",
     "zoc_cells",
     "zoc_indices",
-    "zoc_projection",
     "zoc_sources",
 ]
 
@@ -55,37 +54,6 @@ def occupants(units: Mapping[C, Sequence[Any]] | Collection[C] | None) -> Mappin
     return {cell: (None,) for cell in units}
 
 
-def zoc_projection(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
-    """Per cell index ``i``: the indices of the cells a unit standing at ``i`` controls.
-
-    Computed once per map and cached (ZOC blocking hexsides and ``in_zoc`` terrain are
-    static data).
-    """
-    return game_map.derived("zoc", lambda: _projection(game_map))
-
-
-def _projection(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
-    cells = game_map.indexed_cells()
-    index = game_map.index()
-    chart = game_map.chart
-    adj = game_map.graph.adj
-    in_zoc = {name: t.in_zoc for name, t in chart.terrains.items()}
-    blocks: dict[frozenset[str], bool] = {}
-    terrain = game_map.graph.nodes
-    out: list[tuple[int, ...]] = []
-    for cell in cells:
-        targets = []
-        for nb, edge in adj[cell].items():
-            side = edge["hexside"]
-            b = blocks.get(side)
-            if b is None:
-                b = blocks[side] = chart.blocks_zoc(side)
-            if not b and in_zoc[terrain[nb]["terrain"]]:
-                targets.append(index[nb])
-        out.append(tuple(sorted(targets)))
-    return out
-
-
 def zoc_indices(
     game_map: GameMap[Any],
     enemies: Mapping[Any, Sequence[Any]],
@@ -95,7 +63,7 @@ def zoc_indices(
 
     ``exerts_zoc`` is called once per unit at most (a cell exerts ZOC if any unit does).
     """
-    proj = zoc_projection(game_map)
+    proj = game_map.zoc_projection()
     index = game_map.index()
     zoc: set[int] = set()
     always = exerts_zoc is every_unit_exerts_zoc
@@ -121,16 +89,16 @@ def zoc_cells(
 def zoc_sources(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     """Per cell index ``j``: the indices of the cells from which a unit controls ``j``.
 
-    The inverse of :func:`zoc_projection`, cached on the map: "is cell ``j`` in the ZOC
-    of these units?" for one cell at a time (the movement search builds its set of ZOC
-    cells from :func:`zoc_projection` instead, once per prepared search).
+    The inverse of :meth:`~hexwar.board.maps.GameMap.zoc_projection`, cached on the map:
+    "is cell ``j`` in the ZOC of these units?" for one cell at a time (the movement search
+    builds its set of ZOC cells from the projection instead, once per prepared search).
     """
     return game_map.derived("zoc_sources", lambda: _sources(game_map))
 
 
 def _sources(game_map: GameMap[Any]) -> list[tuple[int, ...]]:
     sources: list[list[int]] = [[] for _ in game_map.indexed_cells()]
-    for i, targets in enumerate(zoc_projection(game_map)):
+    for i, targets in enumerate(game_map.zoc_projection()):
         for j in targets:
             sources[j].append(i)
     return [tuple(s) for s in sources]

@@ -1,7 +1,7 @@
 """The mechanics layer: procedures that many games share, built on the engine and board.
 
-Combat results tables (:mod:`~hexwar.mechanics.crt`; their values
-:mod:`~hexwar.mechanics.crt_values`, their files :mod:`~hexwar.mechanics.crt_load`), chit cups
+Combat results tables (:mod:`~hexwar.mechanics.crt`, also read from files; their values
+:mod:`~hexwar.mechanics.crt_values`), chit cups
 (:mod:`~hexwar.mechanics.cups`), hidden deployment (:mod:`~hexwar.mechanics.deployment`),
 activation (:mod:`~hexwar.mechanics.activation`), opposed rolls
 (:mod:`~hexwar.mechanics.contest`), secret selection (:mod:`~hexwar.mechanics.selection`),
