@@ -70,6 +70,27 @@ class PieceReads(Generic[C]):
         """The side ``piece`` belongs to."""
         return self._entry(state, piece)[1]
 
+    def adjacent(self, game_map: GameMap[C]) -> Mapping[str, tuple[str, ...]]:
+        """Each cell of ``game_map`` by its label here -> its neighbours' labels: adjacency
+        over the stored labels, without building cells (kept on the map, per codec).
+
+        >>> from hexwar.board.maps import build_map, hexagon
+        >>> from hexwar.board.pieces import Pieces
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> chart = chart_from_dict({"terrain": {"clear": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> m = build_map(chart, dict.fromkeys(hexagon(1), "clear"))
+        >>> Pieces().adjacent(m)["0,0"]
+        ('-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0')
+        """
+        codec = self.codec
+
+        def build() -> dict[str, tuple[str, ...]]:
+            label = codec.label
+            return {label(c): tuple(map(label, game_map.neighbors(c))) for c in game_map}
+
+        return game_map.derived(("adjacent-labels", codec), build)
+
     def occupants(self, state: State, cell: C) -> tuple[str, ...]:
         """The pieces in ``cell``, top first (``()`` if empty)."""
         stack = state.get(self.stacks, self.codec.label(cell))

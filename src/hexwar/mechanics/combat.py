@@ -356,32 +356,31 @@ class Combat(ResultProgram, AttackOdds):
 
     def _attackers_of(self, state: State, side: str, fixed: tuple[str, ...]) -> list[str]:
         """The pieces that may attack the cell ``fixed[0]``, sorted."""
-        cell = self._cell(fixed[0])
-        if cell not in self.game_map:
-            return []
+        at, eligible = self.pieces.occupied(state), self.eligible
         out = []
-        for n in self.game_map.neighbors(cell):
-            out += [p for p in self.pieces.occupants(state, n) if self.eligible(state, side, p)]
+        for n in self.pieces.adjacent(self.game_map).get(fixed[0], ()):
+            out += [p for p in at.get(n, ()) if eligible(state, side, p)]
         return sorted(out)
 
     def _defender_cells(self, state: State, side: str, args: tuple[str, ...]) -> list[str]:
         """The cells of enemy stacks next to an eligible attacker, not attacked yet: found
         from the side's eligible pieces and their neighbours (the pieces, not the map)."""
-        done, pieces, game_map = self._defenders(state), self.pieces, self.game_map
+        done, pieces = self._defenders(state), self.pieces
+        entries, at, near = (
+            pieces.entries(state),
+            pieces.occupied(state),
+            pieces.adjacent(self.game_map),
+        )
         out = set()
-        for piece in pieces.pieces_of(state, side):
-            if not self.eligible(state, side, piece):
+        for piece, (label, owner) in entries.items():
+            if owner != side or not self.eligible(state, side, piece):
                 continue
-            where = pieces.where(state, piece)
-            if where not in game_map:
-                continue
-            for cell in game_map.neighbors(where):
-                stack = pieces.occupants(state, cell)
-                if not stack or any(pieces.side(state, p) == side for p in stack):
+            for n in near.get(label, ()):  # a label off the map has no neighbours
+                stack = at.get(n)
+                if not stack or n in done or n in out:
                     continue
-                label = self._label(cell)
-                if label not in done:
-                    out.add(label)
+                if all(entries[p][1] != side for p in stack):
+                    out.add(n)
         return sorted(out)
 
     def _valid(

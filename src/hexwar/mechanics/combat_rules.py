@@ -254,6 +254,19 @@ def hexside_shift(shifts: Sequence[HexsideShift], crossed: Sequence[frozenset[st
     return total
 
 
+def _exact_sum(values: Iterable[Number | float]) -> Number:
+    """The exact sum of strengths: ints stay ints, anything else counts as its exact
+    :class:`~fractions.Fraction`.
+
+    >>> _exact_sum([1, 2]), _exact_sum([1, 0.5])
+    (3, Fraction(3, 2))
+    """
+    total: Number = 0
+    for v in values:
+        total += v if type(v) is int else Fraction(v)
+    return total
+
+
 def place_column(
     table: OddsTable, rules: OddsRules, index: int, shift: int, attack: Fraction, defence: Fraction
 ) -> Odds:
@@ -364,25 +377,22 @@ class AttackOdds:
         attackers = tuple(attackers)
         where = self._cell(cell)
         self._check_attackers(state, side, cell, where, attackers)
-        attack = sum(
-            (Fraction(self.piece_strength(state, p, "attack")) for p in attackers), Fraction(0)
-        )
-        defence = sum(
-            (
-                Fraction(self.piece_strength(state, p, "defend"))
-                for p in self.pieces.occupants(state, where)
-            ),
-            Fraction(0),
+        strength = self.piece_strength
+        attack = _exact_sum(strength(state, p, "attack") for p in attackers)
+        defence = _exact_sum(
+            strength(state, p, "defend") for p in self.pieces.occupants(state, where)
         )
         if defence == 0:
             index = len(self.table.columns) - 1
         else:
-            try:
+            try:  # exact ints go to the table as ints: it keeps their columns
                 index = self.table.column_index(self.table.column_for(attack, defence))
             except AttackRefused:
                 index = -1
         shift = self._shift(state, Attack(side, cell, attackers), where)
-        return place_column(self.table, self.odds_rules, index, shift, attack, defence)
+        return place_column(
+            self.table, self.odds_rules, index, shift, Fraction(attack), Fraction(defence)
+        )
 
     def _check_attackers(
         self, state: State, side: str, cell: str, where: Any, attackers: tuple[str, ...]

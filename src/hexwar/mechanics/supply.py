@@ -44,7 +44,7 @@ from hexwar.base.errors import OffMapError
 from hexwar.base.kept import kept
 from hexwar.board.maps import GameMap
 from hexwar.board.occupancy import PieceReads
-from hexwar.board.zoc import zoc_cells
+from hexwar.board.zoc import zoc_cells, zoc_indices
 from hexwar.engine.state import State
 
 __all__ = ["in_communication", "trace_lengths", "trace_path", "traced", "zoc_stops"]
@@ -166,10 +166,23 @@ def traced(
     >>> sorted(traced(m, [Hex(0, 0), Hex(-2, 0)], [Hex(2, 0)], max_length=3))
     [Hex(q=0, r=0)]
     """
-    index, near = game_map.index(), _neighbours(game_map)
-    key, guide = _prepared(game_map, sources)
+    index = game_map.index()
     bad = {i for c in blocked if (i := index.get(c)) is not None}
     halt = {i for c in stops if (i := index.get(c)) is not None}
+    return _traced(game_map, cells, sources, bad, halt, max_length)
+
+
+def _traced(
+    game_map: GameMap[C],
+    cells: Iterable[C],
+    sources: Iterable[C],
+    bad: set[int],
+    halt: set[int],
+    max_length: int | None,
+) -> set[C]:
+    """:func:`traced` with the blocked and stopping cells given by index."""
+    index, near = game_map.index(), _neighbours(game_map)
+    key, guide = _prepared(game_map, sources)
     goal = key - bad
     shared = max_length is None
     good: set[int] = set()
@@ -366,7 +379,11 @@ def in_communication(
     follows their traces, not the map); else every such cell with its trace length
     (:func:`trace_lengths`)."""
     friends, enemies = pieces.friends_enemies(state, side)
+    if cells is not None:  # by cell index: no cell objects built for the ZOC
+        index = game_map.index()
+        bad = {i for c in enemies if (i := index.get(c)) is not None}
+        held = {i for c in friends if (i := index.get(c)) is not None}
+        halt = zoc_indices(game_map, enemies) - held
+        return _traced(game_map, cells, sources, bad, halt, None)
     stops = zoc_stops(game_map, enemies, friends)
-    if cells is not None:
-        return traced(game_map, cells, sources, blocked=set(enemies), stops=stops)
     return trace_lengths(game_map, sources, blocked=set(enemies), stops=stops)
