@@ -41,6 +41,7 @@ __all__ = [
     "hexagon",
     "rectangle",
     "square_rectangle",
+    "step_levels",
 ]
 
 C = TypeVar("C", bound=Hashable)
@@ -426,23 +427,36 @@ class _StepCounts:
         return found
 
     def _count(self, sources: tuple[str, ...]) -> dict[str, int]:
-        index, graph, labels = self.index, self.neighbors, self.labels
+        index, labels = self.index, self.labels
         depth = [-1 if ok else -2 for ok in self.passable]  # -2: impassable
-        frontier = sorted(i for s in set(sources) if (i := index.get(s)) is not None)
-        frontier = [i for i in frontier if depth[i] == -1]
-        for i in frontier:
-            depth[i] = 0
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for i in frontier:
-                for j in graph[i]:
-                    if depth[j] == -1:
-                        depth[j] = d
-                        nxt.append(j)
-            frontier = nxt
+        starts = [i for s in sources if (i := index.get(s)) is not None]
+        step_levels(self.neighbors, starts, depth)
         return {labels[i]: d for i, d in enumerate(depth) if d >= 0}
+
+
+def step_levels(near: Sequence[Sequence[int]], starts: Iterable[int], depth: list[int]) -> None:
+    """Breadth first over cell indices: each cell whose ``depth`` is ``-1`` (not reached;
+    any other value is never entered) gets its number of steps over ``near`` (each cell's
+    neighbours) from the nearest of ``starts``.
+
+    >>> depth = [-1, -1, -2, -1]
+    >>> step_levels([(1,), (0, 2), (1, 3), (2,)], [0], depth)
+    >>> depth
+    [0, 1, -2, -1]
+    """
+    frontier = [i for i in sorted(set(starts)) if depth[i] == -1]
+    for i in frontier:
+        depth[i] = 0
+    d = 0
+    while frontier:
+        d += 1
+        ahead = []
+        for i in frontier:
+            for j in near[i]:
+                if depth[j] == -1:
+                    depth[j] = d
+                    ahead.append(j)
+        frontier = ahead
 
 
 def _labels(offset: str, digits: int) -> MapLabels:

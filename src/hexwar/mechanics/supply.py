@@ -42,7 +42,7 @@ import networkx as nx
 
 from hexwar.base.errors import OffMapError
 from hexwar.base.kept import kept
-from hexwar.board.maps import GameMap
+from hexwar.board.maps import GameMap, step_levels
 from hexwar.board.occupancy import PieceReads
 from hexwar.board.zoc import zoc_cells, zoc_indices
 from hexwar.engine.state import State
@@ -313,19 +313,7 @@ def _guide(game_map: GameMap[Any], sources: frozenset[int]) -> list[int]:
     if found is None:
         near = _neighbours(game_map)
         found = [-1] * len(near)
-        level = sorted(sources)
-        for i in level:
-            found[i] = 0
-        d = 0
-        while level:
-            d += 1
-            ahead = []
-            for v in level:
-                for u in near[v]:
-                    if found[u] < 0:
-                        found[u] = d
-                        ahead.append(u)
-            level = ahead
+        step_levels(near, sources, found)
         kept(store, sources, found)
     return found
 
