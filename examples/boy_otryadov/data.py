@@ -136,6 +136,7 @@ _PARAMS: dict[str, Field] = {
     "withdrawal_from_turn": Checker.integer, "draw_loss_share": _pair,
     "hmg_assault_mg_squares": Checker.integer, "gas_bomb_turns": Checker.integer,
     "degas_side_turns": Checker.integer, "melee_fired_weight": Checker.integer,
+    "charge_instead": Checker.str_list,
 }  # fmt: skip
 _SCENARIO_FIELDS: dict[str, Field] = {
     "strip_figures": Checker.integer, "stack_setup": Checker.integer,
@@ -173,6 +174,8 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
     ck.keys(params, required=_PARAMS, entry="rules")
     for key, check in _PARAMS.items():
         check(ck, params[key], f"rules.{key}")
+    for i, result in enumerate(params["charge_instead"]):  # VIII.б
+        ck.choice(result, ("dismount", "retreat"), f"rules.charge_instead[{i}]", "result")
     arms: dict[str, Arm] = {}
     raw_arms = ck.table(top["arms"], "arms")
     for name in sorted(raw_arms):

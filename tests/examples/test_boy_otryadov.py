@@ -592,21 +592,77 @@ def test_foot_take_a_heavy_mg_only_under_guns_or_two_mg_squares_viii_v() -> None
     assert "Г11" in moves(state, "b03")
 
 
-def test_cavalry_cars_and_tanks_charge_only_when_not_under_fire_viii_b() -> None:
-    def tank_can_take_g11(red_fires: bool) -> bool:
-        state = position(
-            {"b01": ("rifle", "В12"), "b02": ("tank", "Г12"), "b03": ("rifle", "А15"),
-             "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
-        )  # fmt: skip
-        end_turn(state, "b03")
-        if red_fires:
-            state.apply("fire r01 Г12")  # rifles do not hurt a tank (V g), but it is shot at
-        end_turn(state, "r02")
-        state.apply("fire b01 Г11")
-        return "Г11" in moves(state, "b02")
+def charge_position(arm: str, at: str, target: str, rifle: str, red_fires: bool) -> State:
+    """VIII.б: blue's ``arm`` at ``at``; red's rifle at ``target`` fires at it (or not) in
+    red's turn; in blue's next turn blue's rifle at ``rifle`` fires at ``target``."""
+    state = position(
+        {"b01": ("rifle", rifle), "b02": (arm, at), "b03": ("rifle", "А15"),
+         "r01": ("rifle", target), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    end_turn(state, "b03")
+    if red_fires:
+        state.apply(f"fire r01 {at}")
+    end_turn(state, "r02")
+    state.apply(f"fire b01 {target}")
+    return state
 
-    assert tank_can_take_g11(red_fires=False)
-    assert not tank_can_take_g11(red_fires=True)
+
+@pytest.mark.parametrize("arm", ["cavalry", "tank"])
+def test_cavalry_cars_and_tanks_charge_only_when_not_under_fire_viii_b(arm: str) -> None:
+    """VIII.б: a figure under fire at Е11, reached from Е13 only from the front (Д12, Ж12;
+    its flanks Д11, Ж11 are marsh, its rear three squares away), is taken only by a
+    figure not itself under fire."""
+    assert "Е11" in moves(charge_position(arm, "Е13", "Е11", "З12", red_fires=False), "b02")
+    state = charge_position(arm, "Е13", "Е11", "З12", red_fires=True)
+    assert "Е11" not in moves(state, "b02")
+    assert check_rejects(state, Action.parse("move b02 Е11")).rule == "VIII.б"
+
+
+def test_under_fire_cavalry_charges_into_the_flank_instead_of_dismounting_viii_b() -> None:
+    """VIII.б: "if the cavalry is itself under fire it may attack by a combined move
+    (instead of dismounting or a forced fall-back), i.e. into the flank or rear".
+    Red's one fire leaves the cavalry at Б12 mounted until its turn (VI.2's dismount is
+    its to take); it may then take Г11 from В11, Г11's flank (RULING: a neighbour no
+    further forward than the target, as the target's side advances), and only that."""
+    state = charge_position("cavalry", "Б12", "Г11", "В12", red_fires=True)
+    assert state.get("arm", "b02") == "cavalry"
+    mine = {str(a) for a in state.legal_actions() if a.args and a.args[0] == "b02"}
+    assert mine == {"dismount b02", "move b02 Г11"}
+    assert check_rejects(state, END).rule == "VIII.б"  # the choice comes first
+    assert check_rejects(state, Action.parse("move b02 В11")).rule == "VIII.б"
+    charged = state.clone()
+    charged.apply("move b02 Г11")  # the charge replaces the dismount
+    assert RULES.units(charged)["b02"] == ("cavalry", RULES.board.cell_at("Г11"))
+    assert "r01" not in RULES.units(charged)
+    state.apply("dismount b02")  # or the fire's effect: dismounted and pinned, may fire
+    assert state.get("arm", "b02") == "cavalry_dismounted"
+    assert state.get("pinned", "b02")
+    assert not state.table("moved")
+    assert moves(state, "b02") == set()
+    assert fires(state, "b02")
+
+
+def test_car_under_gun_fire_falls_back_in_its_turn_unless_it_can_charge_viii_b() -> None:
+    """VI.2, VIII.б: guns and one other figure make a car fall back; it does so in its
+    own turn, where a charge into the flank or rear could replace it. On the road from
+    Г13 the car reaches Г11 only from the front (Г12), so it must fall back."""
+    state = position(
+        {"b01": ("rifle", "В13"), "b02": ("armoured_car", "Г13"), "b03": ("rifle", "А15"),
+         "r01": ("rifle", "Г11"), "r02": ("field_gun", "Г5"), "r03": ("rifle", "К1")}
+    )  # fmt: skip
+    end_turn(state, "b03")
+    state.apply("fire r01 Г13")
+    state.apply("fire r02 Г13")
+    end_turn(state, "r03")
+    assert RULES.units(state)["b02"][1] == RULES.board.cell_at("Г13")
+    state.apply("fire b01 Г11")
+    falls = {a.args[1] for a in state.legal_actions() if a.kind == "retreat"}
+    assert falls
+    assert "Г11" not in moves(state, "b02")
+    assert all(a.args[0] == "b02" for a in state.legal_actions() if a.kind == "retreat")
+    state.apply(f"retreat b02 {min(falls)}")
+    assert state.get("pinned", "b02")
+    assert state.get("shot", "b02") is True
 
 
 def test_the_cavalry_game_moves_three_figures_in_the_attack_strip_x4() -> None:
