@@ -51,7 +51,7 @@ class Arm:
     strength: Fraction = Fraction(1)  # VII: fire strength against the rows of VI
     mg: bool = False  # VIII.в: a machine gun (its fire lets foot assault an HMG)
     guarded: bool = False  # VIII.в: foot assault it only under gun or 2-square MG fire
-    charge: bool = False  # VIII.б: assaults only when not itself under fire
+    charge: bool = False  # VIII.б: under fire, charges only into the flank or rear
     melee: str | None = None  # VI.3d: "foot", "horse" or "armour" in green-square melee
     gas_proof: bool = False  # IV: tanks cross gassed squares
     degas: bool = False  # XIV.б: a chemical figure neutralises a contaminated square

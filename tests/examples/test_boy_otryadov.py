@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -18,6 +19,7 @@ from hexwar.engine.actions import END, Action
 from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games, check_rejects, outputs_under_hash_seeds
+from hexwar.testing.policies import Weighted
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = BoyOtryadov()
@@ -84,6 +86,10 @@ def test_bad_rules_file_names_the_file_and_entry(tmp_path: Path) -> None:
     raw, _ = read_data_file(DATA / "rules.toml")
     raw["effects"][0]["result"] = "vaporise"
     with pytest.raises(DataError, match=r"effects\[0\]"):
+        game_data_from_dict(raw, load_game_data().game_map, "rules.toml")
+    raw, _ = read_data_file(DATA / "rules.toml")
+    raw["rules"]["charge_instead"] = ["dismount", "destroy"]  # VIII.б: not a destruction
+    with pytest.raises(DataError, match=r"rules\.charge_instead\[1\]"):
         game_data_from_dict(raw, load_game_data().game_map, "rules.toml")
 
 
@@ -389,18 +395,49 @@ def test_illegal_actions_are_refused_with_the_rule() -> None:
 # -- the whole game ------------------------------------------------------------------------
 
 
+class CountingAssaults:
+    """The kit's default policy (:class:`~hexwar.testing.policies.Weighted`), counting the
+    moves it chooses onto an enemy square (assaults, VIII) and, among them, the charges
+    of figures under fire (into the flank or rear, VIII.б). It draws exactly as
+    ``Weighted`` does, so the games are the kit's own."""
+
+    def __init__(self) -> None:
+        self.policy = Weighted()
+        self.assaults = self.flank = 0
+
+    def __call__(self, state: State, rng: random.Random) -> Action:
+        action = self.policy(state, rng)
+        if action.kind == "move" and not state.pending:
+            uid, there = action.args
+            enemy = RULES.pieces.positions(state, "red" if side_of(uid) == "blue" else "blue")
+            if RULES.board.cell_at(there) in enemy:
+                self.assaults += 1
+                self.flank += state.get("shot", uid) is not None
+        return action
+
+
+KIT_SEED = 32  # the README's table: 50 games a scenario, 3 turns, gas on (XIV)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", sorted(RULES.data.scenarios))
 def test_random_games_of_every_scenario_pass_the_kit_and_fight(scenario: str) -> None:
     """50 random games (the kit's weighted policy: ``end`` seldom) of each scenario (XII,
-    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V)."""
+    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V) and assault
+    (VIII). Prints the README's row (``pytest -s``)."""
+    counting = CountingAssaults()
     report = check_random_games(
         lambda: RULES.new_state(scenario, {"turns": 3, "gas": True}),
-        games=50, seed=32, full_check_every=50,
+        games=50, seed=KIT_SEED, full_check_every=50, policy=counting,
     )  # fmt: skip
+    k = report.kinds
+    print(f"| {scenario} | {report.games} | {len(report.violations)} | {report.steps} | "
+          f"{k['fire']} | {counting.assaults} | {counting.flank} | {k['bomb']} | "
+          f"{k['contaminate']} |")  # fmt: skip
     assert report.ok, report.violations[:3]
     assert report.terminal == report.games == 50
-    assert report.kinds["fire"] > 50
+    assert k["fire"] > 50
+    assert counting.assaults > 0
 
 
 @pytest.mark.slow
