@@ -423,8 +423,9 @@ KIT_SEED = 32  # the README's table: 50 games a scenario, 3 turns, gas on (XIV)
 @pytest.mark.parametrize("scenario", sorted(RULES.data.scenarios))
 def test_random_games_of_every_scenario_pass_the_kit_and_fight(scenario: str) -> None:
     """50 random games (the kit's weighted policy: ``end`` seldom) of each scenario (XII,
-    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V) and assault
-    (VIII). Prints the README's row (``pytest -s``)."""
+    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V) and gas (XIV).
+    Prints the README's row (``pytest -s``): assaults (VIII) are counted, not required —
+    in 3 turns random figures seldom meet."""
     counting = CountingAssaults()
     report = check_random_games(
         lambda: RULES.new_state(scenario, {"turns": 3, "gas": True}),
@@ -437,7 +438,7 @@ def test_random_games_of_every_scenario_pass_the_kit_and_fight(scenario: str) ->
     assert report.ok, report.violations[:3]
     assert report.terminal == report.games == 50
     assert k["fire"] > 50
-    assert counting.assaults > 0
+    assert k["bomb"] > 0  # XIV
 
 
 @pytest.mark.slow
@@ -452,11 +453,17 @@ def test_random_games_in_contact_pass_the_kit() -> None:
         base.apply(action)
     text = dumps(base)
     assert any(a.kind == "fire" for a in base.legal_actions())  # in contact
+    counting = CountingAssaults()
     report = check_random_games(
-        lambda: loads(RULES, text), games=20, seed=3, max_steps=120, full_check_every=5
-    )
+        lambda: loads(RULES, text), games=20, seed=3, max_steps=120, full_check_every=5,
+        policy=counting,
+    )  # fmt: skip
+    k = report.kinds
+    print(f"| skirmish, from contact | {report.games} | {len(report.violations)} | "
+          f"{report.steps} | {k['fire']} | {counting.assaults} | {counting.flank} |")  # fmt: skip
     assert report.ok, report.violations[:3]
     assert report.steps > 800
+    assert counting.assaults > 0
 
 
 @pytest.mark.slow
