@@ -407,13 +407,17 @@ class CountingAssaults:
 
     def __call__(self, state: State, rng: random.Random) -> Action:
         action = self.policy(state, rng)
+        self.count(state, action)
+        return action
+
+    def count(self, state: State, action: Action) -> None:
+        """Count ``action`` if it is an assault, before it is applied to ``state``."""
         if action.kind == "move" and not state.pending:
             uid, there = action.args
             enemy = RULES.pieces.positions(state, "red" if side_of(uid) == "blue" else "blue")
             if RULES.board.cell_at(there) in enemy:
                 self.assaults += 1
                 self.flank += state.get("shot", uid) is not None
-        return action
 
 
 KIT_SEED = 32  # the README's table: 50 games a scenario, 3 turns, gas on (XIV)
@@ -464,6 +468,28 @@ def test_random_games_in_contact_pass_the_kit() -> None:
     assert report.ok, report.violations[:3]
     assert report.steps > 800
     assert counting.assaults > 0
+
+
+@pytest.mark.slow
+def test_bot_games_assault_and_charge_into_the_flank_viii() -> None:
+    """VIII, VIII.б: ten seeded bot games of the skirmish with gas (the bot takes a square
+    under fire whenever it can): assaults happen, some of them charges of figures under
+    fire into the flank or rear. Prints the README's figures (``pytest -s``)."""
+    counting = CountingAssaults()
+    fired = bombs = 0
+    for seed in range(10):
+        state = RULES.new_state("skirmish", {"gas": True})
+        bots = {"blue": Bot(seed), "red": Bot(seed + 1)}
+        while not state.is_terminal():
+            action = bots[state.current_player()].choose(state)
+            counting.count(state, action)
+            fired += action.kind == "fire"
+            bombs += action.kind == "bomb"
+            state.apply(action)
+    print(f"bot games: 10, fire {fired}, assaults {counting.assaults}, "
+          f"flank {counting.flank}, bombs {bombs}")  # fmt: skip
+    assert counting.flank > 0
+    assert counting.assaults > counting.flank
 
 
 @pytest.mark.slow
