@@ -51,7 +51,7 @@ class Arm:
     strength: Fraction = Fraction(1)  # VII: fire strength against the rows of VI
     mg: bool = False  # VIII.в: a machine gun (its fire lets foot assault an HMG)
     guarded: bool = False  # VIII.в: foot assault it only under gun or 2-square MG fire
-    charge: bool = False  # VIII.б: assaults only when not itself under fire
+    charge: bool = False  # VIII.б: under fire, charges only into the flank or rear
     melee: str | None = None  # VI.3d: "foot", "horse" or "armour" in green-square melee
     gas_proof: bool = False  # IV: tanks cross gassed squares
     degas: bool = False  # XIV.б: a chemical figure neutralises a contaminated square
@@ -136,6 +136,7 @@ _PARAMS: dict[str, Field] = {
     "withdrawal_from_turn": Checker.integer, "draw_loss_share": _pair,
     "hmg_assault_mg_squares": Checker.integer, "gas_bomb_turns": Checker.integer,
     "degas_side_turns": Checker.integer, "melee_fired_weight": Checker.integer,
+    "charge_instead": Checker.str_list,
 }  # fmt: skip
 _SCENARIO_FIELDS: dict[str, Field] = {
     "strip_figures": Checker.integer, "stack_setup": Checker.integer,
@@ -173,6 +174,8 @@ def game_data_from_dict(raw: Mapping[str, Any], game_map: GameMap[Any], source: 
     ck.keys(params, required=_PARAMS, entry="rules")
     for key, check in _PARAMS.items():
         check(ck, params[key], f"rules.{key}")
+    for i, result in enumerate(params["charge_instead"]):  # VIII.б
+        ck.choice(result, ("dismount", "retreat"), f"rules.charge_instead[{i}]", "result")
     arms: dict[str, Arm] = {}
     raw_arms = ck.table(top["arms"], "arms")
     for name in sorted(raw_arms):

@@ -51,6 +51,7 @@ from hexwar import (
     State,
     TurnSequence,
     Value,
+    find_path,
     reachable,
 )
 from hexwar.engine.observe import ObservationView
@@ -64,6 +65,7 @@ from .data import ROWS, SQUARES, Arm, EffectRow, GameData, Scenario, load_game_d
 
 PREFIX = {"blue": "b", "red": "r"}
 SCRATCH = ("fire", "moved", "shots", "strip")  # emptied when a side's turn begins (X.4)
+UNIT_KINDS = ("move", "mount", "dismount", "fire", "retreat", "lost")  # a figure id first
 DEFAULT = "skirmish"  # the scenario ``default`` names (the smallest, for ``serve``)
 Units = dict[str, tuple[str, Square]]
 
@@ -138,6 +140,7 @@ class BoyOtryadov(Ruleset):
         )
         # III: no ZOC; VI.3: one figure a square, two on a green one.
         self.rules = MoveRules(zoc=False, can_end_at=lambda m, c, f: len(f) < self.capacity(c))
+        self.passing = MoveRules(zoc=False, can_end_at=lambda m, c, f: True)  # VIII.б: paths
         act = [Phase("act", side=s, scratch=SCRATCH, on_exit=self._finish, may_end=self.may_end)
                for s in SIDES]  # fmt: skip
         self.sequence = TurnSequence(tuple(Stage(s, (a,)) for s, a in zip(SIDES, act, strict=True)))
@@ -278,10 +281,14 @@ class BoyOtryadov(Ruleset):
 
     def may_end(self, state: State) -> bool:
         """X.4: "a figure move is obligatory" — a side ends its turn once a figure has moved
-        (or (dis)mounted, or it laid persistent gas: XIV.б), or if none can."""
+        (or (dis)mounted, or it laid persistent gas: XIV.б), or if none can; VIII.б: not
+        while a figure under fire has still to charge or take the fire's effect."""
+        side = cast(str, state.stage)
+        if any(self.awaiting(state, u) for u in self.pieces.pieces_of(state, side)):
+            return False
         if state.table("moved"):
             return True
-        return all(a.kind == "fire" for a in self.phase_actions(state, cast(str, state.stage)))
+        return all(a.kind == "fire" for a in self.phase_actions(state, side))
 
     def phase_actions(self, state: State, side: str) -> Iterator[Action]:
         """The moves, (dis)mounts, fire moves and gas attacks of ``side``, figure by
@@ -298,6 +305,15 @@ class BoyOtryadov(Ruleset):
             def strip_ok(*cells: Square, uid: str = uid) -> bool:  # X.4
                 return budget > 0 or uid in used or not any(map(self.in_strip, cells))
 
+            effect = self.awaiting(state, uid)
+            if effect is not None:  # VIII.б: charge into the flank or rear, or take the effect
+                enemy = self.pieces.positions(state, other(side))
+                if not state.get("pinned", uid):
+                    yield from (Action.of("move", uid, label(d))
+                                for d in self.destinations(state, uid)
+                                if d in enemy and strip_ok(cell, d))  # fmt: skip
+                yield from self._fire_effect(state, uid, effect)
+                continue
             if not state.get("moved", uid) and not state.get("pinned", uid):
                 yield from (
                     Action.of("move", uid, label(d))
@@ -310,6 +326,23 @@ class BoyOtryadov(Ruleset):
                 yield from (Action.of("fire", uid, label(t)) for t in self.targets(state, uid))
         if state.get("game", "gas"):
             yield from self._gas_moves(state, side)
+
+    def awaiting(self, state: State, uid: str) -> str | None:
+        """VIII.б: the fire result (``charge_instead``: dismount, fall back) a charging
+        figure under fire has still to take, or to replace by a charge into the flank or
+        rear, in its own turn; ``None`` if none."""
+        effect = state.get("shot", uid)
+        return effect if isinstance(effect, str) else None
+
+    def _fire_effect(self, state: State, uid: str, effect: str) -> list[Action]:
+        """VI.2: the fire's effect taken in the figure's turn (VIII.б): dismount, or fall
+        back within its move (lost if it cannot)."""
+        if effect == "dismount":
+            return [Action.of("dismount", uid)]
+        label = self.board.label
+        return [Action.of("retreat", uid, label(c)) for c in self.retreats(state, uid)] or [
+            Action.of("lost", uid)
+        ]
 
     def _gas_moves(self, state: State, side: str) -> list[Action]:
         """XIV.а: once a game, the air bomb on any enemy figure; XIV.б: once a game, persistent
@@ -360,15 +393,44 @@ class BoyOtryadov(Ruleset):
             front = max([b.advance(side, c) for c in own] + [b.advance(side, cell)])
             out = [c for c in out if b.advance(side, c) <= front]
         open_ground: tuple[str, ...] = ("weak", "strong") if arm.assault == "open" else ("weak",)
-        if arm.charge and state.get("shot", uid):  # VIII.б: not while itself under fire
-            open_ground = ()
+        flank = arm.charge and state.get("shot", uid) is not None  # VIII.б: itself under fire
         for t in map(b.cell_at, state.table("fire")) if arm.assault else ():  # VIII
-            if (t in enemies and b.terrain(t) in open_ground and t in reach(blocked - {t})
+            if not (t in enemies and b.terrain(t) in open_ground
                     and (arm.charge or self._assault_allowed(state, t, enemies[t]))):  # fmt: skip
+                continue
+            if (self._into_flank_or_rear(state, uid, t, friends, blocked) if flank
+                    else t in reach(blocked - {t})):  # fmt: skip
                 out.append(t)
         if b.terrain(cell) == "masking" and not forced:  # VI.3b: only forward
             out = [c for c in out if b.advance(side, c) > b.advance(side, cell)]
         return sorted(out)
+
+    def _into_flank_or_rear(
+        self,
+        state: State,
+        uid: str,
+        t: Square,
+        friends: Mapping[Square, Any],
+        blocked: set[Square],
+    ) -> bool:
+        """VIII.б: a charging figure under fire attacks "by a combined move ... into the
+        flank or rear" (III: round obstacles, through friends). RULING: the move's last
+        step enters the target's square from a neighbouring square no further forward than
+        the target, as the target's side advances (``Board.advance``): from the same row
+        (flank) or from behind (rear) — the text gives the board no other facing."""
+        arm, b = self.arm(state, uid), self.board
+        cell = self.pieces.where(state, uid)
+        them = side_of(self.pieces.occupants(state, t)[0])
+        through = reachable(b.map, cell, arm.movement, arm.move, friends=friends,
+                            enemies=blocked, rules=self.passing).costs  # fmt: skip
+        for n in b.map.neighbors(t):
+            if n not in through or b.advance(them, n) > b.advance(them, t):
+                continue
+            step = find_path(b.map, n, t, arm.movement, arm.move - through[n],
+                             friends=friends, enemies=blocked - {t}, rules=self.rules)  # fmt: skip
+            if step is not None and len(step.cells) == 2:
+                return True
+        return False
 
     def _assault_allowed(self, state: State, t: Square, held: Iterable[str]) -> bool:
         """VIII.в: foot take a heavy MG only under gun fire or MG fire from 2 squares."""
@@ -440,6 +502,20 @@ class BoyOtryadov(Ruleset):
         return out
 
     def explain(self, state: State, action: Action) -> tuple[str, str | None]:
+        side = state.current_player()
+        waiting = [u for u in self.pieces.pieces_of(state, side) if self.awaiting(state, u)]
+        if action.kind == "end" and waiting and not state.pending:
+            return f"end: {', '.join(waiting)} under fire must first charge or take it", "VIII.б"
+        uid = action.args[0] if action.kind in UNIT_KINDS and action.args else None
+        if uid in waiting or (
+            action.kind == "move"
+            and uid in self.pieces.pieces_of(state, side)
+            and self.arm(state, uid).charge
+            and state.get("shot", uid) is not None
+            and action.args[-1] in map(self.board.label, self.pieces.positions(state, other(side)))
+        ):
+            return (f"{action}: a figure under fire charges only by a combined move into the "
+                    "enemy's flank or rear (or takes the fire's effect)", "VIII.б")  # fmt: skip
         rules = {"move": "III, IV, VI.3b, VIII, X.4", "fire": "V, VI.3b, X.4", "place": "X.2",
                  "retreat": "VI", "bomb": "XIV.а", "contaminate": "XIV.б"}  # fmt: skip
         if action.kind in rules:
@@ -454,6 +530,12 @@ class BoyOtryadov(Ruleset):
             self._gas(state, side, action.kind, action.args[0])
             return
         uid, kind = action.args[0], action.kind
+        if self.awaiting(state, uid) is not None:  # VIII.б
+            state.put("shot", uid, True)  # still under fire this turn
+            if kind != "move":  # the fire's effect, taken now (not the figure's move, X.4)
+                self._take_effect(state, uid, action)
+                self._check_destroyed(state)
+                return
         arm, cell = self.arm(state, uid), self.pieces.where(state, uid)
         dest = self.board.cell_at(action.args[1]) if kind == "move" else cell
         if self.in_strip(cell) or self.in_strip(dest):
@@ -500,16 +582,23 @@ class BoyOtryadov(Ruleset):
                 self.pieces.remove(state, uid)
             self.raid.start(state, side, self.p["raid_removes"])
 
+    def _take_effect(self, state: State, uid: str, action: Action) -> None:
+        """VI: a fire's effect: fall back (``retreat``; ``lost`` if it cannot) or
+        dismount; the figure is pinned for its side's turn."""
+        if action.kind == "lost":
+            self.pieces.remove(state, uid)
+            return
+        if action.kind == "dismount":
+            state.put("arm", uid, cast(str, self.arm(state, uid).dismount))
+        else:
+            self.pieces.move(state, uid, self.board.cell_at(action.args[1]))
+        state.put("pinned", uid, True)
+
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         if self.deployment.answer(state, decision, action):  # X.2: behind the screen
             return
         if decision.kind == "retreat":
-            uid = action.args[0]
-            if action.kind == "lost":
-                self.pieces.remove(state, uid)
-            else:
-                self.pieces.move(state, uid, self.board.cell_at(action.args[1]))
-                state.put("pinned", uid, True)
+            self._take_effect(state, action.args[0], action)
         else:  # raid (XIII): the raiding side removes enemy figures one by one
             self.raid.answer(state, decision, action)
         self._check_destroyed(state)
@@ -536,8 +625,13 @@ class BoyOtryadov(Ruleset):
                 state.put("barrage", label, side)
             for uid in hit:
                 arm = self.arm(state, uid)
-                state.put("shot", uid, True)  # VIII.б: under fire in its coming turn
                 result = fire_result(self.data.effects, arm, b.terrain(t), shots)
+                # VIII.б: under fire in its coming turn; a charging figure takes a dismount
+                # or fall-back then, unless it charges into the flank or rear instead
+                later = arm.charge and result in self.p["charge_instead"]
+                state.put("shot", uid, result if later else True)
+                if later:
+                    continue
                 if result == "destroy":
                     self.pieces.remove(state, uid)
                 elif result == "neutralise":  # IX: for N turns after this one

@@ -109,7 +109,7 @@ WEB: Final = WebGame(
         "scenario": (DEFAULT, *sorted(n for n in RULES.data.scenarios if n != DEFAULT)),
         "gas": ("no", "yes"),
     },
-    unit_kinds=("move", "mount", "dismount", "fire"),
+    unit_kinds=("move", "retreat", "mount", "dismount", "fire"),
     decisions={
         "retreat": "fall back or leave the square (VI, XIV)",
         "raid": "remove an enemy figure (XIII)",

@@ -4,8 +4,10 @@ Sequence of play (3.0), one turn:
 
 A. Orders: reinforcements due enter (3.0 B.3, 5.25), the order-delay roll (5.29; Napoleon
    never rolls), then each side secretly puts up to its commander's order rating of
-   command groups under orders (5.21-5.23; a command group is a whole activation group
-   here, 5.24). The statuses stay hidden until the group's first marker is drawn
+   command groups under orders (5.21-5.23). RULING (5.24): a command group is a whole
+   activation group, which never splits — the text names the command-group range that
+   splits a group («Предел Группы Приказа») but never gives it; a unit far from its group
+   keeps the group's status. The statuses stay hidden until the group's first marker is drawn
    (:class:`hexwar.mechanics.selection.SecretSelection`).
 B. Initiative (4.0): d10 + order rating each; a tie gives nobody the initiative
    (:class:`hexwar.mechanics.contest.OpposedRoll`). Then each side may place its barrage

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -18,6 +19,7 @@ from hexwar.engine.actions import END, Action
 from hexwar.engine.savefile import dumps, loads
 from hexwar.engine.state import HIDDEN, State
 from hexwar.testing import check_random_games, check_rejects, outputs_under_hash_seeds
+from hexwar.testing.policies import Weighted
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = BoyOtryadov()
@@ -84,6 +86,10 @@ def test_bad_rules_file_names_the_file_and_entry(tmp_path: Path) -> None:
     raw, _ = read_data_file(DATA / "rules.toml")
     raw["effects"][0]["result"] = "vaporise"
     with pytest.raises(DataError, match=r"effects\[0\]"):
+        game_data_from_dict(raw, load_game_data().game_map, "rules.toml")
+    raw, _ = read_data_file(DATA / "rules.toml")
+    raw["rules"]["charge_instead"] = ["dismount", "destroy"]  # VIII.б: not a destruction
+    with pytest.raises(DataError, match=r"rules\.charge_instead\[1\]"):
         game_data_from_dict(raw, load_game_data().game_map, "rules.toml")
 
 
@@ -389,18 +395,54 @@ def test_illegal_actions_are_refused_with_the_rule() -> None:
 # -- the whole game ------------------------------------------------------------------------
 
 
+class CountingAssaults:
+    """The kit's default policy (:class:`~hexwar.testing.policies.Weighted`), counting the
+    moves it chooses onto an enemy square (assaults, VIII) and, among them, the charges
+    of figures under fire (into the flank or rear, VIII.б). It draws exactly as
+    ``Weighted`` does, so the games are the kit's own."""
+
+    def __init__(self) -> None:
+        self.policy = Weighted()
+        self.assaults = self.flank = 0
+
+    def __call__(self, state: State, rng: random.Random) -> Action:
+        action = self.policy(state, rng)
+        self.count(state, action)
+        return action
+
+    def count(self, state: State, action: Action) -> None:
+        """Count ``action`` if it is an assault, before it is applied to ``state``."""
+        if action.kind == "move" and not state.pending:
+            uid, there = action.args
+            enemy = RULES.pieces.positions(state, "red" if side_of(uid) == "blue" else "blue")
+            if RULES.board.cell_at(there) in enemy:
+                self.assaults += 1
+                self.flank += state.get("shot", uid) is not None
+
+
+KIT_SEED = 32  # the README's table: 50 games a scenario, 3 turns, gas on (XIV)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", sorted(RULES.data.scenarios))
 def test_random_games_of_every_scenario_pass_the_kit_and_fight(scenario: str) -> None:
     """50 random games (the kit's weighted policy: ``end`` seldom) of each scenario (XII,
-    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V)."""
+    XI, 1941), 3 turns each, gas on (XIV): no violation, and they fire (V) and gas (XIV).
+    Prints the README's row (``pytest -s``): assaults (VIII) are counted, not required —
+    in 3 turns random figures seldom meet."""
+    counting = CountingAssaults()
     report = check_random_games(
         lambda: RULES.new_state(scenario, {"turns": 3, "gas": True}),
-        games=50, seed=32, full_check_every=50,
+        games=50, seed=KIT_SEED, full_check_every=50, policy=counting,
     )  # fmt: skip
+    k = report.kinds
+    print(f"| {scenario} | {report.games} | {len(report.violations)} | {report.steps} | "
+          f"{k['fire']} | {counting.assaults} | {counting.flank} | {k['bomb']} | "
+          f"{k['contaminate']} |")  # fmt: skip
     assert report.ok, report.violations[:3]
     assert report.terminal == report.games == 50
-    assert report.kinds["fire"] > 50
+    assert k["fire"] > 50
+    assert k["bomb"] > 0  # XIV
 
 
 @pytest.mark.slow
@@ -415,11 +457,39 @@ def test_random_games_in_contact_pass_the_kit() -> None:
         base.apply(action)
     text = dumps(base)
     assert any(a.kind == "fire" for a in base.legal_actions())  # in contact
+    counting = CountingAssaults()
     report = check_random_games(
-        lambda: loads(RULES, text), games=20, seed=3, max_steps=120, full_check_every=5
-    )
+        lambda: loads(RULES, text), games=20, seed=3, max_steps=120, full_check_every=5,
+        policy=counting,
+    )  # fmt: skip
+    k = report.kinds
+    print(f"| skirmish, from contact | {report.games} | {len(report.violations)} | "
+          f"{report.steps} | {k['fire']} | {counting.assaults} | {counting.flank} |")  # fmt: skip
     assert report.ok, report.violations[:3]
     assert report.steps > 800
+    assert counting.assaults > 0
+
+
+@pytest.mark.slow
+def test_bot_games_assault_and_charge_into_the_flank_viii() -> None:
+    """VIII, VIII.б: ten seeded bot games of the skirmish with gas (the bot takes a square
+    under fire whenever it can): assaults happen, some of them charges of figures under
+    fire into the flank or rear. Prints the README's figures (``pytest -s``)."""
+    counting = CountingAssaults()
+    fired = bombs = 0
+    for seed in range(10):
+        state = RULES.new_state("skirmish", {"gas": True})
+        bots = {"blue": Bot(seed), "red": Bot(seed + 1)}
+        while not state.is_terminal():
+            action = bots[state.current_player()].choose(state)
+            counting.count(state, action)
+            fired += action.kind == "fire"
+            bombs += action.kind == "bomb"
+            state.apply(action)
+    print(f"bot games: 10, fire {fired}, assaults {counting.assaults}, "
+          f"flank {counting.flank}, bombs {bombs}")  # fmt: skip
+    assert counting.flank > 0
+    assert counting.assaults > counting.flank
 
 
 @pytest.mark.slow
@@ -592,21 +662,77 @@ def test_foot_take_a_heavy_mg_only_under_guns_or_two_mg_squares_viii_v() -> None
     assert "Г11" in moves(state, "b03")
 
 
-def test_cavalry_cars_and_tanks_charge_only_when_not_under_fire_viii_b() -> None:
-    def tank_can_take_g11(red_fires: bool) -> bool:
-        state = position(
-            {"b01": ("rifle", "В12"), "b02": ("tank", "Г12"), "b03": ("rifle", "А15"),
-             "r01": ("rifle", "Г11"), "r02": ("rifle", "К1")}
-        )  # fmt: skip
-        end_turn(state, "b03")
-        if red_fires:
-            state.apply("fire r01 Г12")  # rifles do not hurt a tank (V g), but it is shot at
-        end_turn(state, "r02")
-        state.apply("fire b01 Г11")
-        return "Г11" in moves(state, "b02")
+def charge_position(arm: str, at: str, target: str, rifle: str, red_fires: bool) -> State:
+    """VIII.б: blue's ``arm`` at ``at``; red's rifle at ``target`` fires at it (or not) in
+    red's turn; in blue's next turn blue's rifle at ``rifle`` fires at ``target``."""
+    state = position(
+        {"b01": ("rifle", rifle), "b02": (arm, at), "b03": ("rifle", "А15"),
+         "r01": ("rifle", target), "r02": ("rifle", "К1")}
+    )  # fmt: skip
+    end_turn(state, "b03")
+    if red_fires:
+        state.apply(f"fire r01 {at}")
+    end_turn(state, "r02")
+    state.apply(f"fire b01 {target}")
+    return state
 
-    assert tank_can_take_g11(red_fires=False)
-    assert not tank_can_take_g11(red_fires=True)
+
+@pytest.mark.parametrize("arm", ["cavalry", "tank"])
+def test_cavalry_cars_and_tanks_charge_only_when_not_under_fire_viii_b(arm: str) -> None:
+    """VIII.б: a figure under fire at Е11, reached from Е13 only from the front (Д12, Ж12;
+    its flanks Д11, Ж11 are marsh, its rear three squares away), is taken only by a
+    figure not itself under fire."""
+    assert "Е11" in moves(charge_position(arm, "Е13", "Е11", "З12", red_fires=False), "b02")
+    state = charge_position(arm, "Е13", "Е11", "З12", red_fires=True)
+    assert "Е11" not in moves(state, "b02")
+    assert check_rejects(state, Action.parse("move b02 Е11")).rule == "VIII.б"
+
+
+def test_under_fire_cavalry_charges_into_the_flank_instead_of_dismounting_viii_b() -> None:
+    """VIII.б: "if the cavalry is itself under fire it may attack by a combined move
+    (instead of dismounting or a forced fall-back), i.e. into the flank or rear".
+    Red's one fire leaves the cavalry at Б12 mounted until its turn (VI.2's dismount is
+    its to take); it may then take Г11 from В11, Г11's flank (RULING: a neighbour no
+    further forward than the target, as the target's side advances), and only that."""
+    state = charge_position("cavalry", "Б12", "Г11", "В12", red_fires=True)
+    assert state.get("arm", "b02") == "cavalry"
+    mine = {str(a) for a in state.legal_actions() if a.args and a.args[0] == "b02"}
+    assert mine == {"dismount b02", "move b02 Г11"}
+    assert check_rejects(state, END).rule == "VIII.б"  # the choice comes first
+    assert check_rejects(state, Action.parse("move b02 В11")).rule == "VIII.б"
+    charged = state.clone()
+    charged.apply("move b02 Г11")  # the charge replaces the dismount
+    assert RULES.units(charged)["b02"] == ("cavalry", RULES.board.cell_at("Г11"))
+    assert "r01" not in RULES.units(charged)
+    state.apply("dismount b02")  # or the fire's effect: dismounted and pinned, may fire
+    assert state.get("arm", "b02") == "cavalry_dismounted"
+    assert state.get("pinned", "b02")
+    assert not state.table("moved")
+    assert moves(state, "b02") == set()
+    assert fires(state, "b02")
+
+
+def test_car_under_gun_fire_falls_back_in_its_turn_unless_it_can_charge_viii_b() -> None:
+    """VI.2, VIII.б: guns and one other figure make a car fall back; it does so in its
+    own turn, where a charge into the flank or rear could replace it. On the road from
+    Г13 the car reaches Г11 only from the front (Г12), so it must fall back."""
+    state = position(
+        {"b01": ("rifle", "В13"), "b02": ("armoured_car", "Г13"), "b03": ("rifle", "А15"),
+         "r01": ("rifle", "Г11"), "r02": ("field_gun", "Г5"), "r03": ("rifle", "К1")}
+    )  # fmt: skip
+    end_turn(state, "b03")
+    state.apply("fire r01 Г13")
+    state.apply("fire r02 Г13")
+    end_turn(state, "r03")
+    assert RULES.units(state)["b02"][1] == RULES.board.cell_at("Г13")
+    state.apply("fire b01 Г11")
+    falls = {a.args[1] for a in state.legal_actions() if a.kind == "retreat"}
+    assert falls
+    assert "Г11" not in moves(state, "b02")
+    assert all(a.args[0] == "b02" for a in state.legal_actions() if a.kind == "retreat")
+    state.apply(f"retreat b02 {min(falls)}")
+    assert state.get("pinned", "b02")
+    assert state.get("shot", "b02") is True
 
 
 def test_the_cavalry_game_moves_three_figures_in_the_attack_strip_x4() -> None:

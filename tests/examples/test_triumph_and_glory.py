@@ -351,7 +351,8 @@ def test_random_games_pass_the_verification_kit() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["shevardino", "borodino"])
 def test_fifty_random_games_of_each_scenario(scenario: str) -> None:
-    """The figures of the README: 50 full games a scenario, with fire and assaults."""
+    """The figures of the README: 50 full games a scenario, with fire and assaults
+    (its row printed with ``pytest -s``)."""
     rules = TriumphAndGlory(scenario)
     report = check_random_games(
         lambda: rules.new_state(),
@@ -361,9 +362,13 @@ def test_fifty_random_games_of_each_scenario(scenario: str) -> None:
         policy=Weighted({"end": 0.05}),
         full_check_every=25,
     )
+    k = report.kinds
+    print(f"| {scenario} | {report.games} | {report.terminal} | {report.steps} | "
+          f"{len(report.violations)} | {k['fire']} | {k['assault']} | {k['lead']} | "
+          f"{k['barrage']} | {k['move']} | {k['face']} |")  # fmt: skip
     assert report.ok, report.violations[:3]
     assert report.terminal == 50
-    assert min(report.kinds[k] for k in ("fire", "assault", "lead", "barrage")) > 0
+    assert min(k[kind] for kind in ("fire", "assault", "lead", "barrage")) > 0
 
 
 def test_full_length_random_games_end_with_an_outcome() -> None:
