@@ -176,6 +176,37 @@ def test_a_clone_keeps_its_own_answers_when_the_original_moves_on() -> None:
     assert "1,0" in moves.ends(clone, "red", ("r2",))
 
 
+def test_an_unchanged_enemy_set_is_the_same_object_in_the_next_position() -> None:
+    """While the enemies stay put, every position's enemy set is the one found first, so
+    the ends kept under it share one set (memory) and match by identity (speed); once an
+    enemy moves, a new set."""
+    chart = chart_from_dict(
+        {"terrain": {"clear": {}}, "movement": {"foot": {"terrain": {"clear": 1}}}}
+    )
+    board = build_map(chart, dict.fromkeys(hexagon(3), "clear"))
+    reg: Pieces[Hex] = Pieces(HEX_CODEC)
+    moves = PieceMoves(
+        reg,
+        lambda state: board,
+        classes=lambda state: {"r1": "foot", "r2": "foot", "b1": "foot"},
+        points=lambda state, side: {"r1": 1, "r2": 1, "b1": 1}.__getitem__,
+        codec=HEX_CODEC,
+    )
+    state = Game().new_state()
+    reg.place(state, "r1", Hex(0, 0), "red")
+    reg.place(state, "r2", Hex(-2, 0), "red")
+    reg.place(state, "b1", Hex(3, 0), "blue")
+    first = moves.query(state, "red").enemies()
+    moves.play(state, Action("move", ("r1", "1,0")))  # a red move: blue's cells unchanged
+    again = moves.query(state, "red").enemies()
+    assert again == first == frozenset({"3,0"})
+    assert again is first
+    moves.play(state, Action("move", ("b1", "2,0")))  # blue moves: a new set
+    moved = moves.query(state, "red").enemies()
+    assert moved == frozenset({"2,0"})
+    assert moved is not first
+
+
 def test_overrides_apply_to_their_class_only_and_variants_are_kept() -> None:
     chart = chart_from_dict(
         {

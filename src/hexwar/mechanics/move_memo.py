@@ -140,9 +140,7 @@ class SearchMemo:
         self.labels, self.indices, self.cells = names.labels, names.indices, names.cells
         self.zones = names.zones
         self.searches: dict[frozenset[str], MoveSearch[Any]] = {}
-        #: the end cells by enemies, then (start, points): kept with the enemies' search,
-        #: so a position's set of enemy cells is held by at most SEARCH_MEMO_SIZE entries
-        self.reach: dict[frozenset[str], dict[tuple[str, int], tuple[str, ...]]] = {}
+        self.reach: dict[tuple[frozenset[str], str, int], tuple[str, ...]] = {}
         self.steps: FirstSteps | None = None
 
     def search(self, enemies: frozenset[str]) -> MoveSearch[Any]:
@@ -172,16 +170,14 @@ class SearchMemo:
 
     def ends(self, enemies: frozenset[str], label: str, points: int) -> tuple[str, ...]:
         """The end cells of a move (see :func:`reach_labels`)."""
-        reach = self.reach.get(enemies)
-        if reach is None:
-            reach = kept(self.reach, enemies, {}, SEARCH_MEMO_SIZE)
-        found = reach.get((label, points))
+        key = (enemies, label, points)
+        found = self.reach.get(key)
         if found is None:
             start = self.indices[label]
             ends = self.search(enemies).ends_from(start, points)
             del ends[start]  # staying put is no move
             found = tuple(sorted(map(self.labels.__getitem__, ends)))
-            kept(reach, (label, points), found)
+            kept(self.reach, key, found)
         return found
 
 

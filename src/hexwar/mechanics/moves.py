@@ -107,6 +107,8 @@ class PieceMoves:
     _actions: dict[str, dict[str, Action]] = attrs.field(factory=dict, init=False, repr=False)
     _memos: dict[Any, SearchMemo] = attrs.field(factory=dict, init=False, repr=False)
     _last: list[Any] = attrs.field(factory=list, init=False, repr=False)
+    #: per side, the last set of enemy cells found: an equal set found later is this one
+    _enemy_sets: dict[str, frozenset[str]] = attrs.field(factory=dict, init=False, repr=False)
     _costs: Callable[[State], Overrides] | None = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -284,7 +286,12 @@ class MoveQuery:
         # operations, no loop over the pieces)
         pairs = set(self.moves.pieces.entries(self.state).values())
         pairs.difference_update(zip(self.at, repeat(self.side)))
-        return frozenset(map(itemgetter(0), pairs))
+        found = frozenset(map(itemgetter(0), pairs))
+        last = self.moves._enemy_sets.get(self.side)
+        if found == last:  # the enemies have not moved: the same object as before, so the
+            return last  # searches and ends kept under it share it and match by identity
+        self.moves._enemy_sets[self.side] = found
+        return found
 
     def _order(self) -> Sequence[str]:
         order = self.moves.order
