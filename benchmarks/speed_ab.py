@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
+
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -75,18 +74,7 @@ print(json.dumps(out))
 
 def run(tree: Path, rep: int) -> dict[str, float]:
     """One worker's figures, with ``tree``'s sources first on the path."""
-    env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{tree}", "PYTHONHASHSEED": "0"}
-    done = subprocess.run(
-        [sys.executable, "-c", _WORKER, str(rep)],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=tree,
-        check=False,
-    )
-    if done.returncode:
-        sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
-    figures: dict[str, float] = json.loads(done.stdout)
+    figures: dict[str, float] = json.loads(run_in_tree(tree, _WORKER, rep))
     return figures
 
 
