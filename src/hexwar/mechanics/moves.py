@@ -266,7 +266,7 @@ class MoveQuery:
         self.at = moves.pieces.occupied(state)
         self.moved = state.table(moves.moved)
         self.classes = moves.classes(state)
-        self.overrides: Overrides = () if moves._costs is None else moves._costs(state)
+        self.overrides: Overrides = moves.terrain_costs(state)
         self.free_points = moves.points(state, side) if points is None else points
         self._memos: dict[str, SearchMemo] = {}
         self._steps: dict[str, FirstSteps] = {}
