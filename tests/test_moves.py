@@ -147,6 +147,31 @@ def test_piece_moves_match_a_brute_force_search_many(position: tuple[Any, ...]) 
     _match(position)
 
 
+def _marsh_board() -> GameMap[Hex]:
+    """A radius-2 hexagon, marsh east of the centre column: dearer for wheels than feet."""
+    chart = chart_from_dict(
+        {
+            "terrain": {"clear": {}, "marsh": {}},
+            "movement": {
+                "foot": {"terrain": {"clear": 1, "marsh": 2}},
+                "wheeled": {"terrain": {"clear": 1, "marsh": 3}},
+            },
+        }
+    )
+    return build_map(chart, {h: "marsh" if h.q > 0 else "clear" for h in hexagon(2)})
+
+
+def _foot_moves(reg: Pieces[Hex], board: GameMap[Hex], pieces: tuple[str, ...]) -> PieceMoves:
+    """Moves of ``pieces`` on ``board``, each on foot with 1 point."""
+    return PieceMoves(
+        reg,
+        lambda state: board,
+        classes=lambda state: dict.fromkeys(pieces, "foot"),
+        points=lambda state, side: dict.fromkeys(pieces, 1).__getitem__,
+        codec=HEX_CODEC,
+    )
+
+
 def test_a_clone_keeps_its_own_answers_when_the_original_moves_on() -> None:
     # One query serves a position's idle test, pieces and end cells; a clone taken
     # meanwhile shares the position's derived values but not that query, which reads
@@ -156,13 +181,7 @@ def test_a_clone_keeps_its_own_answers_when_the_original_moves_on() -> None:
     )
     board = build_map(chart, dict.fromkeys(hexagon(2), "clear"))
     reg: Pieces[Hex] = Pieces(HEX_CODEC)
-    moves = PieceMoves(
-        reg,
-        lambda state: board,
-        classes=lambda state: {"r1": "foot", "r2": "foot"},
-        points=lambda state, side: {"r1": 1, "r2": 1}.__getitem__,
-        codec=HEX_CODEC,
-    )
+    moves = _foot_moves(reg, board, ("r1", "r2"))
     state = Game().new_state()
     reg.place(state, "r1", Hex(0, 0), "red")
     reg.place(state, "r2", Hex(2, 0), "red")
@@ -185,13 +204,7 @@ def test_an_unchanged_enemy_set_is_the_same_object_in_the_next_position() -> Non
     )
     board = build_map(chart, dict.fromkeys(hexagon(3), "clear"))
     reg: Pieces[Hex] = Pieces(HEX_CODEC)
-    moves = PieceMoves(
-        reg,
-        lambda state: board,
-        classes=lambda state: {"r1": "foot", "r2": "foot", "b1": "foot"},
-        points=lambda state, side: {"r1": 1, "r2": 1, "b1": 1}.__getitem__,
-        codec=HEX_CODEC,
-    )
+    moves = _foot_moves(reg, board, ("r1", "r2", "b1"))
     state = Game().new_state()
     reg.place(state, "r1", Hex(0, 0), "red")
     reg.place(state, "r2", Hex(-2, 0), "red")
@@ -208,16 +221,7 @@ def test_an_unchanged_enemy_set_is_the_same_object_in_the_next_position() -> Non
 
 
 def test_overrides_apply_to_their_class_only_and_variants_are_kept() -> None:
-    chart = chart_from_dict(
-        {
-            "terrain": {"clear": {}, "marsh": {}},
-            "movement": {
-                "foot": {"terrain": {"clear": 1, "marsh": 2}},
-                "wheeled": {"terrain": {"clear": 1, "marsh": 3}},
-            },
-        }
-    )
-    board = build_map(chart, {h: "marsh" if h.q > 0 else "clear" for h in hexagon(2)})
+    board = _marsh_board()
     mud: Overrides = (("wheeled", "marsh", None),)
     assert class_map(board, mud, "foot") is board
     assert class_map(board, mud, "wheeled") is map_variant(board, mud)
@@ -255,16 +259,7 @@ def test_piece_moves_given_an_effect_kind_read_the_costs_its_effects_set() -> No
     """``overrides="terrain_cost"``: the costs of the effects in force over the map's
     movement classes (an effect without a class sets every class's cost), as a reader
     written by hand gives them; the ends follow the effects as they come and go."""
-    chart = chart_from_dict(
-        {
-            "terrain": {"clear": {}, "marsh": {}},
-            "movement": {
-                "foot": {"terrain": {"clear": 1, "marsh": 2}},
-                "wheeled": {"terrain": {"clear": 1, "marsh": 3}},
-            },
-        }
-    )
-    board = build_map(chart, {h: "marsh" if h.q > 0 else "clear" for h in hexagon(2)})
+    board = _marsh_board()
     reg: Pieces[Hex] = Pieces(HEX_CODEC)
 
     def moves(overrides: Any) -> PieceMoves:
