@@ -4,6 +4,7 @@ obvious win and it beats random play (issue 34)."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 from examples.boy_otryadov.rules import BoyOtryadov
@@ -11,10 +12,11 @@ from examples.triumph_and_glory.rules import ORDERS, TriumphAndGlory
 from examples.tutorial.crossing import Crossing
 
 from hexwar.base.errors import HexwarError
-from hexwar.engine.actions import CHANCE, END, Action
+from hexwar.engine.actions import CHANCE, END, Action, Outcome
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player, RandomPlayer, play
 from hexwar.engine.resample import hidden_entries, rebuilt
+from hexwar.engine.sequencer import Phase, Stage, TurnSequence
 from hexwar.engine.state import Ruleset, State
 from hexwar.search import (
     Candidate,
@@ -313,6 +315,44 @@ def test_it_takes_the_town_that_wins() -> None:
     assert best.action == win
     assert best.win_chance == 1.0
     assert str(win) in str(explanation)
+
+
+class _AddOnce(Ruleset):
+    """Add once a turn, for two turns (1 or 2 on the first, only 1 on the second); 3
+    wins. A turn cannot end before the addition, so the second turn's is forced."""
+
+    name = "add-once"
+    sides = ("a",)
+    sequence = TurnSequence(
+        (Stage("s", (Phase("p", side="a", may_end=lambda s: s.get("game", "turn") == s.turn),)),),
+        turn_limit=2,
+    )
+
+    def setup(self, state: State, scenario: object, options: object) -> None:
+        state.put("game", "n", 0)
+
+    def phase_actions(self, state: State, side: str) -> list[Action]:
+        if state.get("game", "turn") == state.turn:
+            return []
+        return [Action.of("add", n) for n in ((1, 2) if state.turn == 1 else (1,))]
+
+    def play(self, state: State, action: Action) -> None:
+        state.put("game", "n", cast(int, state.get("game", "n")) + action.int_arg(0))
+        state.put("game", "turn", state.turn)
+
+    def final_outcome(self, state: State) -> Outcome:
+        return Outcome("a" if state.get("game", "n") == 3 else None, "three or not")
+
+
+def test_a_forced_action_is_played_without_a_search() -> None:
+    state = _AddOnce().new_state()
+    player = SearchPlayer(seed=0, iterations=50)
+    assert player(state) == Action.of("add", 2)  # a choice: the budget is searched
+    assert player.last is not None and player.last.iterations == 50
+    state.apply(Action.of("add", 2))
+    assert state.turn == 2 and state.legal_actions() == [Action.of("add", 1)]
+    assert player(state) == Action.of("add", 1)  # forced: no search
+    assert (player.last.iterations, player.last.candidates) == (0, ())
 
 
 def test_no_search_without_a_side_to_act() -> None:

@@ -20,6 +20,8 @@
 5. *back up*: each edge adds the value of the side that chose it (a win 1, a draw 1/2).
 
 The action returned follows the most visited token from the root down to ``DONE``.
+When only one action is legal it is returned at once, without a search (the
+explanation says 0 iterations).
 Every draw comes from the player's own ``random.Random(seed)`` (a player is outside the
 rules), so with an iteration budget the same seed and state give the same action.
 
@@ -139,6 +141,19 @@ def _complete(state: State, prefix: tuple[str, ...], rng: random.Random) -> Acti
         tokens = state.legal_tokens(prefix)
 
 
+def _forced(state: State) -> Action | None:
+    """The one legal action of ``state``, when there is exactly one (``None`` otherwise):
+    each token from the start is the only one legal, down to ``DONE``."""
+    prefix: tuple[str, ...] = ()
+    while True:
+        tokens = state.legal_tokens(prefix)
+        if len(tokens) != 1:
+            return None
+        if tokens[0] == DONE:
+            return Action(prefix[0], prefix[1:])
+        prefix = (*prefix, tokens[0])
+
+
 class SearchPlayer:
     """An IS-MCTS player for any ruleset (see the module text); a
     :data:`~hexwar.engine.loop.Player`.
@@ -195,6 +210,10 @@ class SearchPlayer:
         side = state.current_player()
         if side in (CHANCE, TERMINAL):
             raise HexwarError(f"no side to act: the state is at {side}")
+        forced = _forced(state)
+        if forced is not None:  # one legal action: nothing to search
+            self.last = Explanation(side, 0, forced, ())
+            return self.last
         evaluation = self.evaluation or evaluation_of(state.ruleset)
         root = _Node()
         deadline = None if self.cpu_seconds is None else time.process_time() + self.cpu_seconds
