@@ -2,12 +2,12 @@
 repository: the figures of ``docs/agents.md``.
 
 Run: ``python benchmarks/search_vs_random.py [--games N] [--iterations I] [--horizon H]
-[--seed S] [--only NAME ...]``. For each game and each seat it plays ``N`` games of the
-search (``I`` iterations an action; on «Сталинград» its evaluation cuts rollouts after
-``H`` actions) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of
+[--seed S] [--only NAME ...] [--seats SEAT ...] [--progress]``. For each game and each seat it plays ``N``
+games of the search (``I`` iterations an action; where the game has an evaluation it
+cuts rollouts after ``H`` actions, by default the evaluation's own horizon) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of
 random against random from the same seeds, and prints the wins, losses and draws, the
 win rate with its Wilson 95 % interval, and the CPU time (``time.process_time``) per
-action the search chose.
+action the search chose (forced actions, played without a search, included).
 
 Game ``g`` (``g = S .. S + N - 1``): the search seeded ``g``, the random player
 ``1000 + g``, the dice (:class:`~hexwar.engine.dice.SeededDriver`) ``2000 + g``.
@@ -16,6 +16,7 @@ Game ``g`` (``g = S .. S + N - 1``): the search seeded ``g``, the random player
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,9 +29,8 @@ from hexwar.engine.actions import Action
 from hexwar.engine.dice import SeededDriver
 from hexwar.engine.loop import Player, RandomPlayer, play
 from hexwar.engine.state import State
-from hexwar.search import PositionValue, SearchPlayer
+from hexwar.search import SearchPlayer
 from hexwar.study.stats import wilson
-from hexwar_stalingrad.evaluation import Evaluation
 
 #: The games: name -> a new state.
 GAMES: dict[str, Callable[[], State]] = {}
@@ -52,14 +52,18 @@ def _games() -> dict[str, Callable[[], State]]:
     return games
 
 
-def _evaluation(name: str) -> PositionValue | None:
-    return Evaluation() if name.startswith("stalingrad") else None
-
-
-def run(name: str, games: int, iterations: int, horizon: int, seed: int) -> None:
+def run(
+    name: str,
+    games: int,
+    iterations: int,
+    horizon: int | None,
+    seed: int,
+    progress: bool = False,
+    seats: list[str] | None = None,
+) -> None:
     new = _games()[name]
     sides = new().ruleset.sides
-    for seat in sides:
+    for seat in seats or sides:
         tally = {"search": [0, 0, 0], "random": [0, 0, 0]}
         cpu, actions = 0.0, 0
         for g in range(seed, seed + games):
@@ -67,8 +71,7 @@ def run(name: str, games: int, iterations: int, horizon: int, seed: int) -> None
                 players: dict[str, Player] = {s: RandomPlayer(1000 + g) for s in sides}
                 if who == "search":
                     searcher = SearchPlayer(
-                        seed=g, iterations=iterations, evaluation=_evaluation(name),
-                        horizon=horizon,
+                        seed=g, iterations=iterations, horizon=horizon
                     )  # fmt: skip
 
                     def timed(state: State, searcher: SearchPlayer = searcher) -> Action:
@@ -83,6 +86,10 @@ def run(name: str, games: int, iterations: int, horizon: int, seed: int) -> None
                 end = play(new(), players, SeededDriver(2000 + g))
                 winner = None if end.outcome is None else end.outcome.winner
                 tally[who][0 if winner == seat else 2 if winner is None else 1] += 1
+                if progress:
+                    print(f"  {name} {seat} game {g} {who}: {winner or 'draw'}"
+                          f"  (search CPU so far {cpu:.0f} s, {actions} actions)",
+                          file=sys.stderr, flush=True)  # fmt: skip
         for who, (won, lost, drawn) in tally.items():
             low, high = wilson(won, games)
             line = (
@@ -98,14 +105,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--horizon", type=int, default=40)
+    parser.add_argument("--horizon", type=int, default=None)
+    parser.add_argument("--progress", action="store_true", help="a line a game on stderr")
+    parser.add_argument("--seats", nargs="*", default=None, help="only these seats")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=None)
     args: Any = parser.parse_args(argv)
     names = args.only or list(_games())
-    print(f"iterations {args.iterations}, horizon {args.horizon}, seeds from {args.seed}")
+    horizon = "the evaluation's own" if args.horizon is None else args.horizon
+    print(f"iterations {args.iterations}, horizon {horizon}, seeds from {args.seed}")
     for name in names:
-        run(name, args.games, args.iterations, args.horizon, args.seed)
+        run(name, args.games, args.iterations, args.horizon, args.seed, args.progress, args.seats)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ class Board:
         self.villages = set(m.tagged("village"))  # XVI
         self.station = {s: m.tagged(f"station:{s}")[0] for s in SIDES}  # 1941
         self.last_row = max(c.row for c in m)
+        #: V a-c: the squares that stop a direct line of fire, and the green ones.
+        self.masking = frozenset(c for c in m if m.terrain(c) == "masking")
+        self.cover = self.masking | {c for c in m if m.terrain(c) == "strong"}
 
     def advance(self, side: str, c: Square) -> int:
         """How far forward ``c`` is for ``side`` (blue starts at the bottom rows)."""

@@ -32,7 +32,7 @@ the squares barred by fire or gas (V, XIV). Not modelled (see README): the 1941 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, cast
@@ -62,6 +62,7 @@ from hexwar.mechanics.victory import eliminated, fewer_losses, loss_share, withd
 
 from .board import SIDES, Board
 from .data import ROWS, SQUARES, Arm, EffectRow, GameData, Scenario, load_game_data
+from .evaluation import Evaluation
 
 PREFIX = {"blue": "b", "red": "r"}
 SCRATCH = ("fire", "moved", "shots", "strip")  # emptied when a side's turn begins (X.4)
@@ -452,6 +453,7 @@ class BoyOtryadov(Ruleset):
         occ = self.pieces.positions(state)
         forward_only = b.terrain(cell) == "masking" and arm.group != "artillery"
         out = []
+        blocks = self._blocks(arm, cell, occ)
         distance = b.map.topology.distance
         for t in b.map:
             if not 1 <= distance(cell, t) <= arm.range:
@@ -466,17 +468,20 @@ class BoyOtryadov(Ruleset):
                 continue
             if forward_only and b.advance(side_of(uid), t) <= b.advance(side_of(uid), cell):
                 continue
-            if line_clear(cell, t, lambda c: self._blocks(arm, cell, c, occ)):
+            if blocks is None or line_clear(cell, t, blocks):
                 out.append(t)
-        return sorted(out)
+        return out  # in the map's (sorted) order
 
-    def _blocks(self, arm: Arm, shooter: Square, c: Square, occ: Mapping[Square, Any]) -> bool:
-        """V a-c: what stops a line of fire."""
+    def _blocks(
+        self, arm: Arm, shooter: Square, occ: Mapping[Square, Any]
+    ) -> Callable[[Square], bool] | None:
+        """V a-c: what stops a line of fire from ``shooter`` (``None``: nothing does)."""
         if arm.los == "indirect":
-            return False
+            return None
         if arm.los == "overhead" and self.board.terrain(shooter) == "strong":
-            return self.board.terrain(c) == "masking"
-        return self.board.terrain(c) in ("strong", "masking") or c in occ
+            return self.board.masking.__contains__
+        cover = self.board.cover
+        return lambda c: c in cover or c in occ
 
     def decision_actions(self, state: State, decision: Decision) -> list[Action]:
         if decision.kind == "place":
@@ -732,6 +737,10 @@ class BoyOtryadov(Ruleset):
         if state.turn >= cast(int, state.get("game", "turns")):
             return self.final_outcome(state)
         return None
+
+    def evaluation(self) -> Evaluation:
+        """The search's evaluation: the losses that decide the game (X)."""
+        return Evaluation()
 
     def final_outcome(self, state: State) -> Outcome:
         """Turn limit (not in the 1930 rules): the side that lost fewer figures wins."""

@@ -76,6 +76,7 @@ from .board import (
     where,
 )
 from .combat import ASSAULT, resolve_assault, resolve_fire
+from .evaluation import Evaluation
 from .scenario import SIDES, TABLES, Commander, Scenario, load_scenario
 
 FULL_ORDERS = ("orders", "orders-io")  # 5.26 (orders-io: an individual order, 5.28)
@@ -624,6 +625,10 @@ class TriumphAndGlory(Ruleset):
             state.put("disordered", first, True)
             if routed:  # disordered again: routed, leaves the map (PLACEHOLDER)
                 eliminate(state, first)
+
+    def evaluation(self) -> Evaluation:
+        """The search's evaluation: the objective and the material (PLACEHOLDER victory)."""
+        return Evaluation()
 
     def final_outcome(self, state: State) -> Outcome:
         """PLACEHOLDER victory: the side holding the redoubt at the end wins."""

@@ -20,6 +20,7 @@ from typing import Final, Protocol, TypeVar
 import attrs
 
 from hexwar.base.errors import LabelError
+from hexwar.base.kept import kept
 from hexwar.grid.geometry import Hex
 
 __all__ = [
@@ -142,6 +143,25 @@ def _split(num: int, den: int) -> tuple[int, ...]:
     return (q, q + 1) if 2 * r == den else (q + (2 * r > den),)
 
 
+#: The lines from ``Square(0, 0)`` by their far end's offset (:func:`_offsets`).
+_LINES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def _offsets(dc: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`square_line` from ``Square(0, 0)`` to ``Square(dc, dr)``, as offsets; a line
+    from any square is the same offsets moved there (the rounding of ``(a * n + x) / n``
+    is ``a`` plus that of ``x / n``), so lines are kept by offset (:func:`kept`)."""
+    found = _LINES.get((dc, dr))
+    if found is None:
+        n = max(abs(dc), abs(dr))
+        steps = (((0, 0),),) if n == 0 else tuple(
+            tuple((c, r) for c in _split(dc * i, n) for r in _split(dr * i, n))
+            for i in range(n + 1)
+        )  # fmt: skip
+        found = kept(_LINES, (dc, dr), steps)
+    return found
+
+
 def square_line(a: Square, b: Square) -> list[tuple[Square, ...]]:
     """The squares a straight line from the centre of ``a`` to that of ``b`` crosses.
 
@@ -157,15 +177,9 @@ def square_line(a: Square, b: Square) -> list[tuple[Square, ...]]:
     >>> square_line(Square(0, 0), Square(2, 1))[1]       # a tie: both squares
     (Square(col=1, row=0), Square(col=1, row=1))
     """
-    n = max(abs(b.col - a.col), abs(b.row - a.row))
-    if n == 0:
-        return [(a,)]
-    out = []
-    for i in range(n + 1):
-        cols = _split(a.col * n + (b.col - a.col) * i, n)
-        rows = _split(a.row * n + (b.row - a.row) * i, n)
-        out.append(tuple(Square(c, r) for c in cols for r in rows))
-    return out
+    ca, ra = a.col, a.row
+    steps = _offsets(b.col - ca, b.row - ra)
+    return [tuple(Square(ca + c, ra + r) for c, r in step) for step in steps]
 
 
 def line_clear(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
@@ -181,7 +195,11 @@ def line_clear(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
     >>> line_clear(Square(0, 0), Square(2, 1), wall.__contains__)   # passes by Square(1, 1)
     True
     """
-    return all(any(not blocks(c) for c in step) for step in square_line(a, b)[1:-1])
+    ca, ra = a.col, a.row
+    for step in _offsets(b.col - ca, b.row - ra)[1:-1]:
+        if all(blocks(Square(ca + c, ra + r)) for c, r in step):
+            return False
+    return True
 
 
 def _names(names: Iterable[str]) -> tuple[str, ...]:
