@@ -2,10 +2,11 @@
 repository: the figures of ``docs/agents.md``.
 
 Run: ``python benchmarks/search_vs_random.py [--games N] [--iterations I] [--horizon H]
-[--seed S] [--only NAME ...] [--seats SEAT ...] [--progress]``. For each game and each seat it plays ``N``
-games of the search (``I`` iterations an action; where the game has an evaluation it
-cuts rollouts after ``H`` actions, by default the evaluation's own horizon) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of
-random against random from the same seeds, and prints the wins, losses and draws, the
+[--seed S] [--only NAME ...] [--seats SEAT ...] [--progress]``. For each game and each
+seat it plays ``N`` games of the search (``I`` iterations an action; where the game has
+an evaluation it cuts rollouts after ``H`` actions, by default the evaluation's own
+horizon) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of random
+against random from the same seeds, and prints the wins, losses and draws, the
 win rate with its Wilson 95 % interval, and the CPU time (``time.process_time``) per
 action the search chose (forced actions, played without a search, included).
 
