@@ -2,11 +2,12 @@
 repository: the figures of ``docs/agents.md``.
 
 Run: ``python benchmarks/search_vs_random.py [--games N] [--iterations I] [--horizon H]
-[--seed S] [--only NAME ...] [--seats SEAT ...] [--progress]``. For each game and each
-seat it plays ``N`` games of the search (``I`` iterations an action; where the game has
-an evaluation it cuts rollouts after ``H`` actions, by default the evaluation's own
-horizon) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of random
-against random from the same seeds, and prints the wins, losses and draws, the
+[--seed S] [--only NAME ...] [--seats SEAT ...] [--rollout heuristic] [--progress]``.
+For each game and each seat it plays ``N`` games of the search (``I`` iterations an
+action; where the game has an evaluation it cuts rollouts after ``H`` actions, by default
+the evaluation's own horizon; ``--rollout heuristic``: «Сталинград»'s heuristic bot plays
+the rollouts) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of
+random against random from the same seeds, and prints the wins, losses and draws, the
 win rate with its Wilson 95 % interval, and the CPU time (``time.process_time``) per
 action the search chose (forced actions, played without a search, included).
 
@@ -32,6 +33,7 @@ from hexwar.engine.loop import Player, RandomPlayer, play
 from hexwar.engine.state import State
 from hexwar.search import SearchPlayer
 from hexwar.study.stats import wilson
+from hexwar_stalingrad.heuristic import HeuristicBot
 
 #: The games: name -> a new state.
 GAMES: dict[str, Callable[[], State]] = {}
@@ -61,6 +63,7 @@ def run(
     seed: int,
     progress: bool = False,
     seats: list[str] | None = None,
+    rollout: str = "random",
 ) -> None:
     new = _games()[name]
     sides = new().ruleset.sides
@@ -72,7 +75,8 @@ def run(
                 players: dict[str, Player] = {s: RandomPlayer(1000 + g) for s in sides}
                 if who == "search":
                     searcher = SearchPlayer(
-                        seed=g, iterations=iterations, horizon=horizon
+                        seed=g, iterations=iterations, horizon=horizon,
+                        rollout=HeuristicBot(g) if rollout == "heuristic" else None,
                     )  # fmt: skip
 
                     def timed(state: State, searcher: SearchPlayer = searcher) -> Action:
@@ -109,6 +113,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--horizon", type=int, default=None)
     parser.add_argument("--progress", action="store_true", help="a line a game on stderr")
     parser.add_argument("--seats", nargs="*", default=None, help="only these seats")
+    parser.add_argument(
+        "--rollout", choices=("random", "heuristic"), default="random",
+        help="the rollout policy: uniform random, or «Сталинград»'s heuristic bot",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=None)
     args: Any = parser.parse_args(argv)
@@ -116,7 +124,16 @@ def main(argv: list[str] | None = None) -> None:
     horizon = "the evaluation's own" if args.horizon is None else args.horizon
     print(f"iterations {args.iterations}, horizon {horizon}, seeds from {args.seed}")
     for name in names:
-        run(name, args.games, args.iterations, args.horizon, args.seed, args.progress, args.seats)
+        run(
+            name,
+            args.games,
+            args.iterations,
+            args.horizon,
+            args.seed,
+            args.progress,
+            args.seats,
+            args.rollout,
+        )
 
 
 if __name__ == "__main__":

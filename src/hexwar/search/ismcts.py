@@ -154,6 +154,15 @@ def _forced(state: State) -> Action | None:
         prefix = (*prefix, tokens[0])
 
 
+def _tokens_after(action: Action, prefix: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens of ``action`` after ``prefix`` (ending with ``DONE``), or ``()`` when
+    ``action`` does not begin with ``prefix``."""
+    tokens = (action.kind, *action.args)
+    if tokens[: len(prefix)] != prefix or len(tokens) < len(prefix):
+        return ()
+    return (*tokens[len(prefix) :], DONE)
+
+
 class SearchPlayer:
     """An IS-MCTS player for any ruleset (see the module text); a
     :data:`~hexwar.engine.loop.Player`.
@@ -263,7 +272,7 @@ class SearchPlayer:
                 if child is None:
                     if not expanded:
                         untried = [t for t in tokens if t not in node.children]
-                        token = untried[rng.randrange(len(untried))]
+                        token = self._guide(det, prefix, untried)
                         child = node.child(token)
                         expanded = True
                         best = (math.inf, token, child)
@@ -292,6 +301,25 @@ class SearchPlayer:
             node.visits += 1
             node.total += values[who]
 
+    def _guide(self, det: State, prefix: tuple[str, ...], untried: list[str]) -> str:
+        """The untried token to expand: the rollout policy's next token when it has one
+        and that token is untried (a policy's choice is searched first), else one drawn
+        uniformly."""
+        if self.rollout is not None:
+            tokens = _tokens_after(self.rollout(det), prefix)
+            if tokens and tokens[0] in untried:
+                return tokens[0]
+        return untried[self._rng.randrange(len(untried))]
+
+    def _finish(self, det: State, prefix: tuple[str, ...]) -> Action:
+        """An action of ``det`` begun with ``prefix``: the rollout policy's when it begins
+        so, else completed uniformly token by token."""
+        if self.rollout is not None:
+            action = self.rollout(det)
+            if _tokens_after(action, prefix):
+                return action
+        return _complete(det, prefix, self._rng)
+
     def _policy(self, det: State) -> Action:
         return sample_action(det, self._rng) if self.rollout is None else self.rollout(det)
 
@@ -301,7 +329,7 @@ class SearchPlayer:
         """Play ``det`` on (the action begun with ``prefix`` first); each side's value."""
         rng = self._rng
         if prefix:
-            det.apply_unchecked(_complete(det, prefix, rng))
+            det.apply_unchecked(self._finish(det, prefix))
         steps = 0
         horizon = None
         if evaluation is not None:
@@ -347,7 +375,7 @@ class SearchPlayer:
                 return Action(prefix[0], prefix[1:])
             prefix = (*prefix, key)
         det = determinise(state, side, self._rng)
-        return _complete(det, prefix, self._rng)
+        return self._finish(det, prefix)
 
     def _candidates(self, node: _Node, prefix: tuple[str, ...]) -> Iterator[Candidate]:
         """The complete actions of the root's own turn in the tree."""
