@@ -376,6 +376,21 @@ def test_a_forced_action_is_played_without_a_search() -> None:
     assert (player.last.iterations, player.last.candidates) == (0, ())
 
 
+def test_a_rollout_policy_guides_a_small_search() -> None:
+    # The policy's tokens are expanded first and win ties of visits: with one iteration
+    # the search plays the policy's action (before, the tokens were drawn uniformly)
+    def last_listed(state: State) -> Action:
+        return max(state.legal_actions(), key=str)
+
+    state = Crossing().new_state()
+    while state.current_player() == CHANCE:
+        state.apply(state.chance_outcomes()[0][0])
+    assert len(state.legal_actions()) > 2
+    for seed in range(5):
+        player = SearchPlayer(seed=seed, iterations=1, rollout=last_listed)
+        assert player(state) == last_listed(state)
+
+
 def test_no_search_without_a_side_to_act() -> None:
     with pytest.raises(ValueError, match="iterations"):
         SearchPlayer(iterations=0)

@@ -19,7 +19,11 @@
    (:class:`~hexwar.search.evaluation.PositionValue`) scores the position;
 5. *back up*: each edge adds the value of the side that chose it (a win 1, a draw 1/2).
 
-The action returned follows the most visited token from the root down to ``DONE``.
+The action returned follows the most visited token from the root down to ``DONE`` (on a
+tie of visits the rollout policy's token first). A rollout policy also guides the tree:
+its next token is expanded first, and it finishes an action the tree stops short of, so
+a small search plays as its policy and a larger one departs from it where it finds
+better.
 When only one action is legal it is returned at once, without a search (the
 explanation says 0 iterations).
 Every draw comes from the player's own ``random.Random(seed)`` (a player is outside the
@@ -113,13 +117,15 @@ class _Node:
     """A tree node: its children by token (or chance key), and the statistics of the edge
     into it, for the side that chose that edge."""
 
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "guided", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        #: Whether the rollout policy chose this edge (it wins a tie of visits).
+        self.guided = False
 
     def child(self, key: str) -> _Node:
         found = self.children.get(key)
@@ -152,6 +158,13 @@ def _forced(state: State) -> Action | None:
         if tokens[0] == DONE:
             return Action(prefix[0], prefix[1:])
         prefix = (*prefix, tokens[0])
+
+
+def _most_visited(item: tuple[str, _Node]) -> tuple[int, bool, float, str]:
+    """The order of the final choice: visits, then the rollout policy's edge, then the
+    value, then the token."""
+    key, node = item
+    return node.visits, node.guided, node.total, key
 
 
 def _tokens_after(action: Action, prefix: tuple[str, ...]) -> tuple[str, ...]:
@@ -272,8 +285,9 @@ class SearchPlayer:
                 if child is None:
                     if not expanded:
                         untried = [t for t in tokens if t not in node.children]
-                        token = self._guide(det, prefix, untried)
+                        token, guided = self._guide(det, prefix, untried)
                         child = node.child(token)
+                        child.guided = guided
                         expanded = True
                         best = (math.inf, token, child)
                     continue
@@ -301,15 +315,15 @@ class SearchPlayer:
             node.visits += 1
             node.total += values[who]
 
-    def _guide(self, det: State, prefix: tuple[str, ...], untried: list[str]) -> str:
-        """The untried token to expand: the rollout policy's next token when it has one
-        and that token is untried (a policy's choice is searched first), else one drawn
-        uniformly."""
+    def _guide(self, det: State, prefix: tuple[str, ...], untried: list[str]) -> tuple[str, bool]:
+        """The untried token to expand, and whether the rollout policy chose it: its next
+        token when it has one and that token is untried (a policy's choice is searched
+        first), else one drawn uniformly."""
         if self.rollout is not None:
             tokens = _tokens_after(self.rollout(det), prefix)
             if tokens and tokens[0] in untried:
-                return tokens[0]
-        return untried[self._rng.randrange(len(untried))]
+                return tokens[0], True
+        return untried[self._rng.randrange(len(untried))], False
 
     def _finish(self, det: State, prefix: tuple[str, ...]) -> Action:
         """An action of ``det`` begun with ``prefix``: the rollout policy's when it begins
@@ -370,7 +384,7 @@ class SearchPlayer:
             visited = [(k, c) for k, c in node.children.items() if c.visits]
             if not visited:
                 break
-            key, node = max(visited, key=lambda kc: (kc[1].visits, kc[1].total, kc[0]))
+            key, node = max(visited, key=_most_visited)
             if key == DONE:
                 return Action(prefix[0], prefix[1:])
             prefix = (*prefix, key)
