@@ -171,7 +171,7 @@ def _tokens_after(action: Action, prefix: tuple[str, ...]) -> tuple[str, ...]:
     """The tokens of ``action`` after ``prefix`` (ending with ``DONE``), or ``()`` when
     ``action`` does not begin with ``prefix``."""
     tokens = (action.kind, *action.args)
-    if tokens[: len(prefix)] != prefix or len(tokens) < len(prefix):
+    if tokens[: len(prefix)] != prefix:  # a shorter action cannot equal the prefix
         return ()
     return (*tokens[len(prefix) :], DONE)
 
