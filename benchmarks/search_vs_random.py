@@ -2,14 +2,16 @@
 repository: the figures of ``docs/agents.md``.
 
 Run: ``python benchmarks/search_vs_random.py [--games N] [--iterations I] [--horizon H]
-[--seed S] [--only NAME ...] [--seats SEAT ...] [--rollout heuristic] [--progress]``.
+[--seed S] [--only NAME ...] [--seats SEAT ...] [--rollout bot] [--progress]``.
 For each game and each seat it plays ``N`` games of the search (``I`` iterations an
 action; where the game has an evaluation it cuts rollouts after ``H`` actions, by default
-the evaluation's own horizon; ``--rollout heuristic``: «Сталинград»'s heuristic bot plays
-the rollouts) against :class:`~hexwar.engine.loop.RandomPlayer`, and ``N`` games of
-random against random from the same seeds, and prints the wins, losses and draws, the
-win rate with its Wilson 95 % interval, and the CPU time (``time.process_time``) per
-action the search chose (forced actions, played without a search, included).
+the evaluation's own horizon; ``--rollout bot``: the game's own bot plays the rollouts,
+«Сталинград»'s heuristic bot or «Бой отрядов»' :class:`~examples.boy_otryadov.bot.Bot`;
+``heuristic`` is another name for it) against :class:`~hexwar.engine.loop.RandomPlayer`,
+and ``N`` games of random against random from the same seeds, and prints the wins,
+losses and draws, the win rate with its Wilson 95 % interval, and the CPU time
+(``time.process_time``) per action the search chose (forced actions, played without a
+search, included).
 
 Game ``g`` (``g = S .. S + N - 1``): the search seeded ``g``, the random player
 ``1000 + g``, the dice (:class:`~hexwar.engine.dice.SeededDriver`) ``2000 + g``.
@@ -23,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from examples.boy_otryadov.bot import Bot
 from examples.classic.rules import Bridgehead
 from examples.registry import register_examples
 
@@ -55,6 +58,15 @@ def _games() -> dict[str, Callable[[], State]]:
     return games
 
 
+def _bot(name: str, seed: int) -> Player:
+    """The game's own bot seeded ``seed``, as a rollout policy."""
+    if name.startswith("stalingrad"):
+        return HeuristicBot(seed)
+    if name == "boy_otryadov":
+        return Bot(seed).choose
+    raise SystemExit(f"{name} has no bot of its own: use --rollout random")
+
+
 def run(
     name: str,
     games: int,
@@ -76,7 +88,7 @@ def run(
                 if who == "search":
                     searcher = SearchPlayer(
                         seed=g, iterations=iterations, horizon=horizon,
-                        rollout=HeuristicBot(g) if rollout == "heuristic" else None,
+                        rollout=None if rollout == "random" else _bot(name, g),
                     )  # fmt: skip
 
                     def timed(state: State, searcher: SearchPlayer = searcher) -> Action:
@@ -114,8 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--progress", action="store_true", help="a line a game on stderr")
     parser.add_argument("--seats", nargs="*", default=None, help="only these seats")
     parser.add_argument(
-        "--rollout", choices=("random", "heuristic"), default="random",
-        help="the rollout policy: uniform random, or «Сталинград»'s heuristic bot",
+        "--rollout", choices=("random", "bot", "heuristic"), default="random",
+        help="the rollout policy: uniform random, or the game's own bot (heuristic: the same)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=None)
