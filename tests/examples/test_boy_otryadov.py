@@ -386,6 +386,20 @@ def test_withdrawal_into_the_neutral_zone_x(red_left: int, winner: str | None) -
     assert ("success" if winner else "draw") in state.outcome.reason
 
 
+def test_the_search_evaluation_scores_losses_and_contact_x() -> None:
+    """X: the losses decide; before any loss, having the enemy in range counts."""
+    ev = RULES.evaluation()
+    far = position({"b01": ("field_gun", "Г15"), "r01": ("rifle", "Г1")})
+    near = position({"b01": ("field_gun", "Г10"), "r01": ("rifle", "Г1")})  # range 9 (V)
+    behind = position({"b01": ("field_gun", "Г10"), "r01": ("rifle", "Г1"), "r02": ("rifle", "Г2")})
+    for state in (far, near, behind):  # what one side gains the other loses
+        assert ev.position_value(state, "blue") + ev.position_value(state, "red") == 1.0
+    assert 0.5 < ev.position_value(far, "blue") < ev.position_value(near, "blue")
+    assert ev.position_value(behind, "blue") < 0.5  # a figure fewer lost outweighs the reach
+    start = RULES.new_state("skirmish")
+    assert ev.position_value(start, "blue") == 0.5  # X.2: the set-up is hidden
+
+
 def test_illegal_actions_are_refused_with_the_rule() -> None:
     state = position({"b01": ("rifle", "В13"), "r01": ("rifle", "В11")})
     err = check_rejects(state, Action.parse("move b01 В10"))
