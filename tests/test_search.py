@@ -391,6 +391,36 @@ def test_a_rollout_policy_guides_a_small_search() -> None:
         assert player(state) == last_listed(state)
 
 
+class _Rotating:
+    """A policy whose answer changes at each call (as a bot breaking ties by its own
+    generator does): the ``n``-th call plays the ``n``-th legal move, in turn (any
+    action when there is no move)."""
+
+    def __init__(self) -> None:
+        self.proposed: list[Action] = []
+
+    def __call__(self, state: State) -> Action:
+        legal = state.legal_actions()
+        legal = sorted((a for a in legal if a.kind == "move"), key=str) or legal
+        action = legal[len(self.proposed) % len(legal)]
+        self.proposed.append(action)
+        return action
+
+
+def test_a_small_search_completes_the_action_its_policy_proposed() -> None:
+    # The tree holds only the first token of the policy's action after one iteration;
+    # the rest is the policy's rest of that same action, not a later answer of the
+    # policy (another unit's move) nor a uniform draw (before, a unit moved at random)
+    state = Crossing().new_state()
+    while state.current_player() == CHANCE:
+        state.apply(state.chance_outcomes()[0][0])
+    for seed in range(3):
+        policy = _Rotating()
+        chosen = SearchPlayer(seed=seed, iterations=1, rollout=policy)(state)
+        assert chosen == policy.proposed[0]
+        assert len(set(policy.proposed[:3])) == 3  # its later answers differ
+
+
 def test_no_search_without_a_side_to_act() -> None:
     with pytest.raises(ValueError, match="iterations"):
         SearchPlayer(iterations=0)

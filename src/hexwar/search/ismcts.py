@@ -117,7 +117,7 @@ class _Node:
     """A tree node: its children by token (or chance key), and the statistics of the edge
     into it, for the side that chose that edge."""
 
-    __slots__ = ("available", "children", "guided", "total", "visits")
+    __slots__ = ("available", "children", "guided", "then", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
@@ -126,6 +126,9 @@ class _Node:
         self.total = 0.0
         #: Whether the rollout policy chose this edge (it wins a tie of visits).
         self.guided = False
+        #: The rest of the rollout policy's action after this edge's token (ending with
+        #: ``DONE``), when the policy chose the edge: what completes the action here.
+        self.then: tuple[str, ...] = ()
 
     def child(self, key: str) -> _Node:
         found = self.children.get(key)
@@ -145,6 +148,16 @@ def _complete(state: State, prefix: tuple[str, ...], rng: random.Random) -> Acti
             return Action(prefix[0], prefix[1:])
         prefix = (*prefix, token)
         tokens = state.legal_tokens(prefix)
+
+
+def _legal_path(state: State, prefix: tuple[str, ...], then: tuple[str, ...]) -> bool:
+    """Whether the tokens ``then`` (ending with ``DONE``) are legal one after the other
+    after ``prefix`` in ``state``."""
+    for token in then:
+        if token not in state.legal_tokens(prefix):
+            return False
+        prefix = (*prefix, token)
+    return True
 
 
 def _forced(state: State) -> Action | None:
@@ -285,9 +298,9 @@ class SearchPlayer:
                 if child is None:
                     if not expanded:
                         untried = [t for t in tokens if t not in node.children]
-                        token, guided = self._guide(det, prefix, untried)
+                        token, then = self._guide(det, prefix, untried)
                         child = node.child(token)
-                        child.guided = guided
+                        child.guided, child.then = bool(then), then[1:]
                         expanded = True
                         best = (math.inf, token, child)
                     continue
@@ -310,24 +323,31 @@ class SearchPlayer:
                 prefix = ()
             else:
                 prefix = (*prefix, token)
-        values = self._rollout(det, prefix, evaluation)
+        values = self._rollout(det, prefix, evaluation, node.then if expanded else ())
         for node, who in path:
             node.visits += 1
             node.total += values[who]
 
-    def _guide(self, det: State, prefix: tuple[str, ...], untried: list[str]) -> tuple[str, bool]:
-        """The untried token to expand, and whether the rollout policy chose it: its next
-        token when it has one and that token is untried (a policy's choice is searched
-        first), else one drawn uniformly."""
+    def _guide(
+        self, det: State, prefix: tuple[str, ...], untried: list[str]
+    ) -> tuple[str, tuple[str, ...]]:
+        """The untried token to expand, and, when the rollout policy chose it, the
+        policy's tokens from it to ``DONE`` (else ``()``): the policy's next token when
+        it has one and that token is untried (a policy's choice is searched first), else
+        one drawn uniformly."""
         if self.rollout is not None:
             tokens = _tokens_after(self.rollout(det), prefix)
             if tokens and tokens[0] in untried:
-                return tokens[0], True
-        return untried[self._rng.randrange(len(untried))], False
+                return tokens[0], tokens
+        return untried[self._rng.randrange(len(untried))], ()
 
-    def _finish(self, det: State, prefix: tuple[str, ...]) -> Action:
-        """An action of ``det`` begun with ``prefix``: the rollout policy's when it begins
-        so, else completed uniformly token by token."""
+    def _finish(self, det: State, prefix: tuple[str, ...], then: tuple[str, ...] = ()) -> Action:
+        """An action of ``det`` begun with ``prefix``: ``prefix`` and ``then`` (the rest
+        of the policy's action where the policy chose the last edge) when they are legal
+        here, else the rollout policy's action when it begins with ``prefix``, else
+        ``prefix`` completed uniformly token by token."""
+        if then and _legal_path(det, prefix, then):
+            return Action(prefix[0], (*prefix[1:], *then[:-1]))
         if self.rollout is not None:
             action = self.rollout(det)
             if _tokens_after(action, prefix):
@@ -338,12 +358,17 @@ class SearchPlayer:
         return sample_action(det, self._rng) if self.rollout is None else self.rollout(det)
 
     def _rollout(
-        self, det: State, prefix: tuple[str, ...], evaluation: PositionValue | None
+        self,
+        det: State,
+        prefix: tuple[str, ...],
+        evaluation: PositionValue | None,
+        then: tuple[str, ...] = (),
     ) -> dict[str, float]:
-        """Play ``det`` on (the action begun with ``prefix`` first); each side's value."""
+        """Play ``det`` on (the action begun with ``prefix`` first, completed by
+        ``then`` when the policy chose its last token); each side's value."""
         rng = self._rng
         if prefix:
-            det.apply_unchecked(self._finish(det, prefix))
+            det.apply_unchecked(self._finish(det, prefix, then))
         steps = 0
         horizon = None
         if evaluation is not None:
@@ -376,8 +401,9 @@ class SearchPlayer:
     # -- reading the tree ---------------------------------------------------------------
 
     def _chosen(self, state: State, side: str, root: _Node) -> Action:
-        """The action along the most visited tokens (completed uniformly, on a
-        determinised copy, where the tree stops short of ``DONE``)."""
+        """The action along the most visited tokens; where the tree stops short of
+        ``DONE``, completed on a determinised copy as a rollout completes it (the
+        policy's own rest of the action when the policy chose the last token)."""
         node = root
         prefix: tuple[str, ...] = ()
         while True:
@@ -389,7 +415,7 @@ class SearchPlayer:
                 return Action(prefix[0], prefix[1:])
             prefix = (*prefix, key)
         det = determinise(state, side, self._rng)
-        return self._finish(det, prefix)
+        return self._finish(det, prefix, node.then)
 
     def _candidates(self, node: _Node, prefix: tuple[str, ...]) -> Iterator[Candidate]:
         """The complete actions of the root's own turn in the tree."""
