@@ -13,7 +13,7 @@ losses and draws, the win rate with its Wilson 95 % interval, and the CPU time
 
 Game ``g`` (``g = S .. S + N - 1``): the seat's player seeded ``g`` (the search and its
 rollout bot, or the heuristic alone), the other side's heuristic ``1000 + g``, the dice
-(:class:`~hexwar.engine.dice.SeededDriver`) ``2000 + g``. The default seeds, from 20000,
+(:class:`~hexwar.engine.dice.SeededDriver`) ``2000 + g``. The default seeds, from 30000,
 were never used to choose a budget, horizon or weight.
 """
 
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
         help="budgets; 0: the heuristic alone (the baseline)",
     )  # fmt: skip
     parser.add_argument("--horizon", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=30000)
     parser.add_argument("--seats", nargs="*", default=None, help="only these seats")
     parser.add_argument("--progress", action="store_true", help="a line a game on stderr")
     args: Any = parser.parse_args(argv)
