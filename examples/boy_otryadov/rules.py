@@ -454,9 +454,8 @@ class BoyOtryadov(Ruleset):
         forward_only = b.terrain(cell) == "masking" and arm.group != "artillery"
         out = []
         blocks = self._blocks(arm, cell, occ)
-        distance = b.map.topology.distance
-        for t in b.map:
-            if not 1 <= distance(cell, t) <= arm.range:
+        for t in b.map.within(cell, arm.range):
+            if t == cell:
                 continue
             ids = occ.get(t, ())
             fired = cast(tuple[str, ...], state.get("fire", b.label(t), ()))

@@ -253,6 +253,26 @@ class GameMap(Generic[C]):
         self._cache.setdefault("label_of", {})[cell] = label
         return cast(C, cell)
 
+    def within(self, cell: C, radius: int) -> tuple[C, ...]:
+        """The map's cells at most ``radius`` from ``cell`` by the grid's own distance
+        (``cell`` included when it is on the map), in sorted order; kept on the map (fire
+        ranges, command radii: a scan of the few cells in reach, not of the map).
+
+        >>> from hexwar.board.terrain import chart_from_dict
+        >>> from hexwar.grid.geometry import Hex
+        >>> chart = chart_from_dict({"terrain": {"clear": {}},
+        ...     "movement": {"foot": {"terrain": {"clear": 1}}}})
+        >>> m = build_map(chart, dict.fromkeys(hexagon(3), "clear"))
+        >>> len(m), len(m.within(Hex(0, 0), 1)), len(m.within(Hex(3, 0), 1))
+        (37, 7, 4)
+        """
+
+        def build() -> tuple[C, ...]:
+            distance = self.topology.distance
+            return tuple(c for c in self.indexed_cells() if distance(cell, c) <= radius)
+
+        return self.derived(("within", cell, radius), build)
+
     # -- index (used by movement and ZOC) -----------------------------------------------
     def indexed_cells(self) -> tuple[C, ...]:
         """The cells in sorted order; position ``i`` is the cell's integer index."""
