@@ -255,8 +255,9 @@ class GameMap(Generic[C]):
 
     def within(self, cell: C, radius: int) -> tuple[C, ...]:
         """The map's cells at most ``radius`` from ``cell`` by the grid's own distance
-        (``cell`` included when it is on the map), in sorted order; kept on the map (fire
-        ranges, command radii: a scan of the few cells in reach, not of the map).
+        (``cell`` included when it is on the map), in sorted order; kept on the map under
+        the core's bound (:func:`~hexwar.base.kept.kept`): fire ranges and command radii
+        scan the few cells in reach, not the map.
 
         >>> from hexwar.board.terrain import chart_from_dict
         >>> from hexwar.grid.geometry import Hex
@@ -267,11 +268,13 @@ class GameMap(Generic[C]):
         (37, 7, 4)
         """
 
-        def build() -> tuple[C, ...]:
+        store: dict[tuple[C, int], tuple[C, ...]] = self.derived(("within",), dict)
+        found = store.get((cell, radius))
+        if found is None:
             distance = self.topology.distance
-            return tuple(c for c in self.indexed_cells() if distance(cell, c) <= radius)
-
-        return self.derived(("within", cell, radius), build)
+            found = tuple(c for c in self.indexed_cells() if distance(cell, c) <= radius)
+            kept(store, (cell, radius), found)
+        return found
 
     # -- index (used by movement and ZOC) -----------------------------------------------
     def indexed_cells(self) -> tuple[C, ...]:
